@@ -1,0 +1,163 @@
+package io.etcdj.server.apply;
+
+import com.google.protobuf.ByteString;
+import io.etcdj.api.etcdserverpb.AlarmMember;
+import io.etcdj.api.etcdserverpb.AlarmRequest;
+import io.etcdj.api.etcdserverpb.AlarmResponse;
+import io.etcdj.api.etcdserverpb.CompactionResponse;
+import io.etcdj.api.etcdserverpb.DeleteRangeRequest;
+import io.etcdj.api.etcdserverpb.DeleteRangeResponse;
+import io.etcdj.api.etcdserverpb.LeaseGrantRequest;
+import io.etcdj.api.etcdserverpb.LeaseGrantResponse;
+import io.etcdj.api.etcdserverpb.LeaseRevokeResponse;
+import io.etcdj.api.etcdserverpb.PutRequest;
+import io.etcdj.api.etcdserverpb.PutResponse;
+import io.etcdj.api.mvccpb.KeyValue;
+import io.etcdj.server.error.EtcdError;
+import io.etcdj.server.error.EtcdException;
+import io.etcdj.server.lease.Lease;
+import io.etcdj.server.lease.Lessor;
+import io.etcdj.server.membership.Membership;
+import io.etcdj.server.mvcc.TxnWrite;
+import io.etcdj.server.mvcc.WriteBatch;
+import io.etcdj.serverpb.InternalRaftRequest;
+import io.etcdj.serverpb.MemberAttributes;
+import java.util.List;
+
+/**
+ * Applies committed requests to the state machines, in Raft order, deterministically: the same
+ * entries give the same state and the same responses on every member.
+ */
+public final class Applier {
+    private final Lessor lessor;
+    private final Membership membership;
+    private final AlarmStore alarms;
+    private final TxnApplier txns;
+
+    public Applier(Lessor lessor, Membership membership, AlarmStore alarms) {
+        this.lessor = lessor;
+        this.membership = membership;
+        this.alarms = alarms;
+        this.txns = new TxnApplier(this);
+    }
+
+    public ApplyResult apply(InternalRaftRequest r, WriteBatch batch) {
+        try {
+            return switch (r.getRequestCase()) {
+                case PUT -> inTxn(batch, t -> put(t, r.getPut()));
+                case DELETE_RANGE -> inTxn(batch, t -> deleteRange(t, r.getDeleteRange()));
+                case TXN -> txns.apply(batch, r.getTxn());
+                case COMPACTION -> {
+                    batch.compact(r.getCompaction().getRevision());
+                    yield ApplyResult.ok(CompactionResponse.getDefaultInstance(), batch.revision());
+                }
+                case LEASE_GRANT -> leaseGrant(batch, r.getLeaseGrant());
+                case LEASE_REVOKE -> leaseRevoke(batch, r.getLeaseRevoke().getID());
+                case ALARM -> alarm(batch, r.getAlarm());
+                case PUBLISH -> {
+                    MemberAttributes a = r.getPublish();
+                    membership.updateAttributes(batch.backendTx(), a.getMemberId(), a.getName(), a.getClientUrlsList());
+                    yield ApplyResult.ok(null, batch.revision());
+                }
+                case CLUSTER_VERSION, REQUEST_NOT_SET -> ApplyResult.ok(null, batch.revision());
+            };
+        } catch (EtcdException e) {
+            return ApplyResult.failed(e);
+        }
+    }
+
+    private interface TxnBody {
+        com.google.protobuf.Message run(TxnWrite txn);
+    }
+
+    private static ApplyResult inTxn(WriteBatch batch, TxnBody body) {
+        TxnWrite txn = batch.beginTxn();
+        com.google.protobuf.Message resp = body.run(txn);
+        txn.end();
+        return ApplyResult.ok(resp, txn.readRevision());
+    }
+
+    /** Checks a put against the state before writing anything (a txn checks all its puts first). */
+    void checkPut(TxnWrite txn, PutRequest p) {
+        if (p.getIgnoreValue() || p.getIgnoreLease()) {
+            if (txn.get(p.getKey().toByteArray()) == null) {
+                throw EtcdError.KEY_NOT_FOUND.exception();
+            }
+        }
+        if (!p.getIgnoreLease() && p.getLease() != 0 && !lessor.exists(p.getLease())) {
+            throw EtcdError.LEASE_NOT_FOUND.exception();
+        }
+    }
+
+    PutResponse put(TxnWrite txn, PutRequest p) {
+        checkPut(txn, p);
+        byte[] key = p.getKey().toByteArray();
+        ByteString value = p.getValue();
+        long lease = p.getLease();
+        if (p.getIgnoreValue() || p.getIgnoreLease()) {
+            KeyValue cur = txn.get(key);
+            if (p.getIgnoreValue()) {
+                value = cur.getValue();
+            }
+            if (p.getIgnoreLease()) {
+                lease = cur.getLease();
+            }
+        }
+        KeyValue prev = txn.put(key, value, lease);
+        if (prev != null && prev.getLease() != 0 && prev.getLease() != lease) {
+            lessor.detach(prev.getLease(), p.getKey());
+        }
+        if (lease != 0) {
+            lessor.attach(lease, p.getKey());
+        }
+        PutResponse.Builder b = PutResponse.newBuilder();
+        if (p.getPrevKv() && prev != null) {
+            b.setPrevKv(prev);
+        }
+        return b.build();
+    }
+
+    DeleteRangeResponse deleteRange(TxnWrite txn, DeleteRangeRequest d) {
+        byte[] end = d.getRangeEnd().isEmpty() ? null : d.getRangeEnd().toByteArray();
+        List<KeyValue> deleted = txn.deleteRange(d.getKey().toByteArray(), end);
+        for (KeyValue kv : deleted) {
+            if (kv.getLease() != 0) {
+                lessor.detach(kv.getLease(), kv.getKey());
+            }
+        }
+        DeleteRangeResponse.Builder b = DeleteRangeResponse.newBuilder().setDeleted(deleted.size());
+        if (d.getPrevKv()) {
+            b.addAllPrevKvs(deleted);
+        }
+        return b.build();
+    }
+
+    private ApplyResult leaseGrant(WriteBatch batch, LeaseGrantRequest g) {
+        Lease l = lessor.grant(batch.backendTx(), g.getID(), g.getTTL());
+        return ApplyResult.ok(LeaseGrantResponse.newBuilder().setID(l.id()).setTTL(l.ttlSeconds()).build(),
+                batch.revision());
+    }
+
+    private ApplyResult leaseRevoke(WriteBatch batch, long id) {
+        Lease l = lessor.revoke(batch.backendTx(), id);
+        TxnWrite txn = batch.beginTxn();
+        for (ByteString key : l.keys()) {
+            txn.deleteRange(key.toByteArray(), null);
+        }
+        txn.end();
+        return ApplyResult.ok(LeaseRevokeResponse.getDefaultInstance(), txn.readRevision());
+    }
+
+    private ApplyResult alarm(WriteBatch batch, AlarmRequest a) {
+        AlarmResponse.Builder b = AlarmResponse.newBuilder();
+        AlarmMember m = switch (a.getAction()) {
+            case ACTIVATE -> alarms.activate(batch.backendTx(), a.getMemberID(), a.getAlarm());
+            case DEACTIVATE -> alarms.deactivate(batch.backendTx(), a.getMemberID(), a.getAlarm());
+            default -> null;
+        };
+        if (m != null) {
+            b.addAlarms(m);
+        }
+        return ApplyResult.ok(b.build(), batch.revision());
+    }
+}

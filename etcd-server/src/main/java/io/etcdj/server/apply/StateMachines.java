@@ -1,0 +1,57 @@
+package io.etcdj.server.apply;
+
+import io.etcdj.server.backend.Backend;
+import io.etcdj.server.backend.Bucket;
+import io.etcdj.server.backend.Bytes;
+import io.etcdj.server.backend.MetaKeys;
+import io.etcdj.server.lease.Lessor;
+import io.etcdj.server.membership.Membership;
+import io.etcdj.server.mvcc.MvccStore;
+import io.etcdj.server.mvcc.ReadView;
+import java.nio.file.Path;
+import java.util.function.LongSupplier;
+
+/**
+ * Everything Raft entries are applied to, opened together from one backend file and restored to
+ * the state of the last applied entry (whose index is the consistent index).
+ */
+public final class StateMachines implements AutoCloseable {
+    public final Backend backend;
+    public final MvccStore store;
+    public final Lessor lessor;
+    public final Membership membership;
+    public final AlarmStore alarms;
+    public final Applier applier;
+    private final long consistentIndex;
+
+    private StateMachines(Backend backend, LongSupplier nanoClock, long minLeaseTtl) {
+        this.backend = backend;
+        this.store = MvccStore.open(backend);
+        this.lessor = new Lessor(nanoClock, minLeaseTtl);
+        this.membership = new Membership();
+        this.alarms = new AlarmStore();
+        try (ReadView v = store.openRead()) {
+            lessor.restore(v.backendRead());
+            v.forEachLeased((key, lease) -> lessor.attach(lease, key));
+            membership.restore(v.backendRead());
+            alarms.restore(v.backendRead());
+            byte[] ci = v.backendRead().get(Bucket.META, MetaKeys.CONSISTENT_INDEX);
+            this.consistentIndex = ci == null ? 0 : Bytes.toLong(ci);
+        }
+        this.applier = new Applier(lessor, membership, alarms);
+    }
+
+    public static StateMachines open(Path dbFile, long quotaBytes, LongSupplier nanoClock, long minLeaseTtl) {
+        return new StateMachines(Backend.open(dbFile, quotaBytes), nanoClock, minLeaseTtl);
+    }
+
+    /** Index of the last Raft entry whose effects are in the backend. */
+    public long consistentIndex() {
+        return consistentIndex;
+    }
+
+    @Override
+    public void close() {
+        backend.close();
+    }
+}

@@ -1,0 +1,176 @@
+package io.etcdj.server.backend;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.lmdbjava.ByteArrayProxy;
+import org.lmdbjava.CopyFlags;
+import org.lmdbjava.Dbi;
+import org.lmdbjava.DbiFlags;
+import org.lmdbjava.Env;
+import org.lmdbjava.EnvFlags;
+import org.lmdbjava.EnvInfo;
+import org.lmdbjava.LmdbException;
+import org.lmdbjava.Stat;
+
+/**
+ * The member's backend file ({@code member/snap/db}) on LMDB: one file, copy-on-write B+tree,
+ * buckets as named databases. Commits do not fsync: the WAL is the durability and replays from
+ * the consistent index stored here, so applying twice is harmless; {@link #sync()} is called by
+ * the server every batch interval (etcd commits bbolt every 100 ms) and at shutdown.
+ *
+ * <p>Threading: one writer at a time (the apply loop); any number of concurrent readers.
+ * Defragment and close take the exclusive side of {@code envLock} so no transaction outlives
+ * the environment it was opened on.
+ */
+public final class Backend implements AutoCloseable {
+    private static final long HEADROOM = 512L << 20;
+
+    private final Path file;
+    private final long mapSize;
+    private final ReentrantReadWriteLock envLock = new ReentrantReadWriteLock();
+    private Env<byte[]> env;
+    private final Map<Bucket, Dbi<byte[]>> dbis = new EnumMap<>(Bucket.class);
+
+    private Backend(Path file, long mapSize) {
+        this.file = file;
+        this.mapSize = mapSize;
+    }
+
+    /**
+     * Opens (or creates) the backend file. {@code quotaBytes} is the space quota; the map is made
+     * a little larger so that deletes and compaction still work once the quota alarm is raised.
+     */
+    public static Backend open(Path file, long quotaBytes) {
+        Backend b = new Backend(file, quotaBytes + HEADROOM);
+        b.openEnv();
+        return b;
+    }
+
+    private void openEnv() {
+        try {
+            Files.createDirectories(file.toAbsolutePath().getParent());
+            env = Env.create(ByteArrayProxy.PROXY_BA)
+                    .setMapSize(mapSize)
+                    .setMaxDbs(Bucket.values().length)
+                    .setMaxReaders(1024)
+                    .open(file.toFile(), EnvFlags.MDB_NOSUBDIR, EnvFlags.MDB_NOTLS, EnvFlags.MDB_NOSYNC);
+            dbis.clear();
+            for (Bucket bucket : Bucket.values()) {
+                dbis.put(bucket, env.openDbi(bucket.dbName(), DbiFlags.MDB_CREATE));
+            }
+        } catch (IOException | LmdbException e) {
+            throw new BackendException("cannot open backend file " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    /** Starts the single write transaction; the caller must commit or abort it. */
+    public WriteTx beginWrite() {
+        envLock.readLock().lock();
+        try {
+            return new WriteTx(env.txnWrite(), dbis, envLock.readLock());
+        } catch (RuntimeException e) {
+            envLock.readLock().unlock();
+            throw e;
+        }
+    }
+
+    /** A consistent read view of the last committed write transaction. */
+    public ReadTx beginRead() {
+        envLock.readLock().lock();
+        try {
+            return new ReadTx(env.txnRead(), dbis, envLock.readLock());
+        } catch (RuntimeException e) {
+            envLock.readLock().unlock();
+            throw e;
+        }
+    }
+
+    /** Flushes committed transactions to disk. */
+    public void sync() {
+        envLock.readLock().lock();
+        try {
+            env.sync(true);
+        } finally {
+            envLock.readLock().unlock();
+        }
+    }
+
+    /** Size of the file on disk in bytes (etcd's dbSize). */
+    public long size() {
+        try {
+            return Files.size(file);
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    /** Bytes of pages in use (etcd's dbSizeInUse): the file size less pages on LMDB's free list. */
+    public long sizeInUse() {
+        envLock.readLock().lock();
+        try {
+            EnvInfo info = env.info();
+            Stat stat = env.stat();
+            return (info.lastPageNumber + 1) * (long) stat.pageSize;
+        } finally {
+            envLock.readLock().unlock();
+        }
+    }
+
+    /**
+     * Rewrites the file compactly (etcd's defragment): copies live pages to a new file and swaps
+     * it in. Blocks readers and the writer for the duration, as etcd's defrag does.
+     */
+    public void defragment() {
+        envLock.writeLock().lock();
+        try {
+            Path tmp = file.resolveSibling(file.getFileName() + ".defrag");
+            Files.deleteIfExists(tmp);
+            env.sync(true);
+            env.copy(tmp.toFile(), CopyFlags.MDB_CP_COMPACT);
+            env.close();
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            Files.deleteIfExists(file.resolveSibling(file.getFileName() + "-lock"));
+            openEnv();
+        } catch (IOException | LmdbException e) {
+            throw new BackendException("defragment failed: " + e.getMessage(), e);
+        } finally {
+            envLock.writeLock().unlock();
+        }
+    }
+
+    /** Writes a consistent, compacted copy of the whole file to {@code target} (for snapshots). */
+    public void copyTo(Path target) {
+        envLock.readLock().lock();
+        try {
+            Files.deleteIfExists(target);
+            env.copy(target.toFile(), CopyFlags.MDB_CP_COMPACT);
+        } catch (IOException | LmdbException e) {
+            throw new BackendException("snapshot copy failed: " + e.getMessage(), e);
+        } finally {
+            envLock.readLock().unlock();
+        }
+    }
+
+    @Override
+    public void close() {
+        envLock.writeLock().lock();
+        try {
+            if (env != null && !env.isClosed()) {
+                env.sync(true);
+                env.close();
+            }
+        } finally {
+            envLock.writeLock().unlock();
+        }
+    }
+
+}

@@ -1,0 +1,32 @@
+package io.etcdj.server.backend;
+
+import java.util.Map;
+import java.util.concurrent.locks.Lock;
+import org.lmdbjava.Dbi;
+import org.lmdbjava.Txn;
+
+/** The backend's single write transaction; reads through it see its own writes. */
+public final class WriteTx extends ReadTx {
+    WriteTx(Txn<byte[]> txn, Map<Bucket, Dbi<byte[]>> dbis, Lock envReadLock) {
+        super(txn, dbis, envReadLock);
+    }
+
+    public void put(Bucket bucket, byte[] key, byte[] value) {
+        dbis.get(bucket).put(txn, key, value);
+    }
+
+    public void delete(Bucket bucket, byte[] key) {
+        dbis.get(bucket).delete(txn, key);
+    }
+
+    /** Makes the writes visible to new readers (durable at the next sync). */
+    public void commit() {
+        try {
+            txn.commit();
+        } catch (RuntimeException e) {
+            throw new BackendException("backend commit failed: " + e.getMessage(), e);
+        } finally {
+            close();
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package io.etcdj.server.mvcc;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+
+/**
+ * In-memory index from key to its {@link KeyHistory}, ordered as etcd orders keys (unsigned
+ * bytes). Rebuilt from the backend on start. Not thread-safe: the store guards it.
+ */
+final class KeyIndex {
+    private final TreeMap<byte[], KeyHistory> keys = new TreeMap<>(Arrays::compareUnsigned);
+
+    KeyHistory get(byte[] key) {
+        return keys.get(key);
+    }
+
+    KeyHistory getOrCreate(byte[] key) {
+        return keys.computeIfAbsent(key, k -> new KeyHistory());
+    }
+
+    /**
+     * The histories of keys in the interval: {@code end == null} is the single key, an end of
+     * {@code {0}} means "every key from {@code key} on", otherwise [key, end).
+     */
+    Iterable<Map.Entry<byte[], KeyHistory>> range(byte[] key, byte[] end) {
+        if (end == null) {
+            KeyHistory h = keys.get(key);
+            return h == null ? List.of() : List.of(Map.entry(key, h));
+        }
+        NavigableMap<byte[], KeyHistory> view = isOpenEnd(end)
+                ? keys.tailMap(key, true)
+                : (Arrays.compareUnsigned(key, end) >= 0 ? new TreeMap<>() : keys.subMap(key, true, end, false));
+        return view.entrySet();
+    }
+
+    static boolean isOpenEnd(byte[] end) {
+        return end.length == 1 && end[0] == 0;
+    }
+
+    /** Compacts every history at {@code compactRev}; returns the changes whose values can go. */
+    List<KeyHistory.Change> compact(long compactRev) {
+        List<KeyHistory.Change> removed = new ArrayList<>();
+        Iterator<KeyHistory> it = keys.values().iterator();
+        while (it.hasNext()) {
+            if (it.next().compact(compactRev, removed)) {
+                it.remove();
+            }
+        }
+        return removed;
+    }
+
+    int size() {
+        return keys.size();
+    }
+}

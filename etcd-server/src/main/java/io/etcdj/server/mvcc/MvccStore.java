@@ -1,0 +1,108 @@
+package io.etcdj.server.mvcc;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.etcdj.api.mvccpb.KeyValue;
+import io.etcdj.server.backend.Backend;
+import io.etcdj.server.backend.BackendException;
+import io.etcdj.server.backend.Bucket;
+import io.etcdj.server.backend.Bytes;
+import io.etcdj.server.backend.MetaKeys;
+import io.etcdj.server.backend.ReadTx;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * The multi-version key-value store: the in-memory {@link KeyIndex} over values kept in the
+ * backend's key bucket. Reads go through a {@link ReadView}; the apply loop writes through a
+ * {@link WriteBatch}, which commits the backend before readers can see the new revision.
+ *
+ * <p>Threading: many readers or one write batch at a time (a read-write lock). The revision a
+ * new reader sees is published only after the batch's backend commit.
+ */
+public final class MvccStore {
+    private final Backend backend;
+    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+    final KeyIndex index = new KeyIndex();
+    /** Revision of the last applied write; a fresh store starts at 1, as etcd. */
+    volatile long currentRev = 1;
+    volatile long compactRev = 0;
+
+    private MvccStore(Backend backend) {
+        this.backend = backend;
+    }
+
+    /** Opens the store over the backend, rebuilding the key index from the key bucket. */
+    public static MvccStore open(Backend backend) {
+        MvccStore s = new MvccStore(backend);
+        s.restore();
+        return s;
+    }
+
+    private void restore() {
+        try (ReadTx tx = backend.beginRead()) {
+            byte[] finished = tx.get(Bucket.META, MetaKeys.FINISHED_COMPACT_REV);
+            if (finished != null) {
+                compactRev = Bytes.toLong(finished);
+            }
+            long[] last = {1};
+            tx.forEach(Bucket.KEY, null, null, (k, v) -> {
+                Revision rev = Revision.fromBytes(k);
+                boolean tomb = Revision.isTombstone(k);
+                KeyValue kv = parse(v);
+                index.getOrCreate(kv.getKey().toByteArray()).add(tomb
+                        ? new KeyHistory.Change(rev, 0, 0, 0, true)
+                        : new KeyHistory.Change(rev, kv.getCreateRevision(), kv.getVersion(), kv.getLease(), false));
+                last[0] = Math.max(last[0], rev.main());
+                return true;
+            });
+            currentRev = Math.max(last[0], compactRev);
+        }
+    }
+
+    static KeyValue parse(byte[] v) {
+        try {
+            return KeyValue.parseFrom(v);
+        } catch (InvalidProtocolBufferException e) {
+            throw new BackendException("corrupt value in key bucket: " + e.getMessage(), e);
+        }
+    }
+
+    public long currentRevision() {
+        return currentRev;
+    }
+
+    public long compactRevision() {
+        return compactRev;
+    }
+
+    /** Number of keys in the index (live or with history). */
+    public int indexedKeys() {
+        lock.readLock().lock();
+        try {
+            return index.size();
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** A consistent read view at the current revision; close it promptly. */
+    public ReadView openRead() {
+        lock.readLock().lock();
+        try {
+            return new ReadView(this, backend.beginRead(), currentRev, lock.readLock());
+        } catch (RuntimeException e) {
+            lock.readLock().unlock();
+            throw e;
+        }
+    }
+
+    /** The apply loop's batch: exclusive until {@link WriteBatch#commit} or abort. */
+    public WriteBatch openWriteBatch() {
+        lock.writeLock().lock();
+        try {
+            return new WriteBatch(this, backend.beginWrite(), lock.writeLock());
+        } catch (RuntimeException e) {
+            lock.writeLock().unlock();
+            throw e;
+        }
+    }
+}
