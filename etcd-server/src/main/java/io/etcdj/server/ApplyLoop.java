@@ -1,0 +1,164 @@
+package io.etcdj.server;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.etcdj.api.etcdserverpb.Member;
+import io.etcdj.raftpb.ConfChange;
+import io.etcdj.raftpb.Entry;
+import io.etcdj.raftpb.EntryType;
+import io.etcdj.server.apply.ApplyResult;
+import io.etcdj.server.apply.StateMachines;
+import io.etcdj.server.log.Log;
+import io.etcdj.server.mvcc.ChangeEvent;
+import io.etcdj.server.mvcc.WriteBatch;
+import io.etcdj.server.watch.WatchHub;
+import io.etcdj.serverpb.InternalRaftRequest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+
+/**
+ * Applies committed entries in order on its own thread: one backend transaction per run of
+ * entries (the batch commit), then watchers, read barriers and waiting client calls hear about
+ * it. Entries at or below the consistent index were applied before a restart and are skipped,
+ * except that conf changes always reach Raft's configuration.
+ */
+final class ApplyLoop implements AutoCloseable {
+    private static final Log LOG = Log.get("etcdserver/apply");
+
+    private record Batch(List<Entry> entries, long term) {
+    }
+
+    /** Hooks into the rest of the server. */
+    interface Hooks {
+        void confChange(ConfChange cc, WriteBatch batch, boolean fresh);
+
+        void applied(long index);
+    }
+
+    private final StateMachines sm;
+    private final WatchHub hub;
+    private final Waiters waiters;
+    private final ReadBarrier reads;
+    private final long memberId;
+    private final Hooks hooks;
+    private final LinkedBlockingQueue<Batch> queue = new LinkedBlockingQueue<>();
+    private final Thread thread;
+    private volatile boolean running = true;
+    private volatile long appliedIndex;
+    private final long consistentIndex;
+
+    ApplyLoop(StateMachines sm, WatchHub hub, Waiters waiters, ReadBarrier reads, long memberId, Hooks hooks) {
+        this.sm = sm;
+        this.hub = hub;
+        this.waiters = waiters;
+        this.reads = reads;
+        this.memberId = memberId;
+        this.hooks = hooks;
+        this.consistentIndex = sm.consistentIndex();
+        this.appliedIndex = consistentIndex;
+        this.thread = new Thread(this::run, "apply");
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    long appliedIndex() {
+        return appliedIndex;
+    }
+
+    void submit(List<Entry> entries, long term) {
+        queue.add(new Batch(entries, term));
+    }
+
+    private void run() {
+        try {
+            while (running) {
+                Batch first = queue.take();
+                List<Batch> batches = new ArrayList<>();
+                batches.add(first);
+                queue.drainTo(batches);
+                apply(batches);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private record Done(long id, ApplyResult result) {
+    }
+
+    private void apply(List<Batch> batches) {
+        WriteBatch wb = sm.store.openWriteBatch();
+        List<Done> done = new ArrayList<>();
+        long last = appliedIndex;
+        long lastTerm = 0;
+        try {
+            for (Batch b : batches) {
+                for (Entry e : b.entries()) {
+                    boolean fresh = e.getIndex() > consistentIndex;
+                    if (e.getType() == EntryType.EntryConfChange) {
+                        hooks.confChange(parseConfChange(e), wb, fresh);
+                    } else if (fresh && !e.getData().isEmpty()) {
+                        InternalRaftRequest r = parse(e);
+                        if (r != null) {
+                            ApplyResult res = sm.applier.apply(r, wb);
+                            if (r.getOrigin() == memberId) {
+                                done.add(new Done(r.getId(), res));
+                            }
+                        }
+                    }
+                    last = Math.max(last, e.getIndex());
+                    lastTerm = e.getTerm();
+                }
+            }
+        } catch (RuntimeException t) {
+            LOG.error("apply failed; stopping", "error", String.valueOf(t));
+            throw t;
+        }
+        List<ChangeEvent> events = wb.commit(last, lastTerm);
+        appliedIndex = last;
+        hub.notify(events);
+        reads.applied(last);
+        for (Done d : done) {
+            waiters.complete(d.id(), d.result());
+        }
+        hooks.applied(last);
+    }
+
+    private static ConfChange parseConfChange(Entry e) {
+        try {
+            return ConfChange.parseFrom(e.getData());
+        } catch (InvalidProtocolBufferException ex) {
+            throw new IllegalStateException("corrupt conf change at index " + e.getIndex(), ex);
+        }
+    }
+
+    private static InternalRaftRequest parse(Entry e) {
+        try {
+            return InternalRaftRequest.parseFrom(e.getData());
+        } catch (InvalidProtocolBufferException ex) {
+            LOG.warn("skipping unreadable entry", "index", e.getIndex());
+            return null;
+        }
+    }
+
+    static Member parseMember(byte[] b) {
+        try {
+            return Member.parseFrom(b);
+        } catch (InvalidProtocolBufferException e) {
+            return null;
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        thread.interrupt();
+        try {
+            thread.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,94 @@
+package io.etcdj.server;
+
+import io.etcdj.api.etcdserverpb.CompactionRequest;
+import io.etcdj.server.config.Durations;
+import io.etcdj.server.config.ServerConfig;
+import io.etcdj.server.log.Log;
+import io.etcdj.serverpb.InternalRaftRequest;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * etcd's auto-compaction. "periodic" keeps a window of history: it samples the revision and,
+ * once the retention has passed, compacts to the revision seen one window ago. "revision" keeps
+ * the last N revisions, checked every 5 minutes. Only the leader compacts; it goes through Raft.
+ */
+final class Compactor {
+    private static final Log LOG = Log.get("v3compactor");
+    private final EtcdServer server;
+    private final String mode;
+    private final String retention;
+    private final Deque<long[]> samples = new ArrayDeque<>();
+    private long lastCompacted;
+
+    Compactor(EtcdServer server, ServerConfig cfg) {
+        this.server = server;
+        this.mode = cfg.autoCompactionMode();
+        this.retention = cfg.autoCompactionRetention();
+    }
+
+    void schedule(ScheduledExecutorService timers) {
+        if (mode.equals("revision")) {
+            long keep = parseLong(retention);
+            if (keep > 0) {
+                timers.scheduleWithFixedDelay(() -> compactKeeping(keep), 5, 5, TimeUnit.MINUTES);
+            }
+            return;
+        }
+        Duration window = periodicRetention(retention);
+        if (window.isZero()) {
+            return;
+        }
+        // Sample ten times per window (at most once an hour), as etcd's periodic compactor does.
+        long sampleMillis = Math.max(1, Math.min(window.toMillis() / 10, TimeUnit.HOURS.toMillis(1)));
+        timers.scheduleWithFixedDelay(() -> periodic(window), sampleMillis, sampleMillis, TimeUnit.MILLISECONDS);
+    }
+
+    static Duration periodicRetention(String s) {
+        Duration d = Durations.tryParse(s);
+        if (d != null) {
+            return d;
+        }
+        return Duration.ofHours(parseLong(s));
+    }
+
+    private static long parseLong(String s) {
+        try {
+            return Long.parseLong(s.trim());
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    private void periodic(Duration window) {
+        long now = System.nanoTime();
+        samples.addLast(new long[] {now, server.store().currentRevision()});
+        long target = 0;
+        while (!samples.isEmpty() && now - samples.peekFirst()[0] >= window.toNanos()) {
+            target = samples.pollFirst()[1];
+        }
+        if (target > 0) {
+            compact(target);
+        }
+    }
+
+    private void compactKeeping(long keep) {
+        compact(server.store().currentRevision() - keep);
+    }
+
+    private void compact(long rev) {
+        if (!server.isLeader() || rev <= lastCompacted || rev <= server.store().compactRevision()) {
+            return;
+        }
+        lastCompacted = rev;
+        server.propose(InternalRaftRequest.newBuilder().setCompaction(CompactionRequest.newBuilder().setRevision(rev)))
+                .whenComplete((r, e) -> {
+                    if (e == null) {
+                        LOG.info("completed auto compaction", "revision", rev);
+                    }
+                });
+    }
+}

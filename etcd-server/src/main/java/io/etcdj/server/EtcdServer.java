@@ -1,0 +1,392 @@
+package io.etcdj.server;
+
+import com.google.protobuf.Descriptors;
+import com.google.protobuf.Message;
+import io.etcdj.api.etcdserverpb.AlarmType;
+import io.etcdj.api.etcdserverpb.LeaseRevokeRequest;
+import io.etcdj.api.etcdserverpb.Member;
+import io.etcdj.api.etcdserverpb.ResponseHeader;
+import io.etcdj.api.etcdserverpb.StatusResponse;
+import io.etcdj.raftpb.ConfChange;
+import io.etcdj.raftpb.Entry;
+import io.etcdj.server.api.ProgressNotifier;
+import io.etcdj.server.apply.AlarmStore;
+import io.etcdj.server.apply.ApplyResult;
+import io.etcdj.server.apply.StateMachines;
+import io.etcdj.server.backend.Backend;
+import io.etcdj.server.config.ServerConfig;
+import io.etcdj.server.error.EtcdError;
+import io.etcdj.server.lease.Lessor;
+import io.etcdj.server.log.Log;
+import io.etcdj.server.membership.MemberIds;
+import io.etcdj.server.membership.Membership;
+import io.etcdj.server.mvcc.MvccStore;
+import io.etcdj.server.mvcc.WriteBatch;
+import io.etcdj.server.watch.WatchHub;
+import io.etcdj.serverpb.InternalRaftRequest;
+import io.etcdj.serverpb.MemberAttributes;
+import java.net.URI;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A running member: the Raft loop, the apply loop and the state machines, and the operations the
+ * API layer needs (propose and wait, linearizable reads, headers, status). Every write goes
+ * through Raft, a single member too.
+ */
+public final class EtcdServer implements AutoCloseable {
+    public static final String VERSION = "3.6.0";
+    public static final String CLUSTER_VERSION = "3.6.0";
+    public static final String STORAGE_VERSION = "3.6.0";
+    private static final Log LOG = Log.get("etcdserver/server");
+    /** Entries kept behind a Raft snapshot so slow followers can catch up from the log (etcd: 5000). */
+    private static final long SNAPSHOT_CATCHUP_ENTRIES = 5000;
+
+    private final ServerConfig config;
+    private final StateMachines sm;
+    private final WatchHub hub;
+    private final Waiters waiters = new Waiters();
+    private final ReadBarrier reads = new ReadBarrier();
+    private final ProgressNotifier progress;
+    private final IdGenerator ids;
+    private final long memberId;
+    private final RaftLoop raft;
+    private final ApplyLoop apply;
+    private final ScheduledExecutorService timers;
+    private final long requestTimeoutMillis;
+    private final Runnable onFatal;
+    private volatile long lastSnapshotIndex;
+    private volatile boolean published;
+    private volatile boolean closed;
+
+    EtcdServer(ServerConfig config, Storage.Opened opened, PeerSender peers, Runnable onFatal) {
+        this.config = config;
+        this.sm = opened.stateMachines();
+        this.memberId = opened.memberId();
+        this.onFatal = onFatal;
+        this.hub = new WatchHub(sm.store);
+        this.progress = new ProgressNotifier(Math.max(1, config.watchProgressNotifyInterval().toMillis()));
+        this.ids = new IdGenerator(memberId, System.currentTimeMillis());
+        this.requestTimeoutMillis = 5000 + 2 * config.electionMillis();
+        this.lastSnapshotIndex = opened.snapshotIndex();
+        this.apply = new ApplyLoop(sm, hub, waiters, reads, memberId, new ApplyHooks());
+        this.raft = new RaftLoop(opened.node(), opened.storage(), opened.wal(), opened.snapshotter(), peers, reads,
+                new RaftListener(), config.heartbeatMillis(), config.electionMillis(), System::nanoTime);
+        this.timers = Executors.newScheduledThreadPool(1, r -> {
+            Thread t = new Thread(r, "server-timers");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Starts the loops, the lease and backend timers, and publishes this member's attributes. */
+    void start() {
+        apply.start();
+        raft.start();
+        timers.scheduleWithFixedDelay(this::revokeExpiredLeases, 500, 500, TimeUnit.MILLISECONDS);
+        timers.scheduleWithFixedDelay(this::syncBackend, 100, 100, TimeUnit.MILLISECONDS);
+        new Compactor(this, config).schedule(timers);
+        timers.execute(this::publish);
+    }
+
+    private void publish() {
+        MemberAttributes attrs = MemberAttributes.newBuilder().setMemberId(memberId).setName(config.name())
+                .addAllClientUrls(config.advertiseClientUrls().stream().map(URI::toString).toList()).build();
+        while (!closed && !published) {
+            try {
+                propose(InternalRaftRequest.newBuilder().setPublish(attrs)).get(requestTimeoutMillis, TimeUnit.MILLISECONDS);
+                published = true;
+                LOG.info("published local member to cluster through raft",
+                        "local-member-id", MemberIds.hex(memberId),
+                        "local-member-attributes", "{Name:" + config.name() + " ClientURLs:" + attrs.getClientUrlsList() + "}",
+                        "cluster-id", MemberIds.hex(sm.membership.clusterId()));
+                LOG.info("enabled capabilities for version", "cluster-version", CLUSTER_VERSION.substring(0, 3));
+            } catch (Exception e) {
+                if (!closed) {
+                    LOG.warn("failed to publish local member to cluster through raft", "error", String.valueOf(e.getCause()));
+                }
+            }
+        }
+    }
+
+    public boolean isPublished() {
+        return published;
+    }
+
+    public ServerConfig config() {
+        return config;
+    }
+
+    public long memberId() {
+        return memberId;
+    }
+
+    public long clusterId() {
+        return sm.membership.clusterId();
+    }
+
+    public MvccStore store() {
+        return sm.store;
+    }
+
+    public Backend backend() {
+        return sm.backend;
+    }
+
+    public Lessor lessor() {
+        return sm.lessor;
+    }
+
+    public Membership membership() {
+        return sm.membership;
+    }
+
+    public AlarmStore alarms() {
+        return sm.alarms;
+    }
+
+    public WatchHub watchHub() {
+        return hub;
+    }
+
+    public ProgressNotifier progressNotifier() {
+        return progress;
+    }
+
+    public long leader() {
+        return raft.lead();
+    }
+
+    public boolean isLeader() {
+        return raft.isLeader();
+    }
+
+    public long term() {
+        return raft.term();
+    }
+
+    public long committedIndex() {
+        return raft.commitIndex();
+    }
+
+    public long appliedIndex() {
+        return apply.appliedIndex();
+    }
+
+    public long nextLeaseId() {
+        long id;
+        do {
+            id = ids.next() & Long.MAX_VALUE;
+        } while (id == 0);
+        return id;
+    }
+
+    public ResponseHeader header() {
+        return header(sm.store.currentRevision());
+    }
+
+    public ResponseHeader header(long revision) {
+        return ResponseHeader.newBuilder().setClusterId(clusterId()).setMemberId(memberId)
+                .setRevision(revision).setRaftTerm(raft.term()).build();
+    }
+
+    /** Proposes a request and completes with its applied result (errors as exceptions). */
+    CompletableFuture<ApplyResult> propose(InternalRaftRequest.Builder r) {
+        if (closed) {
+            return CompletableFuture.failedFuture(EtcdError.STOPPED.exception());
+        }
+        long id = ids.next();
+        byte[] data = r.setId(id).setOrigin(memberId).build().toByteArray();
+        if (data.length > config.maxRequestBytes()) {
+            return CompletableFuture.failedFuture(EtcdError.REQUEST_TOO_LARGE.exception());
+        }
+        if (sm.alarms.has(AlarmType.NOSPACE) && isSpaceConsuming(r)) {
+            return CompletableFuture.failedFuture(EtcdError.NO_SPACE.exception());
+        }
+        CompletableFuture<ApplyResult> f = waiters.register(id);
+        raft.propose(data, f);
+        return f.orTimeout(requestTimeoutMillis, TimeUnit.MILLISECONDS).thenApply(res -> {
+            if (res.error() != null) {
+                throw res.error();
+            }
+            return res;
+        });
+    }
+
+    private static boolean isSpaceConsuming(InternalRaftRequest.Builder r) {
+        return switch (r.getRequestCase()) {
+            case PUT, LEASE_GRANT -> true;
+            case TXN -> r.getTxn().getSuccessList().stream().anyMatch(op -> op.hasRequestPut() || op.hasRequestTxn())
+                    || r.getTxn().getFailureList().stream().anyMatch(op -> op.hasRequestPut() || op.hasRequestTxn());
+            default -> false;
+        };
+    }
+
+    /** Proposes and shapes the response with its header, as the API returns it. */
+    public <T extends Message> CompletableFuture<T> propose(InternalRaftRequest.Builder r, Class<T> type) {
+        return propose(r).thenApply(res -> withHeader(res.response(), type, res.revision()));
+    }
+
+    private <T extends Message> T withHeader(Message m, Class<T> type, long revision) {
+        Message.Builder b = m.toBuilder();
+        Descriptors.FieldDescriptor hf = b.getDescriptorForType().findFieldByName("header");
+        if (hf != null) {
+            b.setField(hf, header(revision));
+        }
+        return type.cast(b.build());
+    }
+
+    /** Completes when this member has applied everything committed before the call (ReadIndex). */
+    public CompletableFuture<Void> linearizableBarrier() {
+        if (closed) {
+            return CompletableFuture.failedFuture(EtcdError.STOPPED.exception());
+        }
+        return reads.enqueue().orTimeout(requestTimeoutMillis, TimeUnit.MILLISECONDS);
+    }
+
+    /** Renews a lease on the leader; answers with the TTL. */
+    public CompletableFuture<Long> renewLease(long id) {
+        if (!raft.isLeader()) {
+            return CompletableFuture.failedFuture((raft.lead() == 0 ? EtcdError.NO_LEADER : EtcdError.NOT_LEADER).exception());
+        }
+        try {
+            return CompletableFuture.completedFuture(sm.lessor.renew(id));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    public StatusResponse status() {
+        StatusResponse.Builder b = StatusResponse.newBuilder()
+                .setHeader(header())
+                .setVersion(VERSION)
+                .setDbSize(sm.backend.size())
+                .setDbSizeInUse(sm.backend.sizeInUse())
+                .setLeader(raft.lead())
+                .setRaftIndex(raft.lastIndex())
+                .setRaftTerm(raft.term())
+                .setRaftAppliedIndex(apply.appliedIndex())
+                .setStorageVersion(STORAGE_VERSION)
+                .setDbSizeQuota(config.quotaBackendBytes());
+        Member me = sm.membership.member(memberId);
+        b.setIsLearner(me != null && me.getIsLearner());
+        sm.alarms.list().forEach(a -> b.addErrors("memberID:" + a.getMemberID() + " alarm:" + a.getAlarm()));
+        return b.build();
+    }
+
+    public void defragment() {
+        LOG.info("starting defragment", "current-db-size-bytes", sm.backend.size());
+        sm.backend.defragment();
+        LOG.info("finished defragment", "current-db-size-bytes", sm.backend.size());
+    }
+
+    private void revokeExpiredLeases() {
+        if (closed || !raft.isLeader()) {
+            return;
+        }
+        for (long id : sm.lessor.expired(500)) {
+            propose(InternalRaftRequest.newBuilder().setLeaseRevoke(LeaseRevokeRequest.newBuilder().setID(id)));
+        }
+    }
+
+    private void syncBackend() {
+        if (!closed) {
+            sm.backend.sync();
+        }
+    }
+
+    private final class RaftListener implements RaftLoop.Listener {
+        private long lastLead;
+
+        @Override
+        public void leaderChanged(long lead, long term, boolean isLeader) {
+            if (lead != lastLead) {
+                LOG.info(lead == 0 ? "raft.node lost leader" : "raft.node elected leader",
+                        "local-member-id", MemberIds.hex(memberId), "leader", MemberIds.hex(lead), "term", term);
+                lastLead = lead;
+                Metrics.LEADER_CHANGES.inc();
+            }
+            Metrics.HAS_LEADER.set(lead != 0 ? 1 : 0);
+            Metrics.IS_LEADER.set(isLeader ? 1 : 0);
+            if (isLeader && !sm.lessor.isPrimary()) {
+                sm.lessor.promote(TimeUnit.MILLISECONDS.toNanos(config.electionMillis()));
+            } else if (!isLeader && sm.lessor.isPrimary()) {
+                sm.lessor.demote();
+            }
+        }
+
+        @Override
+        public void committed(List<Entry> entries, long term) {
+            apply.submit(entries, term);
+        }
+
+        @Override
+        public void fatal(Throwable t) {
+            LOG.error("raft loop stopped", "error", String.valueOf(t));
+            onFatal.run();
+        }
+    }
+
+    private final class ApplyHooks implements ApplyLoop.Hooks {
+        @Override
+        public void confChange(ConfChange cc, WriteBatch batch, boolean fresh) {
+            raft.applyConfChange(cc).join();
+            if (!fresh) {
+                return;
+            }
+            Member ctx = cc.getContext().isEmpty() ? null : ApplyLoop.parseMember(cc.getContext().toByteArray());
+            switch (cc.getType()) {
+                case ConfChangeAddNode, ConfChangeAddLearnerNode -> {
+                    Member existing = sm.membership.member(cc.getNodeId());
+                    if (existing != null) {
+                        if (cc.getType() == io.etcdj.raftpb.ConfChangeType.ConfChangeAddNode && existing.getIsLearner()) {
+                            sm.membership.add(batch.backendTx(), existing.toBuilder().setIsLearner(false).build());
+                        }
+                    } else if (ctx != null) {
+                        sm.membership.add(batch.backendTx(), ctx);
+                    }
+                }
+                case ConfChangeRemoveNode -> sm.membership.remove(batch.backendTx(), cc.getNodeId());
+                case ConfChangeUpdateNode -> {
+                    Member existing = sm.membership.member(cc.getNodeId());
+                    if (existing != null && ctx != null) {
+                        sm.membership.add(batch.backendTx(), existing.toBuilder().clearPeerURLs()
+                                .addAllPeerURLs(ctx.getPeerURLsList()).build());
+                    }
+                }
+                default -> {
+                }
+            }
+        }
+
+        @Override
+        public void applied(long index) {
+            Metrics.APPLIED_INDEX.set(index);
+            if (config.snapshotCount() > 0 && index - lastSnapshotIndex >= config.snapshotCount()) {
+                lastSnapshotIndex = index;
+                raft.snapshot(index, SNAPSHOT_CATCHUP_ENTRIES, sm.backend::sync);
+            }
+        }
+    }
+
+    /** Stops serving: loops first, then storage. Idempotent. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        timers.shutdownNow();
+        raft.close();
+        apply.close();
+        hub.close();
+        progress.close();
+        waiters.failAll(EtcdError.STOPPED.exception());
+        reads.failAll(EtcdError.STOPPED.exception());
+        sm.close();
+    }
+
+}

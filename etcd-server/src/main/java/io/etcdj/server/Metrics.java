@@ -1,0 +1,155 @@
+package io.etcdj.server;
+
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.DoubleAdder;
+
+/**
+ * The member's metrics under etcd's names, rendered in Prometheus text format on /metrics.
+ * Process-wide, like Prometheus' default registry in etcd.
+ */
+public final class Metrics {
+    public static final Gauge HAS_LEADER = new Gauge("etcd_server_has_leader",
+            "Whether or not a leader exists. 1 is existence, 0 is not.");
+    public static final Gauge IS_LEADER = new Gauge("etcd_server_is_leader",
+            "Whether or not this member is a leader. 1 if is, 0 otherwise.");
+    public static final Counter LEADER_CHANGES = new Counter("etcd_server_leader_changes_seen_total",
+            "The number of leader changes seen.");
+    public static final Gauge APPLIED_INDEX = new Gauge("etcd_server_proposals_applied_total",
+            "The total number of consensus proposals applied.");
+    public static final Histogram WAL_FSYNC = new Histogram("etcd_disk_wal_fsync_duration_seconds",
+            "The latency distributions of fsync called by WAL.", 0.001, 14);
+
+    private Metrics() {
+    }
+
+    /** A value that goes up and down. */
+    public static final class Gauge {
+        final String name;
+        final String help;
+        private final AtomicLong value = new AtomicLong();
+
+        Gauge(String name, String help) {
+            this.name = name;
+            this.help = help;
+        }
+
+        public void set(long v) {
+            value.set(v);
+        }
+
+        void render(StringBuilder sb) {
+            gauge(sb, name, help, value.get());
+        }
+    }
+
+    /** A value that only goes up. */
+    public static final class Counter {
+        final String name;
+        final String help;
+        private final AtomicLong value = new AtomicLong();
+
+        Counter(String name, String help) {
+            this.name = name;
+            this.help = help;
+        }
+
+        public void inc() {
+            value.incrementAndGet();
+        }
+
+        void render(StringBuilder sb) {
+            sb.append("# HELP ").append(name).append(' ').append(help).append('\n')
+                    .append("# TYPE ").append(name).append(" counter\n")
+                    .append(name).append(' ').append(value.get()).append('\n');
+        }
+    }
+
+    /** Prometheus histogram with exponential buckets, as etcd's (start, factor 2, count). */
+    public static final class Histogram {
+        final String name;
+        final String help;
+        private final double[] bounds;
+        private final AtomicLongArray counts;
+        private final AtomicLong count = new AtomicLong();
+        private final DoubleAdder sum = new DoubleAdder();
+
+        Histogram(String name, String help, double start, int n) {
+            this.name = name;
+            this.help = help;
+            this.bounds = new double[n];
+            for (int i = 0; i < n; i++) {
+                bounds[i] = start * Math.pow(2, i);
+            }
+            this.counts = new AtomicLongArray(n);
+        }
+
+        public void observeNanos(long nanos) {
+            double s = nanos / 1e9;
+            for (int i = 0; i < bounds.length; i++) {
+                if (s <= bounds[i]) {
+                    counts.incrementAndGet(i);
+                    break;
+                }
+            }
+            count.incrementAndGet();
+            sum.add(s);
+        }
+
+        public long count() {
+            return count.get();
+        }
+
+        void render(StringBuilder sb) {
+            sb.append("# HELP ").append(name).append(' ').append(help).append('\n')
+                    .append("# TYPE ").append(name).append(" histogram\n");
+            long cumulative = 0;
+            for (int i = 0; i < bounds.length; i++) {
+                cumulative += counts.get(i);
+                sb.append(name).append("_bucket{le=\"").append(format(bounds[i])).append("\"} ").append(cumulative).append('\n');
+            }
+            sb.append(name).append("_bucket{le=\"+Inf\"} ").append(count.get()).append('\n')
+                    .append(name).append("_sum ").append(sum.sum()).append('\n')
+                    .append(name).append("_count ").append(count.get()).append('\n');
+        }
+
+        private static String format(double d) {
+            String s = Double.toString(d);
+            return s.endsWith(".0") ? s.substring(0, s.length() - 2) : s;
+        }
+    }
+
+    static void gauge(StringBuilder sb, String name, String help, long v) {
+        sb.append("# HELP ").append(name).append(' ').append(help).append('\n')
+                .append("# TYPE ").append(name).append(" gauge\n")
+                .append(name).append(' ').append(v).append('\n');
+    }
+
+    /** The whole exposition, with values read from the server at scrape time. */
+    public static String render(EtcdServer server) {
+        StringBuilder sb = new StringBuilder(4096);
+        HAS_LEADER.render(sb);
+        IS_LEADER.render(sb);
+        LEADER_CHANGES.render(sb);
+        APPLIED_INDEX.render(sb);
+        gauge(sb, "etcd_server_proposals_committed_total", "The total number of consensus proposals committed.",
+                server.committedIndex());
+        gauge(sb, "etcd_server_quota_backend_bytes", "Current backend storage quota size in bytes.",
+                server.config().quotaBackendBytes());
+        gauge(sb, "etcd_mvcc_db_total_size_in_bytes",
+                "Total size of the underlying database physically allocated in bytes.", server.backend().size());
+        gauge(sb, "etcd_mvcc_db_total_size_in_use_in_bytes",
+                "Total size of the underlying database logically in use in bytes.", server.backend().sizeInUse());
+        gauge(sb, "etcd_debugging_mvcc_current_revision", "The current revision of store.",
+                server.store().currentRevision());
+        gauge(sb, "etcd_debugging_mvcc_compact_revision", "The revision of the last compaction in store.",
+                server.store().compactRevision());
+        gauge(sb, "etcd_debugging_mvcc_watcher_total", "Total number of watchers.", server.watchHub().watcherCount());
+        gauge(sb, "etcd_debugging_lease_total", "The number of leases.", server.lessor().leases().size());
+        WAL_FSYNC.render(sb);
+        sb.append("# HELP etcd_server_version Which version is running. 1 for 'server_version' label with current version.\n")
+                .append("# TYPE etcd_server_version gauge\n")
+                .append("etcd_server_version{server_version=\"").append(EtcdServer.VERSION).append("\"} 1\n");
+        return sb.toString();
+    }
+}

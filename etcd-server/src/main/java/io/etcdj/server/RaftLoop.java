@@ -1,0 +1,285 @@
+package io.etcdj.server;
+
+import com.google.protobuf.ByteString;
+import io.etcdj.raftpb.ConfChange;
+import io.etcdj.raftpb.ConfState;
+import io.etcdj.raftpb.Entry;
+import io.etcdj.raftpb.HardState;
+import io.etcdj.raftpb.Message;
+import io.etcdj.raftpb.Snapshot;
+import io.etcdj.server.error.EtcdError;
+import io.etcdj.server.log.Log;
+import io.etcdj.server.raft.MemoryRaftStorage;
+import io.etcdj.server.raft.ProposalDroppedException;
+import io.etcdj.server.raft.RaftRole;
+import io.etcdj.server.raft.RawNode;
+import io.etcdj.server.raft.ReadState;
+import io.etcdj.server.raft.Ready;
+import io.etcdj.server.snap.Snapshotter;
+import io.etcdj.server.wal.Wal;
+import io.etcdj.server.wal.WalSnapshot;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+
+/**
+ * The one thread that owns the Raft node. Each turn it runs queued work (proposals, peer
+ * messages, calls), ticks on the heartbeat interval, and handles every Ready in the order the
+ * raft package requires: persist (one WAL fsync for the batch), send, hand committed entries to
+ * the apply loop, advance. Proposals made while there is no leader are retried each tick and
+ * fail with "no leader" after two election timeouts.
+ */
+final class RaftLoop implements AutoCloseable {
+    private static final Log LOG = Log.get("etcdserver/raft");
+
+    /** What the loop tells the rest of the server. */
+    interface Listener {
+        void leaderChanged(long lead, long term, boolean isLeader);
+
+        void committed(List<Entry> entries, long term);
+
+        void fatal(Throwable t);
+    }
+
+    private final RawNode node;
+    private final MemoryRaftStorage storage;
+    private final Wal wal;
+    private final Snapshotter snapshotter;
+    private final PeerSender peers;
+    private final ReadBarrier reads;
+    private final Listener listener;
+    private final long tickNanos;
+    private final long parkLimitNanos;
+    private final LongSupplier clock;
+    private final LinkedBlockingQueue<Runnable> inbox = new LinkedBlockingQueue<>();
+    private final Deque<Parked> parked = new ArrayDeque<>();
+    private final Thread thread;
+    private volatile boolean running = true;
+
+    private volatile long term;
+    private volatile long lead;
+    private volatile long commitIndex;
+    private volatile long lastIndex;
+    private volatile RaftRole role = RaftRole.FOLLOWER;
+    private HardState lastHardState = HardState.getDefaultInstance();
+
+    private record Parked(byte[] data, CompletableFuture<?> owner, long sinceNanos) {
+    }
+
+    RaftLoop(RawNode node, MemoryRaftStorage storage, Wal wal, Snapshotter snapshotter, PeerSender peers,
+             ReadBarrier reads, Listener listener, long tickMillis, long electionMillis, LongSupplier clock) {
+        this.node = node;
+        this.storage = storage;
+        this.wal = wal;
+        this.snapshotter = snapshotter;
+        this.peers = peers;
+        this.reads = reads;
+        this.listener = listener;
+        this.tickNanos = TimeUnit.MILLISECONDS.toNanos(tickMillis);
+        this.parkLimitNanos = TimeUnit.MILLISECONDS.toNanos(2 * electionMillis);
+        this.clock = clock;
+        this.lastIndex = storage.lastIndex();
+        this.thread = new Thread(this::run, "raft");
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    long term() {
+        return term;
+    }
+
+    long lead() {
+        return lead;
+    }
+
+    long commitIndex() {
+        return commitIndex;
+    }
+
+    long lastIndex() {
+        return lastIndex;
+    }
+
+    boolean isLeader() {
+        return role == RaftRole.LEADER;
+    }
+
+    /** Proposes an entry; {@code owner} fails with "no leader" if it cannot be proposed in time. */
+    void propose(byte[] data, CompletableFuture<?> owner) {
+        inbox.add(() -> tryPropose(new Parked(data, owner, clock.getAsLong())));
+    }
+
+    /** Runs {@code fn} on the raft thread with the node. */
+    <T> CompletableFuture<T> call(Function<RawNode, T> fn) {
+        CompletableFuture<T> f = new CompletableFuture<>();
+        inbox.add(() -> {
+            try {
+                f.complete(fn.apply(node));
+            } catch (RuntimeException e) {
+                f.completeExceptionally(e);
+            }
+        });
+        return f;
+    }
+
+    void step(Message m) {
+        inbox.add(() -> node.step(m));
+    }
+
+    /** Applies a committed conf change to Raft's own configuration (from the apply loop). */
+    CompletableFuture<ConfState> applyConfChange(ConfChange cc) {
+        return call(n -> n.applyConfChange(cc));
+    }
+
+    /** Takes a Raft snapshot at {@code index} and compacts the log behind it (keeping {@code keep} entries). */
+    void snapshot(long index, long keep, Runnable beforeRelease) {
+        inbox.add(() -> {
+            try {
+                ConfState cs = node.status().confState();
+                Snapshot snap = storage.createSnapshot(index, cs, new byte[0]);
+                snapshotter.save(snap);
+                wal.saveSnapshot(new WalSnapshot(index, snap.getMetadata().getTerm(), cs));
+                long compactTo = index - keep;
+                if (compactTo > storage.firstIndex()) {
+                    storage.compact(compactTo);
+                }
+                beforeRelease.run();
+                wal.releaseLockTo(Math.max(1, compactTo));
+                LOG.info("saved snapshot", "snapshot-index", index);
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("failed to save snapshot", "error", String.valueOf(e));
+            }
+        });
+    }
+
+    private void tryPropose(Parked p) {
+        if (p.owner().isDone()) {
+            return;
+        }
+        try {
+            node.propose(p.data());
+        } catch (ProposalDroppedException e) {
+            if (clock.getAsLong() - p.sinceNanos() > parkLimitNanos) {
+                p.owner().completeExceptionally(EtcdError.NO_LEADER.exception());
+            } else {
+                parked.add(p);
+            }
+        }
+    }
+
+    private void run() {
+        long nextTick = clock.getAsLong() + tickNanos;
+        try {
+            while (running) {
+                long wait = nextTick - clock.getAsLong();
+                Runnable task = wait > 0 ? inbox.poll(wait, TimeUnit.NANOSECONDS) : inbox.poll();
+                while (task != null) {
+                    task.run();
+                    task = inbox.poll();
+                }
+                long now = clock.getAsLong();
+                if (now >= nextTick) {
+                    node.tick();
+                    nextTick = now + tickNanos;
+                    retryParked();
+                }
+                long ctx = reads.nextRequest(now, parkLimitNanos / 4);
+                if (ctx > 0) {
+                    node.readIndex(ByteBuffer.allocate(8).putLong(ctx).array());
+                }
+                while (node.hasReady()) {
+                    handle(node.ready());
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Throwable t) {
+            listener.fatal(t);
+        }
+    }
+
+    private void retryParked() {
+        int n = parked.size();
+        for (int i = 0; i < n; i++) {
+            tryPropose(parked.poll());
+        }
+    }
+
+    private void handle(Ready rd) throws IOException {
+        if (rd.softState() != null) {
+            long newLead = rd.softState().lead();
+            role = rd.softState().role();
+            if (newLead != lead || rd.hardState() != null) {
+                lead = newLead;
+            }
+        }
+        if (rd.hardState() != null) {
+            lastHardState = rd.hardState();
+        }
+        if (rd.snapshot() != null) {
+            snapshotter.save(rd.snapshot());
+            wal.saveSnapshot(new WalSnapshot(rd.snapshot().getMetadata().getIndex(),
+                    rd.snapshot().getMetadata().getTerm(), rd.snapshot().getMetadata().getConfState()));
+            storage.applySnapshot(rd.snapshot());
+        }
+        if (rd.hardState() != null || !rd.entries().isEmpty()) {
+            wal.save(lastHardState, rd.entries());
+        }
+        if (rd.hardState() != null) {
+            storage.setHardState(rd.hardState());
+        }
+        if (!rd.entries().isEmpty()) {
+            storage.append(rd.entries());
+            lastIndex = storage.lastIndex();
+        }
+        long oldTerm = term;
+        term = lastHardState.getTerm();
+        commitIndex = lastHardState.getCommit();
+        if (rd.softState() != null || term != oldTerm) {
+            listener.leaderChanged(lead, term, role == RaftRole.LEADER);
+        }
+        peers.send(rd.messages());
+        for (ReadState rs : rd.readStates()) {
+            byte[] c = rs.requestCtx();
+            if (c != null && c.length == 8) {
+                reads.confirmed(ByteBuffer.wrap(c).getLong(), rs.index());
+            }
+        }
+        if (!rd.committedEntries().isEmpty()) {
+            listener.committed(rd.committedEntries(), term);
+        }
+        node.advance(rd);
+    }
+
+
+    /** Stops the loop; pending proposals fail with "server stopped". */
+    @Override
+    public void close() {
+        running = false;
+        thread.interrupt();
+        try {
+            thread.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        List<Parked> left = new ArrayList<>(parked);
+        left.forEach(p -> p.owner().completeExceptionally(EtcdError.STOPPED.exception()));
+        try {
+            wal.close();
+        } catch (IOException e) {
+            LOG.warn("failed to close WAL", "error", String.valueOf(e));
+        }
+    }
+
+}

@@ -1,0 +1,200 @@
+package io.etcdj.server.config;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** A member's settings, typed and validated, with etcd's defaults. */
+public record ServerConfig(
+        String name,
+        Path dataDir,
+        Path walDir,
+        List<URI> listenClientUrls,
+        List<URI> advertiseClientUrls,
+        List<URI> listenPeerUrls,
+        List<URI> initialAdvertisePeerUrls,
+        Map<String, List<URI>> initialCluster,
+        boolean initialClusterStateNew,
+        String initialClusterToken,
+        long quotaBackendBytes,
+        int maxRequestBytes,
+        int maxTxnOps,
+        String autoCompactionMode,
+        String autoCompactionRetention,
+        long snapshotCount,
+        int maxSnapshots,
+        int maxWals,
+        long heartbeatMillis,
+        long electionMillis,
+        boolean strictReconfigCheck,
+        boolean preVote,
+        boolean forceNewCluster,
+        boolean unsafeNoFsync,
+        String logLevel,
+        Duration watchProgressNotifyInterval) {
+
+    /** etcd's default space quota: 2 GiB. */
+    public static final long DEFAULT_QUOTA = 2L << 30;
+    /** etcd's hard cap on the quota. */
+    public static final long MAX_QUOTA = 8L << 30;
+
+    public Path memberDir() {
+        return dataDir.resolve("member");
+    }
+
+    public Path walPath() {
+        return walDir != null ? walDir : memberDir().resolve("wal");
+    }
+
+    public Path snapDir() {
+        return memberDir().resolve("snap");
+    }
+
+    public Path backendFile() {
+        return snapDir().resolve("db");
+    }
+
+    public long electionTicks() {
+        return Math.max(1, electionMillis / heartbeatMillis);
+    }
+
+    /** Builds the config from parsed flag values (missing ones take etcd's defaults). */
+    public static ServerConfig from(Map<String, String> v) throws ConfigException {
+        Map<String, String> all = new LinkedHashMap<>();
+        for (Flag f : Flag.ALL) {
+            all.put(f.name(), f.defaultValue());
+        }
+        all.putAll(v);
+        String name = all.get("name");
+        String dataDir = all.get("data-dir").replace("${name}", name);
+        String walDir = all.get("wal-dir");
+        long heartbeat = positiveLong(all, "heartbeat-interval");
+        long election = positiveLong(all, "election-timeout");
+        if (5 * heartbeat > election) {
+            throw new ConfigException("--election-timeout[" + election + "ms] should be at least as 5 times as --heartbeat-interval[" + heartbeat + "ms]");
+        }
+        if (election > 50000) {
+            throw new ConfigException("--election-timeout[" + election + "ms] is too long, and should be set less than 50000ms");
+        }
+        String state = all.get("initial-cluster-state");
+        if (!state.equals("new") && !state.equals("existing")) {
+            throw new ConfigException("invalid value \"" + state + "\" for flag -initial-cluster-state: invalid value \"" + state + "\"", 2, true);
+        }
+        long quota = longValue(all, "quota-backend-bytes");
+        if (quota < 0) {
+            throw new ConfigException("invalid value \"" + quota + "\" for flag -quota-backend-bytes");
+        }
+        if (quota == 0) {
+            quota = DEFAULT_QUOTA;
+        } else if (quota > MAX_QUOTA) {
+            quota = MAX_QUOTA;
+        }
+        String mode = all.get("auto-compaction-mode");
+        if (!mode.equals("periodic") && !mode.equals("revision")) {
+            throw new ConfigException("unknown auto-compaction-mode " + mode);
+        }
+        String level = all.get("log-level");
+        if (!io.etcdj.server.log.Log.validLevel(level)) {
+            throw new ConfigException("unknown log-level: \"" + level + "\"");
+        }
+        return new ServerConfig(
+                name,
+                Path.of(dataDir),
+                walDir.isEmpty() ? null : Path.of(walDir),
+                urls(all, "listen-client-urls"),
+                urls(all, "advertise-client-urls"),
+                urls(all, "listen-peer-urls"),
+                urls(all, "initial-advertise-peer-urls"),
+                initialCluster(all.get("initial-cluster")),
+                state.equals("new"),
+                all.get("initial-cluster-token"),
+                quota,
+                (int) positiveLong(all, "max-request-bytes"),
+                (int) positiveLong(all, "max-txn-ops"),
+                mode,
+                all.get("auto-compaction-retention"),
+                longValue(all, "snapshot-count"),
+                (int) longValue(all, "max-snapshots"),
+                (int) longValue(all, "max-wals"),
+                heartbeat,
+                election,
+                bool(all, "strict-reconfig-check"),
+                bool(all, "pre-vote"),
+                bool(all, "force-new-cluster"),
+                bool(all, "unsafe-no-fsync"),
+                level,
+                Durations.parse(all.get("experimental-watch-progress-notify-interval"),
+                        "experimental-watch-progress-notify-interval"));
+    }
+
+    private static long longValue(Map<String, String> all, String flag) throws ConfigException {
+        String s = all.get(flag).trim();
+        try {
+            return Long.parseLong(s);
+        } catch (NumberFormatException e) {
+            throw new ConfigException("invalid value \"" + s + "\" for flag -" + flag + ": parse error", 2, true);
+        }
+    }
+
+    private static long positiveLong(Map<String, String> all, String flag) throws ConfigException {
+        long v = longValue(all, flag);
+        if (v <= 0) {
+            throw new ConfigException("invalid value \"" + v + "\" for flag -" + flag + ": must be positive", 2, true);
+        }
+        return v;
+    }
+
+    private static boolean bool(Map<String, String> all, String flag) {
+        String s = all.get(flag);
+        return s.equalsIgnoreCase("true") || s.equals("1") || s.equalsIgnoreCase("t");
+    }
+
+    static List<URI> urls(Map<String, String> all, String flag) throws ConfigException {
+        List<URI> out = new ArrayList<>();
+        for (String s : all.get(flag).split(",")) {
+            out.add(url(s.trim(), flag));
+        }
+        return out;
+    }
+
+    private static URI url(String s, String flag) throws ConfigException {
+        URI u;
+        try {
+            u = new URI(s);
+        } catch (Exception e) {
+            throw new ConfigException("invalid value \"" + s + "\" for flag -" + flag + ": parse " + s + ": invalid URL", 2, true);
+        }
+        if (!"http".equals(u.getScheme()) && !"https".equals(u.getScheme())) {
+            throw new ConfigException("invalid value \"" + s + "\" for flag -" + flag
+                    + ": URL scheme must be http, https, unix, or unixs: " + s, 2, true);
+        }
+        if ("https".equals(u.getScheme())) {
+            throw new ConfigException("--" + flag + " " + s + ": TLS is not supported by this build; use http URLs");
+        }
+        if (u.getHost() == null || u.getPort() < 0) {
+            throw new ConfigException("invalid value \"" + s + "\" for flag -" + flag + ": URL address does not have the form \"host:port\": " + s, 2, true);
+        }
+        return u;
+    }
+
+    static Map<String, List<URI>> initialCluster(String s) throws ConfigException {
+        Map<String, List<URI>> out = new LinkedHashMap<>();
+        for (String part : s.split(",")) {
+            part = part.trim();
+            if (part.isEmpty()) {
+                continue;
+            }
+            int eq = part.indexOf('=');
+            if (eq <= 0) {
+                throw new ConfigException("couldn't parse initial cluster: " + part);
+            }
+            String name = part.substring(0, eq);
+            out.computeIfAbsent(name, k -> new ArrayList<>()).add(url(part.substring(eq + 1), "initial-cluster"));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,161 @@
+package io.etcdj.server.log;
+
+import java.io.PrintStream;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogManager;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+/**
+ * Structured logs on stderr, one JSON object per line, with the keys etcd's default (zap) logger
+ * uses: level, ts, logger, caller, msg, then the event's fields. Tools and test harnesses look
+ * for etcd's lifecycle messages ("ready to serve client requests") in these lines.
+ */
+public final class Log {
+    private static final DateTimeFormatter TS = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSX")
+            .withZone(ZoneOffset.UTC);
+    private static volatile PrintStream out = System.err;
+    private static volatile int threshold = 1;
+
+    private final String caller;
+
+    private Log(String caller) {
+        this.caller = caller;
+    }
+
+    public static Log get(String caller) {
+        return new Log(caller);
+    }
+
+    /** Sets the level from etcd's --log-level (debug, info, warn, error, panic, fatal). */
+    public static void setLevel(String level) {
+        threshold = rank(level);
+    }
+
+    public static boolean validLevel(String level) {
+        return rank(level) >= 0;
+    }
+
+    private static int rank(String level) {
+        return switch (level) {
+            case "debug" -> 0;
+            case "info" -> 1;
+            case "warn" -> 2;
+            case "error" -> 3;
+            case "panic", "dpanic" -> 4;
+            case "fatal" -> 5;
+            default -> -1;
+        };
+    }
+
+    /** Sends java.util.logging output (gRPC, Netty) through the same format, warnings and above. */
+    public static void captureJavaLogging() {
+        LogManager.getLogManager().reset();
+        Logger root = Logger.getLogger("");
+        root.setLevel(Level.WARNING);
+        root.addHandler(new Handler() {
+            @Override
+            public void publish(LogRecord r) {
+                String level = r.getLevel().intValue() >= Level.SEVERE.intValue() ? "error" : "warn";
+                String msg = r.getMessage();
+                if (r.getThrown() != null) {
+                    msg = msg + ": " + r.getThrown();
+                }
+                get(r.getLoggerName()).write(level, msg);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        });
+    }
+
+    public void debug(String msg, Object... fields) {
+        log("debug", msg, fields);
+    }
+
+    public void info(String msg, Object... fields) {
+        log("info", msg, fields);
+    }
+
+    public void warn(String msg, Object... fields) {
+        log("warn", msg, fields);
+    }
+
+    public void error(String msg, Object... fields) {
+        log("error", msg, fields);
+    }
+
+    private void log(String level, String msg, Object... fields) {
+        if (rank(level) < threshold) {
+            return;
+        }
+        write(level, msg, fields);
+    }
+
+    private void write(String level, String msg, Object... fields) {
+        StringBuilder sb = new StringBuilder(160);
+        sb.append("{\"level\":\"").append(level).append("\",\"ts\":\"").append(TS.format(Instant.now()))
+                .append("\",\"caller\":");
+        quote(sb, caller);
+        sb.append(",\"msg\":");
+        quote(sb, msg);
+        for (int i = 0; i + 1 < fields.length; i += 2) {
+            sb.append(',');
+            quote(sb, String.valueOf(fields[i]));
+            sb.append(':');
+            value(sb, fields[i + 1]);
+        }
+        sb.append('}');
+        out.println(sb);
+    }
+
+    private static void value(StringBuilder sb, Object v) {
+        if (v instanceof Number || v instanceof Boolean) {
+            sb.append(v);
+        } else if (v instanceof Iterable<?> it) {
+            sb.append('[');
+            boolean first = true;
+            for (Object o : it) {
+                if (!first) {
+                    sb.append(',');
+                }
+                first = false;
+                value(sb, o);
+            }
+            sb.append(']');
+        } else {
+            quote(sb, String.valueOf(v));
+        }
+    }
+
+    static void quote(StringBuilder sb, String s) {
+        sb.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> sb.append("\\\"");
+                case '\\' -> sb.append("\\\\");
+                case '\n' -> sb.append("\\n");
+                case '\r' -> sb.append("\\r");
+                case '\t' -> sb.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        sb.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        sb.append(c);
+                    }
+                }
+            }
+        }
+        sb.append('"');
+    }
+}
