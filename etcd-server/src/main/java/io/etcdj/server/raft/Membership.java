@@ -42,7 +42,8 @@ final class Membership {
             return;
         }
         ProgressTracker t = r.tracker;
-        long next = r.log.lastIndex() + 1;
+        // Start probing at the last entry so the new member gets an append right away.
+        long next = Math.max(r.log.lastIndex(), 1);
         switch (cc.getType()) {
             // Adding an existing learner promotes it and keeps its progress.
             case ConfChangeAddNode -> t.addVoter(node, 0, next);
