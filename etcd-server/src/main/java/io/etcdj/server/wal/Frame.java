@@ -15,6 +15,9 @@ final class Frame {
     static final int ALIGNMENT = 8;
     /** Bytes of the header covered by its own check (everything before the check itself). */
     static final int CHECKED_HEADER_BYTES = 12;
+    static final int FLAGS_OFFSET = 6;
+    /** Flag bit: this record is the last one of a write, so the write counts only once it is read. */
+    static final int FLAG_WRITE_END = 1;
 
     private Frame() {
     }
@@ -47,8 +50,16 @@ final class Frame {
                 .putInt(payloadLength)
                 .put((byte) type.code)
                 .put((byte) padding(payloadLength))
-                .putShort((short) 0)
+                .put((byte) 0)
+                .put((byte) 0)
                 .putInt(crc);
         out.putInt(headerCheck(out.array(), out.arrayOffset() + start));
+    }
+
+    /** Sets the write-end flag of the header at {@code headerOffset} and refreshes its check. */
+    static void markWriteEnd(ByteBuffer buf, int headerOffset) {
+        buf.put(headerOffset + FLAGS_OFFSET, (byte) FLAG_WRITE_END);
+        buf.order(ByteOrder.LITTLE_ENDIAN)
+                .putInt(headerOffset + CHECKED_HEADER_BYTES, headerCheck(buf.array(), buf.arrayOffset() + headerOffset));
     }
 }

@@ -7,12 +7,14 @@ import io.etcdj.walpb.SnapshotMarker;
 import java.nio.ByteBuffer;
 
 /**
- * Encodes records into one buffer, so that a batch reaches the disk in a single write, and keeps
- * the running checksum that chains each record to the one before it, across segments too.
+ * Encodes records into one buffer, so that a batch reaches the disk in a single write, marks the
+ * last record of the batch so a reader can tell a complete write from part of one, and keeps the
+ * running checksum that chains each record to the one before it, across segments too.
  */
 final class RecordWriter {
 
     private int runningCrc;
+    private int lastHeader = -1;
     private ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
 
     RecordWriter(int runningCrc) {
@@ -44,6 +46,7 @@ final class RecordWriter {
     /** The record that opens a segment: it stores the running checksum instead of computing one. */
     void crc() {
         ensureRoom(0);
+        lastHeader = buffer.position();
         Frame.putHeader(buffer, 0, RecordType.CRC, runningCrc);
     }
 
@@ -52,6 +55,10 @@ final class RecordWriter {
      * the next batch, so it must be written out before anything else is encoded.
      */
     ByteBuffer drain() {
+        if (lastHeader >= 0) {
+            Frame.markWriteEnd(buffer, lastHeader);
+            lastHeader = -1;
+        }
         ByteBuffer out = ByteBuffer.wrap(buffer.array(), 0, buffer.position());
         buffer.clear();
         return out;
@@ -60,6 +67,7 @@ final class RecordWriter {
     private void payload(RecordType type, byte[] payload) {
         ensureRoom(payload.length);
         runningCrc = Frame.chainedCrc(runningCrc, payload, 0, payload.length);
+        lastHeader = buffer.position();
         Frame.putHeader(buffer, payload.length, type, runningCrc);
         buffer.put(payload);
         buffer.put(new byte[Frame.padding(payload.length)]);

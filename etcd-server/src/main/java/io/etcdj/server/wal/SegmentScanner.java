@@ -15,9 +15,13 @@ final class SegmentScanner {
     /** Disk sector size assumed by the torn-write rule: a sector is written whole or not at all. */
     static final int SECTOR_BYTES = 512;
 
-    /** Receives every intact record except the CRC records, which the scanner consumes itself. */
+    /**
+     * Receives every intact record; CRC records arrive with an empty payload, their checksum
+     * already taken over by the scanner. {@code writeEnd} marks the last record of one write;
+     * {@code crcAfter} is the running checksum after the record.
+     */
     interface Visitor {
-        void record(RecordType type, byte[] payload, long offset) throws WalException;
+        void record(RecordType type, byte[] payload, long offset, boolean writeEnd, int crcAfter) throws WalException;
     }
 
     /**
@@ -68,20 +72,18 @@ final class SegmentScanner {
             int length = intAt(off);
             RecordType type = RecordType.ofCode(data[off + 4] & 0xff);
             int storedCrc = intAt(off + 8);
-            if (type == RecordType.CRC) {
-                if (chainKnown && storedCrc != runningCrc) {
-                    throw new WalCorruptedException(new WalPosition(file, off),
-                            "the checksum chain from the previous segment is broken");
-                }
-                runningCrc = storedCrc;
-                chainKnown = true;
-            } else {
-                byte[] payload = new byte[length];
-                System.arraycopy(data, off + Frame.HEADER_BYTES, payload, 0, length);
-                runningCrc = storedCrc;
-                visitor.record(type, payload, off);
+            if (type == RecordType.CRC && chainKnown && storedCrc != runningCrc) {
+                throw new WalCorruptedException(new WalPosition(file, off),
+                        "the checksum chain from the previous segment is broken");
             }
-            off += Frame.HEADER_BYTES + length + Frame.padding(length);
+            runningCrc = storedCrc;
+            chainKnown = true;
+            byte[] payload = new byte[length];
+            System.arraycopy(data, off + Frame.HEADER_BYTES, payload, 0, length);
+            int end = off + Frame.HEADER_BYTES + length + Frame.padding(length);
+            boolean writeEnd = (data[off + Frame.FLAGS_OFFSET] & Frame.FLAG_WRITE_END) != 0;
+            visitor.record(type, payload, off, writeEnd, runningCrc);
+            off = end;
         }
     }
 
@@ -121,8 +123,8 @@ final class SegmentScanner {
         if (type == null) {
             return "unknown record type " + (data[off + 4] & 0xff);
         }
-        if (data[off + 5] != Frame.padding((int) (length % Frame.ALIGNMENT)) || data[off + 6] != 0
-                || data[off + 7] != 0) {
+        if (data[off + 5] != Frame.padding((int) (length % Frame.ALIGNMENT))
+                || (data[off + Frame.FLAGS_OFFSET] & ~Frame.FLAG_WRITE_END) != 0 || data[off + 7] != 0) {
             return "malformed record header";
         }
         if (off + Frame.HEADER_BYTES + length + Frame.padding((int) (length % Frame.ALIGNMENT)) > data.length) {

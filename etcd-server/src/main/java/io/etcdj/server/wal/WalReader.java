@@ -2,6 +2,7 @@ package io.etcdj.server.wal;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -56,23 +57,29 @@ final class WalReader {
             try (DiskFile f = io.openForRead(file)) {
                 bytes = f.readAll();
             }
+            PendingWrite pending = new PendingWrite(file, state, crc);
             SegmentScanner scanner = new SegmentScanner(file, bytes, crc, chainKnown);
-            SegmentScanner.Stop stop = scanner.scan((type, payload, offset) -> state.apply(file, type, payload, offset));
+            SegmentScanner.Stop stop = scanner.scan(pending::add);
             crc = scanner.runningCrc();
             chainKnown = scanner.chainKnown();
             boolean last = i == segments.size() - 1;
-            if (!stop.clean()) {
-                WalPosition at = new WalPosition(file, stop.end());
-                if (!last) {
-                    throw new WalCorruptedException(at, stop.problem() + " in a segment that is not the last one");
-                }
-                if (!stop.looksTorn()) {
-                    throw new WalCorruptedException(at, stop.problem() + ", and intact records follow it");
-                }
-                torn = Optional.of(at);
-                tornDirtyEnd = stop.dirtyEnd();
+            if (!stop.clean() && !(last && stop.looksTorn())) {
+                throw new WalCorruptedException(new WalPosition(file, stop.end()), stop.problem()
+                        + (last ? ", and intact records follow it" : " in a segment that is not the last one"));
             }
-            tailEnd = stop.end();
+            if (!pending.isEmpty() && !last) {
+                throw new WalCorruptedException(new WalPosition(file, pending.start()),
+                        "a write that is not the last one is incomplete");
+            }
+            tailEnd = pending.isEmpty() ? stop.end() : pending.start();
+            if (last && (!stop.clean() || !pending.isEmpty())) {
+                // A torn final write: it never returned to the caller, so it is dropped whole.
+                torn = Optional.of(new WalPosition(file, tailEnd));
+                tornDirtyEnd = Math.max(stop.end(), stop.dirtyEnd());
+                if (!pending.isEmpty()) {
+                    crc = pending.crcBefore();
+                }
+            }
         }
         if (requireStartMarker && !state.startMarkerSeen()) {
             throw new WalSnapshotNotFoundException("wal: snapshot not found: " + start + " is not marked in " + dir);
@@ -81,6 +88,59 @@ final class WalReader {
             throw new WalCorruptedException("wal: no metadata record in " + dir);
         }
         return new Recovered(state, segments, first, crc, tailEnd, torn, tornDirtyEnd);
+    }
+
+    /**
+     * Records of the write being read; they reach the log state only when the record marking the
+     * end of the write arrives, so a write cut short by a crash is dropped as a whole.
+     */
+    private static final class PendingWrite {
+        private final Path file;
+        private final LogState state;
+        private final List<Pending> records = new ArrayList<>();
+        private long start = -1;
+        private int crcBefore;
+        private int lastCrc;
+
+        private record Pending(RecordType type, byte[] payload, long offset) {
+        }
+
+        PendingWrite(Path file, LogState state, int incomingCrc) {
+            this.file = file;
+            this.state = state;
+            this.lastCrc = incomingCrc;
+        }
+
+        void add(RecordType type, byte[] payload, long offset, boolean writeEnd, int crcAfter)
+                throws WalException {
+            if (records.isEmpty()) {
+                start = offset;
+                crcBefore = lastCrc;
+            }
+            records.add(new Pending(type, payload, offset));
+            lastCrc = crcAfter;
+            if (writeEnd) {
+                for (Pending r : records) {
+                    if (r.type() != RecordType.CRC) {
+                        state.apply(file, r.type(), r.payload(), r.offset());
+                    }
+                }
+                records.clear();
+            }
+        }
+
+        boolean isEmpty() {
+            return records.isEmpty();
+        }
+
+        long start() {
+            return start;
+        }
+
+        /** The running checksum before the incomplete write, where appending resumes. */
+        int crcBefore() {
+            return crcBefore;
+        }
     }
 
     private static void checkConsecutive(Path dir, List<SegmentName> segments, int first) throws WalException {
