@@ -1,0 +1,23 @@
+package io.etcdj.server.raft;
+
+import io.etcdj.raftpb.ConfState;
+import io.etcdj.server.raft.tracker.ProgressState;
+import java.util.Map;
+
+/**
+ * A snapshot of a node's state for monitoring and tests.
+ *
+ * @param progress per-member replication progress; empty unless this node leads
+ * @param learner whether this node is a learner
+ * @param confState the membership this node currently applies
+ */
+public record Status(long id, long term, long vote, long commit, long applied, long lead, RaftRole role,
+                     long leadTransferee, boolean learner, ConfState confState, Map<Long, PeerProgress> progress) {
+    public Status {
+        progress = Map.copyOf(progress);
+    }
+
+    /** The leader's view of one member's log. */
+    public record PeerProgress(long match, long next, ProgressState state, boolean learner, boolean recentActive) {
+    }
+}
