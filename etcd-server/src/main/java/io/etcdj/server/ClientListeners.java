@@ -1,0 +1,136 @@
+package io.etcdj.server;
+
+import io.etcdj.server.api.ClusterService;
+import io.etcdj.server.api.KvService;
+import io.etcdj.server.api.LeaseService;
+import io.etcdj.server.api.MaintenanceService;
+import io.etcdj.server.api.WatchService;
+import io.etcdj.server.gateway.GatewayRoutes;
+import io.etcdj.server.gateway.HttpHandler;
+import io.etcdj.server.gateway.ProtocolSniffer;
+import io.etcdj.server.log.Log;
+import io.grpc.ManagedChannel;
+import io.grpc.Server;
+import io.grpc.ServerServiceDefinition;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
+import io.grpc.netty.NettyServerBuilder;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The client-facing listeners: for every --listen-client-urls address one port that serves gRPC
+ * and HTTP/1.1, plus the in-process gRPC server the JSON gateway calls into.
+ */
+final class ClientListeners implements AutoCloseable {
+    private static final Log LOG = Log.get("embed/serve");
+    /** etcd lets a gRPC message exceed --max-request-bytes by this much (headers, framing). */
+    private static final int GRPC_OVERHEAD_BYTES = 512 * 1024;
+
+    private final List<Server> servers = new ArrayList<>();
+    private Server inProcess;
+    private ManagedChannel gatewayChannel;
+
+    void start(EtcdServer server) throws IOException {
+        List<ServerServiceDefinition> services = List.of(
+                new KvService(server).bindService(),
+                new WatchService(server).bindService(),
+                new LeaseService(server).bindService(),
+                new ClusterService(server).bindService(),
+                new MaintenanceService(server).bindService());
+        int maxMessage = server.config().maxRequestBytes() + GRPC_OVERHEAD_BYTES;
+        String name = "gateway-" + server.memberId() + "-" + System.nanoTime();
+        InProcessServerBuilder ipb = InProcessServerBuilder.forName(name).maxInboundMessageSize(maxMessage);
+        services.forEach(ipb::addService);
+        inProcess = ipb.build().start();
+        gatewayChannel = InProcessChannelBuilder.forName(name).maxInboundMessageSize(Integer.MAX_VALUE).build();
+        GatewayRoutes routes = new GatewayRoutes(services);
+        HttpHandler http = new HttpHandler(routes, gatewayChannel, new Endpoints(server));
+        for (URI url : server.config().listenClientUrls()) {
+            InetSocketAddress addr = new InetSocketAddress(bindHost(url), url.getPort());
+            NettyServerBuilder b = NettyServerBuilder.forAddress(addr)
+                    .protocolNegotiator(new ProtocolSniffer(() -> http, maxMessage))
+                    .maxInboundMessageSize(maxMessage)
+                    .permitKeepAliveTime(5, TimeUnit.SECONDS)
+                    .permitKeepAliveWithoutCalls(true)
+                    .handshakeTimeout(1, TimeUnit.DAYS);
+            services.forEach(b::addService);
+            try {
+                servers.add(b.build().start());
+            } catch (IOException e) {
+                throw new IOException("listen tcp " + url.getHost() + ":" + url.getPort() + ": bind: address already in use", e);
+            }
+            LOG.info("serving client traffic insecurely; this is strongly discouraged!", "address", url.getHost() + ":" + url.getPort());
+        }
+    }
+
+    static String bindHost(URI url) {
+        return "localhost".equals(url.getHost()) ? "127.0.0.1" : url.getHost();
+    }
+
+    private static final class Endpoints implements HttpHandler.Endpoints {
+        private final EtcdServer server;
+
+        Endpoints(EtcdServer server) {
+            this.server = server;
+        }
+
+        @Override
+        public Object[] health(boolean serializable, List<String> exclude) {
+            boolean ok = server.leader() != 0;
+            String reason = ok ? "" : "RAFT NO LEADER";
+            for (var a : server.alarms().list()) {
+                if (!exclude.contains(a.getAlarm().name())) {
+                    ok = false;
+                    reason = "ALARM " + a.getAlarm().name();
+                }
+            }
+            if (ok && !serializable) {
+                try {
+                    server.linearizableBarrier().get(server.config().electionMillis() * 2, TimeUnit.MILLISECONDS);
+                } catch (Exception e) {
+                    ok = false;
+                    reason = "RANGE ERROR";
+                }
+            }
+            String body = "{\"health\":\"" + ok + "\",\"reason\":\"" + reason + "\"}";
+            return new Object[] {ok ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE, body};
+        }
+
+        @Override
+        public String version() {
+            return "{\"etcdserver\":\"" + EtcdServer.VERSION + "\",\"etcdcluster\":\"" + EtcdServer.CLUSTER_VERSION
+                    + "\",\"storage\":\"" + EtcdServer.STORAGE_VERSION + "\"}";
+        }
+
+        @Override
+        public String metrics() {
+            return Metrics.render(server);
+        }
+    }
+
+    @Override
+    public void close() {
+        for (Server s : servers) {
+            s.shutdownNow();
+        }
+        if (gatewayChannel != null) {
+            gatewayChannel.shutdownNow();
+        }
+        if (inProcess != null) {
+            inProcess.shutdownNow();
+        }
+        for (Server s : servers) {
+            try {
+                s.awaitTermination(2, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

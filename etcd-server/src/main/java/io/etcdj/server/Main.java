@@ -1,0 +1,74 @@
+package io.etcdj.server;
+
+import io.etcdj.server.config.ConfigException;
+import io.etcdj.server.config.FlagParser;
+import io.etcdj.server.config.ServerConfig;
+import io.etcdj.server.log.Log;
+import java.io.IOException;
+import java.util.concurrent.CountDownLatch;
+
+/** The etcd command: parses flags as etcd does, runs a member until SIGINT/SIGTERM. */
+public final class Main {
+    private static final Log LOG = Log.get("etcdmain/etcd");
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    static int run(String[] args) {
+        FlagParser.Parsed parsed;
+        ServerConfig cfg;
+        try {
+            parsed = FlagParser.parse(args, System.getenv());
+            if (parsed.help()) {
+                System.out.print(FlagParser.usage());
+                return 0;
+            }
+            if (parsed.version()) {
+                System.out.println("etcd Version: " + EtcdServer.VERSION);
+                System.out.println("Git SHA: etcdj");
+                System.out.println("Java Version: " + System.getProperty("java.version"));
+                System.out.println("OS/Arch: " + System.getProperty("os.name").toLowerCase() + "/" + System.getProperty("os.arch"));
+                return 0;
+            }
+            cfg = ServerConfig.from(parsed.values());
+        } catch (ConfigException e) {
+            System.err.println(e.getMessage());
+            if (e.showUsage()) {
+                System.err.print(FlagParser.usage());
+            }
+            return e.exitCode();
+        }
+        Log.setLevel(cfg.logLevel());
+        Log.captureJavaLogging();
+        for (String env : parsed.envUsed()) {
+            LOG.info("recognized and used environment variable", "variable-name", env.substring(0, env.indexOf('=')),
+                    "variable-value", env.substring(env.indexOf('=') + 1));
+        }
+        CountDownLatch stop = new CountDownLatch(1);
+        Member member;
+        try {
+            member = Member.start(cfg, stop::countDown);
+        } catch (ConfigException | IOException e) {
+            LOG.error("failed to start etcd", "error", e.getMessage());
+            return 1;
+        } catch (RuntimeException e) {
+            LOG.error("failed to start etcd", "error", String.valueOf(e.getMessage()));
+            return 1;
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            LOG.info("received signal; shutting down", "signal", "terminated");
+            member.close();
+            stop.countDown();
+        }, "shutdown"));
+        try {
+            stop.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,60 @@
+package io.etcdj.server;
+
+import io.etcdj.server.config.ConfigException;
+import io.etcdj.server.config.ServerConfig;
+import io.etcdj.server.log.Log;
+import java.io.IOException;
+import java.net.URI;
+
+/** A member process: the server plus its listeners, started and stopped together. */
+public final class Member implements AutoCloseable {
+    private static final Log LOG = Log.get("embed/etcd");
+
+    private final ServerConfig config;
+    private EtcdServer server;
+    private final ClientListeners clients = new ClientListeners();
+
+    private Member(ServerConfig config) {
+        this.config = config;
+    }
+
+    /** Opens the data dir, starts Raft and the listeners; returns once clients can connect. */
+    public static Member start(ServerConfig config, Runnable onFatal) throws ConfigException, IOException {
+        Member m = new Member(config);
+        LOG.info("starting an etcd server", "etcd-version", EtcdServer.VERSION, "name", config.name(),
+                "data-dir", config.dataDir().toString(),
+                "listen-client-urls", config.listenClientUrls().stream().map(URI::toString).toList(),
+                "advertise-client-urls", config.advertiseClientUrls().stream().map(URI::toString).toList(),
+                "initial-advertise-peer-urls", config.initialAdvertisePeerUrls().stream().map(URI::toString).toList(),
+                "initial-cluster-state", config.initialClusterStateNew() ? "new" : "existing",
+                "quota-backend-bytes", config.quotaBackendBytes(),
+                "max-request-bytes", config.maxRequestBytes(),
+                "heartbeat-interval", config.heartbeatMillis() + "ms",
+                "election-timeout", config.electionMillis() + "ms");
+        Storage.Opened opened = Storage.open(config);
+        m.server = new EtcdServer(config, opened, PeerSender.NONE, onFatal);
+        try {
+            m.clients.start(m.server);
+            m.server.start();
+        } catch (IOException | RuntimeException e) {
+            m.close();
+            throw e;
+        }
+        LOG.info("ready to serve client requests");
+        return m;
+    }
+
+    public EtcdServer server() {
+        return server;
+    }
+
+    @Override
+    public void close() {
+        LOG.info("closing etcd server", "name", config.name(), "data-dir", config.dataDir().toString());
+        clients.close();
+        if (server != null) {
+            server.close();
+        }
+        LOG.info("closed etcd server", "name", config.name());
+    }
+}

@@ -1,0 +1,257 @@
+package io.etcdj.server.gateway;
+
+import com.google.protobuf.DynamicMessage;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Message;
+import com.google.protobuf.util.JsonFormat;
+import io.grpc.CallOptions;
+import io.grpc.ClientCall;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
+import io.grpc.Status;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * HTTP/1.1 on the client port: the JSON gateway (JSON in and out, bytes base64, int64 as strings,
+ * field names as in the protos), and the plain endpoints /health, /version and /metrics. Gateway
+ * calls go to the gRPC services over an in-process channel, so both paths share every check.
+ */
+@ChannelHandler.Sharable
+public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
+    private static final JsonFormat.Printer PRINTER = JsonFormat.printer().preservingProtoFieldNames()
+            .omittingInsignificantWhitespace();
+    private static final JsonFormat.Parser PARSER = JsonFormat.parser().ignoringUnknownFields();
+
+    private final GatewayRoutes routes;
+    private final ManagedChannel channel;
+    private final Endpoints endpoints;
+
+    /** The non-gateway endpoints, answered by the server. */
+    public interface Endpoints {
+        /** Returns the HTTP status and JSON body of /health. */
+        Object[] health(boolean serializable, java.util.List<String> exclude);
+
+        String version();
+
+        String metrics();
+    }
+
+    public HttpHandler(GatewayRoutes routes, ManagedChannel channel, Endpoints endpoints) {
+        this.routes = routes;
+        this.channel = channel;
+        this.endpoints = endpoints;
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
+        QueryStringDecoder q = new QueryStringDecoder(req.uri());
+        String path = q.path();
+        boolean keepAlive = HttpUtil.isKeepAlive(req);
+        switch (path) {
+            case "/health" -> {
+                Object[] h = endpoints.health("true".equals(first(q, "serializable")),
+                        q.parameters().getOrDefault("exclude", java.util.List.of()));
+                send(ctx, (HttpResponseStatus) h[0], "application/json", (String) h[1], keepAlive);
+            }
+            case "/version" -> send(ctx, HttpResponseStatus.OK, "application/json", endpoints.version(), keepAlive);
+            case "/metrics" -> send(ctx, HttpResponseStatus.OK, "text/plain; version=0.0.4; charset=utf-8",
+                    endpoints.metrics(), keepAlive);
+            default -> gateway(ctx, req, path, keepAlive);
+        }
+    }
+
+    private static String first(QueryStringDecoder q, String name) {
+        var v = q.parameters().get(name);
+        return v == null || v.isEmpty() ? null : v.get(0);
+    }
+
+    private void gateway(ChannelHandlerContext ctx, FullHttpRequest req, String path, boolean keepAlive) {
+        GatewayRoutes.Route route = routes.find(path);
+        if (route == null) {
+            send(ctx, HttpResponseStatus.NOT_FOUND, "text/plain; charset=utf-8", "404 page not found\n", keepAlive);
+            return;
+        }
+        if (req.method() != HttpMethod.POST) {
+            error(ctx, Status.Code.UNIMPLEMENTED, "Method Not Allowed", HttpResponseStatus.METHOD_NOT_ALLOWED, keepAlive);
+            return;
+        }
+        Message request;
+        try {
+            DynamicMessage.Builder b = DynamicMessage.newBuilder(route.proto().getInputType());
+            String body = req.content().toString(StandardCharsets.UTF_8);
+            if (!body.isBlank()) {
+                PARSER.merge(body, b);
+            }
+            request = b.build();
+        } catch (InvalidProtocolBufferException e) {
+            error(ctx, Status.Code.INVALID_ARGUMENT, e.getMessage(), HttpResponseStatus.BAD_REQUEST, keepAlive);
+            return;
+        }
+        Metadata headers = new Metadata();
+        String token = req.headers().get(HttpHeaderNames.AUTHORIZATION);
+        if (token != null) {
+            headers.put(Metadata.Key.of("token", Metadata.ASCII_STRING_MARSHALLER), token);
+        }
+        boolean streaming = route.method().getType() != MethodDescriptor.MethodType.UNARY;
+        ClientCall<Object, Object> call = channel.newCall(route.method(), CallOptions.DEFAULT);
+        Object requestMsg = parseAs(route.method(), request);
+        call.start(new Relay(ctx, route, streaming, keepAlive), headers);
+        call.request(streaming ? Integer.MAX_VALUE : 2);
+        call.sendMessage(requestMsg);
+        if (!streaming || route.method().getType() == MethodDescriptor.MethodType.SERVER_STREAMING) {
+            call.halfClose();
+        }
+        ctx.channel().closeFuture().addListener(f -> call.cancel("client closed the connection", null));
+    }
+
+    private static Object parseAs(MethodDescriptor<Object, Object> md, Message dynamic) {
+        return md.parseRequest(new java.io.ByteArrayInputStream(dynamic.toByteArray()));
+    }
+
+    /** Copies the call's responses to the HTTP response: one JSON body, or a chunked stream of {"result":...}. */
+    private final class Relay extends ClientCall.Listener<Object> {
+        private final ChannelHandlerContext ctx;
+        private final GatewayRoutes.Route route;
+        private final boolean streaming;
+        private final boolean keepAlive;
+        private boolean headersSent;
+        private String unaryBody;
+
+        Relay(ChannelHandlerContext ctx, GatewayRoutes.Route route, boolean streaming, boolean keepAlive) {
+            this.ctx = ctx;
+            this.route = route;
+            this.streaming = streaming;
+            this.keepAlive = keepAlive;
+        }
+
+        @Override
+        public void onMessage(Object message) {
+            String json = toJson(message);
+            if (!streaming) {
+                unaryBody = json;
+                return;
+            }
+            ctx.executor().execute(() -> {
+                startStream();
+                ctx.writeAndFlush(new DefaultHttpContent(Unpooled.copiedBuffer("{\"result\":" + json + "}\n", StandardCharsets.UTF_8)));
+            });
+        }
+
+        private void startStream() {
+            if (!headersSent) {
+                headersSent = true;
+                HttpResponse r = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+                r.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json");
+                r.headers().set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
+                ctx.write(r);
+            }
+        }
+
+        private String toJson(Object message) {
+            try {
+                Message m = DynamicMessage.parseFrom(route.proto().getOutputType(),
+                        route.method().streamResponse(message).readAllBytes());
+                return PRINTER.print(m);
+            } catch (java.io.IOException e) {
+                return "{}";
+            }
+        }
+
+        @Override
+        public void onClose(Status status, Metadata trailers) {
+            ctx.executor().execute(() -> {
+                if (streaming) {
+                    if (!status.isOk() && !headersSent) {
+                        error(ctx, status.getCode(), status.getDescription(), httpStatus(status.getCode()), keepAlive);
+                        return;
+                    }
+                    startStream();
+                    if (!status.isOk()) {
+                        ctx.write(new DefaultHttpContent(Unpooled.copiedBuffer(errorJson(status.getCode(),
+                                status.getDescription()) + "\n", StandardCharsets.UTF_8)));
+                    }
+                    ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
+                    return;
+                }
+                if (status.isOk() && unaryBody != null) {
+                    send(ctx, HttpResponseStatus.OK, "application/json", unaryBody, keepAlive);
+                } else {
+                    error(ctx, status.getCode(), status.getDescription(), httpStatus(status.getCode()), keepAlive);
+                }
+            });
+        }
+    }
+
+    static String errorJson(Status.Code code, String message) {
+        StringBuilder sb = new StringBuilder("{\"error\":");
+        String m = message == null ? "" : message;
+        quote(sb, m);
+        sb.append(",\"code\":").append(code.value()).append(",\"message\":");
+        quote(sb, m);
+        return sb.append('}').toString();
+    }
+
+    private static void quote(StringBuilder sb, String s) {
+        sb.append('"').append(s.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n")).append('"');
+    }
+
+    private void error(ChannelHandlerContext ctx, Status.Code code, String message, HttpResponseStatus http, boolean keepAlive) {
+        send(ctx, http, "application/json", errorJson(code, message), keepAlive);
+    }
+
+    /** HTTP statuses for gRPC codes, as grpc-gateway maps them. */
+    static HttpResponseStatus httpStatus(Status.Code code) {
+        return switch (code) {
+            case OK -> HttpResponseStatus.OK;
+            case CANCELLED -> HttpResponseStatus.valueOf(499);
+            case INVALID_ARGUMENT, FAILED_PRECONDITION, OUT_OF_RANGE -> HttpResponseStatus.BAD_REQUEST;
+            case DEADLINE_EXCEEDED -> HttpResponseStatus.GATEWAY_TIMEOUT;
+            case NOT_FOUND -> HttpResponseStatus.NOT_FOUND;
+            case ALREADY_EXISTS, ABORTED -> HttpResponseStatus.CONFLICT;
+            case PERMISSION_DENIED -> HttpResponseStatus.FORBIDDEN;
+            case UNAUTHENTICATED -> HttpResponseStatus.UNAUTHORIZED;
+            case RESOURCE_EXHAUSTED -> HttpResponseStatus.TOO_MANY_REQUESTS;
+            case UNIMPLEMENTED -> HttpResponseStatus.NOT_IMPLEMENTED;
+            case UNAVAILABLE -> HttpResponseStatus.SERVICE_UNAVAILABLE;
+            default -> HttpResponseStatus.INTERNAL_SERVER_ERROR;
+        };
+    }
+
+    static void send(ChannelHandlerContext ctx, HttpResponseStatus status, String type, String body, boolean keepAlive) {
+        FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
+                Unpooled.copiedBuffer(body, StandardCharsets.UTF_8));
+        r.headers().set(HttpHeaderNames.CONTENT_TYPE, type);
+        r.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, r.content().readableBytes());
+        if (keepAlive) {
+            r.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+            ctx.writeAndFlush(r);
+        } else {
+            ctx.writeAndFlush(r).addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        ctx.close();
+    }
+}

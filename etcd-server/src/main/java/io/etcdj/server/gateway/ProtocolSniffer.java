@@ -1,0 +1,123 @@
+package io.etcdj.server.gateway;
+
+import io.grpc.netty.GrpcHttp2ConnectionHandler;
+import io.grpc.netty.InternalProtocolNegotiator;
+import io.grpc.netty.InternalProtocolNegotiators;
+import io.grpc.netty.ProtocolNegotiationEvent;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.util.AsciiString;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * Serves gRPC and HTTP/1.1 on the same port, as etcd does with cmux: a connection that opens with
+ * the HTTP/2 preface goes to grpc-java; anything else gets the HTTP/1.1 handlers (gateway,
+ * /health, /version, /metrics). Plugged into grpc-java as its protocol negotiator.
+ */
+public final class ProtocolSniffer implements InternalProtocolNegotiator.ProtocolNegotiator {
+    private static final byte[] PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+
+    private final InternalProtocolNegotiator.ProtocolNegotiator grpc = InternalProtocolNegotiators.serverPlaintext();
+    private final Supplier<ChannelHandler> httpHandler;
+    private final int maxContentBytes;
+
+    public ProtocolSniffer(Supplier<ChannelHandler> httpHandler, int maxContentBytes) {
+        this.httpHandler = httpHandler;
+        this.maxContentBytes = maxContentBytes;
+    }
+
+    @Override
+    public AsciiString scheme() {
+        return grpc.scheme();
+    }
+
+    @Override
+    public ChannelHandler newHandler(GrpcHttp2ConnectionHandler grpcHandler) {
+        return new Sniff(grpcHandler);
+    }
+
+    @Override
+    public void close() {
+        grpc.close();
+    }
+
+    private final class Sniff extends ChannelInboundHandlerAdapter {
+        private final GrpcHttp2ConnectionHandler grpcHandler;
+        private ByteBuf buffered = Unpooled.EMPTY_BUFFER;
+        /** grpc-java starts its negotiation with this event; held until we know the protocol. */
+        private Object negotiationEvent;
+
+        Sniff(GrpcHttp2ConnectionHandler grpcHandler) {
+            this.grpcHandler = grpcHandler;
+        }
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+            if (evt instanceof ProtocolNegotiationEvent) {
+                negotiationEvent = evt;
+                return;
+            }
+            ctx.fireUserEventTriggered(evt);
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (!(msg instanceof ByteBuf in)) {
+                ctx.fireChannelRead(msg);
+                return;
+            }
+            buffered = buffered == Unpooled.EMPTY_BUFFER ? in : Unpooled.wrappedBuffer(buffered, in);
+            int n = Math.min(buffered.readableBytes(), PREFACE.length);
+            boolean prefixMatches = ByteBufUtil.equals(buffered, buffered.readerIndex(),
+                    Unpooled.wrappedBuffer(PREFACE), 0, n);
+            if (prefixMatches && n < PREFACE.length) {
+                return; // need more bytes to decide
+            }
+            ByteBuf data = buffered;
+            buffered = Unpooled.EMPTY_BUFFER;
+            ChannelPipeline p = ctx.pipeline();
+            if (prefixMatches) {
+                p.replace(this, null, grpc.newHandler(grpcHandler));
+                if (negotiationEvent != null) {
+                    p.fireUserEventTriggered(negotiationEvent);
+                }
+            } else {
+                removeGrpcWriteBuffer(p);
+                p.replace(this, null, new HttpServerCodec());
+                p.addLast(new HttpObjectAggregator(maxContentBytes));
+                p.addLast(httpHandler.get());
+            }
+            p.fireChannelRead(data);
+        }
+
+        /** grpc-java holds writes until its negotiation finishes; an HTTP/1 connection never negotiates. */
+        private void removeGrpcWriteBuffer(ChannelPipeline p) {
+            List<String> names = new ArrayList<>();
+            for (Map.Entry<String, ChannelHandler> e : p) {
+                if (e.getValue().getClass().getSimpleName().equals("WriteBufferingAndExceptionHandler")) {
+                    names.add(e.getKey());
+                }
+            }
+            names.forEach(p::remove);
+        }
+
+        @Override
+        public void handlerRemoved(ChannelHandlerContext ctx) {
+            if (buffered != Unpooled.EMPTY_BUFFER) {
+                buffered.release();
+                buffered = Unpooled.EMPTY_BUFFER;
+            }
+        }
+    }
+}
