@@ -4,6 +4,12 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.regex.Pattern;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,6 +27,8 @@ public final class EtcdProcess implements EtcdMember {
     static final Path REAL_ETCD = Path.of("/usr/bin/etcd");
     private static final String READY = "ready to serve client requests";
     private static final long START_TIMEOUT_MS = 60_000;
+    /** A non-zero leader in the gateway's status JSON (uint64 fields are strings there). */
+    private static final Pattern LEADER = Pattern.compile("\"leader\":\"[1-9][0-9]*\"");
     private static final long STOP_TIMEOUT_MS = 20_000;
 
     /** Which server binary runs. */
@@ -81,8 +89,19 @@ public final class EtcdProcess implements EtcdMember {
         return process != null && process.isAlive();
     }
 
+    /**
+     * Starts and returns once the member logged that it serves clients and reports a leader. The second
+     * condition keeps tests independent of how soon after the log line a member can serve linearizable
+     * requests; {@link #startUntilReadyLine()} checks that on its own.
+     */
     @Override
     public synchronized void start() throws IOException, InterruptedException {
+        startUntilReadyLine();
+        awaitLeader();
+    }
+
+    /** Starts and returns as soon as the member logged "ready to serve client requests". */
+    public synchronized void startUntilReadyLine() throws IOException, InterruptedException {
         if (isAlive()) {
             throw new IllegalStateException(describe() + " is already running");
         }
@@ -133,6 +152,26 @@ public final class EtcdProcess implements EtcdMember {
         }
         kill9();
         throw new IllegalStateException(describe() + " not ready after " + START_TIMEOUT_MS + " ms; log:\n" + logTail());
+    }
+
+    private void awaitLeader() throws IOException, InterruptedException {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        HttpRequest status = HttpRequest.newBuilder(URI.create(clientUrl() + "/v3/maintenance/status"))
+                .timeout(Duration.ofSeconds(5)).POST(HttpRequest.BodyPublishers.ofString("{}")).build();
+        long deadline = System.currentTimeMillis() + START_TIMEOUT_MS;
+        String last = "";
+        while (System.currentTimeMillis() < deadline && process.isAlive()) {
+            try {
+                last = http.send(status, HttpResponse.BodyHandlers.ofString()).body();
+                if (LEADER.matcher(last).find()) {
+                    return;
+                }
+            } catch (IOException e) {
+                last = e.toString();
+            }
+            Thread.sleep(50);
+        }
+        throw new IllegalStateException(describe() + " reports no leader (last status: " + last + "); log:\n" + logTail());
     }
 
     private String logSince(long offset) throws IOException {
