@@ -53,12 +53,18 @@ class JetcdIT {
 
     @BeforeAll
     static void connect() {
-        client = Client.builder().endpoints(CLUSTER.member(0).clientUrl()).build();
+        // jetcd's own "ip" name resolver does not resolve with the gRPC version on this class path; the
+        // standard dns scheme reaches the same address
+        client = Client.builder().target(target()).build();
     }
 
     @AfterAll
     static void disconnect() {
         client.close();
+    }
+
+    private static String target() {
+        return "dns:///" + CLUSTER.member(0).endpoint();
     }
 
     private static ByteSequence bs(String s) {
@@ -196,7 +202,7 @@ class JetcdIT {
         assertEquals("it", members.get(0).getName());
         assertEquals(List.of(java.net.URI.create(CLUSTER.member(0).clientUrl())), members.get(0).getClientURIs());
 
-        StatusResponse status = client.getMaintenanceClient().statusMember(CLUSTER.member(0).clientUrl())
+        StatusResponse status = client.getMaintenanceClient().statusMember(target())
                 .get(TIMEOUT_S, TimeUnit.SECONDS);
         assertEquals(members.get(0).getId(), status.getLeader());
         assertTrue(status.getVersion().startsWith("3."), status.getVersion());
