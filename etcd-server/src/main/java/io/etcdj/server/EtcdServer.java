@@ -60,6 +60,7 @@ public final class EtcdServer implements AutoCloseable {
     private final Runnable onFatal;
     private volatile long lastSnapshotIndex;
     private volatile boolean published;
+    private final CompletableFuture<Void> publishedFuture = new CompletableFuture<>();
     private volatile boolean closed;
 
     EtcdServer(ServerConfig config, Storage.Opened opened, PeerSender peers, Runnable onFatal) {
@@ -99,6 +100,7 @@ public final class EtcdServer implements AutoCloseable {
             try {
                 propose(InternalRaftRequest.newBuilder().setPublish(attrs)).get(requestTimeoutMillis, TimeUnit.MILLISECONDS);
                 published = true;
+                publishedFuture.complete(null);
                 LOG.info("published local member to cluster through raft",
                         "local-member-id", MemberIds.hex(memberId),
                         "local-member-attributes", "{Name:" + config.name() + " ClientURLs:" + attrs.getClientUrlsList() + "}",
@@ -114,6 +116,11 @@ public final class EtcdServer implements AutoCloseable {
 
     public boolean isPublished() {
         return published;
+    }
+
+    /** Completes once this member's attributes are committed: etcd serves clients only from then on. */
+    public CompletableFuture<Void> publishedFuture() {
+        return publishedFuture;
     }
 
     public ServerConfig config() {
@@ -384,6 +391,7 @@ public final class EtcdServer implements AutoCloseable {
         apply.close();
         hub.close();
         progress.close();
+        publishedFuture.completeExceptionally(EtcdError.STOPPED.exception());
         waiters.failAll(EtcdError.STOPPED.exception());
         reads.failAll(EtcdError.STOPPED.exception());
         sm.close();

@@ -34,8 +34,9 @@ public final class Member implements AutoCloseable {
         Storage.Opened opened = Storage.open(config);
         m.server = new EtcdServer(config, opened, PeerSender.NONE, onFatal);
         try {
-            m.clients.start(m.server);
             m.server.start();
+            m.server.publishedFuture().join();
+            m.clients.start(m.server);
         } catch (IOException | RuntimeException e) {
             m.close();
             throw e;

@@ -190,6 +190,7 @@ final class RaftLoop implements AutoCloseable {
                 }
                 long now = clock.getAsLong();
                 if (now >= nextTick) {
+                    campaignIfSoleVoter();
                     node.tick();
                     nextTick = now + tickNanos;
                     retryParked();
@@ -206,6 +207,18 @@ final class RaftLoop implements AutoCloseable {
             Thread.currentThread().interrupt();
         } catch (Throwable t) {
             listener.fatal(t);
+        }
+    }
+
+    /** A sole voter needs no election timeout to know it wins (etcd fast-forwards its first election too). */
+    private void campaignIfSoleVoter() {
+        if (lead != 0) {
+            return;
+        }
+        io.etcdj.server.raft.Status st = node.status();
+        List<Long> voters = st.confState().getVotersList();
+        if (voters.size() == 1 && voters.get(0) == st.id()) {
+            node.campaign();
         }
     }
 
