@@ -69,8 +69,7 @@ class SnapshotterTest {
         assertFalse(Files.exists(newest));
         assertTrue(Files.exists(dir.resolve("0000000000000002-0000000000000014.snap.broken")));
         SnapshotCorruptedException e = assertThrows(SnapshotCorruptedException.class,
-                () -> Snapshotter.read(dir.resolve("0000000000000002-0000000000000014.snap.broken"),
-                        io.etcdj.server.wal.DiskIo.real()));
+                () -> Snapshotter.read(dir.resolve("0000000000000002-0000000000000014.snap.broken")));
         assertTrue(e.getMessage().startsWith("snap: crc mismatch"), e.getMessage());
     }
 
