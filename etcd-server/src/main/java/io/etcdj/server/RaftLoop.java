@@ -47,6 +47,9 @@ final class RaftLoop implements AutoCloseable {
 
         void committed(List<Entry> entries, long term);
 
+        /** A snapshot from the leader replaced the log up to its index; the state machines must follow. */
+        void snapshotInstalled(Snapshot snapshot);
+
         void fatal(Throwable t);
     }
 
@@ -72,7 +75,7 @@ final class RaftLoop implements AutoCloseable {
     private volatile RaftRole role = RaftRole.FOLLOWER;
     private HardState lastHardState = HardState.getDefaultInstance();
 
-    private record Parked(byte[] data, CompletableFuture<?> owner, long sinceNanos) {
+    private record Parked(byte[] data, ConfChange confChange, CompletableFuture<?> owner, long sinceNanos) {
     }
 
     RaftLoop(RawNode node, MemoryRaftStorage storage, Wal wal, Snapshotter snapshotter, PeerSender peers,
@@ -117,7 +120,12 @@ final class RaftLoop implements AutoCloseable {
 
     /** Proposes an entry; {@code owner} fails with "no leader" if it cannot be proposed in time. */
     void propose(byte[] data, CompletableFuture<?> owner) {
-        inbox.add(() -> tryPropose(new Parked(data, owner, clock.getAsLong())));
+        inbox.add(() -> tryPropose(new Parked(data, null, owner, clock.getAsLong())));
+    }
+
+    /** Proposes a membership change; {@code owner} fails with "no leader" if it cannot be proposed in time. */
+    void proposeConfChange(ConfChange cc, CompletableFuture<?> owner) {
+        inbox.add(() -> tryPropose(new Parked(null, cc, owner, clock.getAsLong())));
     }
 
     /** Runs {@code fn} on the raft thread with the node. */
@@ -168,7 +176,11 @@ final class RaftLoop implements AutoCloseable {
             return;
         }
         try {
-            node.propose(p.data());
+            if (p.confChange() != null) {
+                node.proposeConfChange(p.confChange());
+            } else {
+                node.propose(p.data());
+            }
         } catch (ProposalDroppedException e) {
             if (clock.getAsLong() - p.sinceNanos() > parkLimitNanos) {
                 p.owner().completeExceptionally(EtcdError.NO_LEADER.exception());
@@ -245,6 +257,7 @@ final class RaftLoop implements AutoCloseable {
             wal.saveSnapshot(new WalSnapshot(rd.snapshot().getMetadata().getIndex(),
                     rd.snapshot().getMetadata().getTerm(), rd.snapshot().getMetadata().getConfState()));
             storage.applySnapshot(rd.snapshot());
+            listener.snapshotInstalled(rd.snapshot());
         }
         if (rd.hardState() != null || !rd.entries().isEmpty()) {
             wal.save(lastHardState, rd.entries());

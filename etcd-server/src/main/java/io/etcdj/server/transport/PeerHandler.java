@@ -43,4 +43,6 @@ public interface PeerHandler {
     LeaseRenewResponse renewLease(long id);
 
     LeaseTimeToLiveResponse leaseTimeToLive(LeaseTimeToLiveRequest r);
+
+    io.etcdj.peerpb.LearnerReadyResponse learnerReady(long memberId);
 }

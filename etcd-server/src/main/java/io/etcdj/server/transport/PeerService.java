@@ -164,6 +164,12 @@ final class PeerService extends PeerGrpc.PeerImplBase {
     }
 
     @Override
+    public void learnerReady(io.etcdj.peerpb.LearnerReadyRequest r, StreamObserver<io.etcdj.peerpb.LearnerReadyResponse> out) {
+        out.onNext(handler.learnerReady(r.getMemberId()));
+        out.onCompleted();
+    }
+
+    @Override
     public void leaseTimeToLive(LeaseTimeToLiveRequest r, StreamObserver<LeaseTimeToLiveResponse> out) {
         out.onNext(handler.leaseTimeToLive(r));
         out.onCompleted();

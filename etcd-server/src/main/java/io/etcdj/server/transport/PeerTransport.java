@@ -117,6 +117,17 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
         }
     }
 
+    /** Asks the leader whether a learner has caught up. */
+    public io.etcdj.peerpb.LearnerReadyResponse learnerReadyOnLeader(long leaderId, long member, long timeoutMillis) {
+        ManagedChannel ch = oneShot(firstUrl(leaderId));
+        try {
+            return PeerGrpc.newBlockingStub(ch).withDeadlineAfter(timeoutMillis, TimeUnit.MILLISECONDS)
+                    .learnerReady(io.etcdj.peerpb.LearnerReadyRequest.newBuilder().setMemberId(member).build());
+        } finally {
+            ch.shutdownNow();
+        }
+    }
+
     private String firstUrl(long id) {
         List<String> urls = handler.peerUrls(id);
         if (urls.isEmpty()) {
