@@ -54,8 +54,6 @@ public final class EtcdServer implements AutoCloseable {
     public static final String CLUSTER_VERSION = "3.6.0";
     public static final String STORAGE_VERSION = "3.6.0";
     private static final Log LOG = Log.get("etcdserver/server");
-    /** Entries kept behind a Raft snapshot so slow followers can catch up from the log (etcd: 5000). */
-    private static final long SNAPSHOT_CATCHUP_ENTRIES = 5000;
 
     private final ServerConfig config;
     private final StateMachines sm;
@@ -546,7 +544,7 @@ public final class EtcdServer implements AutoCloseable {
             Metrics.APPLIED_INDEX.set(index);
             if (config.snapshotCount() > 0 && index - lastSnapshotIndex >= config.snapshotCount()) {
                 lastSnapshotIndex = index;
-                raft.snapshot(index, SNAPSHOT_CATCHUP_ENTRIES, sm.backend::sync);
+                raft.snapshot(index, config.snapshotCatchupEntries(), sm.backend::sync);
             }
         }
     }

@@ -63,14 +63,25 @@ final class PeerBridge implements PeerHandler {
     }
 
     @Override
-    public Path snapshotFile() {
+    public OutgoingSnapshot prepareSnapshot(Message m) {
+        // Read the applied index before copying: the copy then holds at least that much, and the
+        // receiver skips entries its consistent index already covers.
+        long applied = server.appliedIndex();
+        Path tmp;
         try {
-            Path tmp = Files.createTempFile(server.config().snapDir(), "outgoing", ".snap.db");
+            tmp = Files.createTempFile(server.config().snapDir(), "outgoing", ".snap.db");
             server.backend().copyTo(tmp);
-            return tmp;
         } catch (IOException e) {
             throw new IllegalStateException("cannot copy the backend for a snapshot: " + e.getMessage(), e);
         }
+        Message merged = server.raft().call(n -> {
+            var st = n.status();
+            long term = server.raft().termAt(applied, m.getSnapshot().getMetadata().getTerm());
+            var meta = m.getSnapshot().getMetadata().toBuilder().setIndex(applied).setTerm(term)
+                    .setConfState(st.confState());
+            return m.toBuilder().setSnapshot(m.getSnapshot().toBuilder().setMetadata(meta)).build();
+        }).join();
+        return new OutgoingSnapshot(merged, tmp);
     }
 
     @Override

@@ -150,6 +150,15 @@ final class RaftLoop implements AutoCloseable {
         return call(n -> n.applyConfChange(cc));
     }
 
+    /** The term of log entry {@code index}, or {@code fallback} if it is no longer in the log. Raft thread only. */
+    long termAt(long index, long fallback) {
+        try {
+            return storage.term(index);
+        } catch (RuntimeException e) {
+            return fallback;
+        }
+    }
+
     /** Takes a Raft snapshot at {@code index} and compacts the log behind it (keeping {@code keep} entries). */
     void snapshot(long index, long keep, Runnable beforeRelease) {
         inbox.add(() -> {

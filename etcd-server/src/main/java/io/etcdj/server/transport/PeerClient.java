@@ -168,8 +168,10 @@ final class PeerClient implements AutoCloseable {
         }
     }
 
-    private void sendSnapshot(Message m) {
-        Path file = handler.snapshotFile();
+    private void sendSnapshot(Message raftMessage) {
+        PeerHandler.OutgoingSnapshot snap = handler.prepareSnapshot(raftMessage);
+        Message m = snap.message();
+        Path file = snap.file();
         boolean ok = false;
         try (InputStream in = Files.newInputStream(file)) {
             CountDownLatch done = new CountDownLatch(1);

@@ -28,8 +28,16 @@ public interface PeerHandler {
     /** Where a received snapshot's file is written before it is handed over. */
     Path snapshotTempDir();
 
-    /** A consistent copy of the backend file for a snapshot to {@code to}; the caller deletes it. */
-    Path snapshotFile();
+    /** A snapshot ready to send: the message to deliver and the backend copy it describes (the caller deletes it). */
+    record OutgoingSnapshot(Message message, Path file) {
+    }
+
+    /**
+     * Prepares Raft's snapshot message {@code m} for sending: a consistent copy of the backend
+     * and the message restamped with this member's applied index and current configuration, so
+     * the receiver finds itself in it (etcd's merged snapshot).
+     */
+    OutgoingSnapshot prepareSnapshot(Message m);
 
     void unreachable(long memberId);
 
