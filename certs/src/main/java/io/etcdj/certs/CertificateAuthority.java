@@ -48,13 +48,19 @@ public final class CertificateAuthority {
   }
 
   /**
-   * Loads a CA from its PEM certificate and key. Fails with the file named when either is
-   * unreadable, they do not match, or the certificate may not sign (not CA:TRUE).
+   * Loads a CA from its PEM certificate and key to sign with. Fails with the file named when either
+   * is unreadable, they do not match, the certificate may not sign (not CA:TRUE), or it is outside
+   * its validity period (everything it signed would be rejected).
    */
   public static CertificateAuthority load(Path certificateFile, Path keyFile) {
     IssuedCertificate loaded = IssuedCertificate.load(certificateFile, keyFile);
-    if (loaded.certificate().getBasicConstraints() < 0) {
+    X509Certificate certificate = loaded.certificate();
+    if (certificate.getBasicConstraints() < 0) {
       throw new TlsMaterialException(certificateFile, "not a CA certificate (basic constraints CA:FALSE)");
+    }
+    java.time.Instant now = java.time.Instant.now();
+    if (!now.isBefore(certificate.getNotAfter().toInstant()) || now.isBefore(certificate.getNotBefore().toInstant())) {
+      throw new TlsMaterialException(certificateFile, ChainValidator.expired(certificate, now));
     }
     return new CertificateAuthority(loaded, Clock.systemUTC());
   }

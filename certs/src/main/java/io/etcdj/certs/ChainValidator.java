@@ -62,7 +62,7 @@ public final class ChainValidator {
   }
 
   /** Go's text, which the real etcd logs for the same problem. */
-  static String expired(X509Certificate certificate, Instant at) {
+  public static String expired(X509Certificate certificate, Instant at) {
     Instant notAfter = certificate.getNotAfter().toInstant();
     Instant notBefore = certificate.getNotBefore().toInstant();
     String detail = at.isBefore(notBefore)

@@ -40,56 +40,83 @@ public final class ClusterCertificates {
   private final String caName;
   private final KeySpec keySpec;
   private final Duration validity;
+  private final KeyFormat keyFormat;
 
   private ClusterCertificates(List<Member> members, String clientName, String caName, KeySpec keySpec,
-      Duration validity) {
+      Duration validity, KeyFormat keyFormat) {
     if (members.isEmpty()) {
       throw new IllegalArgumentException("at least one member is required");
+    }
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (Member member : members) {
+      if (member.name().equals("ca") || member.name().equals("client")) {
+        // Their files would overwrite ca.pem or client.pem.
+        throw new IllegalArgumentException("member name \"" + member.name() + "\" is reserved (ca.pem, client.pem)");
+      }
+      if (!seen.add(member.name())) {
+        throw new IllegalArgumentException("member \"" + member.name() + "\" is listed twice");
+      }
     }
     this.members = List.copyOf(members);
     this.clientName = clientName;
     this.caName = caName;
     this.keySpec = keySpec;
     this.validity = validity;
+    this.keyFormat = keyFormat;
   }
 
   public static ClusterCertificates forMembers(List<Member> members) {
-    return new ClusterCertificates(members, "root", "etcd-ca", KeySpec.DEFAULT, CertificateRequest.DEFAULT_VALIDITY);
+    return new ClusterCertificates(members, "root", "etcd-ca", KeySpec.DEFAULT, CertificateRequest.DEFAULT_VALIDITY,
+        KeyFormat.PKCS8);
   }
 
   /** Common name of the client certificate: the etcd user under --client-cert-auth. */
   public ClusterCertificates client(String value) {
-    return new ClusterCertificates(members, value, caName, keySpec, validity);
+    return new ClusterCertificates(members, value, caName, keySpec, validity, keyFormat);
   }
 
   public ClusterCertificates caName(String value) {
-    return new ClusterCertificates(members, clientName, value, keySpec, validity);
+    return new ClusterCertificates(members, clientName, value, keySpec, validity, keyFormat);
   }
 
   public ClusterCertificates keySpec(KeySpec value) {
-    return new ClusterCertificates(members, clientName, caName, value, validity);
+    return new ClusterCertificates(members, clientName, caName, value, validity, keyFormat);
   }
 
   /** Validity of the member and client certificates; the CA lives five times as long. */
   public ClusterCertificates validity(Duration value) {
-    return new ClusterCertificates(members, clientName, caName, keySpec, value);
+    return new ClusterCertificates(members, clientName, caName, keySpec, value, keyFormat);
+  }
+
+  public ClusterCertificates keyFormat(KeyFormat value) {
+    return new ClusterCertificates(members, clientName, caName, keySpec, validity, value);
   }
 
   /** Creates a new CA and every certificate, and writes them into {@code directory}. */
   public ClusterTlsLayout writeTo(Path directory) {
     CertificateAuthority ca = CertificateAuthority.create(
         CertificateRequest.ca(caName).keySpec(keySpec).validity(validity.multipliedBy(5)));
-    return writeTo(directory, ca);
+    Path caKey = directory.resolve("ca-key.pem");
+    ca.writePem(directory.resolve("ca.pem"), caKey, keyFormat);
+    return writeMembers(directory, ca, caKey);
   }
 
-  /** Like {@link #writeTo(Path)} with an existing CA (its key is written next to its certificate). */
+  /**
+   * Like {@link #writeTo(Path)} but signs with an existing CA. Only its certificate is copied
+   * into {@code directory}: a CA key should live in one place, so the layout's CA key is null.
+   */
   public ClusterTlsLayout writeTo(Path directory, CertificateAuthority ca) {
+    PemFiles.writePublic(directory.resolve("ca.pem"), ca.certificatePem());
+    return writeMembers(directory, ca, null);
+  }
+
+  private ClusterTlsLayout writeMembers(Path directory, CertificateAuthority ca, Path caKey) {
     List<Path> written = new ArrayList<>();
     Path caCert = directory.resolve("ca.pem");
-    Path caKey = directory.resolve("ca-key.pem");
-    ca.writePem(caCert, caKey);
     written.add(caCert);
-    written.add(caKey);
+    if (caKey != null) {
+      written.add(caKey);
+    }
     Map<String, TlsFiles> servers = new LinkedHashMap<>();
     Map<String, TlsFiles> peers = new LinkedHashMap<>();
     for (Member member : members) {
@@ -118,7 +145,7 @@ public final class ClusterCertificates {
     IssuedCertificate issued = ca.issue(template.keySpec(keySpec).validity(validity).hosts(hosts));
     Path cert = directory.resolve(baseName + ".pem");
     Path key = directory.resolve(baseName + "-key.pem");
-    issued.writePem(cert, key);
+    issued.writePem(cert, key, keyFormat);
     written.add(cert);
     written.add(key);
     return new TlsFiles(cert, key, caCert);

@@ -6,6 +6,7 @@ import java.util.Map;
 
 /**
  * Where {@link ClusterCertificates} put each file. Every {@link TlsFiles} trusts {@code ca.pem}.
+ * {@code caKey} is null when the certificates were signed by an existing CA kept elsewhere.
  */
 public record ClusterTlsLayout(Path directory, Path caCertificate, Path caKey, Map<String, TlsFiles> servers,
     Map<String, TlsFiles> peers, TlsFiles client, List<Path> writtenFiles) {

@@ -85,20 +85,7 @@ public final class TlsMaterialCheck {
     if (details.isExpiredAt(now) || details.isNotYetValidAt(now)) {
       throw new TlsMaterialException(certFile, ChainValidator.expired(leaf, now));
     }
-    if (purpose != null) {
-      for (ExtendedKeyUsage needed : purpose.required()) {
-        if (!details.allows(needed)) {
-          throw new TlsMaterialException(certFile, "x509: certificate specifies an incompatible key usage: "
-              + purpose.name().toLowerCase(java.util.Locale.ROOT) + " use needs \"" + needed.displayName()
-              + "\", certificate has " + quoted(details.extendedKeyUsages()));
-        }
-      }
-    }
-    for (String host : hosts) {
-      if (!details.coversHost(host)) {
-        throw new TlsMaterialException(certFile, hostProblem(details, host));
-      }
-    }
+    requireUsableFor(certFile, leaf, purpose, hosts);
     if (requireSignedByTrustedCa && files.trustedCaFile() != null) {
       ChainValidator.Result result = ChainValidator.validate(chain, trusted, now);
       if (!result.valid()) {
@@ -118,6 +105,29 @@ public final class TlsMaterialCheck {
       }
     }
     return new CheckedTlsMaterial(chain, key, trusted, warnings);
+  }
+
+  /**
+   * Throws unless the certificate's extended key usages allow {@code purpose} (null: any) and its
+   * alternative names cover every host, with Go's texts.
+   */
+  public static void requireUsableFor(Path certFile, X509Certificate certificate, TlsPurpose purpose,
+      List<String> hosts) {
+    CertificateDetails details = CertificateDetails.of(certificate);
+    if (purpose != null) {
+      for (ExtendedKeyUsage needed : purpose.required()) {
+        if (!details.allows(needed)) {
+          throw new TlsMaterialException(certFile, "x509: certificate specifies an incompatible key usage: "
+              + purpose.name().toLowerCase(java.util.Locale.ROOT) + " use needs \"" + needed.displayName()
+              + "\", certificate has " + quoted(details.extendedKeyUsages()));
+        }
+      }
+    }
+    for (String host : hosts) {
+      if (!details.coversHost(host)) {
+        throw new TlsMaterialException(certFile, hostProblem(details, host));
+      }
+    }
   }
 
   /** A warning when the certificate expires within {@link #EXPIRY_WARNING}. */
