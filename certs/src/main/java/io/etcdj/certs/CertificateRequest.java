@@ -145,7 +145,8 @@ public record CertificateRequest(
   /** Adds a host the way cfssl reads its {@code hosts} list: IP literal, email, or DNS name. */
   public CertificateRequest host(String host) {
     String trimmed = host.trim();
-    if (IPAddress.isValid(stripBrackets(trimmed))) {
+    if (IPAddress.isValid(stripBrackets(trimmed)) || trimmed.matches("[0-9.]+")) {
+      // All-digit dotted names are mistyped addresses, not host names: report them as such.
       return ip(trimmed);
     }
     return trimmed.contains("@") ? email(trimmed) : dns(trimmed);
