@@ -6,12 +6,12 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 
 /** One in-process run of etcd-certs: exit code and captured output. */
-record CliRun(int exitCode, String out, String err) {
-  static CliRun of(String... args) {
+public record CliRun(int exitCode, String out, String err) {
+  public static CliRun of(String... args) {
     return withStdin("", args);
   }
 
-  static CliRun withStdin(String stdin, String... args) {
+  public static CliRun withStdin(String stdin, String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     int code = Main.execute(args, new PrintWriter(out), new PrintWriter(err),
