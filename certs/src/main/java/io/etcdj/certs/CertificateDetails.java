@@ -21,6 +21,7 @@ import org.bouncycastle.util.IPAddress;
  */
 public record CertificateDetails(
     String subject,
+    String commonName,
     String issuer,
     String serialNumber,
     Instant notBefore,
@@ -89,6 +90,7 @@ public record CertificateDetails(
     }
     return new CertificateDetails(
         certificate.getSubjectX500Principal().getName(),
+        commonNameOf(certificate),
         certificate.getIssuerX500Principal().getName(),
         certificate.getSerialNumber().toString(16),
         certificate.getNotBefore().toInstant(),
@@ -110,14 +112,17 @@ public record CertificateDetails(
     }
   }
 
-  /** The common name of the subject, or "" when there is none. */
-  public String commonName() {
-    for (String part : subject.split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)")) {
-      if (part.startsWith("CN=")) {
-        return part.substring(3);
-      }
+  /** The subject's (first) common name, or "" when there is none; with --client-cert-auth, the etcd user. */
+  static String commonNameOf(X509Certificate certificate) {
+    org.bouncycastle.asn1.x500.RDN[] names = org.bouncycastle.asn1.x500.X500Name
+        .getInstance(certificate.getSubjectX500Principal().getEncoded())
+        .getRDNs(org.bouncycastle.asn1.x500.style.BCStyle.CN);
+    if (names.length == 0) {
+      return "";
     }
-    return "";
+    org.bouncycastle.asn1.ASN1Encodable value = names[0].getFirst().getValue();
+    return value instanceof org.bouncycastle.asn1.ASN1String text ? text.getString()
+        : org.bouncycastle.asn1.x500.style.IETFUtils.valueToString(value);
   }
 
   public boolean isExpiredAt(Instant at) {

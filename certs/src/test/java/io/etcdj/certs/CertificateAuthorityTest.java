@@ -63,6 +63,8 @@ class CertificateAuthorityTest {
     assertEquals(List.of("client auth"), client.extendedKeyUsages());
     assertFalse(client.allows(ExtendedKeyUsage.SERVER_AUTH));
     assertEquals("root", client.commonName());
+    IssuedCertificate tricky = CA.issue(CertificateRequest.client("user, with comma").name(SubjectName.organization("O")));
+    assertEquals("user, with comma", CertificateDetails.of(tricky.certificate()).commonName());
     assertEquals(List.of(), client.dnsNames());
   }
 
