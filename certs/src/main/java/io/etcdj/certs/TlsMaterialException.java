@@ -19,11 +19,11 @@ public final class TlsMaterialException extends CertsException {
 
   /** For problems whose text already names the file, such as Go's {@code open FILE: ...}. */
   static TlsMaterialException withText(Path file, String message) {
-    return new TlsMaterialException(file, message, true);
+    return new TlsMaterialException(message, file);
   }
 
-  private TlsMaterialException(Path file, String message, boolean messageNamesFile) {
-    super(message);
+  private TlsMaterialException(String completeMessage, Path file) {
+    super(completeMessage);
     this.file = file;
   }
 

@@ -20,20 +20,20 @@ final class CaCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--cn", defaultValue = "etcd-ca", description = "Common name (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--cn", paramLabel = "NAME", defaultValue = "etcd-ca", description = "Common name (default: ${DEFAULT-VALUE}).")
   String commonName;
 
-  @Option(names = {"--org", "-O"}, description = "Organization (O) of the subject.")
+  @Option(names = {"--org", "-O"}, paramLabel = "ORG", description = "Organization (O) of the subject.")
   String organization;
 
-  @Option(names = "--validity", defaultValue = "43800h", converter = DurationConverter.class,
+  @Option(names = "--validity", paramLabel = "DURATION", defaultValue = "43800h", converter = DurationConverter.class,
       description = "Lifetime, e.g. 43800h, 3650d, 10y (default: ${DEFAULT-VALUE}).")
   Duration validity;
 
-  @Option(names = "--out", defaultValue = ".", description = "Output directory (default: current directory).")
+  @Option(names = "--out", paramLabel = "DIR", defaultValue = ".", description = "Output directory (default: current directory).")
   Path out;
 
-  @Option(names = "--name", defaultValue = "ca", description = "Base file name (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--name", paramLabel = "BASE", defaultValue = "ca", description = "Base file name (default: ${DEFAULT-VALUE}).")
   String name;
 
   @Option(names = "--force", description = "Replace existing files.")

@@ -29,24 +29,24 @@ final class ClusterCommand implements Callable<Integer> {
       description = "A member and its IPs/DNS names, e.g. infra0=127.0.0.1,localhost (repeatable).")
   List<String> members;
 
-  @Option(names = "--client", defaultValue = "root",
+  @Option(names = "--client", paramLabel = "NAME", defaultValue = "root",
       description = "Common name of the client certificate, the etcd user under --client-cert-auth (default: ${DEFAULT-VALUE}).")
   String client;
 
-  @Option(names = "--ca-name", defaultValue = "etcd-ca", description = "Common name of a new CA (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--ca-name", paramLabel = "NAME", defaultValue = "etcd-ca", description = "Common name of a new CA (default: ${DEFAULT-VALUE}).")
   String caName;
 
-  @Option(names = "--ca-cert", description = "Sign with this existing CA instead of a new one (with --ca-key).")
+  @Option(names = "--ca-cert", paramLabel = "FILE", description = "Sign with this existing CA instead of a new one (with --ca-key).")
   Path caCert;
 
-  @Option(names = "--ca-key", description = "Key of the existing CA.")
+  @Option(names = "--ca-key", paramLabel = "FILE", description = "Key of the existing CA.")
   Path caKey;
 
-  @Option(names = "--validity", defaultValue = "8760h", converter = DurationConverter.class,
+  @Option(names = "--validity", paramLabel = "DURATION", defaultValue = "8760h", converter = DurationConverter.class,
       description = "Lifetime of member and client certificates (a new CA gets five times as long; default: ${DEFAULT-VALUE}).")
   Duration validity;
 
-  @Option(names = "--out", defaultValue = ".", description = "Output directory (default: current directory).")
+  @Option(names = "--out", paramLabel = "DIR", defaultValue = ".", description = "Output directory (default: current directory).")
   Path out;
 
   @Option(names = "--force", description = "Replace existing files.")

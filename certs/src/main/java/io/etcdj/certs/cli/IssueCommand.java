@@ -30,17 +30,17 @@ final class IssueCommand implements Callable<Integer> {
           + "client: etcdctl --cert (client auth; the CN is the etcd user under --client-cert-auth).")
   String kind;
 
-  @Option(names = "--cn", required = true, description = "Common name, e.g. the member name or the etcd user.")
+  @Option(names = "--cn", paramLabel = "NAME", required = true, description = "Common name, e.g. the member name or the etcd user.")
   String commonName;
 
   @Option(names = "--hosts", paramLabel = "HOST[,HOST...]",
       description = "IP addresses and DNS names the certificate is valid for (repeatable, comma-separated).")
   List<String> hosts;
 
-  @Option(names = {"--org", "-O"}, description = "Organization (O) of the subject.")
+  @Option(names = {"--org", "-O"}, paramLabel = "ORG", description = "Organization (O) of the subject.")
   String organization;
 
-  @Option(names = "--validity", defaultValue = "8760h", converter = DurationConverter.class,
+  @Option(names = "--validity", paramLabel = "DURATION", defaultValue = "8760h", converter = DurationConverter.class,
       description = "Lifetime, e.g. 8760h, 365d, 1y (default: ${DEFAULT-VALUE}); never beyond the CA's.")
   Duration validity;
 
@@ -49,16 +49,16 @@ final class IssueCommand implements Callable<Integer> {
           + "port with --cert-file, so with --client-cert-auth the server certificate needs it.")
   boolean alsoClientAuth;
 
-  @Option(names = "--ca-cert", defaultValue = "ca.pem", description = "CA certificate (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--ca-cert", paramLabel = "FILE", defaultValue = "ca.pem", description = "CA certificate (default: ${DEFAULT-VALUE}).")
   Path caCert;
 
-  @Option(names = "--ca-key", defaultValue = "ca-key.pem", description = "CA key (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--ca-key", paramLabel = "FILE", defaultValue = "ca-key.pem", description = "CA key (default: ${DEFAULT-VALUE}).")
   Path caKey;
 
-  @Option(names = "--out", defaultValue = ".", description = "Output directory (default: current directory).")
+  @Option(names = "--out", paramLabel = "DIR", defaultValue = ".", description = "Output directory (default: current directory).")
   Path out;
 
-  @Option(names = "--name", description = "Base file name (default: the common name).")
+  @Option(names = "--name", paramLabel = "BASE", description = "Base file name (default: the common name).")
   String name;
 
   @Option(names = "--force", description = "Replace existing files.")
