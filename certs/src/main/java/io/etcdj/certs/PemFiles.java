@@ -61,6 +61,8 @@ public final class PemFiles {
           certificates.add(toJdk(holder.getEncoded(), file));
         }
       }
+    } catch (TlsMaterialException e) {
+      throw e;
     } catch (IOException | RuntimeException e) {
       throw new TlsMaterialException(file, "malformed PEM data: " + reason(e));
     }
@@ -108,7 +110,7 @@ public final class PemFiles {
           return request;
         }
       }
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException | IllegalArgumentException | IllegalStateException e) {
       throw new TlsMaterialException(file, "malformed PEM data: " + reason(e));
     }
     throw new TlsMaterialException(file, "failed to find any PEM data in certificate request input");

@@ -105,6 +105,7 @@ class PemFilesTest {
     Files.writeString(broken, "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n");
     String message = assertThrows(TlsMaterialException.class, () -> PemFiles.readCertificate(broken)).getMessage();
     assertTrue(message.startsWith(broken + ": "), message);
+    assertEquals(1, message.split(broken.toString(), -1).length - 1, "the file is named once: " + message);
   }
 
   @Test

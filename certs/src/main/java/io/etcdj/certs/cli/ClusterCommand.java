@@ -79,8 +79,12 @@ final class ClusterCommand implements Callable<Integer> {
   }
 
   private List<Path> plannedFiles(List<ClusterCertificates.Member> parsed) {
-    List<Path> files = new ArrayList<>(List.of(out.resolve("ca.pem"), out.resolve("ca-key.pem"),
-        out.resolve("client.pem"), out.resolve("client-key.pem")));
+    List<Path> files = new ArrayList<>(List.of(out.resolve("client.pem"), out.resolve("client-key.pem")));
+    if (caCert == null) {
+      // With an existing CA only its certificate is copied, possibly onto itself; nothing is lost.
+      files.add(out.resolve("ca.pem"));
+      files.add(out.resolve("ca-key.pem"));
+    }
     for (ClusterCertificates.Member member : parsed) {
       files.add(out.resolve(member.name() + ".pem"));
       files.add(out.resolve("peer-" + member.name() + ".pem"));

@@ -73,7 +73,8 @@ final class GencertCommand implements Callable<Integer> {
       CfsslSigningConfig signing = config == null ? CfsslSigningConfig.builtIn()
           : CfsslSigningConfig.read(config, root.stdin);
       CertificateAuthority ca = CertificateAuthority.load(caCert, caKey);
-      List<String> hosts = hostname == null ? null : Hosts.split(List.of(hostname));
+      // As in cfssl, an empty -hostname keeps the CSR's hosts.
+      List<String> hosts = hostname == null || hostname.isBlank() ? null : Hosts.split(List.of(hostname));
       result = CfsslGencert.sign(csr, ca, signing.profile(profile), hosts);
     }
     PrintWriter out = spec.commandLine().getOut();

@@ -130,6 +130,17 @@ class MainTest {
     assertEquals(List.of("server auth", "client auth"),
         CertificateDetails.of(PemFiles.readCertificate(dir.resolve("infra0.pem"))).extendedKeyUsages());
 
+    // Re-using the CA in the same directory: its certificate and key stay as they are.
+    String caBefore = Files.readString(dir.resolve("ca.pem"));
+    String caKeyBefore = Files.readString(dir.resolve("ca-key.pem"));
+    CliRun more = CliRun.of("cluster", "--member", "infra2=127.0.0.1", "--client", "admin", "--force",
+        "--ca-cert", p("ca.pem"), "--ca-key", p("ca-key.pem"), "--out", dir.toString());
+    assertEquals(0, more.exitCode(), more.err());
+    assertEquals(caBefore, Files.readString(dir.resolve("ca.pem")));
+    assertEquals(caKeyBefore, Files.readString(dir.resolve("ca-key.pem")));
+    assertFalse(more.out().contains("ca-key.pem"), more.out());
+    assertEquals("CN=etcd-ca", CertificateDetails.of(PemFiles.readCertificate(dir.resolve("infra2.pem"))).issuer());
+
     CliRun bad = CliRun.of("cluster", "--member", "infra0", "--out", p("x"));
     assertEquals(1, bad.exitCode());
     assertEquals("Error: invalid --member \"infra0\" (use NAME=HOST[,HOST...])\n", bad.err());
