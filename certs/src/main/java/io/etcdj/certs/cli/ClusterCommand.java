@@ -66,6 +66,12 @@ final class ClusterCommand implements Callable<Integer> {
       parsed.add(new ClusterCertificates.Member(member.substring(0, equals),
           Hosts.split(List.of(member.substring(equals + 1)))));
     }
+    for (ClusterCertificates.Member member : parsed) {
+      if (member.hosts().isEmpty()) {
+        spec.commandLine().getErr().println("Warning: member " + member.name()
+            + " has no hosts: clients and peers that verify the host name will reject its certificates");
+      }
+    }
     if ((caCert == null) != (caKey == null)) {
       throw new IllegalArgumentException("--ca-cert and --ca-key must be given together");
     }
