@@ -55,16 +55,16 @@ start_member() {
   echo "started $name (pid $!, log $WORK/$name.log)"
 }
 
-# wait_healthy ENDPOINT ETCDCTL-TLS-FLAGS... : polls 'endpoint health' for up to 30 s.
+# wait_healthy ENDPOINT ETCDCTL-TLS-FLAGS... : polls 'endpoint health' for up to about 30 s.
 wait_healthy() {
   local endpoint="$1"; shift
-  for _ in $(seq 1 30); do
+  for _ in $(seq 1 60); do
     if "$ETCDCTL_BIN" --endpoints "$endpoint" --dial-timeout 1s --command-timeout 2s "$@" endpoint health \
         >/dev/null 2>&1; then
       echo "$endpoint is healthy"
       return 0
     fi
-    sleep 1
+    sleep 0.5
   done
   for log in "$WORK"/*.log; do echo "--- $log"; tail -n 20 "$log"; done >&2
   fail "$endpoint did not become healthy"
