@@ -46,6 +46,8 @@ final class Raft {
     /** Conf changes up to here are already reflected in the tracker (bootstrap applies them itself). */
     long confReflectedThrough;
     long uncommittedSize;
+    /** New proposals are waiting to be broadcast (done once per Ready, which batches them). */
+    boolean appendsPending;
     ReadIndexQueue readIndexQueue = new ReadIndexQueue();
     /** Read requests that arrived before this leader committed an entry of its own term. */
     final List<Message> pendingReadIndexMessages = new ArrayList<>();
@@ -438,6 +440,24 @@ final class Raft {
     ConfState applyConfChange(ConfChange cc) {
         Membership.apply(this, cc);
         return tracker.confState();
+    }
+
+    /** Broadcasts proposals accepted since the last Ready, filling each follower's window. */
+    void flushPendingAppends() {
+        if (!appendsPending) {
+            return;
+        }
+        appendsPending = false;
+        if (role != RaftRole.LEADER) {
+            return;
+        }
+        for (long peer : tracker.allProgress().keySet()) {
+            if (peer != id) {
+                while (replication.maybeSendAppend(peer, false)) {
+                    // keep filling the in-flight window
+                }
+            }
+        }
     }
 
     // ---- output ---------------------------------------------------------------------------------
