@@ -158,7 +158,7 @@ public final class RawNode {
                 || (!hs.equals(HardState.getDefaultInstance()) && !hs.equals(prevHardState))
                 || raft.log.hasPendingSnapshot()
                 || !raft.msgs.isEmpty()
-                || !raft.log.unstableEntries().isEmpty()
+                || raft.log.unstable().hasEntries()
                 || raft.log.hasNextEntries()
                 || !raft.readStates.isEmpty();
     }
