@@ -168,7 +168,7 @@ public final class RawNode {
         if (outstanding != null) {
             throw new IllegalStateException("the previous Ready was not advanced");
         }
-        raft.flushPendingAppends();
+        raft.replication.flushPendingAppends();
         SoftState soft = raft.softState();
         HardState hard = raft.hardState();
         List<Entry> entries = raft.log.unstableEntries();
