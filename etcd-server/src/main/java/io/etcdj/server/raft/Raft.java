@@ -341,11 +341,9 @@ final class Raft {
         if (index <= log.committed()) {
             return false;
         }
+        // The snapshot's membership may not list us yet: a member added after the snapshot was
+        // taken catches up through it and then applies its own addition from the log.
         ConfState cs = s.getMetadata().getConfState();
-        if (!cs.getVotersList().contains(id) && !cs.getLearnersList().contains(id)) {
-            // A snapshot whose membership lacks us would leave us unable to act; refuse it.
-            return false;
-        }
         if (log.matchTerm(index, s.getMetadata().getTerm())) {
             // We already hold that entry: just fast-forward the commit index.
             log.commitTo(index);

@@ -62,6 +62,25 @@ class SnapshotTest {
     }
 
     @Test
+    void memberAddedAfterTheSnapshotCatchesUpThroughIt() {
+        TestCluster c = TestCluster.of(3);
+        c.campaign(1);
+        for (int i = 0; i < 5; i++) {
+            c.propose(1, "v" + i);
+        }
+        c.node(1).snapshotAndCompact(0);
+        TestNode joiner = c.addEmptyNode(4, b -> b);
+        c.node(1).node.proposeConfChange(io.etcdj.raftpb.ConfChange.newBuilder()
+                .setType(io.etcdj.raftpb.ConfChangeType.ConfChangeAddLearnerNode).setNodeId(4).build());
+        c.stabilize();
+        c.tick(2, 1);
+        assertTrue(joiner.storage.snapshot().getMetadata().getIndex() > 0, "caught up through a snapshot");
+        assertTrue(joiner.status().learner(), "then applied its own addition from the log");
+        c.propose(1, "after");
+        assertEquals(List.of("after"), joiner.appliedData());
+    }
+
+    @Test
     void reportUnreachableTurnsReplicateIntoProbe() {
         TestCluster c = TestCluster.of(3);
         c.campaign(1);
