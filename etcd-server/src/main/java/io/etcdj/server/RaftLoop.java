@@ -318,12 +318,7 @@ final class RaftLoop implements AutoCloseable {
     @Override
     public void close() {
         running = false;
-        thread.interrupt();
-        try {
-            thread.join(5000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        Threads.stop(thread);
         List<Parked> left = new ArrayList<>(parked);
         left.forEach(p -> p.owner().completeExceptionally(EtcdError.STOPPED.exception()));
         try {

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * Member-to-member traffic over the peer URLs: a gRPC server on each --listen-peer-urls address
@@ -79,53 +80,38 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
         }
     }
 
-    private static ManagedChannel oneShot(String peerUrl) {
+    /** One blocking call on a short-lived channel to a peer URL. */
+    private static <T> T call(String peerUrl, long timeoutMillis, Function<PeerGrpc.PeerBlockingStub, T> fn) {
         URI u = URI.create(peerUrl);
         String host = "localhost".equals(u.getHost()) ? "127.0.0.1" : u.getHost();
-        return NettyChannelBuilder.forTarget(host + ":" + u.getPort()).usePlaintext().build();
+        ManagedChannel ch = NettyChannelBuilder.forTarget(host + ":" + u.getPort()).usePlaintext().build();
+        try {
+            return fn.apply(PeerGrpc.newBlockingStub(ch).withDeadlineAfter(timeoutMillis, TimeUnit.MILLISECONDS));
+        } finally {
+            ch.shutdownNow();
+        }
     }
 
     /** Asks a peer for the cluster's members (used when joining). */
     public static MembersResponse fetchMembers(String peerUrl, long timeoutMillis) {
-        ManagedChannel ch = oneShot(peerUrl);
-        try {
-            return PeerGrpc.newBlockingStub(ch).withDeadlineAfter(timeoutMillis, TimeUnit.MILLISECONDS)
-                    .members(MembersRequest.getDefaultInstance());
-        } finally {
-            ch.shutdownNow();
-        }
+        return call(peerUrl, timeoutMillis, stub -> stub.members(MembersRequest.getDefaultInstance()));
     }
 
     /** Renews a lease on the leader. */
     public LeaseRenewResponse renewOnLeader(long leaderId, long lease, long timeoutMillis) {
-        ManagedChannel ch = oneShot(firstUrl(leaderId));
-        try {
-            return PeerGrpc.newBlockingStub(ch).withDeadlineAfter(timeoutMillis, TimeUnit.MILLISECONDS)
-                    .leaseRenew(LeaseRenewRequest.newBuilder().setId(lease).build());
-        } finally {
-            ch.shutdownNow();
-        }
+        return call(firstUrl(leaderId), timeoutMillis,
+                stub -> stub.leaseRenew(LeaseRenewRequest.newBuilder().setId(lease).build()));
     }
 
     /** Asks the leader for a lease's time to live. */
     public LeaseTimeToLiveResponse timeToLiveOnLeader(long leaderId, LeaseTimeToLiveRequest r, long timeoutMillis) {
-        ManagedChannel ch = oneShot(firstUrl(leaderId));
-        try {
-            return PeerGrpc.newBlockingStub(ch).withDeadlineAfter(timeoutMillis, TimeUnit.MILLISECONDS).leaseTimeToLive(r);
-        } finally {
-            ch.shutdownNow();
-        }
+        return call(firstUrl(leaderId), timeoutMillis, stub -> stub.leaseTimeToLive(r));
     }
 
     /** Asks the leader whether a learner has caught up. */
     public io.etcdj.peerpb.LearnerReadyResponse learnerReadyOnLeader(long leaderId, long member, long timeoutMillis) {
-        ManagedChannel ch = oneShot(firstUrl(leaderId));
-        try {
-            return PeerGrpc.newBlockingStub(ch).withDeadlineAfter(timeoutMillis, TimeUnit.MILLISECONDS)
-                    .learnerReady(io.etcdj.peerpb.LearnerReadyRequest.newBuilder().setMemberId(member).build());
-        } finally {
-            ch.shutdownNow();
-        }
+        return call(firstUrl(leaderId), timeoutMillis, stub -> stub.learnerReady(
+                io.etcdj.peerpb.LearnerReadyRequest.newBuilder().setMemberId(member).build()));
     }
 
     private String firstUrl(long id) {
