@@ -4,12 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
-import java.util.regex.Pattern;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,8 +21,6 @@ public final class EtcdProcess implements EtcdMember {
     static final Path REAL_ETCD = Path.of("/usr/bin/etcd");
     private static final String READY = "ready to serve client requests";
     private static final long START_TIMEOUT_MS = 60_000;
-    /** A non-zero leader in the gateway's status JSON (uint64 fields are strings there). */
-    private static final Pattern LEADER = Pattern.compile("\"leader\":\"[1-9][0-9]*\"");
     private static final long STOP_TIMEOUT_MS = 20_000;
 
     /** Which server binary runs. */
@@ -208,24 +200,11 @@ public final class EtcdProcess implements EtcdMember {
         throw new IllegalStateException(describe() + " not ready after " + START_TIMEOUT_MS + " ms; log:\n" + logTail());
     }
 
-    private void awaitLeader() throws IOException, InterruptedException {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        HttpRequest status = HttpRequest.newBuilder(URI.create(clientUrl() + "/v3/maintenance/status"))
-                .timeout(Duration.ofSeconds(5)).POST(HttpRequest.BodyPublishers.ofString("{}")).build();
-        long deadline = System.currentTimeMillis() + START_TIMEOUT_MS;
-        String last = "";
-        while (System.currentTimeMillis() < deadline && process.isAlive()) {
-            try {
-                last = http.send(status, HttpResponse.BodyHandlers.ofString()).body();
-                if (LEADER.matcher(last).find()) {
-                    return;
-                }
-            } catch (IOException e) {
-                last = e.toString();
-            }
-            Thread.sleep(50);
+    private void awaitLeader() throws InterruptedException {
+        String problem = LeaderProbe.await(clientUrl(), START_TIMEOUT_MS, () -> process.isAlive());
+        if (problem != null) {
+            throw new IllegalStateException(describe() + " reports no leader (" + problem + "); log:\n" + logTail());
         }
-        throw new IllegalStateException(describe() + " reports no leader (last status: " + last + "); log:\n" + logTail());
     }
 
     private String logSince(long offset) throws IOException {
