@@ -25,11 +25,13 @@ import java.util.concurrent.LinkedBlockingQueue;
 final class ApplyLoop implements AutoCloseable {
     private static final Log LOG = Log.get("etcdserver/apply");
 
-    private record Batch(List<Entry> entries, long term) {
+    /** Committed entries to apply, or (with {@code snapshotFile}) a leader's snapshot to install first. */
+    private record Batch(List<Entry> entries, long term, java.nio.file.Path snapshotFile) {
     }
 
     /** Hooks into the rest of the server. */
     interface Hooks {
+        /** Applies a conf change to Raft and, if {@code fresh}, to the membership. */
         void confChange(ConfChange cc, WriteBatch batch, boolean fresh);
 
         void applied(long index);
@@ -45,7 +47,7 @@ final class ApplyLoop implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
     private volatile long appliedIndex;
-    private final long consistentIndex;
+    private long consistentIndex;
 
     ApplyLoop(StateMachines sm, WatchHub hub, Waiters waiters, ReadBarrier reads, long memberId, Hooks hooks) {
         this.sm = sm;
@@ -68,21 +70,42 @@ final class ApplyLoop implements AutoCloseable {
     }
 
     void submit(List<Entry> entries, long term) {
-        queue.add(new Batch(entries, term));
+        queue.add(new Batch(entries, term, null));
+    }
+
+    /** Installs a snapshot's backend file before any entry committed after it is applied. */
+    void submitSnapshot(java.nio.file.Path dbFile) {
+        queue.add(new Batch(List.of(), 0, dbFile));
     }
 
     private void run() {
         try {
             while (running) {
                 Batch first = queue.take();
+                if (first.snapshotFile() != null) {
+                    install(first.snapshotFile());
+                    continue;
+                }
                 List<Batch> batches = new ArrayList<>();
                 batches.add(first);
-                queue.drainTo(batches);
+                while (queue.peek() != null && queue.peek().snapshotFile() == null) {
+                    batches.add(queue.poll());
+                }
                 apply(batches);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    private void install(java.nio.file.Path dbFile) {
+        sm.installSnapshot(dbFile);
+        consistentIndex = sm.consistentIndex();
+        appliedIndex = Math.max(appliedIndex, consistentIndex);
+        hub.resyncAll();
+        reads.applied(appliedIndex);
+        LOG.info("applied snapshot from leader", "consistent-index", consistentIndex,
+                "revision", sm.store.currentRevision());
     }
 
     private record Done(long id, ApplyResult result) {
@@ -98,7 +121,11 @@ final class ApplyLoop implements AutoCloseable {
                 for (Entry e : b.entries()) {
                     boolean fresh = e.getIndex() > consistentIndex;
                     if (e.getType() == EntryType.EntryConfChange) {
-                        hooks.confChange(parseConfChange(e), wb, fresh);
+                        ConfChange cc = parseConfChange(e);
+                        hooks.confChange(cc, wb, fresh);
+                        if (fresh && cc.getId() != 0) {
+                            done.add(new Done(cc.getId(), ApplyResult.ok(null, wb.revision())));
+                        }
                     } else if (fresh && !e.getData().isEmpty()) {
                         InternalRaftRequest r = parse(e);
                         if (r != null) {
@@ -154,11 +181,6 @@ final class ApplyLoop implements AutoCloseable {
     @Override
     public void close() {
         running = false;
-        thread.interrupt();
-        try {
-            thread.join(5000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        Threads.stop(thread);
     }
 }

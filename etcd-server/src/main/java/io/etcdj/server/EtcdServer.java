@@ -25,7 +25,19 @@ import io.etcdj.server.mvcc.WriteBatch;
 import io.etcdj.server.watch.WatchHub;
 import io.etcdj.serverpb.InternalRaftRequest;
 import io.etcdj.serverpb.MemberAttributes;
+import io.etcdj.api.etcdserverpb.LeaseTimeToLiveRequest;
+import io.etcdj.api.etcdserverpb.LeaseTimeToLiveResponse;
+import io.etcdj.peerpb.LeaseRenewResponse;
+import io.etcdj.raftpb.ConfChangeType;
+import io.etcdj.server.lease.Lease;
+import io.etcdj.server.transport.PeerTransport;
+import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
@@ -42,8 +54,6 @@ public final class EtcdServer implements AutoCloseable {
     public static final String CLUSTER_VERSION = "3.6.0";
     public static final String STORAGE_VERSION = "3.6.0";
     private static final Log LOG = Log.get("etcdserver/server");
-    /** Entries kept behind a Raft snapshot so slow followers can catch up from the log (etcd: 5000). */
-    private static final long SNAPSHOT_CATCHUP_ENTRIES = 5000;
 
     private final ServerConfig config;
     private final StateMachines sm;
@@ -54,15 +64,24 @@ public final class EtcdServer implements AutoCloseable {
     private final IdGenerator ids;
     private final long memberId;
     private final RaftLoop raft;
+    private final PeerTransport transport;
+    private final Map<Long, Path> incomingSnapshots = new ConcurrentHashMap<>();
     private final ApplyLoop apply;
     private final ScheduledExecutorService timers;
+    /** Runs calls forwarded to the leader, so gRPC threads never block on another member. */
+    private final ExecutorService forwarders = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "forward-to-leader");
+        t.setDaemon(true);
+        return t;
+    });
     private final long requestTimeoutMillis;
     private final Runnable onFatal;
     private volatile long lastSnapshotIndex;
     private volatile boolean published;
+    private final CompletableFuture<Void> publishedFuture = new CompletableFuture<>();
     private volatile boolean closed;
 
-    EtcdServer(ServerConfig config, Storage.Opened opened, PeerSender peers, Runnable onFatal) {
+    EtcdServer(ServerConfig config, Storage.Opened opened, Runnable onFatal) {
         this.config = config;
         this.sm = opened.stateMachines();
         this.memberId = opened.memberId();
@@ -73,7 +92,8 @@ public final class EtcdServer implements AutoCloseable {
         this.requestTimeoutMillis = 5000 + 2 * config.electionMillis();
         this.lastSnapshotIndex = opened.snapshotIndex();
         this.apply = new ApplyLoop(sm, hub, waiters, reads, memberId, new ApplyHooks());
-        this.raft = new RaftLoop(opened.node(), opened.storage(), opened.wal(), opened.snapshotter(), peers, reads,
+        this.transport = new PeerTransport(new PeerBridge(this));
+        this.raft = new RaftLoop(opened.node(), opened.storage(), opened.wal(), opened.snapshotter(), transport, reads,
                 new RaftListener(), config.heartbeatMillis(), config.electionMillis(), System::nanoTime);
         this.timers = Executors.newScheduledThreadPool(1, r -> {
             Thread t = new Thread(r, "server-timers");
@@ -99,6 +119,7 @@ public final class EtcdServer implements AutoCloseable {
             try {
                 propose(InternalRaftRequest.newBuilder().setPublish(attrs)).get(requestTimeoutMillis, TimeUnit.MILLISECONDS);
                 published = true;
+                publishedFuture.complete(null);
                 LOG.info("published local member to cluster through raft",
                         "local-member-id", MemberIds.hex(memberId),
                         "local-member-attributes", "{Name:" + config.name() + " ClientURLs:" + attrs.getClientUrlsList() + "}",
@@ -106,7 +127,8 @@ public final class EtcdServer implements AutoCloseable {
                 LOG.info("enabled capabilities for version", "cluster-version", CLUSTER_VERSION.substring(0, 3));
             } catch (Exception e) {
                 if (!closed) {
-                    LOG.warn("failed to publish local member to cluster through raft", "error", String.valueOf(e.getCause()));
+                    LOG.warn("failed to publish local member to cluster through raft",
+                            "error", e.getCause() != null ? e.getCause().getMessage() : String.valueOf(e));
                 }
             }
         }
@@ -114,6 +136,11 @@ public final class EtcdServer implements AutoCloseable {
 
     public boolean isPublished() {
         return published;
+    }
+
+    /** Completes once this member's attributes are committed: etcd serves clients only from then on. */
+    public CompletableFuture<Void> publishedFuture() {
+        return publishedFuture;
     }
 
     public ServerConfig config() {
@@ -250,13 +277,141 @@ public final class EtcdServer implements AutoCloseable {
     /** Renews a lease on the leader; answers with the TTL. */
     public CompletableFuture<Long> renewLease(long id) {
         if (!raft.isLeader()) {
-            return CompletableFuture.failedFuture((raft.lead() == 0 ? EtcdError.NO_LEADER : EtcdError.NOT_LEADER).exception());
+            long lead = raft.lead();
+            if (lead == 0) {
+                return CompletableFuture.failedFuture(EtcdError.NO_LEADER.exception());
+            }
+            return CompletableFuture.supplyAsync(() -> {
+                LeaseRenewResponse r = transport.renewOnLeader(lead, id, requestTimeoutMillis);
+                if (r.getNotFound()) {
+                    throw EtcdError.LEASE_NOT_FOUND.exception();
+                }
+                return r.getTtl();
+            }, forwarders);
         }
         try {
             return CompletableFuture.completedFuture(sm.lessor.renew(id));
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
+    }
+
+    RaftLoop raft() {
+        return raft;
+    }
+
+    PeerTransport transport() {
+        return transport;
+    }
+
+    /** A follower received the backend file for the Raft snapshot at {@code index}. */
+    void snapshotArrived(long index, Path dbFile) {
+        Path old = incomingSnapshots.put(index, dbFile);
+        if (old != null && !old.equals(dbFile)) {
+            deleteQuietly(old);
+        }
+    }
+
+    private static void deleteQuietly(Path p) {
+        try {
+            Files.deleteIfExists(p);
+        } catch (IOException ignored) {
+            // a stray temp file in the member's own snap dir
+        }
+    }
+
+    /** Another member refused us as removed: stop, as etcd does. */
+    void removedFromCluster() {
+        LOG.error("the member has been permanently removed from the cluster",
+                "local-member-id", MemberIds.hex(memberId));
+        LOG.error("the data-dir used by this member must be removed");
+        onFatal.run();
+    }
+
+    /** Proposes a membership change and completes when it is applied here. */
+    public CompletableFuture<ApplyResult> proposeConfChange(ConfChangeType type, long nodeId, Member context) {
+        if (closed) {
+            return CompletableFuture.failedFuture(EtcdError.STOPPED.exception());
+        }
+        long id = ids.next();
+        ConfChange.Builder cc = ConfChange.newBuilder().setId(id).setType(type).setNodeId(nodeId);
+        if (context != null) {
+            cc.setContext(context.toByteString());
+        }
+        CompletableFuture<ApplyResult> f = waiters.register(id);
+        raft.proposeConfChange(cc.build(), f);
+        return f.orTimeout(requestTimeoutMillis, TimeUnit.MILLISECONDS);
+    }
+
+    /** Whether the leader considers the learner caught up (asks the leader if this member is not it). */
+    public boolean learnerReady(long learnerId) {
+        long lead = raft.lead();
+        if (lead == 0) {
+            throw EtcdError.NO_LEADER.exception();
+        }
+        var r = lead == memberId ? new PeerBridge(this).learnerReady(learnerId)
+                : transport.learnerReadyOnLeader(lead, learnerId, requestTimeoutMillis);
+        return r.getReady();
+    }
+
+    /** Hands leadership to {@code target}; completes when it leads. */
+    public CompletableFuture<Void> moveLeader(long target) {
+        if (!raft.isLeader()) {
+            return CompletableFuture.failedFuture(EtcdError.NOT_LEADER.exception());
+        }
+        Member m = sm.membership.member(target);
+        if (m == null || m.getIsLearner()) {
+            return CompletableFuture.failedFuture(EtcdError.BAD_LEADER_TRANSFEREE.exception());
+        }
+        if (target == memberId) {
+            return CompletableFuture.completedFuture(null);
+        }
+        raft.call(n -> {
+            n.transferLeader(target);
+            return null;
+        });
+        return CompletableFuture.runAsync(() -> {
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(requestTimeoutMillis);
+            while (raft.lead() != target) {
+                if (System.nanoTime() > deadline) {
+                    throw EtcdError.TIMEOUT.exception();
+                }
+                try {
+                    Thread.sleep(config.heartbeatMillis());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw EtcdError.STOPPED.exception();
+                }
+            }
+        }, forwarders);
+    }
+
+    /** A lease's time to live as the leader knows it (a follower asks the leader). */
+    public CompletableFuture<LeaseTimeToLiveResponse> timeToLive(LeaseTimeToLiveRequest r) {
+        if (raft.isLeader()) {
+            return CompletableFuture.completedFuture(localTimeToLive(r));
+        }
+        long lead = raft.lead();
+        if (lead == 0) {
+            return CompletableFuture.failedFuture(EtcdError.NO_LEADER.exception());
+        }
+        return CompletableFuture.supplyAsync(
+                () -> transport.timeToLiveOnLeader(lead, r, requestTimeoutMillis).toBuilder().setHeader(header()).build(),
+                forwarders);
+    }
+
+    LeaseTimeToLiveResponse localTimeToLive(LeaseTimeToLiveRequest r) {
+        Lease l = sm.lessor.lookup(r.getID());
+        LeaseTimeToLiveResponse.Builder b = LeaseTimeToLiveResponse.newBuilder().setID(r.getID());
+        if (l == null) {
+            // etcd answers an unknown lease with TTL -1 rather than an error.
+            return b.setTTL(-1).setHeader(header()).build();
+        }
+        b.setTTL(sm.lessor.remainingSeconds(l)).setGrantedTTL(l.ttlSeconds());
+        if (r.getKeys()) {
+            b.addAllKeys(l.keys());
+        }
+        return b.setHeader(header()).build();
     }
 
     public StatusResponse status() {
@@ -324,6 +479,18 @@ public final class EtcdServer implements AutoCloseable {
         }
 
         @Override
+        public void snapshotInstalled(io.etcdj.raftpb.Snapshot snapshot) {
+            Path db = incomingSnapshots.remove(snapshot.getMetadata().getIndex());
+            if (db != null) {
+                apply.submitSnapshot(db);
+            } else {
+                LOG.warn("raft snapshot has no backend file; keeping the local one",
+                        "snapshot-index", snapshot.getMetadata().getIndex());
+            }
+            lastSnapshotIndex = snapshot.getMetadata().getIndex();
+        }
+
+        @Override
         public void fatal(Throwable t) {
             LOG.error("raft loop stopped", "error", String.valueOf(t));
             onFatal.run();
@@ -333,10 +500,20 @@ public final class EtcdServer implements AutoCloseable {
     private final class ApplyHooks implements ApplyLoop.Hooks {
         @Override
         public void confChange(ConfChange cc, WriteBatch batch, boolean fresh) {
-            raft.applyConfChange(cc).join();
-            if (!fresh) {
-                return;
+            if (fresh) {
+                applyToMembership(cc, batch);
             }
+            raft.applyConfChange(cc).join();
+            if (cc.getType() == ConfChangeType.ConfChangeRemoveNode) {
+                if (cc.getNodeId() == memberId) {
+                    timers.execute(EtcdServer.this::removedFromCluster);
+                } else {
+                    transport.removePeer(cc.getNodeId());
+                }
+            }
+        }
+
+        private void applyToMembership(ConfChange cc, WriteBatch batch) {
             Member ctx = cc.getContext().isEmpty() ? null : ApplyLoop.parseMember(cc.getContext().toByteArray());
             switch (cc.getType()) {
                 case ConfChangeAddNode, ConfChangeAddLearnerNode -> {
@@ -367,7 +544,7 @@ public final class EtcdServer implements AutoCloseable {
             Metrics.APPLIED_INDEX.set(index);
             if (config.snapshotCount() > 0 && index - lastSnapshotIndex >= config.snapshotCount()) {
                 lastSnapshotIndex = index;
-                raft.snapshot(index, SNAPSHOT_CATCHUP_ENTRIES, sm.backend::sync);
+                raft.snapshot(index, config.snapshotCatchupEntries(), sm.backend::sync);
             }
         }
     }
@@ -380,10 +557,13 @@ public final class EtcdServer implements AutoCloseable {
         }
         closed = true;
         timers.shutdownNow();
+        forwarders.shutdownNow();
+        transport.close();
         raft.close();
         apply.close();
         hub.close();
         progress.close();
+        publishedFuture.completeExceptionally(EtcdError.STOPPED.exception());
         waiters.failAll(EtcdError.STOPPED.exception());
         reads.failAll(EtcdError.STOPPED.exception());
         sm.close();

@@ -49,18 +49,27 @@ public final class Main {
                     "variable-value", env.substring(env.indexOf('=') + 1));
         }
         CountDownLatch stop = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicBoolean fatal = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicBoolean signaled = new java.util.concurrent.atomic.AtomicBoolean(true);
         Member member;
         try {
-            member = Member.start(cfg, stop::countDown);
+            member = Member.start(cfg, () -> {
+                fatal.set(true);
+                signaled.set(false);
+                stop.countDown();
+            });
         } catch (ConfigException | IOException e) {
             LOG.error("failed to start etcd", "error", e.getMessage());
+            System.err.println("etcd: " + e.getMessage());
             return 1;
         } catch (RuntimeException e) {
             LOG.error("failed to start etcd", "error", String.valueOf(e.getMessage()));
             return 1;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            LOG.info("received signal; shutting down", "signal", "terminated");
+            if (signaled.get()) {
+                LOG.info("received signal; shutting down", "signal", "terminated");
+            }
             member.close();
             stop.countDown();
         }, "shutdown"));
@@ -69,6 +78,6 @@ public final class Main {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        return 0;
+        return fatal.get() ? 1 : 0;
     }
 }

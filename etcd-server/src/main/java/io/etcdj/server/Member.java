@@ -32,10 +32,12 @@ public final class Member implements AutoCloseable {
                 "heartbeat-interval", config.heartbeatMillis() + "ms",
                 "election-timeout", config.electionMillis() + "ms");
         Storage.Opened opened = Storage.open(config);
-        m.server = new EtcdServer(config, opened, PeerSender.NONE, onFatal);
+        m.server = new EtcdServer(config, opened, onFatal);
         try {
-            m.clients.start(m.server);
+            m.server.transport().listen(config.listenPeerUrls());
             m.server.start();
+            m.server.publishedFuture().join();
+            m.clients.start(m.server);
         } catch (IOException | RuntimeException e) {
             m.close();
             throw e;

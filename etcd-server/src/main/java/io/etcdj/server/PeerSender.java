@@ -6,8 +6,4 @@ import java.util.List;
 /** Sends Raft messages to other members; the peer transport implements it. */
 public interface PeerSender {
     void send(List<Message> messages);
-
-    /** A single member has no one to talk to. */
-    PeerSender NONE = messages -> {
-    };
 }

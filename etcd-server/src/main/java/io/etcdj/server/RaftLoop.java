@@ -47,6 +47,9 @@ final class RaftLoop implements AutoCloseable {
 
         void committed(List<Entry> entries, long term);
 
+        /** A snapshot from the leader replaced the log up to its index; the state machines must follow. */
+        void snapshotInstalled(Snapshot snapshot);
+
         void fatal(Throwable t);
     }
 
@@ -72,7 +75,7 @@ final class RaftLoop implements AutoCloseable {
     private volatile RaftRole role = RaftRole.FOLLOWER;
     private HardState lastHardState = HardState.getDefaultInstance();
 
-    private record Parked(byte[] data, CompletableFuture<?> owner, long sinceNanos) {
+    private record Parked(byte[] data, ConfChange confChange, CompletableFuture<?> owner, long sinceNanos) {
     }
 
     RaftLoop(RawNode node, MemoryRaftStorage storage, Wal wal, Snapshotter snapshotter, PeerSender peers,
@@ -117,7 +120,12 @@ final class RaftLoop implements AutoCloseable {
 
     /** Proposes an entry; {@code owner} fails with "no leader" if it cannot be proposed in time. */
     void propose(byte[] data, CompletableFuture<?> owner) {
-        inbox.add(() -> tryPropose(new Parked(data, owner, clock.getAsLong())));
+        inbox.add(() -> tryPropose(new Parked(data, null, owner, clock.getAsLong())));
+    }
+
+    /** Proposes a membership change; {@code owner} fails with "no leader" if it cannot be proposed in time. */
+    void proposeConfChange(ConfChange cc, CompletableFuture<?> owner) {
+        inbox.add(() -> tryPropose(new Parked(null, cc, owner, clock.getAsLong())));
     }
 
     /** Runs {@code fn} on the raft thread with the node. */
@@ -140,6 +148,15 @@ final class RaftLoop implements AutoCloseable {
     /** Applies a committed conf change to Raft's own configuration (from the apply loop). */
     CompletableFuture<ConfState> applyConfChange(ConfChange cc) {
         return call(n -> n.applyConfChange(cc));
+    }
+
+    /** The term of log entry {@code index}, or {@code fallback} if it is no longer in the log. Raft thread only. */
+    long termAt(long index, long fallback) {
+        try {
+            return storage.term(index);
+        } catch (RuntimeException e) {
+            return fallback;
+        }
     }
 
     /** Takes a Raft snapshot at {@code index} and compacts the log behind it (keeping {@code keep} entries). */
@@ -168,7 +185,11 @@ final class RaftLoop implements AutoCloseable {
             return;
         }
         try {
-            node.propose(p.data());
+            if (p.confChange() != null) {
+                node.proposeConfChange(p.confChange());
+            } else {
+                node.propose(p.data());
+            }
         } catch (ProposalDroppedException e) {
             if (clock.getAsLong() - p.sinceNanos() > parkLimitNanos) {
                 p.owner().completeExceptionally(EtcdError.NO_LEADER.exception());
@@ -185,18 +206,23 @@ final class RaftLoop implements AutoCloseable {
                 long wait = nextTick - clock.getAsLong();
                 Runnable task = wait > 0 ? inbox.poll(wait, TimeUnit.NANOSECONDS) : inbox.poll();
                 while (task != null) {
-                    task.run();
+                    runGuarded(task);
                     task = inbox.poll();
                 }
                 long now = clock.getAsLong();
                 if (now >= nextTick) {
+                    campaignIfSoleVoter();
                     node.tick();
                     nextTick = now + tickNanos;
                     retryParked();
                 }
                 long ctx = reads.nextRequest(now, parkLimitNanos / 4);
                 if (ctx > 0) {
-                    node.readIndex(ByteBuffer.allocate(8).putLong(ctx).array());
+                    try {
+                        node.readIndex(ByteBuffer.allocate(8).putLong(ctx).array());
+                    } catch (ProposalDroppedException e) {
+                        // No leader to ask yet: the barrier asks again after its retry interval.
+                    }
                 }
                 while (node.hasReady()) {
                     handle(node.ready());
@@ -206,6 +232,30 @@ final class RaftLoop implements AutoCloseable {
             Thread.currentThread().interrupt();
         } catch (Throwable t) {
             listener.fatal(t);
+        }
+    }
+
+    /** A sole voter needs no election timeout to know it wins (etcd fast-forwards its first election too). */
+    private void campaignIfSoleVoter() {
+        if (lead != 0) {
+            return;
+        }
+        io.etcdj.server.raft.Status st = node.status();
+        List<Long> voters = st.confState().getVotersList();
+        if (voters.size() == 1 && voters.get(0) == st.id()) {
+            node.campaign();
+        }
+    }
+
+    /**
+     * Runs one queued operation. A bad peer message or a refused request must not stop the member:
+     * it is logged and dropped. Only persistence failures (in {@link #handle}) are fatal.
+     */
+    private static void runGuarded(Runnable task) {
+        try {
+            task.run();
+        } catch (RuntimeException e) {
+            LOG.warn("raft: dropped an operation that failed", "error", String.valueOf(e));
         }
     }
 
@@ -232,6 +282,7 @@ final class RaftLoop implements AutoCloseable {
             wal.saveSnapshot(new WalSnapshot(rd.snapshot().getMetadata().getIndex(),
                     rd.snapshot().getMetadata().getTerm(), rd.snapshot().getMetadata().getConfState()));
             storage.applySnapshot(rd.snapshot());
+            listener.snapshotInstalled(rd.snapshot());
         }
         if (rd.hardState() != null || !rd.entries().isEmpty()) {
             wal.save(lastHardState, rd.entries());
@@ -267,12 +318,7 @@ final class RaftLoop implements AutoCloseable {
     @Override
     public void close() {
         running = false;
-        thread.interrupt();
-        try {
-            thread.join(5000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        Threads.stop(thread);
         List<Parked> left = new ArrayList<>(parked);
         left.forEach(p -> p.owner().completeExceptionally(EtcdError.STOPPED.exception()));
         try {

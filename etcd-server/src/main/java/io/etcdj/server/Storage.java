@@ -2,6 +2,8 @@ package io.etcdj.server;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.etcdj.api.etcdserverpb.Member;
+import io.etcdj.raftpb.Entry;
+import io.etcdj.raftpb.HardState;
 import io.etcdj.raftpb.Snapshot;
 import io.etcdj.server.apply.StateMachines;
 import io.etcdj.server.backend.WriteTx;
@@ -18,6 +20,8 @@ import io.etcdj.server.wal.Wal;
 import io.etcdj.server.wal.WalOptions;
 import io.etcdj.server.wal.WalReadResult;
 import io.etcdj.server.wal.WalSnapshot;
+import io.etcdj.peerpb.MembersResponse;
+import io.etcdj.server.transport.PeerTransport;
 import io.etcdj.serverpb.WalMetadata;
 import java.io.IOException;
 import java.net.URI;
@@ -69,20 +73,16 @@ final class Storage {
 
     private static Opened bootstrap(ServerConfig cfg, StateMachines sm, Path walDir, WalOptions walOptions,
                                     Snapshotter snapshotter) throws ConfigException, IOException {
-        if (!cfg.initialClusterStateNew()) {
-            throw new ConfigException("joining an existing cluster needs the multi-member transport, which this member cannot reach: "
-                    + "start it with --initial-cluster-state new");
-        }
         Map<String, List<URI>> cluster = cfg.initialCluster();
         List<URI> mine = cluster.get(cfg.name());
         if (mine == null) {
-            throw new ConfigException("couldn't find local name \"" + cfg.name() + "\" in the initial cluster configuration");
+            throw new ConfigException(cfg.name() + " not listed in the initial cluster config");
         }
         List<String> advertised = cfg.initialAdvertisePeerUrls().stream().map(URI::toString).sorted().toList();
         List<String> listed = mine.stream().map(URI::toString).sorted().toList();
         if (!advertised.equals(listed)) {
-            throw new ConfigException("--initial-cluster has " + cfg.name() + "=" + String.join(",", listed)
-                    + " but missing from --initial-advertise-peer-urls=" + String.join(",", advertised));
+            throw new ConfigException("error setting up initial cluster: " + cfg.name()
+                    + " has different advertised URLs in the cluster and advertised peer URLs list");
         }
         List<Member> members = new ArrayList<>();
         for (Map.Entry<String, List<URI>> e : cluster.entrySet()) {
@@ -91,12 +91,34 @@ final class Storage {
             members.add(Member.newBuilder().setID(id).setName(e.getKey()).addAllPeerURLs(urls).build());
         }
         long memberId = MemberIds.memberId(listed, cfg.initialClusterToken(), null);
+        final long bootstrapId = memberId;
         long clusterId = MemberIds.clusterId(members.stream().map(Member::getID).toList());
+        List<String> otherPeers = members.stream().filter(m -> m.getID() != bootstrapId)
+                .flatMap(m -> m.getPeerURLsList().stream()).toList();
+        boolean joining = !cfg.initialClusterStateNew();
+        if (joining) {
+            MembersResponse remote = fetchCluster(otherPeers, cfg);
+            Member me = remote.getMembersList().stream()
+                    .filter(m -> m.getPeerURLsList().stream().sorted().toList().equals(listed)).findFirst()
+                    .orElseThrow(() -> new ConfigException("error validating peerURLs " + remote.getMembersList()
+                            + ": member not found in the cluster; add it with 'etcdctl member add' first"));
+            if (remote.getMembersList().size() != members.size()) {
+                throw new ConfigException("error validating peerURLs: member count is unequal");
+            }
+            members = remote.getMembersList();
+            clusterId = remote.getClusterId();
+            // A member added at runtime has an ID made with the time of its addition: take the cluster's.
+            memberId = me.getID();
+        } else {
+            checkNoConflictingCluster(otherPeers, clusterId);
+        }
         sm.membership.setClusterId(clusterId);
+        final long selfId = memberId;
         try (WriteTx tx = sm.backend.beginWrite()) {
             for (Member m : members) {
                 // Only this member's name is known for sure; peers publish theirs once they start.
-                sm.membership.add(tx, m.getID() == memberId ? m : m.toBuilder().setName("").build());
+                sm.membership.add(tx, m.getID() == selfId ? m.toBuilder().setName(cfg.name()).build()
+                        : (joining ? m : m.toBuilder().setName("").build()));
             }
             tx.commit();
         }
@@ -104,16 +126,46 @@ final class Storage {
         Wal wal = Wal.create(walDir, meta, walOptions);
         MemoryRaftStorage storage = new MemoryRaftStorage();
         RawNode node = RawNode.create(raftConfig(cfg, memberId).build(), storage);
-        node.bootstrap(members.stream().map(Member::getID).sorted(Long::compareUnsigned).toList());
+        if (!joining) {
+            node.bootstrap(members.stream().map(Member::getID).sorted(Long::compareUnsigned).toList());
+        }
         LOG.info("starting local member", "local-member-id", MemberIds.hex(memberId),
-                "cluster-id", MemberIds.hex(clusterId));
+                "cluster-id", MemberIds.hex(clusterId), "initial-cluster-state", joining ? "existing" : "new");
         return new Opened(sm, node, storage, wal, snapshotter, memberId, 0, true);
+    }
+
+    /** Joining: the cluster as a running member reports it. */
+    private static MembersResponse fetchCluster(List<String> peers, ServerConfig cfg) throws ConfigException {
+        for (String url : peers) {
+            try {
+                return PeerTransport.fetchMembers(url, Math.max(3000, 2 * cfg.electionMillis()));
+            } catch (RuntimeException e) {
+                LOG.warn("failed to get cluster from peer", "remote-peer-url", url, "error", String.valueOf(e.getMessage()));
+            }
+        }
+        throw new ConfigException("cannot fetch cluster info from peer urls: could not retrieve cluster information from the given URLs");
+    }
+
+    /** A new member whose peers already run another cluster must not start a second one beside it. */
+    private static void checkNoConflictingCluster(List<String> peers, long clusterId) throws ConfigException {
+        for (String url : peers) {
+            MembersResponse remote;
+            try {
+                remote = PeerTransport.fetchMembers(url, 300);
+            } catch (RuntimeException e) {
+                continue; // not up yet: the usual case when a cluster starts
+            }
+            if (remote.getClusterId() != 0 && remote.getClusterId() != clusterId) {
+                throw new ConfigException("conflicting cluster ID to the target cluster ("
+                        + MemberIds.hex(clusterId) + " != " + MemberIds.hex(remote.getClusterId()) + "). Exiting.");
+            }
+        }
     }
 
     private static Opened restart(ServerConfig cfg, StateMachines sm, Path walDir, WalOptions walOptions,
                                   Snapshotter snapshotter) throws IOException {
         List<WalSnapshot> valid = Wal.validSnapshots(walDir, walOptions);
-        Optional<Snapshot> snap = snapshotter.loadNewestAvailable(ws -> valid.stream().anyMatch(v -> v.samePoint(ws)));
+        Optional<Snapshot> snap = snapshotter.loadNewestAvailable(valid::contains);
         WalSnapshot start = snap.map(s -> new WalSnapshot(s.getMetadata().getIndex(), s.getMetadata().getTerm(),
                 s.getMetadata().getConfState())).orElse(WalSnapshot.NONE);
         Wal wal = Wal.open(walDir, start, walOptions);
@@ -126,14 +178,29 @@ final class Storage {
             throw new IOException("unreadable WAL metadata in " + walDir, e);
         }
         sm.membership.setClusterId(meta.getClusterId());
+        if (sm.membership.isRemoved(meta.getMemberId())) {
+            wal.close();
+            throw new IOException("the member has been permanently removed from the cluster; "
+                    + "the data-dir used by this member must be removed");
+        }
         MemoryRaftStorage storage = new MemoryRaftStorage();
         snap.ifPresent(storage::applySnapshot);
-        storage.setHardState(rr.hardState());
-        storage.append(rr.entries());
+        HardState hs = rr.hardState();
+        List<Entry> entries = rr.entries();
+        if (cfg.forceNewCluster()) {
+            ForcedCluster forced = ForcedCluster.of(meta.getMemberId(), snap.orElse(null), hs, entries);
+            wal.save(forced.hardState(), forced.appended());
+            hs = forced.hardState();
+            entries = forced.entries();
+            LOG.info("forcing restart member", "local-member-id", MemberIds.hex(meta.getMemberId()),
+                    "commit-index", hs.getCommit());
+        }
+        storage.setHardState(hs);
+        storage.append(entries);
         long snapIndex = snap.map(s -> s.getMetadata().getIndex()).orElse(0L);
         RawNode node = RawNode.create(raftConfig(cfg, meta.getMemberId()).applied(snapIndex).build(), storage);
         LOG.info("restarting local member", "local-member-id", MemberIds.hex(meta.getMemberId()),
-                "cluster-id", MemberIds.hex(meta.getClusterId()), "commit-index", rr.hardState().getCommit());
+                "cluster-id", MemberIds.hex(meta.getClusterId()), "commit-index", hs.getCommit());
         return new Opened(sm, node, storage, wal, snapshotter, meta.getMemberId(), snapIndex, false);
     }
 }

@@ -48,22 +48,7 @@ public final class LeaseService extends LeaseGrpc.LeaseImplBase {
 
     @Override
     public void leaseTimeToLive(LeaseTimeToLiveRequest r, StreamObserver<LeaseTimeToLiveResponse> out) {
-        Replies.async(() -> server.linearizableBarrier().thenApply(x -> timeToLive(r)), out);
-    }
-
-    private LeaseTimeToLiveResponse timeToLive(LeaseTimeToLiveRequest r) {
-        Lessor lessor = server.lessor();
-        Lease l = lessor.lookup(r.getID());
-        LeaseTimeToLiveResponse.Builder b = LeaseTimeToLiveResponse.newBuilder().setID(r.getID());
-        if (l == null) {
-            // etcd answers an unknown lease with TTL -1 rather than an error.
-            return b.setTTL(-1).setHeader(server.header()).build();
-        }
-        b.setTTL(lessor.remainingSeconds(l)).setGrantedTTL(l.ttlSeconds());
-        if (r.getKeys()) {
-            b.addAllKeys(l.keys());
-        }
-        return b.setHeader(server.header()).build();
+        Replies.async(() -> server.timeToLive(r), out);
     }
 
     @Override

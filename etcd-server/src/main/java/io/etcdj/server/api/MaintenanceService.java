@@ -63,6 +63,13 @@ public final class MaintenanceService extends MaintenanceGrpc.MaintenanceImplBas
     }
 
     @Override
+    public void moveLeader(io.etcdj.api.etcdserverpb.MoveLeaderRequest r,
+                           StreamObserver<io.etcdj.api.etcdserverpb.MoveLeaderResponse> out) {
+        Replies.async(() -> server.moveLeader(r.getTargetID()).thenApply(x ->
+                io.etcdj.api.etcdserverpb.MoveLeaderResponse.newBuilder().setHeader(server.header()).build()), out);
+    }
+
+    @Override
     public void defragment(DefragmentRequest r, StreamObserver<DefragmentResponse> out) {
         Replies.now(() -> {
             server.defragment();

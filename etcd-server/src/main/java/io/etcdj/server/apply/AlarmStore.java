@@ -14,6 +14,7 @@ public final class AlarmStore {
     private final CopyOnWriteArrayList<AlarmMember> alarms = new CopyOnWriteArrayList<>();
 
     public void restore(ReadTx tx) {
+        alarms.clear();
         tx.forEach(Bucket.ALARM, null, null, (k, v) -> {
             ByteBuffer b = ByteBuffer.wrap(k);
             alarms.add(AlarmMember.newBuilder().setMemberID(b.getLong()).setAlarmValue(b.getInt()).build());

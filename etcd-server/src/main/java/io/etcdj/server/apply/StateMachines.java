@@ -22,7 +22,7 @@ public final class StateMachines implements AutoCloseable {
     public final Membership membership;
     public final AlarmStore alarms;
     public final Applier applier;
-    private final long consistentIndex;
+    private volatile long consistentIndex;
 
     private StateMachines(Backend backend, LongSupplier nanoClock, long minLeaseTtl) {
         this.backend = backend;
@@ -30,15 +30,35 @@ public final class StateMachines implements AutoCloseable {
         this.lessor = new Lessor(nanoClock, minLeaseTtl);
         this.membership = new Membership();
         this.alarms = new AlarmStore();
+        restoreOthers();
+        this.applier = new Applier(lessor, membership, alarms);
+    }
+
+    private void restoreOthers() {
         try (ReadView v = store.openRead()) {
             lessor.restore(v.backendRead());
             v.forEachLeased((key, lease) -> lessor.attach(lease, key));
+            long clusterId = membership.clusterId();
             membership.restore(v.backendRead());
+            membership.setClusterId(clusterId);
             alarms.restore(v.backendRead());
             byte[] ci = v.backendRead().get(Bucket.META, MetaKeys.CONSISTENT_INDEX);
             this.consistentIndex = ci == null ? 0 : Bytes.toLong(ci);
         }
-        this.applier = new Applier(lessor, membership, alarms);
+    }
+
+    /**
+     * Installs a backend file received from the leader: every state machine reloads from it.
+     * Only the apply loop calls this, between batches.
+     */
+    public void installSnapshot(Path dbFile) {
+        backend.replaceWith(dbFile);
+        store.reload();
+        boolean primary = lessor.isPrimary();
+        restoreOthers();
+        if (primary) {
+            lessor.promote(0);
+        }
     }
 
     public static StateMachines open(Path dbFile, long quotaBytes, LongSupplier nanoClock, long minLeaseTtl) {

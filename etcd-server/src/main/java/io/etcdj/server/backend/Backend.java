@@ -147,6 +147,21 @@ public final class Backend implements AutoCloseable {
         }
     }
 
+    /** Replaces the whole file with {@code source} (a snapshot received from the leader), which is moved in. */
+    public void replaceWith(Path source) {
+        envLock.writeLock().lock();
+        try {
+            env.close();
+            Files.move(source, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            Files.deleteIfExists(file.resolveSibling(file.getFileName() + "-lock"));
+            openEnv();
+        } catch (IOException | LmdbException e) {
+            throw new BackendException("cannot install snapshot " + source + ": " + e.getMessage(), e);
+        } finally {
+            envLock.writeLock().unlock();
+        }
+    }
+
     /** Writes a consistent, compacted copy of the whole file to {@code target} (for snapshots). */
     public void copyTo(Path target) {
         envLock.readLock().lock();

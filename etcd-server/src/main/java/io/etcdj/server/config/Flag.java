@@ -29,6 +29,7 @@ public record Flag(String group, String name, String defaultValue, String usage,
             new Flag("Clustering", "auto-compaction-retention", "0", "Auto compaction retention length. 0 means disable auto compaction.", false),
             new Flag("Clustering", "auto-compaction-mode", "periodic", "Interpret 'auto-compaction-retention' one of: periodic|revision. 'periodic' for duration based retention, defaulting to hours if no time unit is provided (e.g. '5m'). 'revision' for revision number based retention.", false),
             new Flag("Logging", "log-level", "info", "Configures log level. Only supports debug, info, warn, error, panic, or fatal.", false),
+            new Flag("Experimental", "experimental-snapshot-catchup-entries", "5000", "Number of entries for a slow follower to catch up after compacting the raft storage entries.", false),
             new Flag("Experimental", "experimental-watch-progress-notify-interval", "10m0s", "Duration of periodical watch progress notification.", false),
             new Flag("Unsafe", "force-new-cluster", "false", "Force to create a new one-member cluster.", true),
             new Flag("Unsafe", "unsafe-no-fsync", "false", "Disables fsync, unsafe, will cause data loss.", true));

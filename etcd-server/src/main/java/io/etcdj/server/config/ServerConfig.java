@@ -35,7 +35,8 @@ public record ServerConfig(
         boolean forceNewCluster,
         boolean unsafeNoFsync,
         String logLevel,
-        Duration watchProgressNotifyInterval) {
+        Duration watchProgressNotifyInterval,
+        long snapshotCatchupEntries) {
 
     /** etcd's default space quota: 2 GiB. */
     public static final long DEFAULT_QUOTA = 2L << 30;
@@ -128,7 +129,8 @@ public record ServerConfig(
                 bool(all, "unsafe-no-fsync"),
                 level,
                 Durations.parse(all.get("experimental-watch-progress-notify-interval"),
-                        "experimental-watch-progress-notify-interval"));
+                        "experimental-watch-progress-notify-interval"),
+                positiveLong(all, "experimental-snapshot-catchup-entries"));
     }
 
     private static long longValue(Map<String, String> all, String flag) throws ConfigException {

@@ -42,6 +42,7 @@ public final class Lessor {
 
     /** Reloads leases from the backend; keys are re-attached by the caller from the key index. */
     public void restore(ReadTx tx) {
+        leases.clear();
         tx.forEach(Bucket.LEASE, null, null, (k, v) -> {
             ByteBuffer b = ByteBuffer.wrap(v);
             long id = b.getLong();

@@ -32,6 +32,8 @@ public final class Membership {
     }
 
     public void restore(ReadTx tx) {
+        members.clear();
+        removed.clear();
         tx.forEach(Bucket.MEMBERS, null, null, (k, v) -> {
             Member m = parse(v);
             members.put(m.getID(), m);

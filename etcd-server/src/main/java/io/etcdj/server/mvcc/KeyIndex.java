@@ -54,6 +54,10 @@ final class KeyIndex {
         return removed;
     }
 
+    void clear() {
+        keys.clear();
+    }
+
     int size() {
         return keys.size();
     }

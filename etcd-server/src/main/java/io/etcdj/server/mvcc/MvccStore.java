@@ -37,6 +37,19 @@ public final class MvccStore {
         return s;
     }
 
+    /** Rebuilds the index after the backend file was replaced (snapshot install). */
+    public void reload() {
+        lock.writeLock().lock();
+        try {
+            index.clear();
+            currentRev = 1;
+            compactRev = 0;
+            restore();
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
     private void restore() {
         try (ReadTx tx = backend.beginRead()) {
             byte[] finished = tx.get(Bucket.META, MetaKeys.FINISHED_COMPACT_REV);

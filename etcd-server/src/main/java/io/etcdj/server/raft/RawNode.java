@@ -86,7 +86,9 @@ public final class RawNode {
 
     /**
      * Proposes a membership change. Only one may be pending: a second one proposed at the leader
-     * before the first is applied is dropped.
+     * before the first is applied throws. At a follower the change is forwarded; if the leader
+     * must refuse it, it is committed as an empty entry instead and never reaches
+     * {@link #applyConfChange}, so the caller's wait should time out.
      *
      * @throws ProposalDroppedException as {@link #propose}, or if another conf change is pending
      */
@@ -158,7 +160,7 @@ public final class RawNode {
                 || (!hs.equals(HardState.getDefaultInstance()) && !hs.equals(prevHardState))
                 || raft.log.hasPendingSnapshot()
                 || !raft.msgs.isEmpty()
-                || !raft.log.unstableEntries().isEmpty()
+                || raft.log.unstable().hasEntries()
                 || raft.log.hasNextEntries()
                 || !raft.readStates.isEmpty();
     }
@@ -168,6 +170,7 @@ public final class RawNode {
         if (outstanding != null) {
             throw new IllegalStateException("the previous Ready was not advanced");
         }
+        raft.replication.flushPendingAppends();
         SoftState soft = raft.softState();
         HardState hard = raft.hardState();
         List<Entry> entries = raft.log.unstableEntries();

@@ -76,7 +76,12 @@ public final class Snapshotter {
         return Optional.empty();
     }
 
-    /** Reads one snapshot file, checking its checksum and that it matches its name. */
+    /** Reads one snapshot file, checking its checksum and that it matches its name (for tools). */
+    public static Snapshot read(Path file) throws IOException {
+        return read(file, DiskIo.real());
+    }
+
+    /** Reads one snapshot file through {@code io}, checking its checksum and that it matches its name. */
     public static Snapshot read(Path file, DiskIo io) throws IOException {
         String fileName = file.getFileName().toString();
         byte[] content;

@@ -25,6 +25,10 @@ final class LogState {
     private boolean startMarkerSeen;
     private long lastIndex;
 
+    /**
+     * @param requireStartMarker true to recover from {@code start}: its marker must be found and
+     *     the entries after it are collected; false to only collect HardState and markers
+     */
     LogState(WalSnapshot start, boolean requireStartMarker) {
         this.start = start;
         this.requireStartMarker = requireStartMarker;
@@ -54,7 +58,7 @@ final class LogState {
 
     private void entry(WalPosition at, Entry e) throws WalException {
         lastIndex = e.getIndex();
-        if (Long.compareUnsigned(e.getIndex(), start.index()) <= 0) {
+        if (!requireStartMarker || Long.compareUnsigned(e.getIndex(), start.index()) <= 0) {
             return;
         }
         long slot = e.getIndex() - start.index() - 1;

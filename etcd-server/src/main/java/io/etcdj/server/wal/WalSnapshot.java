@@ -4,8 +4,9 @@ import io.etcdj.raftpb.ConfState;
 import java.util.Objects;
 
 /**
- * Where a Raft snapshot cut the log: its index and term, plus the membership it carries. Two
- * markers name the same snapshot when index and term agree; the ConfState is informational.
+ * Where a Raft snapshot cut the log: its index and term, plus the membership it carries. Equality
+ * is by index and term only, so {@code Wal.validSnapshots(...).contains(new WalSnapshot(i, t))}
+ * answers whether the WAL vouches for a snapshot file; the ConfState is informational.
  */
 public record WalSnapshot(long index, long term, ConfState confState) {
 
@@ -20,9 +21,14 @@ public record WalSnapshot(long index, long term, ConfState confState) {
         this(index, term, ConfState.getDefaultInstance());
     }
 
-    /** True when {@code other} marks the same point of the log. */
-    public boolean samePoint(WalSnapshot other) {
-        return index == other.index && term == other.term;
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof WalSnapshot other && index == other.index && term == other.term;
+    }
+
+    @Override
+    public int hashCode() {
+        return Long.hashCode(index) * 31 + Long.hashCode(term);
     }
 
     @Override

@@ -18,7 +18,9 @@
  *  4  u8   type: 1 metadata, 2 entry (raftpb.Entry), 3 state (raftpb.HardState),
  *          4 crc, 5 snapshot (walpb.SnapshotMarker)
  *  5  u8   padding after the payload, (8 - L % 8) % 8
- *  6  u16  zero
+ *  6  u8   flags: bit 0 set on the last record of one write (one save, one marker, or the
+ *          opening records of a segment)
+ *  7  u8   zero
  *  8  u32  chained checksum: CRC32C(previous record's checksum as 4 bytes || payload);
  *          a crc record instead stores the running checksum of the previous segment
  * 12  u32  header check: CRC32C of bytes 0..11
@@ -26,14 +28,16 @@
  * </pre>
  * The chained checksum makes a missing, repeated or reordered record visible. The header check
  * lets recovery recognise an intact frame without knowing the chain, which is how it tells a torn
- * write from damage in the middle. An all-zero header (the preallocated tail) ends the data.
+ * write from damage in the middle. The write-end flag makes each write all-or-nothing: records of
+ * a write whose last record is missing are dropped on recovery. An all-zero header (the
+ * preallocated tail) ends the data.
  *
  * <h2>Recovery</h2>
  * {@link io.etcdj.server.wal.Wal#readAll} stops at the first frame that is not intact. If only
  * zeros follow, that is the end of the log. If it is in the last segment and either no intact frame
  * follows or the damaged span holds an all-zero 512-byte sector (an unsynced write whose sectors
- * reached the disk out of order), it is a torn write from a crash: its bytes are zeroed and
- * appending continues there. Anything else throws
+ * reached the disk out of order), it is a torn write from a crash: the whole unfinished write is
+ * zeroed and appending continues where it began. Anything else throws
  * {@link io.etcdj.server.wal.WalCorruptedException} naming the file and offset.
  *
  * <h2>Threading</h2>

@@ -161,6 +161,21 @@ public final class WatchHub implements AutoCloseable {
         return out;
     }
 
+    /** The store was replaced wholesale (snapshot install): every watcher catches up from history. */
+    public void resyncAll() {
+        lock.lock();
+        try {
+            for (Watcher w : synced) {
+                w.synced = false;
+                unsynced.add(w);
+            }
+            synced.clear();
+            work.signal();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Lets waiting catch-up work retry (e.g. a slow stream drained its queue). */
     public void kick() {
         lock.lock();

@@ -67,7 +67,7 @@ class WalRecoveryTest {
 
             try (Wal wal = Wal.open(dir, WalSnapshot.NONE, opts)) {
                 WalReadResult r = wal.readAll();
-                assertEquals(range(1, 5, 1), readableEntries(r), "cut at " + cut);
+                assertEquals(range(1, 5, 1), r.entries(), "cut at " + cut);
                 assertEquals(state(1, 1, 4), r.hardState(), "cut at " + cut);
                 assertEquals(cut == w.from() ? Optional.empty() : Optional.of(new WalPosition(dir.resolve(FIRST), w.from())),
                         r.tornTail(), "cut at " + cut);
@@ -189,9 +189,5 @@ class WalRecoveryTest {
             assertEquals(range(1, 5, 1), r.entries());
             assertTrue(r.tornTail().isPresent());
         }
-    }
-
-    private static List<Entry> readableEntries(WalReadResult r) {
-        return r.entries();
     }
 }

@@ -1,0 +1,229 @@
+package io.etcdj.server.transport;
+
+import com.google.protobuf.ByteString;
+import io.etcdj.peerpb.PeerAck;
+import io.etcdj.peerpb.PeerGrpc;
+import io.etcdj.peerpb.PeerMessage;
+import io.etcdj.peerpb.SnapshotChunk;
+import io.etcdj.raftpb.Message;
+import io.etcdj.raftpb.MessageType;
+import io.etcdj.server.log.Log;
+import io.etcdj.server.membership.MemberIds;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.StreamObserver;
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The sending side towards one peer: a queue drained by its own thread onto one long-lived gRPC
+ * stream, reopened with backoff when it breaks (the peer is then reported unreachable so Raft
+ * slows down). Snapshots go on their own call with the backend file attached. The queue is
+ * bounded: when a peer cannot keep up, messages are dropped, which Raft tolerates.
+ */
+final class PeerClient implements AutoCloseable {
+    private static final Log LOG = Log.get("rafthttp/peer");
+    private static final int QUEUE_LIMIT = 4096;
+    private static final int SNAPSHOT_CHUNK = 512 * 1024;
+
+    private final long peerId;
+    private final PeerHandler handler;
+    private final LinkedBlockingQueue<Message> queue = new LinkedBlockingQueue<>(QUEUE_LIMIT);
+    private final Thread thread;
+    private volatile boolean closed;
+    private ManagedChannel channel;
+    private String channelTarget;
+    private StreamObserver<PeerMessage> stream;
+    private volatile Throwable streamError;
+    private boolean wasActive;
+
+    PeerClient(long peerId, PeerHandler handler) {
+        this.peerId = peerId;
+        this.handler = handler;
+        this.thread = new Thread(this::run, "peer-" + MemberIds.hex(peerId));
+        this.thread.setDaemon(true);
+        this.thread.start();
+    }
+
+    void send(Message m) {
+        if (!queue.offer(m)) {
+            handler.unreachable(peerId);
+        }
+    }
+
+    private void run() {
+        long backoff = 50;
+        while (!closed) {
+            Message m;
+            try {
+                m = queue.poll(1, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (m == null) {
+                continue;
+            }
+            try {
+                if (m.getType() == MessageType.MsgSnap) {
+                    sendSnapshot(m);
+                } else {
+                    ensureStream().onNext(envelope(m));
+                    if (streamError != null) {
+                        throw streamError instanceof RuntimeException r ? r : new RuntimeException(streamError);
+                    }
+                }
+                if (!wasActive) {
+                    wasActive = true;
+                    LOG.info("peer became active", "peer-id", MemberIds.hex(peerId));
+                }
+                backoff = 50;
+            } catch (RuntimeException e) {
+                resetStream();
+                if (isRemovedError(e)) {
+                    handler.removedFromCluster();
+                    return;
+                }
+                if (wasActive) {
+                    wasActive = false;
+                    LOG.warn("peer became inactive (message send to peer failed)", "peer-id", MemberIds.hex(peerId),
+                            "error", String.valueOf(e.getMessage()));
+                }
+                handler.unreachable(peerId);
+                queue.clear();
+                try {
+                    Thread.sleep(backoff);
+                } catch (InterruptedException ie) {
+                    return;
+                }
+                backoff = Math.min(1000, backoff * 2);
+            }
+        }
+    }
+
+    private static boolean isRemovedError(Throwable e) {
+        Status s = Status.fromThrowable(e);
+        return s.getCode() == Status.Code.FAILED_PRECONDITION && PeerService.REMOVED.equals(s.getDescription());
+    }
+
+    private PeerMessage envelope(Message m) {
+        return PeerMessage.newBuilder().setClusterId(handler.clusterId()).setFrom(handler.memberId()).setMessage(m).build();
+    }
+
+    private ManagedChannel channel() {
+        List<String> urls = handler.peerUrls(peerId);
+        if (urls.isEmpty()) {
+            throw new IllegalStateException("no peer URL known for member " + MemberIds.hex(peerId));
+        }
+        URI u = URI.create(urls.get(0));
+        String target = ("localhost".equals(u.getHost()) ? "127.0.0.1" : u.getHost()) + ":" + u.getPort();
+        if (channel == null || !target.equals(channelTarget)) {
+            if (channel != null) {
+                channel.shutdownNow();
+            }
+            channel = NettyChannelBuilder.forTarget(target).usePlaintext()
+                    .maxInboundMessageSize(64 << 20).build();
+            channelTarget = target;
+        }
+        return channel;
+    }
+
+    private StreamObserver<PeerMessage> ensureStream() {
+        if (stream == null) {
+            streamError = null;
+            stream = PeerGrpc.newStub(channel()).withWaitForReady().stream(new StreamObserver<>() {
+                @Override
+                public void onNext(PeerAck value) {
+                }
+
+                @Override
+                public void onError(Throwable t) {
+                    streamError = t;
+                }
+
+                @Override
+                public void onCompleted() {
+                    streamError = new StatusRuntimeException(Status.UNAVAILABLE.withDescription("stream closed"));
+                }
+            });
+        }
+        return stream;
+    }
+
+    private void resetStream() {
+        if (stream != null) {
+            try {
+                stream.onError(Status.CANCELLED.asRuntimeException());
+            } catch (RuntimeException ignored) {
+                // already broken
+            }
+            stream = null;
+        }
+    }
+
+    private void sendSnapshot(Message raftMessage) {
+        PeerHandler.OutgoingSnapshot snap = handler.prepareSnapshot(raftMessage);
+        Message m = snap.message();
+        Path file = snap.file();
+        boolean ok = false;
+        try (InputStream in = Files.newInputStream(file)) {
+            CountDownLatch done = new CountDownLatch(1);
+            Throwable[] error = new Throwable[1];
+            StreamObserver<SnapshotChunk> out = PeerGrpc.newStub(channel()).snapshot(new StreamObserver<>() {
+                @Override
+                public void onNext(PeerAck value) {
+                }
+
+                @Override
+                public void onError(Throwable t) {
+                    error[0] = t;
+                    done.countDown();
+                }
+
+                @Override
+                public void onCompleted() {
+                    done.countDown();
+                }
+            });
+            out.onNext(SnapshotChunk.newBuilder().setHeader(envelope(m)).build());
+            byte[] buf = new byte[SNAPSHOT_CHUNK];
+            int n;
+            while ((n = in.readNBytes(buf, 0, buf.length)) > 0) {
+                out.onNext(SnapshotChunk.newBuilder().setData(ByteString.copyFrom(buf, 0, n)).build());
+            }
+            out.onCompleted();
+            ok = done.await(5, TimeUnit.MINUTES) && error[0] == null;
+            if (error[0] != null) {
+                throw error[0] instanceof RuntimeException r ? r : new RuntimeException(error[0]);
+            }
+            LOG.info("sent database snapshot to peer", "peer-id", MemberIds.hex(peerId),
+                    "snapshot-index", m.getSnapshot().getMetadata().getIndex());
+        } catch (java.io.IOException | InterruptedException e) {
+            throw new RuntimeException(e);
+        } finally {
+            handler.snapshotSent(peerId, ok);
+            try {
+                Files.deleteIfExists(file);
+            } catch (java.io.IOException ignored) {
+                // temp copy; removed on the next snapshot
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        thread.interrupt();
+        resetStream();
+        if (channel != null) {
+            channel.shutdownNow();
+        }
+    }
+}

@@ -1,0 +1,177 @@
+package io.etcdj.server.transport;
+
+import io.etcdj.api.etcdserverpb.LeaseTimeToLiveRequest;
+import io.etcdj.api.etcdserverpb.LeaseTimeToLiveResponse;
+import io.etcdj.peerpb.LeaseRenewRequest;
+import io.etcdj.peerpb.LeaseRenewResponse;
+import io.etcdj.peerpb.MembersRequest;
+import io.etcdj.peerpb.MembersResponse;
+import io.etcdj.peerpb.PeerAck;
+import io.etcdj.peerpb.PeerGrpc;
+import io.etcdj.peerpb.PeerMessage;
+import io.etcdj.peerpb.SnapshotChunk;
+import io.etcdj.server.log.Log;
+import io.etcdj.server.membership.MemberIds;
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** The receiving side of the peer protocol: checks the cluster and sender, then hands traffic over. */
+final class PeerService extends PeerGrpc.PeerImplBase {
+    static final String REMOVED = "the member has been permanently removed from the cluster";
+    static final String CLUSTER_MISMATCH = "cluster ID mismatch";
+    private static final Log LOG = Log.get("rafthttp/stream");
+
+    private final PeerHandler handler;
+
+    PeerService(PeerHandler handler) {
+        this.handler = handler;
+    }
+
+    /** Returns the refusal for a message, or null if it may pass. */
+    private Status check(PeerMessage m) {
+        long local = handler.clusterId();
+        if (local != 0 && m.getClusterId() != local) {
+            LOG.warn("request cluster ID mismatch", "local-member-id", MemberIds.hex(handler.memberId()),
+                    "local-member-cluster-id", MemberIds.hex(local), "remote-peer-id", MemberIds.hex(m.getFrom()),
+                    "remote-peer-cluster-id", MemberIds.hex(m.getClusterId()));
+            return Status.FAILED_PRECONDITION.withDescription(CLUSTER_MISMATCH);
+        }
+        if (handler.isRemoved(m.getFrom())) {
+            LOG.warn("rejected stream from remote peer because it was removed",
+                    "local-member-id", MemberIds.hex(handler.memberId()), "remote-peer-id-stream-handler", MemberIds.hex(m.getFrom()));
+            return Status.FAILED_PRECONDITION.withDescription(REMOVED);
+        }
+        return null;
+    }
+
+    @Override
+    public StreamObserver<PeerMessage> stream(StreamObserver<PeerAck> out) {
+        return new StreamObserver<>() {
+            private boolean refused;
+
+            @Override
+            public void onNext(PeerMessage m) {
+                if (refused) {
+                    return;
+                }
+                Status refusal = check(m);
+                if (refusal != null) {
+                    refused = true;
+                    out.onError(refusal.asRuntimeException());
+                    return;
+                }
+                handler.receive(m.getMessage());
+            }
+
+            @Override
+            public void onError(Throwable t) {
+            }
+
+            @Override
+            public void onCompleted() {
+                if (!refused) {
+                    out.onNext(PeerAck.getDefaultInstance());
+                    out.onCompleted();
+                }
+            }
+        };
+    }
+
+    @Override
+    public StreamObserver<SnapshotChunk> snapshot(StreamObserver<PeerAck> out) {
+        return new StreamObserver<>() {
+            private PeerMessage header;
+            private Path file;
+            private OutputStream os;
+            private boolean failed;
+
+            @Override
+            public void onNext(SnapshotChunk c) {
+                if (failed) {
+                    return;
+                }
+                try {
+                    if (header == null) {
+                        Status refusal = check(c.getHeader());
+                        if (refusal != null) {
+                            failed = true;
+                            out.onError(refusal.asRuntimeException());
+                            return;
+                        }
+                        header = c.getHeader();
+                        file = Files.createTempFile(handler.snapshotTempDir(), "incoming", ".snap.db");
+                        os = Files.newOutputStream(file);
+                    }
+                    os.write(c.getData().toByteArray());
+                } catch (IOException e) {
+                    failed = true;
+                    cleanup();
+                    out.onError(Status.INTERNAL.withDescription("cannot store snapshot: " + e.getMessage()).asRuntimeException());
+                }
+            }
+
+            private void cleanup() {
+                try {
+                    if (os != null) {
+                        os.close();
+                    }
+                    if (file != null) {
+                        Files.deleteIfExists(file);
+                    }
+                } catch (IOException ignored) {
+                    // the temp file is in the member's own snap dir and is removed on the next attempt
+                }
+            }
+
+            @Override
+            public void onError(Throwable t) {
+                cleanup();
+            }
+
+            @Override
+            public void onCompleted() {
+                if (failed || header == null) {
+                    return;
+                }
+                try {
+                    os.close();
+                } catch (IOException e) {
+                    cleanup();
+                    out.onError(Status.INTERNAL.withDescription(e.getMessage()).asRuntimeException());
+                    return;
+                }
+                handler.receiveSnapshot(header.getMessage(), file);
+                out.onNext(PeerAck.getDefaultInstance());
+                out.onCompleted();
+            }
+        };
+    }
+
+    @Override
+    public void members(MembersRequest r, StreamObserver<MembersResponse> out) {
+        out.onNext(handler.members());
+        out.onCompleted();
+    }
+
+    @Override
+    public void leaseRenew(LeaseRenewRequest r, StreamObserver<LeaseRenewResponse> out) {
+        out.onNext(handler.renewLease(r.getId()));
+        out.onCompleted();
+    }
+
+    @Override
+    public void learnerReady(io.etcdj.peerpb.LearnerReadyRequest r, StreamObserver<io.etcdj.peerpb.LearnerReadyResponse> out) {
+        out.onNext(handler.learnerReady(r.getMemberId()));
+        out.onCompleted();
+    }
+
+    @Override
+    public void leaseTimeToLive(LeaseTimeToLiveRequest r, StreamObserver<LeaseTimeToLiveResponse> out) {
+        out.onNext(handler.leaseTimeToLive(r));
+        out.onCompleted();
+    }
+}

@@ -1,0 +1,134 @@
+package io.etcdj.server.transport;
+
+import io.etcdj.peerpb.LeaseRenewRequest;
+import io.etcdj.peerpb.LeaseRenewResponse;
+import io.etcdj.peerpb.MembersRequest;
+import io.etcdj.peerpb.MembersResponse;
+import io.etcdj.peerpb.PeerGrpc;
+import io.etcdj.api.etcdserverpb.LeaseTimeToLiveRequest;
+import io.etcdj.api.etcdserverpb.LeaseTimeToLiveResponse;
+import io.etcdj.raftpb.Message;
+import io.etcdj.server.PeerSender;
+import io.etcdj.server.log.Log;
+import io.grpc.ManagedChannel;
+import io.grpc.Server;
+import io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.NettyServerBuilder;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * Member-to-member traffic over the peer URLs: a gRPC server on each --listen-peer-urls address
+ * and one {@link PeerClient} per remote member. Also the one-shot calls a member makes before or
+ * beside Raft (cluster discovery when joining, lease calls forwarded to the leader).
+ */
+public final class PeerTransport implements PeerSender, AutoCloseable {
+    private static final Log LOG = Log.get("rafthttp/transport");
+
+    private final PeerHandler handler;
+    private final Map<Long, PeerClient> clients = new ConcurrentHashMap<>();
+    private final List<Server> servers = new ArrayList<>();
+    private volatile boolean closed;
+
+    public PeerTransport(PeerHandler handler) {
+        this.handler = handler;
+    }
+
+    public void listen(List<URI> urls) throws IOException {
+        for (URI u : urls) {
+            String host = "localhost".equals(u.getHost()) ? "127.0.0.1" : u.getHost();
+            Server s = NettyServerBuilder.forAddress(new InetSocketAddress(host, u.getPort()))
+                    .addService(new PeerService(handler))
+                    .maxInboundMessageSize(64 << 20)
+                    .permitKeepAliveWithoutCalls(true)
+                    .permitKeepAliveTime(1, TimeUnit.SECONDS)
+                    .build();
+            try {
+                servers.add(s.start());
+            } catch (IOException e) {
+                throw new IOException("listen tcp " + host + ":" + u.getPort() + ": bind: address already in use", e);
+            }
+            LOG.info("serving peer traffic", "address", host + ":" + u.getPort());
+        }
+    }
+
+    @Override
+    public void send(List<Message> messages) {
+        if (closed) {
+            return;
+        }
+        for (Message m : messages) {
+            if (m.getTo() == handler.memberId() || m.getTo() == 0) {
+                continue;
+            }
+            clients.computeIfAbsent(m.getTo(), id -> new PeerClient(id, handler)).send(m);
+        }
+    }
+
+    /** Forgets a removed member's connection. */
+    public void removePeer(long id) {
+        PeerClient c = clients.remove(id);
+        if (c != null) {
+            c.close();
+        }
+    }
+
+    /** One blocking call on a short-lived channel to a peer URL. */
+    private static <T> T call(String peerUrl, long timeoutMillis, Function<PeerGrpc.PeerBlockingStub, T> fn) {
+        URI u = URI.create(peerUrl);
+        String host = "localhost".equals(u.getHost()) ? "127.0.0.1" : u.getHost();
+        ManagedChannel ch = NettyChannelBuilder.forTarget(host + ":" + u.getPort()).usePlaintext().build();
+        try {
+            return fn.apply(PeerGrpc.newBlockingStub(ch).withDeadlineAfter(timeoutMillis, TimeUnit.MILLISECONDS));
+        } finally {
+            ch.shutdownNow();
+        }
+    }
+
+    /** Asks a peer for the cluster's members (used when joining). */
+    public static MembersResponse fetchMembers(String peerUrl, long timeoutMillis) {
+        return call(peerUrl, timeoutMillis, stub -> stub.members(MembersRequest.getDefaultInstance()));
+    }
+
+    /** Renews a lease on the leader. */
+    public LeaseRenewResponse renewOnLeader(long leaderId, long lease, long timeoutMillis) {
+        return call(firstUrl(leaderId), timeoutMillis,
+                stub -> stub.leaseRenew(LeaseRenewRequest.newBuilder().setId(lease).build()));
+    }
+
+    /** Asks the leader for a lease's time to live. */
+    public LeaseTimeToLiveResponse timeToLiveOnLeader(long leaderId, LeaseTimeToLiveRequest r, long timeoutMillis) {
+        return call(firstUrl(leaderId), timeoutMillis, stub -> stub.leaseTimeToLive(r));
+    }
+
+    /** Asks the leader whether a learner has caught up. */
+    public io.etcdj.peerpb.LearnerReadyResponse learnerReadyOnLeader(long leaderId, long member, long timeoutMillis) {
+        return call(firstUrl(leaderId), timeoutMillis, stub -> stub.learnerReady(
+                io.etcdj.peerpb.LearnerReadyRequest.newBuilder().setMemberId(member).build()));
+    }
+
+    private String firstUrl(long id) {
+        List<String> urls = handler.peerUrls(id);
+        if (urls.isEmpty()) {
+            throw new IllegalStateException("no peer URL for member " + Long.toHexString(id));
+        }
+        return urls.get(0);
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        clients.values().forEach(PeerClient::close);
+        clients.clear();
+        for (Server s : servers) {
+            s.shutdownNow();
+        }
+    }
+}
