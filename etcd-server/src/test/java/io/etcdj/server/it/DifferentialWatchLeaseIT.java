@@ -193,8 +193,11 @@ class DifferentialWatchLeaseIT {
 
     private static LeaseTimeToLiveResponse timeToLive(Differential.Side s, long id, boolean keys) {
         LeaseTimeToLiveResponse r = s.grpc().lease().leaseTimeToLive(LeaseTimeToLiveRequest.newBuilder().setID(id).setKeys(keys).build());
-        // the remaining TTL ticks; within 5 s of the grant it is reported as the granted TTL
-        return r.getTTL() > 0 && r.getGrantedTTL() - r.getTTL() <= 5 ? r.toBuilder().setTTL(r.getGrantedTTL()).build() : r;
+        // the remaining TTL ticks; within 5 s of the grant it is reported as the granted TTL. etcd keeps a
+        // lease's keys in a hash map, so their order is unspecified: compare them sorted
+        List<ByteString> keysSorted = r.getKeysList().stream().sorted(ByteString.unsignedLexicographicalComparator()).toList();
+        LeaseTimeToLiveResponse.Builder b = r.toBuilder().clearKeys().addAllKeys(keysSorted);
+        return r.getTTL() > 0 && r.getGrantedTTL() - r.getTTL() <= 5 ? b.setTTL(r.getGrantedTTL()).build() : b.build();
     }
 
     @Test

@@ -255,6 +255,17 @@ class RealEtcdctlIT {
     }
 
     @Test
+    void leaseKeepAliveKeepsRenewing() throws Exception {
+        String granted = ok("lease", "grant", "30").stdout();
+        String id = granted.split(" ")[1];
+        try (Etcdctl.Background keepAlive = ctl.background("lease", "keep-alive", id)) {
+            assertEquals(List.of("lease " + id + " keepalived with TTL(30)"), keepAlive.awaitLines(1, 20_000));
+            assertTrue(keepAlive.isAlive(), "keep-alive runs until stopped");
+        }
+        ok("lease", "revoke", id);
+    }
+
+    @Test
     void endpointStatusAndHealth() throws Exception {
         String health = ok("endpoint", "health").stderr(); // etcdctl 3.4 prints the verdict on stderr
         assertTrue(health.startsWith(CLUSTER.endpoint() + " is healthy: successfully committed proposal: took = "), health);
