@@ -4,6 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
+import io.etcdj.api.etcdserverpb.CompactionRequest;
+import io.etcdj.api.etcdserverpb.LeaseGrantRequest;
+import io.etcdj.api.etcdserverpb.LeaseRevokeRequest;
+import io.etcdj.api.etcdserverpb.LeaseTimeToLiveRequest;
+import io.etcdj.api.etcdserverpb.LeaseTimeToLiveResponse;
 import io.etcdj.api.etcdserverpb.PutRequest;
 import io.etcdj.api.etcdserverpb.PutResponse;
 import io.etcdj.api.etcdserverpb.RangeRequest;
@@ -65,6 +70,43 @@ class CrashIT {
             long maxAcked = acked.values().stream().mapToLong(Ack::revision).max().orElseThrow();
             assertTrue(after.getHeader().getRevision() > maxAcked, "revisions continue after the restart");
         }
+    }
+
+    @Test
+    void leasesAndCompactionSurviveKillNine() throws Exception {
+        long leaseId;
+        long compactedAt;
+        try (GrpcEndpoint grpc = new GrpcEndpoint(server)) {
+            leaseId = grpc.lease().leaseGrant(LeaseGrantRequest.newBuilder().setTTL(600).build()).getID();
+            put(grpc, "kept/leased", "v", leaseId);
+            put(grpc, "kept/k", "1", 0);
+            compactedAt = put(grpc, "kept/k", "2", 0);
+            put(grpc, "kept/k", "3", 0);
+            grpc.kv().compact(CompactionRequest.newBuilder().setRevision(compactedAt).setPhysical(true).build());
+        }
+        server.kill9();
+        server.start();
+        try (GrpcEndpoint grpc = new GrpcEndpoint(server)) {
+            LeaseTimeToLiveResponse ttl = grpc.lease().leaseTimeToLive(LeaseTimeToLiveRequest.newBuilder()
+                    .setID(leaseId).setKeys(true).build());
+            assertEquals(600, ttl.getGrantedTTL(), ttl.toString());
+            assertTrue(ttl.getTTL() > 0, "the lease outlives the restart: " + ttl);
+            assertEquals(List.of("kept/leased"), ttl.getKeysList().stream().map(ByteString::toStringUtf8).toList());
+            StatusRuntimeException compacted = org.junit.jupiter.api.Assertions.assertThrows(StatusRuntimeException.class,
+                    () -> grpc.kv().range(RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("kept/k"))
+                            .setRevision(compactedAt - 1).build()));
+            assertEquals("etcdserver: mvcc: required revision has been compacted", compacted.getStatus().getDescription());
+            RangeResponse atCompaction = grpc.kv().range(RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("kept/k"))
+                    .setRevision(compactedAt).build());
+            assertEquals("2", atCompaction.getKvs(0).getValue().toStringUtf8());
+            grpc.lease().leaseRevoke(LeaseRevokeRequest.newBuilder().setID(leaseId).build());
+            assertEquals(0, grpc.kv().range(RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("kept/leased")).build()).getCount());
+        }
+    }
+
+    private static long put(GrpcEndpoint grpc, String key, String value, long lease) {
+        return grpc.kv().put(PutRequest.newBuilder().setKey(ByteString.copyFromUtf8(key))
+                .setValue(ByteString.copyFromUtf8(value)).setLease(lease).build()).getHeader().getRevision();
     }
 
     /** Runs the writers, calls {@code stopServer} while they are still writing, and returns what was acknowledged. */

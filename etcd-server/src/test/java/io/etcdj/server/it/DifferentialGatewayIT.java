@@ -131,9 +131,13 @@ class DifferentialGatewayIT {
         AlarmResponse ourAlarms = diff.ours.grpc().maintenance().alarm(AlarmRequest.newBuilder()
                 .setAction(AlarmRequest.AlarmAction.GET).build());
         assertTrue(ourAlarms.getHeader().getMemberId() != 0, ourAlarms.toString());
-        diff.sameOk("defragment", s -> s.grpc().maintenance().defragment(DefragmentRequest.getDefaultInstance()));
         JsonNode ours = JSON.readTree(body(diff.ours, "POST", "/v3/maintenance/status", "{}"));
         assertTrue(ours.get("version").asText().startsWith("3.6."), "ours reports the etcd version it implements: " + ours);
+    }
+
+    @Test
+    void defragment() {
+        diff.sameOk("defragment", s -> s.grpc().maintenance().defragment(DefragmentRequest.getDefaultInstance()));
     }
 
     @Test

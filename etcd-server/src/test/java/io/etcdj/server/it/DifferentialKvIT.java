@@ -6,6 +6,7 @@ import com.google.protobuf.ByteString;
 import io.etcdj.api.etcdserverpb.CompactionRequest;
 import io.etcdj.api.etcdserverpb.Compare;
 import io.etcdj.api.etcdserverpb.DeleteRangeRequest;
+import io.etcdj.api.etcdserverpb.HashKVRequest;
 import io.etcdj.api.etcdserverpb.LeaseGrantRequest;
 import io.etcdj.api.etcdserverpb.PutRequest;
 import io.etcdj.api.etcdserverpb.RangeRequest;
@@ -371,6 +372,10 @@ class DifferentialKvIT {
                 .setRevision(Differential.rev(s, 100)).build()));
         diff.sameError("txn reading a compacted revision", s -> s.grpc().kv().txn(TxnRequest.newBuilder()
                 .addSuccess(RequestOp.newBuilder().setRequestRange(all().setRevision(Differential.rev(s, 2)))).build()));
+        // the hash covers the storage engine's own encoding, so only the compaction point is compared;
+        // hash_revision is a 3.6 field that 3.4 does not send
+        diff.sameOk("hash kv after the compaction", s -> s.grpc().maintenance().hashKV(HashKVRequest.getDefaultInstance())
+                .toBuilder().clearHash().clearHashRevision().build());
         String current = diff.sameOk("current values survive", s -> s.grpc().kv().range(all().build()));
         assertTrue(current.contains("\"count\" : \"5\""), current);
     }
