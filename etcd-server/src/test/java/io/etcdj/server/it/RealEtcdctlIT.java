@@ -49,7 +49,7 @@ class RealEtcdctlIT {
 
     @Test
     void putPrintsOkAndGetPrintsKeyThenValue() {
-        assertEquals("OK\n", ok("put", "simple/k", "hello world").stdout());
+        assertEquals("OK\n", ok("put", "simple/k", "hello world", "-w", "simple").stdout());
         assertEquals(lines("simple/k", "hello world"), ok("get", "simple/k").stdout());
         assertEquals("", ok("get", "simple/missing").stdout());
         assertEquals("OK\n", ctl.runWithInput("from stdin\n", "put", "simple/stdin").ok().stdout());
