@@ -1,0 +1,42 @@
+package io.etcdj.launcher.cli;
+
+import io.etcdj.launcher.ExitCodes;
+import io.etcdj.launcher.spec.ClusterSpec;
+import io.etcdj.launcher.supervisor.ClusterState;
+import java.net.URI;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code env}: shell exports for etcdctl, to use as {@code eval "$(cluster-launcher env)"}. */
+@Command(name = "env", mixinStandardHelpOptions = true,
+    description = {"Print export lines for etcdctl (ETCDCTL_API, ETCDCTL_ENDPOINTS and, with TLS,",
+        "ETCDCTL_CACERT/CERT/KEY). Use: eval \"$(cluster-launcher env)\""})
+final class EnvCommand implements Callable<Integer> {
+  @ParentCommand LauncherCommand root;
+  @Mixin ClusterOptions cluster;
+
+  @Override
+  public Integer call() {
+    LauncherContext ctx = root.context();
+    Optional<ClusterState> state = cluster.state(ctx).filter(s -> !s.members().isEmpty());
+    List<String> endpoints;
+    if (state.isPresent()) {
+      endpoints = state.get().members().stream().map(m -> m.clientUrls().get(0)).toList();
+    } else {
+      ClusterSpec spec = cluster.load(ctx);
+      endpoints = spec.members().stream().map(m -> m.clientUrl()).map(URI::toString).toList();
+    }
+    ctx.out().println("export ETCDCTL_API=3");
+    ctx.out().println("export ETCDCTL_ENDPOINTS=" + String.join(",", endpoints));
+    state.map(ClusterState::tls).ifPresent(t -> {
+      ctx.out().println("export ETCDCTL_CACERT=" + t.caCert());
+      ctx.out().println("export ETCDCTL_CERT=" + t.clientCert());
+      ctx.out().println("export ETCDCTL_KEY=" + t.clientKey());
+    });
+    return ExitCodes.OK;
+  }
+}

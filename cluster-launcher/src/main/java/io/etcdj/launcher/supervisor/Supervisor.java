@@ -1,0 +1,440 @@
+package io.etcdj.launcher.supervisor;
+
+import io.etcdj.api.etcdserverpb.Member;
+import io.etcdj.api.etcdserverpb.MemberAddResponse;
+import io.etcdj.launcher.ExitCodes;
+import io.etcdj.launcher.LauncherException;
+import io.etcdj.launcher.client.ClientTls;
+import io.etcdj.launcher.client.MemberCallException;
+import io.etcdj.launcher.client.MemberClient;
+import io.etcdj.launcher.process.ClusterLayout;
+import io.etcdj.launcher.process.CommandLineBuilder;
+import io.etcdj.launcher.process.CommandLineBuilder.Peer;
+import io.etcdj.launcher.process.EtcdBinary;
+import io.etcdj.launcher.process.LogSink;
+import io.etcdj.launcher.process.MemberProcess;
+import io.etcdj.launcher.process.PortProbe;
+import io.etcdj.launcher.proxy.FaultProxy;
+import io.etcdj.launcher.proxy.FaultRules;
+import io.etcdj.launcher.spec.ClusterSpec;
+import io.etcdj.launcher.spec.FaultMode;
+import io.etcdj.launcher.spec.MemberSpec;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * Owns a running cluster: its member processes, their proxies and the fault rules, and keeps the
+ * state file current. Every operation runs under this object's lock; the proxies read member pids
+ * without it (see {@link #livePids()}) so a long operation never stalls peer traffic.
+ */
+public final class Supervisor {
+  private static final Duration STOP_GRACE = Duration.ofSeconds(10);
+
+  private final ClusterSpec spec;
+  private final ClusterLayout layout;
+  private final EtcdBinary binary;
+  private final Optional<TlsProvider> tls;
+  private final LogSink sink;
+  private final Duration startTimeout;
+  private final StateFile stateFile;
+  private final FaultRules rules = new FaultRules();
+  private final Map<String, FaultProxy> proxies = new HashMap<>();
+  /** The --initial-cluster each member was started with, by process name, kept for restarts. */
+  private final Map<String, List<Peer>> initialClusters = new HashMap<>();
+  private final java.util.Set<String> removed = new java.util.TreeSet<>();
+  private volatile List<MemberProcess> members = List.of();
+  private String phase = ClusterState.STARTING;
+  private String error = "";
+  private ControlServer control;
+  private boolean shutDown;
+  /** Set before shutdown takes the lock, so a start-up wait holding it gives up at once. */
+  private volatile boolean stopping;
+
+  public Supervisor(ClusterSpec spec, EtcdBinary binary, Optional<TlsProvider> tls, LogSink sink,
+      Duration startTimeout) {
+    this.spec = spec;
+    this.layout = new ClusterLayout(spec.baseDir());
+    this.binary = binary;
+    this.tls = tls;
+    this.sink = sink;
+    this.startTimeout = startTimeout;
+    this.stateFile = new StateFile(layout.stateFile());
+  }
+
+  public ClusterLayout layout() {
+    return layout;
+  }
+
+  public synchronized void attach(ControlServer server) {
+    this.control = server;
+    save();
+  }
+
+  /**
+   * Starts the cluster and waits until every member serves clients. The members are those of the
+   * cluster file, adjusted by the membership changes {@code previous} recorded, as long as their
+   * data dirs still exist: a removed member stays out, an added one comes back.
+   */
+  public synchronized void startCluster(Optional<ClusterState> previous, Consumer<String> progress) {
+    try {
+      List<Peer> founders = CommandLineBuilder.founders(spec.members());
+      List<MemberProcess> created = new ArrayList<>();
+      java.util.Set<String> removedBefore = new java.util.HashSet<>(previous.map(ClusterState::removed).orElse(List.of()));
+      for (MemberSpec m : spec.members()) {
+        if (removedBefore.contains(m.name()) && !Files.exists(layout.dataDir(m))) {
+          removed.add(m.name());
+          progress.accept("not starting " + m.process() + ": it was removed from the cluster (clean starts over)");
+          continue;
+        }
+        created.add(newProcess(m, founders));
+      }
+      for (ClusterState.MemberState added : previous.map(ClusterState::members).orElse(List.of())) {
+        if (spec.member(added.process()).isEmpty() && Files.exists(java.nio.file.Path.of(added.dataDir()))) {
+          progress.accept("restarting " + added.process() + ", added to the cluster earlier");
+          created.add(newProcess(RecordedMembers.spec(added), RecordedMembers.initialCluster(added)));
+        }
+      }
+      members = List.copyOf(created);
+      PortProbe.requireFree(claims(created.stream().map(MemberProcess::spec).toList()));
+      Files.createDirectories(layout.baseDir());
+      for (MemberProcess mp : created) {
+        startProxy(mp.spec());
+      }
+      for (MemberProcess mp : created) {
+        progress.accept("starting " + mp.spec().process() + ": " + String.join(" ", mp.command()));
+        mp.start();
+      }
+      save();
+      awaitReady(created, true);
+      phase = ClusterState.RUNNING;
+      save();
+    } catch (IOException e) {
+      fail("cannot create " + layout.baseDir() + ": " + e.getMessage());
+    } catch (LauncherException e) {
+      fail(e.getMessage());
+      throw e;
+    }
+  }
+
+  private void fail(String message) {
+    error = message;
+    stopEverything();
+    phase = ClusterState.FAILED;
+    save();
+    throw new LauncherException(message);
+  }
+
+  /** Runs one control request. */
+  public synchronized int handle(List<String> request, ControlServer.Reply reply) {
+    if (request.isEmpty()) {
+      throw new LauncherException("empty control request", ExitCodes.USAGE);
+    }
+    List<String> args = request.subList(1, request.size());
+    switch (request.get(0)) {
+      case "stop" -> {
+        if (args.isEmpty()) {
+          reply.out("stopping the cluster");
+          Thread t = new Thread(this::shutdown, "shutdown");
+          t.start();
+        } else {
+          forEach(args, mp -> { mp.stop(STOP_GRACE); reply.out("stopped " + mp.spec().process()); });
+        }
+      }
+      case "start" -> forEach(args, mp -> start(mp, reply));
+      case "restart" -> forEach(args, mp -> { mp.stop(STOP_GRACE); start(mp, reply); });
+      case "kill" -> forEach(args, mp -> { mp.kill(); reply.out("killed " + mp.spec().process()); });
+      case "pause" -> forEach(args, mp -> { mp.pause(); reply.out("paused " + mp.spec().process()); });
+      case "resume" -> forEach(args, mp -> { mp.resume(); reply.out("resumed " + mp.spec().process()); });
+      case "add-member" -> new MembershipChanges(this).add(args.get(0), Boolean.parseBoolean(args.get(1)),
+          optionalUrl(args.get(2)), optionalUrl(args.get(3)), reply);
+      case "promote" -> new MembershipChanges(this).promote(find(args.get(0)), reply);
+      case "remove-member" -> new MembershipChanges(this).remove(find(args.get(0)), reply);
+      case "partition" -> faults(() -> rules.partition(find(args.get(0)).spec().name()),
+          reply, "partitioned " + args.get(0));
+      case "delay" -> faults(() -> rules.delay(find(args.get(0)).spec().name(), Integer.parseInt(args.get(1))),
+          reply, "peer traffic of " + args.get(0) + " delayed by " + args.get(1) + " ms");
+      case "heal" -> faults(rules::heal, reply, "healed: no partitions or delays");
+      default -> throw new LauncherException("unknown control request " + request.get(0), ExitCodes.USAGE);
+    }
+    save();
+    return ExitCodes.OK;
+  }
+
+  private void start(MemberProcess mp, ControlServer.Reply reply) {
+    mp.start();
+    reply.out("started " + mp.spec().process() + " (pid " + mp.pid().map(String::valueOf).orElse("?") + ")");
+    save();
+    List<MemberProcess> late = awaitReady(List.of(mp), false);
+    if (!late.isEmpty()) {
+      reply.out(mp.spec().process() + " is running but not serving clients yet (no quorum?)");
+    }
+  }
+
+  private void faults(Runnable change, ControlServer.Reply reply, String done) {
+    if (spec.faults() != FaultMode.PROXY) {
+      throw new LauncherException("fault injection needs \"faults: proxy\" in the cluster file");
+    }
+    change.run();
+    proxies.values().forEach(FaultProxy::enforce);
+    reply.out(done);
+  }
+
+  private void forEach(List<String> names, Consumer<MemberProcess> action) {
+    if (names.isEmpty()) {
+      throw new LauncherException("name at least one member", ExitCodes.USAGE);
+    }
+    List<MemberProcess> targets = names.stream().map(this::find).toList();
+    targets.forEach(action);
+  }
+
+  /** Stops everything and records the cluster as stopped; safe to call more than once. */
+  public void shutdown() {
+    stopping = true;
+    synchronized (this) {
+      if (shutDown) {
+        return;
+      }
+      shutDown = true;
+      stopEverything();
+      if (!ClusterState.FAILED.equals(phase)) {
+        phase = ClusterState.STOPPED;
+      }
+      control = null;
+      save();
+    }
+    synchronized (this) {
+      notifyAll();
+    }
+  }
+
+  /** Blocks until {@link #shutdown()} has run. */
+  public synchronized void awaitShutdown() throws InterruptedException {
+    while (!shutDown) {
+      wait();
+    }
+  }
+
+  private void stopEverything() {
+    List<Thread> stoppers = new ArrayList<>();
+    for (MemberProcess mp : members) {
+      Thread t = new Thread(() -> mp.stop(STOP_GRACE), "stop-" + mp.spec().process());
+      t.start();
+      stoppers.add(t);
+    }
+    for (Thread t : stoppers) {
+      try {
+        t.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    proxies.values().forEach(FaultProxy::close);
+    proxies.clear();
+    if (control != null) {
+      control.close();
+    }
+  }
+
+  // ---- used by MembershipChanges ----
+
+  ClusterSpec spec() {
+    return spec;
+  }
+
+  List<MemberProcess> members() {
+    return members;
+  }
+
+  MemberProcess find(String nameOrProcess) {
+    return members.stream().filter(mp -> mp.spec().isCalled(nameOrProcess)).findFirst()
+        .orElseThrow(() -> new LauncherException("unknown member \"" + nameOrProcess + "\" (members: "
+            + String.join(", ", members.stream().map(mp -> mp.spec().process()).toList()) + ")"));
+  }
+
+  MemberProcess newProcess(MemberSpec m, List<Peer> initialCluster) {
+    initialClusters.put(m.process(), initialCluster);
+    List<String> command = CommandLineBuilder.build(binary, spec, m, layout, initialCluster,
+        tls.map(t -> t.forMember(m)));
+    Map<String, String> env = new LinkedHashMap<>(spec.env());
+    env.putAll(m.env());
+    return new MemberProcess(m, command, env, layout.baseDir(), layout.logFile(m), sink);
+  }
+
+  void addMember(MemberProcess mp) {
+    List<MemberProcess> next = new ArrayList<>(members);
+    next.add(mp);
+    members = List.copyOf(next);
+  }
+
+  void dropMember(MemberProcess mp) {
+    List<MemberProcess> next = new ArrayList<>(members);
+    next.remove(mp);
+    members = List.copyOf(next);
+    FaultProxy proxy = proxies.remove(mp.spec().name());
+    if (proxy != null) {
+      proxy.close();
+    }
+    rules.forget(mp.spec().name());
+    initialClusters.remove(mp.spec().process());
+    if (spec.member(mp.spec().process()).isPresent()) {
+      removed.add(mp.spec().name());
+    }
+  }
+
+  void startProxy(MemberSpec m) {
+    if (spec.faults() != FaultMode.PROXY) {
+      return;
+    }
+    URI advertised = m.peerUrl();
+    URI real = m.listenPeerUrls().get(0);
+    FaultProxy proxy = new FaultProxy(m.name(), new InetSocketAddress(advertised.getHost(), advertised.getPort()),
+        new InetSocketAddress(real.getHost(), real.getPort()), rules, this::livePids);
+    try {
+      proxy.start();
+    } catch (IOException e) {
+      throw new LauncherException("cannot open the peer proxy for " + m.name() + " on " + advertised + ": " + e.getMessage());
+    }
+    proxies.put(m.name(), proxy);
+  }
+
+  /** Every port a member needs, with its owner, for {@link PortProbe}. */
+  List<PortProbe.Claim> claims(List<MemberSpec> specs) {
+    List<PortProbe.Claim> claims = new ArrayList<>();
+    for (MemberSpec m : specs) {
+      m.listenClientUrls().forEach(u -> claims.add(new PortProbe.Claim(u, "client URL of " + m.name())));
+      m.listenPeerUrls().forEach(u -> claims.add(new PortProbe.Claim(u, "peer URL of " + m.name())));
+      if (spec.faults() == FaultMode.PROXY) {
+        claims.add(new PortProbe.Claim(m.peerUrl(), "peer proxy of " + m.name()));
+      }
+    }
+    return claims;
+  }
+
+  MemberClient clientFor(MemberProcess mp, Duration timeout) {
+    return new MemberClient(mp.spec().clientUrl(), tls.map(TlsProvider::client), timeout);
+  }
+
+  Optional<ClientTls> clientTls() {
+    return tls.map(TlsProvider::client);
+  }
+
+  ClusterLayout clusterLayout() {
+    return layout;
+  }
+
+  /**
+   * Waits until each member answers Maintenance.Status. A member that exits meanwhile fails the
+   * wait with its last log lines. Returns the members still not serving when time ran out, or
+   * throws if {@code strict}.
+   */
+  List<MemberProcess> awaitReady(List<MemberProcess> wanted, boolean strict) {
+    long deadline = System.nanoTime() + startTimeout.toNanos();
+    List<MemberProcess> pending = new ArrayList<>(wanted);
+    Map<MemberProcess, MemberClient> clients = new HashMap<>();
+    try {
+      while (!pending.isEmpty()) {
+        for (MemberProcess mp : List.copyOf(pending)) {
+          if (mp.exitCode().isPresent()) {
+            throw exitedDuringStart(mp);
+          }
+          MemberClient c = clients.computeIfAbsent(mp, p -> clientFor(p, Duration.ofSeconds(1)));
+          try {
+            c.status();
+            pending.remove(mp);
+          } catch (MemberCallException notYet) {
+            // still starting
+          }
+        }
+        if (pending.isEmpty()) {
+          break;
+        }
+        if (stopping) {
+          throw new LauncherException("start-up interrupted: the cluster is shutting down");
+        }
+        if (System.nanoTime() > deadline) {
+          if (!strict) {
+            return pending;
+          }
+          MemberProcess first = pending.get(0);
+          throw new LauncherException("timed out after " + startTimeout.toSeconds() + "s waiting for "
+              + first.spec().process() + " to serve clients on " + first.spec().clientUrl()
+              + lastLines(first));
+        }
+        sleep(200);
+      }
+      return List.of();
+    } finally {
+      clients.values().forEach(MemberClient::close);
+    }
+  }
+
+  private LauncherException exitedDuringStart(MemberProcess mp) {
+    return new LauncherException(mp.spec().process() + " exited during start-up with code "
+        + mp.exitCode().orElse(-1) + lastLines(mp));
+  }
+
+  private static String lastLines(MemberProcess mp) {
+    List<String> lines = mp.lastLines(15);
+    if (lines.isEmpty()) {
+      return " (it printed nothing)";
+    }
+    StringBuilder b = new StringBuilder("; its last log lines:");
+    lines.forEach(l -> b.append("\n  ").append(l));
+    return b.toString();
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LauncherException("interrupted");
+    }
+  }
+
+  private Map<String, Long> livePids() {
+    Map<String, Long> pids = new HashMap<>();
+    for (MemberProcess mp : members) {
+      mp.pid().ifPresent(pid -> pids.put(mp.spec().name(), pid));
+    }
+    return pids;
+  }
+
+  private static Optional<URI> optionalUrl(String text) {
+    return text.isEmpty() ? Optional.empty() : Optional.of(URI.create(text));
+  }
+
+  synchronized void save() {
+    List<ClusterState.MemberState> states = new ArrayList<>();
+    for (MemberProcess mp : members) {
+      MemberSpec m = mp.spec();
+      states.add(new ClusterState.MemberState(m.process(), m.name(), mp.pid().orElse(0L),
+          mp.state().name().toLowerCase(java.util.Locale.ROOT),
+          m.clientUrls().stream().map(URI::toString).toList(),
+          m.peerUrls().stream().map(URI::toString).toList(),
+          m.listenPeerUrls().stream().map(URI::toString).toList(),
+          layout.dataDir(m).toString(), layout.logFile(m).toString(),
+          rules.isPartitioned(m.name()), rules.delayOf(m.name()), m.flags(), m.initialClusterState(),
+          initialClusters.getOrDefault(m.process(), List.of()).stream()
+              .flatMap(p -> p.peerUrls().stream().map(u -> p.name() + "=" + u)).toList()));
+    }
+    boolean live = control != null && !shutDown;
+    ClusterState.TlsState tlsState = tls.map(TlsProvider::client)
+        .map(c -> new ClusterState.TlsState(c.caCert().toString(), c.clientCert().toString(), c.clientKey().toString()))
+        .orElse(null);
+    stateFile.write(new ClusterState(phase, error, ProcessHandle.current().pid(),
+        live ? control.port() : 0, live ? control.secret() : "", layout.baseDir().toString(),
+        binary.path() + " (" + binary.origin() + ")", spec.faults().name().toLowerCase(java.util.Locale.ROOT),
+        tlsState, states, List.copyOf(removed)));
+  }
+}
