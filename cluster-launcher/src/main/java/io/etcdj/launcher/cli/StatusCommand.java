@@ -85,6 +85,9 @@ final class StatusCommand implements Callable<Integer> {
     String[] units = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
     int e = (int) Math.floor(Math.log(bytes) / Math.log(1000));
     double value = Math.floor(bytes / Math.pow(1000, e) * 10 + 0.5) / 10;
-    return (value < 10 ? String.format("%.1f", value) : String.format("%.0f", value)) + " " + units[e];
+    // Go's %.0f rounds half to even ("20.5" prints as 20), so etcdctl shows a 20480-byte db as "20 kB".
+    java.math.BigDecimal shown = java.math.BigDecimal.valueOf(value)
+        .setScale(value < 10 ? 1 : 0, java.math.RoundingMode.HALF_EVEN);
+    return shown.toPlainString() + " " + units[e];
   }
 }
