@@ -24,8 +24,8 @@ import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code clean}: stops the cluster if it runs, then deletes what the launcher created under the
- * base dir (data dirs, logs, certificates, state) and the base dir itself once empty. Files the
- * launcher did not create are left alone.
+ * base dir (data dirs, certificates, state, and *.log files) and the base dir itself once empty.
+ * Other files are left alone.
  */
 @Command(name = "clean", mixinStandardHelpOptions = true,
     description = "Stop the cluster (if running) and delete its data dirs, logs, certificates and state.")
@@ -61,6 +61,12 @@ final class CleanCommand implements Callable<Integer> {
       targets.add(Path.of(m.dataDir()));
       targets.add(Path.of(m.logFile()));
     }));
+    if (Files.isDirectory(layout.baseDir())) {
+      // logs of members removed from the cluster are in no list any more
+      try (Stream<Path> files = Files.list(layout.baseDir())) {
+        files.filter(p -> p.getFileName().toString().endsWith(".log")).forEach(targets::add);
+      }
+    }
     targets.add(layout.certsDir());
     targets.add(layout.supervisorLog());
     targets.add(layout.stateFile());

@@ -34,7 +34,7 @@ import java.util.stream.Stream;
  */
 final class MembershipChanges {
   private static final Duration RPC_TIMEOUT = Duration.ofSeconds(5);
-  private static final Duration UNHEALTHY_RETRY = Duration.ofSeconds(15);
+  private static final Duration UNHEALTHY_RETRY = Duration.ofSeconds(30);
 
   private final Supervisor supervisor;
 
