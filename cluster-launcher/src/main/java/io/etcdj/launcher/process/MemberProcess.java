@@ -164,8 +164,14 @@ public final class MemberProcess {
     state = State.RUNNING;
   }
 
-  /** The last lines the member printed, for start-up failure reports. */
+  /**
+   * The last lines the member printed, for start-up failure reports. For a process that has
+   * exited, waits briefly for the rest of its output first.
+   */
   public List<String> lastLines(int n) {
+    if (exitCode().isPresent()) {
+      awaitPump();
+    }
     synchronized (lastLines) {
       List<String> all = new ArrayList<>(lastLines);
       return all.subList(Math.max(0, all.size() - n), all.size());

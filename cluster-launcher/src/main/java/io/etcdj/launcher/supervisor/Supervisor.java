@@ -383,13 +383,14 @@ public final class Supervisor {
         + mp.exitCode().orElse(-1) + lastLines(mp));
   }
 
-  private static String lastLines(MemberProcess mp) {
-    List<String> lines = mp.lastLines(15);
+  private String lastLines(MemberProcess mp) {
+    List<String> lines = mp.lastLines(25);
     if (lines.isEmpty()) {
       return " (it printed nothing)";
     }
     StringBuilder b = new StringBuilder("; its last log lines:");
     lines.forEach(l -> b.append("\n  ").append(l));
+    b.append("\n(full log: ").append(layout.logFile(mp.spec())).append(")");
     return b.toString();
   }
 
