@@ -1,0 +1,34 @@
+package io.etcdj.certs;
+
+import java.nio.file.Path;
+
+/**
+ * A certificate, key or CA file cannot be used: missing, unreadable, malformed, expired, for the
+ * wrong purpose or host, not matching its key, or not signed by the expected CA. Where Go's
+ * crypto/tls (and so the real etcd) has a text for the problem, the message uses it.
+ */
+public final class TlsMaterialException extends CertsException {
+  private static final long serialVersionUID = 1L;
+
+  private final transient Path file;
+
+  public TlsMaterialException(Path file, String problem) {
+    super(file + ": " + problem);
+    this.file = file;
+  }
+
+  /** For problems whose text already names the file, such as Go's {@code open FILE: ...}. */
+  static TlsMaterialException withText(Path file, String message) {
+    return new TlsMaterialException(file, message, true);
+  }
+
+  private TlsMaterialException(Path file, String message, boolean messageNamesFile) {
+    super(message);
+    this.file = file;
+  }
+
+  /** The file the problem is about. */
+  public Path file() {
+    return file;
+  }
+}
