@@ -37,10 +37,12 @@ final class StatusCommand implements Callable<Integer> {
     ClusterState state = cluster.runningState(ctx);
     Optional<ClientTls> tls = Optional.ofNullable(state.tls())
         .map(t -> new ClientTls(Path.of(t.caCert()), Path.of(t.clientCert()), Path.of(t.clientKey())));
+    // members are asked in parallel, so a slow or paused one costs one timeout, not one each
+    List<java.util.concurrent.CompletableFuture<List<String>>> pending = state.members().stream()
+        .map(m -> java.util.concurrent.CompletableFuture.supplyAsync(() -> row(m, tls)))
+        .toList();
     List<List<String>> rows = new ArrayList<>();
-    for (ClusterState.MemberState m : state.members()) {
-      rows.add(row(m, tls));
-    }
+    pending.forEach(f -> rows.add(f.join()));
     TablePrinter.print(ctx.out(), HEADERS, rows);
     return ExitCodes.OK;
   }
@@ -59,7 +61,7 @@ final class StatusCommand implements Callable<Integer> {
     String db = "-";
     String health = m.state();
     if ("running".equals(m.state())) {
-      try (MemberClient c = new MemberClient(URI.create(url), tls, Duration.ofSeconds(2))) {
+      try (MemberClient c = new MemberClient(URI.create(url), tls, Duration.ofSeconds(5))) {
         StatusResponse s = c.status();
         long self = s.getHeader().getMemberId();
         id = String.format("%x", self);

@@ -1,11 +1,12 @@
 package io.etcdj.launcher.cli;
 
-import io.etcdj.launcher.LauncherException;
+import io.etcdj.launcher.process.ClusterLayout;
 import io.etcdj.launcher.spec.ClusterSpec;
 import io.etcdj.launcher.supervisor.TlsProvider;
+import io.etcdj.launcher.tls.GeneratedTls;
 import java.util.Optional;
 
-/** Chooses the certificate source for a cluster with {@code tls: true}. */
+/** Chooses the certificate source for a cluster: generated material when {@code tls: true}. */
 final class Tls {
   private Tls() {}
 
@@ -13,6 +14,6 @@ final class Tls {
     if (!spec.tls()) {
       return Optional.empty();
     }
-    throw new LauncherException("tls: true is not supported by this build of cluster-launcher");
+    return Optional.of(new GeneratedTls(new ClusterLayout(spec.baseDir()).certsDir(), spec.members()));
   }
 }

@@ -6,8 +6,21 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Parsing and checking of the http(s)://host:port URLs etcd flags take. */
-final class Urls {
+public final class Urls {
   private Urls() {}
+
+  /**
+   * Parses one URL given on the command line, with the scheme the cluster uses (https when it
+   * runs with TLS). Throws IllegalArgumentException with a message for the user.
+   */
+  public static URI member(String text, String what, boolean tls) {
+    try {
+      URI u = parse(text, what);
+      return tls ? URI.create("https://" + u.getHost() + ":" + u.getPort()) : u;
+    } catch (EtcdCommandParser.ParseError e) {
+      throw new IllegalArgumentException(e.getMessage());
+    }
+  }
 
   static List<URI> parseList(String commaSeparated, String what) throws EtcdCommandParser.ParseError {
     List<URI> urls = new ArrayList<>();

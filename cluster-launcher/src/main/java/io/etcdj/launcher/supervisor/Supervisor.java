@@ -156,7 +156,7 @@ public final class Supervisor {
       case "pause" -> forEach(args, mp -> { mp.pause(); reply.out("paused " + mp.spec().process()); });
       case "resume" -> forEach(args, mp -> { mp.resume(); reply.out("resumed " + mp.spec().process()); });
       case "add-member" -> new MembershipChanges(this).add(args.get(0), Boolean.parseBoolean(args.get(1)),
-          optionalUrl(args.get(2)), optionalUrl(args.get(3)), reply);
+          optionalUrl(args.get(2), "--client-url"), optionalUrl(args.get(3), "--peer-url"), reply);
       case "promote" -> new MembershipChanges(this).promote(find(args.get(0)), reply);
       case "remove-member" -> new MembershipChanges(this).remove(find(args.get(0)), reply);
       case "partition" -> faults(() -> rules.partition(find(args.get(0)).spec().name()),
@@ -411,8 +411,15 @@ public final class Supervisor {
     return pids;
   }
 
-  private static Optional<URI> optionalUrl(String text) {
-    return text.isEmpty() ? Optional.empty() : Optional.of(URI.create(text));
+  private Optional<URI> optionalUrl(String text, String what) {
+    if (text.isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(io.etcdj.launcher.spec.Urls.member(text, what, tls.isPresent()));
+    } catch (IllegalArgumentException e) {
+      throw new LauncherException(e.getMessage(), ExitCodes.USAGE);
+    }
   }
 
   synchronized void save() {
