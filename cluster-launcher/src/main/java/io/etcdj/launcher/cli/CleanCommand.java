@@ -41,7 +41,9 @@ final class CleanCommand implements Callable<Integer> {
     Optional<ClusterState> state = cluster.state(ctx);
     if (state.isPresent() && state.get().supervisorAlive()) {
       ClusterState s = state.get();
-      ControlClient.send(s, List.of("stop"), ctx.out(), ctx.err());
+      if (ClusterState.RUNNING.equals(s.phase())) {
+        ControlClient.send(s, List.of("stop"), ctx.out(), ctx.err());
+      }
       ProcessHandle.of(s.supervisorPid()).ifPresent(h -> {
         try {
           h.onExit().get(60, TimeUnit.SECONDS);

@@ -26,8 +26,10 @@ final class LifecycleCommands {
 
     @Override
     public Integer call() throws Exception {
-      ClusterState state = cluster.runningState(root.context());
-      int code = Forwarding.send(root, cluster, "stop", names);
+      Optional<ClusterState> stopping = cluster.state(root.context())
+          .filter(s -> ClusterState.STOPPING.equals(s.phase()) && s.supervisorAlive());
+      ClusterState state = names.isEmpty() && stopping.isPresent() ? stopping.get() : cluster.runningState(root.context());
+      int code = stopping.isPresent() && names.isEmpty() ? ExitCodes.OK : Forwarding.send(root, cluster, "stop", names);
       if (code == ExitCodes.OK && names.isEmpty()) {
         Optional<ProcessHandle> launcher = ProcessHandle.of(state.supervisorPid());
         if (launcher.isPresent()) {

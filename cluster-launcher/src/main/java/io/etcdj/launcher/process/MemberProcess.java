@@ -109,13 +109,16 @@ public final class MemberProcess {
         Signals.cont(p.pid()); // a stopped process cannot act on SIGTERM
       }
     }
-    p.destroy();
+    // Signal through the ProcessHandle: Process.destroy() would also close the output pipe and
+    // lose the member's last words (its shutdown log lines).
+    p.toHandle().destroy();
     try {
       if (!p.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
-        p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        p.toHandle().destroyForcibly();
+        p.waitFor(10, TimeUnit.SECONDS);
       }
     } catch (InterruptedException e) {
-      p.destroyForcibly();
+      p.toHandle().destroyForcibly();
       Thread.currentThread().interrupt();
     }
     awaitPump();
@@ -134,7 +137,7 @@ public final class MemberProcess {
       }
       stopRequested = true;
     }
-    p.destroyForcibly();
+    p.toHandle().destroyForcibly();
     try {
       p.waitFor(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {

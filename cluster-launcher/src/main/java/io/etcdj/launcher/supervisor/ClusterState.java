@@ -8,7 +8,7 @@ import java.util.Optional;
  * {@code logs} and {@code clean} to work without asking the supervisor, and for every other
  * command to find it.
  *
- * @param phase starting, running, failed or stopped
+ * @param phase starting, running, stopping, stopped or failed
  * @param error why start-up failed, when phase is failed
  * @param supervisorPid the pid of the launcher process that wrote this state
  * @param controlPort its control port on 127.0.0.1 while it runs, else 0
@@ -34,6 +34,8 @@ public record ClusterState(
   public static final String STARTING = "starting";
   public static final String RUNNING = "running";
   public static final String FAILED = "failed";
+  /** Shutting down: no more control requests, members being stopped. */
+  public static final String STOPPING = "stopping";
   public static final String STOPPED = "stopped";
 
   /** One member's entry. */
@@ -64,7 +66,7 @@ public record ClusterState(
 
   /** True while the recorded supervisor process is alive and in charge. */
   public boolean supervisorAlive() {
-    return (RUNNING.equals(phase) || STARTING.equals(phase)) && supervisorPid > 0
+    return (RUNNING.equals(phase) || STARTING.equals(phase) || STOPPING.equals(phase)) && supervisorPid > 0
         && ProcessHandle.of(supervisorPid).map(ProcessHandle::isAlive).orElse(false);
   }
 }

@@ -205,11 +205,18 @@ public final class Supervisor {
         return;
       }
       shutDown = true;
+      if (control != null) {
+        control.close();
+        control = null;
+      }
+      if (!ClusterState.FAILED.equals(phase)) {
+        phase = ClusterState.STOPPING;
+        save();
+      }
       stopEverything();
       if (!ClusterState.FAILED.equals(phase)) {
         phase = ClusterState.STOPPED;
       }
-      control = null;
       save();
     }
     synchronized (this) {
@@ -224,9 +231,38 @@ public final class Supervisor {
     }
   }
 
+  /**
+   * Stops the followers first and the leader last. A leader stopped while its followers are
+   * still up first hands leadership over, and when they are stopping at the same moment it waits
+   * for a transfer that cannot happen; stopped last, it has nobody to hand over to and exits.
+   */
   private void stopEverything() {
+    List<MemberProcess> running = members.stream().filter(mp -> mp.pid().isPresent()).toList();
+    List<MemberProcess> leaders = running.stream().filter(this::isLeader).toList();
+    stopInParallel(running.stream().filter(mp -> !leaders.contains(mp)).toList());
+    stopInParallel(leaders);
+    proxies.values().forEach(FaultProxy::close);
+    proxies.clear();
+    if (control != null) {
+      control.close();
+    }
+  }
+
+  private boolean isLeader(MemberProcess mp) {
+    if (mp.state() != MemberProcess.State.RUNNING) {
+      return false;
+    }
+    try (MemberClient c = clientFor(mp, Duration.ofSeconds(1))) {
+      var status = c.status();
+      return status.getLeader() == status.getHeader().getMemberId();
+    } catch (LauncherException e) {
+      return false;
+    }
+  }
+
+  private static void stopInParallel(List<MemberProcess> group) {
     List<Thread> stoppers = new ArrayList<>();
-    for (MemberProcess mp : members) {
+    for (MemberProcess mp : group) {
       Thread t = new Thread(() -> mp.stop(STOP_GRACE), "stop-" + mp.spec().process());
       t.start();
       stoppers.add(t);
@@ -237,11 +273,6 @@ public final class Supervisor {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
-    }
-    proxies.values().forEach(FaultProxy::close);
-    proxies.clear();
-    if (control != null) {
-      control.close();
     }
   }
 
@@ -436,7 +467,7 @@ public final class Supervisor {
           initialClusters.getOrDefault(m.process(), List.of()).stream()
               .flatMap(p -> p.peerUrls().stream().map(u -> p.name() + "=" + u)).toList()));
     }
-    boolean live = control != null && !shutDown;
+    boolean live = control != null;
     ClusterState.TlsState tlsState = tls.map(TlsProvider::client)
         .map(c -> new ClusterState.TlsState(c.caCert().toString(), c.clientCert().toString(), c.clientKey().toString()))
         .orElse(null);
