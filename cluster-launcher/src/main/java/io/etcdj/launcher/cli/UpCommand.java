@@ -23,9 +23,7 @@ import picocli.CommandLine.ParentCommand;
  * running cluster again.
  */
 @Command(name = "up", aliases = "start", mixinStandardHelpOptions = true,
-    description = {"Start the cluster and wait until every member serves clients.",
-        "In the foreground, member logs are shown with coloured name prefixes and Ctrl-C stops",
-        "everyone. With NAMEs, start those stopped members of the running cluster."})
+    description = "Start the cluster and wait until every member serves clients. In the foreground, member logs are shown with coloured name prefixes and Ctrl-C stops everyone. With NAMEs, start those stopped members of the running cluster.")
 final class UpCommand implements Callable<Integer> {
   @ParentCommand LauncherCommand root;
   @Mixin ClusterOptions cluster;
