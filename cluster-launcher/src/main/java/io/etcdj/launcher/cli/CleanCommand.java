@@ -52,7 +52,7 @@ final class CleanCommand implements Callable<Integer> {
         }
       });
     }
-    state.ifPresent(s -> killLeftovers(ctx, s));
+    state.ifPresent(s -> Leftovers.stop(Leftovers.find(s), ctx.out()));
 
     Set<Path> targets = new LinkedHashSet<>();
     for (MemberSpec m : spec.members()) {
@@ -93,26 +93,6 @@ final class CleanCommand implements Callable<Integer> {
       ctx.out().println("nothing to clean in " + layout.baseDir());
     }
     return ExitCodes.OK;
-  }
-
-  /**
-   * Members whose launcher died without stopping them (SIGKILL) would keep their data dirs busy.
-   * A recorded pid is only killed if that process still names the member's data dir, so a reused
-   * pid is never touched.
-   */
-  private static void killLeftovers(LauncherContext ctx, ClusterState s) {
-    for (ClusterState.MemberState m : s.members()) {
-      if (m.pid() <= 0) {
-        continue;
-      }
-      ProcessHandle.of(m.pid())
-          .filter(h -> h.info().arguments().map(a -> String.join(" ", a).contains(m.dataDir())).orElse(false))
-          .ifPresent(h -> {
-            h.destroyForcibly();
-            h.onExit().join();
-            ctx.out().println("killed leftover " + m.process() + " (pid " + m.pid() + ")");
-          });
-    }
   }
 
   private static void deleteTree(Path root) throws IOException {

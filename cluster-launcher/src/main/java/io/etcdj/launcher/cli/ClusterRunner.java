@@ -12,6 +12,7 @@ import io.etcdj.launcher.supervisor.Supervisor;
 import io.etcdj.launcher.supervisor.TlsProvider;
 import io.etcdj.launcher.process.ClusterLayout;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -24,12 +25,16 @@ final class ClusterRunner {
   private ClusterRunner() {}
 
   static void refuseIfRunning(ClusterSpec spec) {
-    new StateFile(new ClusterLayout(spec.baseDir()).stateFile()).read()
-        .filter(ClusterState::supervisorAlive)
-        .ifPresent(s -> {
-          throw new LauncherException("a cluster is already running in " + spec.baseDir()
-              + " (launcher pid " + s.supervisorPid() + "); stop it first with: cluster-launcher stop");
-        });
+    Optional<ClusterState> state = new StateFile(new ClusterLayout(spec.baseDir()).stateFile()).read();
+    state.filter(ClusterState::supervisorAlive).ifPresent(s -> {
+      throw new LauncherException("a cluster is already running in " + spec.baseDir()
+          + " (launcher pid " + s.supervisorPid() + "); stop it first with: cluster-launcher stop");
+    });
+    List<Leftovers.Leftover> leftovers = state.map(Leftovers::find).orElse(List.of());
+    if (!leftovers.isEmpty()) {
+      throw new LauncherException("members of an earlier launcher that did not stop them are still running: "
+          + Leftovers.describe(leftovers) + "; stop them with: cluster-launcher stop");
+    }
   }
 
   static int run(ClusterSpec spec, EtcdBinary binary, Optional<TlsProvider> tls, LogSink sink,

@@ -25,6 +25,11 @@ final class LifecycleCommands {
 
     @Override
     public Integer call() throws Exception {
+      List<Leftovers.Leftover> leftovers = cluster.state(root.context()).map(Leftovers::find).orElse(List.of());
+      if (names.isEmpty() && !leftovers.isEmpty()) {
+        Leftovers.stop(leftovers, root.context().out());
+        return ExitCodes.OK;
+      }
       Optional<ClusterState> stopping = cluster.state(root.context())
           .filter(s -> ClusterState.STOPPING.equals(s.phase()) && s.supervisorAlive());
       ClusterState state = names.isEmpty() && stopping.isPresent() ? stopping.get() : cluster.runningState(root.context());

@@ -86,7 +86,10 @@ final class LogsCommand implements Callable<Integer> {
 
   private void followLogs(LauncherContext ctx, ConsoleLog console, boolean prefix, Map<String, Path> logs,
       Map<String, Long> offsets) throws IOException, InterruptedException {
-    while (cluster.state(ctx).map(ClusterState::supervisorAlive).orElse(false)) {
+    boolean running = true;
+    while (running) {
+      // one more pass after the cluster stopped, for the lines written while it was stopping
+      running = cluster.state(ctx).map(ClusterState::supervisorAlive).orElse(false);
       for (Map.Entry<String, Path> e : logs.entrySet()) {
         Path file = e.getValue();
         if (!Files.exists(file)) {
@@ -107,7 +110,9 @@ final class LogsCommand implements Callable<Integer> {
         }
       }
       ctx.out().flush();
-      Thread.sleep(200);
+      if (running) {
+        Thread.sleep(200);
+      }
     }
   }
 

@@ -1,6 +1,5 @@
 package io.etcdj.launcher.cli;
 
-import io.etcdj.launcher.ExitCodes;
 import io.etcdj.launcher.process.ConsoleLog;
 import io.etcdj.launcher.process.EtcdBinary;
 import io.etcdj.launcher.spec.ClusterSpec;

@@ -1,11 +1,7 @@
 package io.etcdj.launcher.supervisor;
 
-import io.etcdj.api.etcdserverpb.Member;
-import io.etcdj.api.etcdserverpb.MemberAddResponse;
-import io.etcdj.launcher.ExitCodes;
 import io.etcdj.launcher.LauncherException;
 import io.etcdj.launcher.client.ClientTls;
-import io.etcdj.launcher.client.MemberCallException;
 import io.etcdj.launcher.client.MemberClient;
 import io.etcdj.launcher.process.ClusterLayout;
 import io.etcdj.launcher.process.CommandLineBuilder;
@@ -23,11 +19,16 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.HashSet;
+import java.util.TreeSet;
+import java.util.Set;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -38,7 +39,7 @@ import java.util.function.Consumer;
  * without it (see {@link #livePids()}) so a long operation never stalls peer traffic.
  */
 public final class Supervisor {
-  private static final Duration STOP_GRACE = Duration.ofSeconds(10);
+  static final Duration STOP_GRACE = Duration.ofSeconds(10);
 
   private final ClusterSpec spec;
   private final ClusterLayout layout;
@@ -51,7 +52,7 @@ public final class Supervisor {
   private final Map<String, FaultProxy> proxies = new HashMap<>();
   /** The --initial-cluster each member was started with, by process name, kept for restarts. */
   private final Map<String, List<Peer>> initialClusters = new HashMap<>();
-  private final java.util.Set<String> removed = new java.util.TreeSet<>();
+  private final Set<String> removed = new TreeSet<>();
   private volatile List<MemberProcess> members = List.of();
   private String phase = ClusterState.STARTING;
   private String error = "";
@@ -89,7 +90,7 @@ public final class Supervisor {
     try {
       List<Peer> founders = CommandLineBuilder.founders(spec.members());
       List<MemberProcess> created = new ArrayList<>();
-      java.util.Set<String> removedBefore = new java.util.HashSet<>(previous.map(ClusterState::removed).orElse(List.of()));
+      Set<String> removedBefore = new HashSet<>(previous.map(ClusterState::removed).orElse(List.of()));
       for (MemberSpec m : spec.members()) {
         if (removedBefore.contains(m.name()) && !Files.exists(layout.dataDir(m))) {
           removed.add(m.name());
@@ -99,7 +100,7 @@ public final class Supervisor {
         created.add(newProcess(m, founders));
       }
       for (ClusterState.MemberState added : previous.map(ClusterState::members).orElse(List.of())) {
-        if (spec.member(added.process()).isEmpty() && Files.exists(java.nio.file.Path.of(added.dataDir()))) {
+        if (spec.member(added.process()).isEmpty() && Files.exists(Path.of(added.dataDir()))) {
           progress.accept("restarting " + added.process() + ", added to the cluster earlier");
           created.add(newProcess(RecordedMembers.spec(added), RecordedMembers.initialCluster(added)));
         }
@@ -134,67 +135,32 @@ public final class Supervisor {
     throw new LauncherException(message);
   }
 
-  /** Runs one control request. */
+  /** Runs one control request (see {@link ControlRequests}) and records the result. */
   public synchronized int handle(List<String> request, ControlServer.Reply reply) {
-    if (request.isEmpty()) {
-      throw new LauncherException("empty control request", ExitCodes.USAGE);
-    }
-    List<String> args = request.subList(1, request.size());
-    switch (request.get(0)) {
-      case "stop" -> {
-        if (args.isEmpty()) {
-          reply.out("stopping the cluster");
-          Thread t = new Thread(this::shutdown, "shutdown");
-          t.start();
-        } else {
-          forEach(args, mp -> { mp.stop(STOP_GRACE); reply.out("stopped " + mp.spec().process()); });
-        }
-      }
-      case "start" -> forEach(args, mp -> start(mp, reply));
-      case "restart" -> forEach(args, mp -> { mp.stop(STOP_GRACE); start(mp, reply); });
-      case "kill" -> forEach(args, mp -> { mp.kill(); reply.out("killed " + mp.spec().process()); });
-      case "pause" -> forEach(args, mp -> { mp.pause(); reply.out("paused " + mp.spec().process()); });
-      case "resume" -> forEach(args, mp -> { mp.resume(); reply.out("resumed " + mp.spec().process()); });
-      case "add-member" -> new MembershipChanges(this).add(args.get(0), Boolean.parseBoolean(args.get(1)),
-          optionalUrl(args.get(2), "--client-url"), optionalUrl(args.get(3), "--peer-url"), reply);
-      case "promote" -> new MembershipChanges(this).promote(find(args.get(0)), reply);
-      case "remove-member" -> new MembershipChanges(this).remove(find(args.get(0)), reply);
-      case "partition" -> faults(() -> rules.partition(find(args.get(0)).spec().name()),
-          reply, "partitioned " + args.get(0));
-      case "delay" -> faults(() -> rules.delay(find(args.get(0)).spec().name(), Integer.parseInt(args.get(1))),
-          reply, "peer traffic of " + args.get(0) + " delayed by " + args.get(1) + " ms");
-      case "heal" -> faults(rules::heal, reply, "healed: no partitions or delays");
-      default -> throw new LauncherException("unknown control request " + request.get(0), ExitCodes.USAGE);
-    }
+    int code = new ControlRequests(this).handle(request, reply);
     save();
-    return ExitCodes.OK;
+    return code;
   }
 
-  private void start(MemberProcess mp, ControlServer.Reply reply) {
-    mp.start();
-    reply.out("started " + mp.spec().process() + " (pid " + mp.pid().map(String::valueOf).orElse("?") + ")");
-    save();
-    List<MemberProcess> late = awaitReady(List.of(mp), false);
-    if (!late.isEmpty()) {
-      reply.out(mp.spec().process() + " is running but not serving clients yet (no quorum?)");
-    }
-  }
-
-  private void faults(Runnable change, ControlServer.Reply reply, String done) {
+  /** Changes the fault rules and makes every proxy apply them to its open connections. */
+  void changeFaults(Consumer<FaultRules> change) {
     if (spec.faults() != FaultMode.PROXY) {
       throw new LauncherException("fault injection needs \"faults: proxy\" in the cluster file");
     }
-    change.run();
+    change.accept(rules);
     proxies.values().forEach(FaultProxy::enforce);
-    reply.out(done);
   }
 
-  private void forEach(List<String> names, Consumer<MemberProcess> action) {
-    if (names.isEmpty()) {
-      throw new LauncherException("name at least one member", ExitCodes.USAGE);
-    }
-    List<MemberProcess> targets = names.stream().map(this::find).toList();
-    targets.forEach(action);
+  /**
+   * Waits until each member answers Maintenance.Status; see {@link ReadinessWait}. Returns the
+   * members still not serving when time ran out, or throws if {@code strict}.
+   */
+  List<MemberProcess> awaitReady(List<MemberProcess> wanted, boolean strict) {
+    return new ReadinessWait(startTimeout, this::clientFor, () -> stopping, layout).await(wanted, strict);
+  }
+
+  boolean tlsEnabled() {
+    return tls.isPresent();
   }
 
   /** Stops everything and records the cluster as stopped; safe to call more than once. */
@@ -276,7 +242,7 @@ public final class Supervisor {
     }
   }
 
-  // ---- used by MembershipChanges ----
+  // ---- used by ControlRequests and MembershipChanges ----
 
   ClusterSpec spec() {
     return spec;
@@ -363,77 +329,6 @@ public final class Supervisor {
     return layout;
   }
 
-  /**
-   * Waits until each member answers Maintenance.Status. A member that exits meanwhile fails the
-   * wait with its last log lines. Returns the members still not serving when time ran out, or
-   * throws if {@code strict}.
-   */
-  List<MemberProcess> awaitReady(List<MemberProcess> wanted, boolean strict) {
-    long deadline = System.nanoTime() + startTimeout.toNanos();
-    List<MemberProcess> pending = new ArrayList<>(wanted);
-    Map<MemberProcess, MemberClient> clients = new HashMap<>();
-    try {
-      while (!pending.isEmpty()) {
-        for (MemberProcess mp : List.copyOf(pending)) {
-          if (mp.exitCode().isPresent()) {
-            throw exitedDuringStart(mp);
-          }
-          MemberClient c = clients.computeIfAbsent(mp, p -> clientFor(p, Duration.ofSeconds(1)));
-          try {
-            c.status();
-            pending.remove(mp);
-          } catch (MemberCallException notYet) {
-            // still starting
-          }
-        }
-        if (pending.isEmpty()) {
-          break;
-        }
-        if (stopping) {
-          throw new LauncherException("start-up interrupted: the cluster is shutting down");
-        }
-        if (System.nanoTime() > deadline) {
-          if (!strict) {
-            return pending;
-          }
-          MemberProcess first = pending.get(0);
-          throw new LauncherException("timed out after " + startTimeout.toSeconds() + "s waiting for "
-              + first.spec().process() + " to serve clients on " + first.spec().clientUrl()
-              + lastLines(first));
-        }
-        sleep(200);
-      }
-      return List.of();
-    } finally {
-      clients.values().forEach(MemberClient::close);
-    }
-  }
-
-  private LauncherException exitedDuringStart(MemberProcess mp) {
-    return new LauncherException(mp.spec().process() + " exited during start-up with code "
-        + mp.exitCode().orElse(-1) + lastLines(mp));
-  }
-
-  private String lastLines(MemberProcess mp) {
-    List<String> lines = mp.lastLines(25);
-    if (lines.isEmpty()) {
-      return " (it printed nothing)";
-    }
-    StringBuilder b = new StringBuilder("; its last log lines:");
-    lines.forEach(l -> b.append("\n  ").append(l));
-    b.append("\n(full log: ").append(layout.logFile(mp.spec())).append(")");
-    return b.toString();
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new LauncherException("interrupted");
-    }
-  }
-
   private Map<String, Long> livePids() {
     Map<String, Long> pids = new HashMap<>();
     for (MemberProcess mp : members) {
@@ -442,23 +337,12 @@ public final class Supervisor {
     return pids;
   }
 
-  private Optional<URI> optionalUrl(String text, String what) {
-    if (text.isEmpty()) {
-      return Optional.empty();
-    }
-    try {
-      return Optional.of(io.etcdj.launcher.spec.Urls.member(text, what, tls.isPresent()));
-    } catch (IllegalArgumentException e) {
-      throw new LauncherException(e.getMessage(), ExitCodes.USAGE);
-    }
-  }
-
   synchronized void save() {
     List<ClusterState.MemberState> states = new ArrayList<>();
     for (MemberProcess mp : members) {
       MemberSpec m = mp.spec();
       states.add(new ClusterState.MemberState(m.process(), m.name(), mp.pid().orElse(0L),
-          mp.state().name().toLowerCase(java.util.Locale.ROOT),
+          mp.state().name().toLowerCase(Locale.ROOT),
           m.clientUrls().stream().map(URI::toString).toList(),
           m.peerUrls().stream().map(URI::toString).toList(),
           m.listenPeerUrls().stream().map(URI::toString).toList(),
@@ -473,7 +357,7 @@ public final class Supervisor {
         .orElse(null);
     stateFile.write(new ClusterState(phase, error, ProcessHandle.current().pid(),
         live ? control.port() : 0, live ? control.secret() : "", layout.baseDir().toString(),
-        binary.path() + " (" + binary.origin() + ")", spec.faults().name().toLowerCase(java.util.Locale.ROOT),
+        binary.path() + " (" + binary.origin() + ")", spec.faults().name().toLowerCase(Locale.ROOT),
         tlsState, states, List.copyOf(removed)));
   }
 }

@@ -175,7 +175,12 @@ class ClusterLifecycleIT {
   void stopLeavesNoProcessesAndCleanLeavesNoFiles() throws Exception {
     List<Long> pids = h.seenPids();
     ClusterState before = h.state();
+    java.util.concurrent.CompletableFuture<LauncherHarness.Result> follow =
+        java.util.concurrent.CompletableFuture.supplyAsync(() -> h.run("logs", "-f", "--file", "cluster.yml"));
+    Eventually.get(Duration.ofSeconds(10), () -> h.state().supervisorAlive() ? true : null);
     h.run("stop", "-f", "cluster.yml").expectOk();
+    String followed = follow.get(30, TimeUnit.SECONDS).expectOk().out();
+    assertTrue(followed.contains("m1 | (launcher: m1 stopped)"), "logs -f shows the shutdown and ends with it:\n" + followed);
     for (long pid : pids) {
       assertFalse(LauncherHarness.alive(pid), "pid " + pid + " still running");
     }

@@ -60,4 +60,25 @@ class StartupErrorsIT {
       h.run("stop", "-f", "cluster.yml").expectOk();
     }
   }
+
+  @Test
+  void membersOfAKilledLauncherAreFoundAndStopped() throws Exception {
+    try (LauncherHarness h = new LauncherHarness()) {
+      h.write("cluster.yml", h.yaml(2));
+      h.run("up", "-d", "-f", "cluster.yml").expectOk();
+      ClusterState state = h.state();
+      ProcessHandle launcher = ProcessHandle.of(state.supervisorPid()).orElseThrow();
+      launcher.destroyForcibly(); // SIGKILL: no shutdown hook runs
+      launcher.onExit().get();
+      state.members().forEach(m -> assertTrue(LauncherHarness.alive(m.pid()), m.process() + " survived its launcher"));
+
+      LauncherHarness.Result again = h.run("up", "-d", "-f", "cluster.yml");
+      assertEquals(1, again.code());
+      assertTrue(again.err().startsWith("Error: members of an earlier launcher that did not stop them are still running: m1 (pid "),
+          again.err());
+      String out = h.run("stop", "-f", "cluster.yml").expectOk().out();
+      assertTrue(out.contains("stopped leftover m1") && out.contains("stopped leftover m2"), out);
+      state.members().forEach(m -> assertFalse(LauncherHarness.alive(m.pid()), m.process() + " still running"));
+    }
+  }
 }

@@ -17,11 +17,11 @@ import org.junit.jupiter.api.io.TempDir;
 class YamlClusterParserTest {
   @Test
   void builtInDefaultIsTheSeedCluster() throws Exception {
-    ClusterSpec spec = ClusterFiles.load(Optional.empty(), Path.of("/work-dir"), Map.of());
+    ClusterSpec spec = ClusterFiles.load(Optional.empty(), Path.of("/home/user/project"), Map.of());
     assertEquals("etcd-cluster-1", spec.token());
     assertFalse(spec.tls());
     assertEquals(FaultMode.NONE, spec.faults());
-    assertEquals(Path.of("/work-dir/local-cluster.etcd"), spec.baseDir());
+    assertEquals(Path.of("/home/user/project/local-cluster.etcd"), spec.baseDir());
     assertEquals(List.of("infra1", "infra2", "infra3"), spec.members().stream().map(MemberSpec::name).toList());
     assertEquals(List.of(2379, 22379, 32379), spec.members().stream().map(m -> m.clientUrl().getPort()).toList());
     assertEquals(List.of(12380, 22380, 32380), spec.members().stream().map(m -> m.peerUrl().getPort()).toList());
