@@ -30,12 +30,20 @@ final class EnvCommand implements Callable<Integer> {
       endpoints = spec.members().stream().map(m -> m.clientUrl()).map(URI::toString).toList();
     }
     ctx.out().println("export ETCDCTL_API=3");
-    ctx.out().println("export ETCDCTL_ENDPOINTS=" + String.join(",", endpoints));
+    ctx.out().println("export ETCDCTL_ENDPOINTS=" + shellQuote(String.join(",", endpoints)));
     state.map(ClusterState::tls).ifPresent(t -> {
-      ctx.out().println("export ETCDCTL_CACERT=" + t.caCert());
-      ctx.out().println("export ETCDCTL_CERT=" + t.clientCert());
-      ctx.out().println("export ETCDCTL_KEY=" + t.clientKey());
+      ctx.out().println("export ETCDCTL_CACERT=" + shellQuote(t.caCert()));
+      ctx.out().println("export ETCDCTL_CERT=" + shellQuote(t.clientCert()));
+      ctx.out().println("export ETCDCTL_KEY=" + shellQuote(t.clientKey()));
     });
     return ExitCodes.OK;
+  }
+
+  /** Leaves plain values alone and single-quotes the rest, so eval never splits a path. */
+  static String shellQuote(String value) {
+    if (value.matches("[A-Za-z0-9_./:,=@%+-]+")) {
+      return value;
+    }
+    return "'" + value.replace("'", "'\\''") + "'";
   }
 }

@@ -88,6 +88,12 @@ class CommandLineTest {
   }
 
   @Test
+  void envQuotesOnlyWhatNeedsIt() {
+    assertEquals("/a/b.pem", EnvCommand.shellQuote("/a/b.pem"));
+    assertEquals("'/my certs/it'\\''s.pem'", EnvCommand.shellQuote("/my certs/it's.pem"));
+  }
+
+  @Test
   void humanBytesLikeEtcdctl() {
     assertEquals("0 B", StatusCommand.humanBytes(0));
     assertEquals("20 kB", StatusCommand.humanBytes(20480));
