@@ -80,7 +80,9 @@ final class MembershipChanges {
 
   void promote(MemberProcess mp, ControlServer.Reply reply) {
     long id = idOf(mp);
-    retryWhileUnhealthy(() -> withAnyMember(c -> c.memberPromote(id)));
+    // ask a voter: the learner itself does not serve the Cluster API
+    List<MemberProcess> others = supervisor.members().stream().filter(o -> o != mp).toList();
+    retryWhileUnhealthy(() -> withMembers(others, c -> c.memberPromote(id)));
     reply.out(String.format("Member %16x promoted in cluster", id));
   }
 
