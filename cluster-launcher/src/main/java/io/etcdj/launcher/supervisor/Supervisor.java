@@ -204,7 +204,11 @@ public final class Supervisor {
    */
   private void stopEverything() {
     List<MemberProcess> running = members.stream().filter(mp -> mp.pid().isPresent()).toList();
-    List<MemberProcess> leaders = running.stream().filter(this::isLeader).toList();
+    List<java.util.concurrent.CompletableFuture<Optional<MemberProcess>>> asked = running.stream()
+        .map(mp -> java.util.concurrent.CompletableFuture.supplyAsync(() -> Optional.of(mp).filter(this::isLeader)))
+        .toList();
+    List<MemberProcess> leaders = asked.stream().map(java.util.concurrent.CompletableFuture::join)
+        .flatMap(Optional::stream).toList();
     stopInParallel(running.stream().filter(mp -> !leaders.contains(mp)).toList());
     stopInParallel(leaders);
     proxies.values().forEach(FaultProxy::close);

@@ -29,7 +29,7 @@ import java.util.stream.Stream;
  */
 final class LauncherHarness implements AutoCloseable {
   /** Test-cluster timing: short, but long enough for a busy 2-core machine. */
-  static final String FAST_FLAGS = "flags: [--heartbeat-interval=100, --election-timeout=1000]";
+  static final String FAST_FLAGS = "flags: [--heartbeat-interval=50, --election-timeout=500]";
 
   /** The etcd binary under test: the real etcd by default, ours with -Dlauncher.etcd=... */
   static String etcd() {

@@ -38,7 +38,7 @@ class ProcfileForegroundIT {
             .append(" --listen-peer-urls http://127.0.0.1:").append(peer[i])
             .append(" --initial-advertise-peer-urls http://127.0.0.1:").append(peer[i])
             .append(" --initial-cluster-token etcd-cluster-1 --initial-cluster '").append(initial)
-            .append("' --initial-cluster-state new --heartbeat-interval=100 --election-timeout=1000\n");
+            .append("' --initial-cluster-state new --heartbeat-interval=50 --election-timeout=500\n");
       }
       h.write("Procfile", procfile.toString());
 
