@@ -205,7 +205,8 @@ public final class Supervisor {
   private void stopEverything() {
     List<MemberProcess> running = members.stream().filter(mp -> mp.pid().isPresent()).toList();
     List<java.util.concurrent.CompletableFuture<Optional<MemberProcess>>> asked = running.stream()
-        .map(mp -> java.util.concurrent.CompletableFuture.supplyAsync(() -> Optional.of(mp).filter(this::isLeader)))
+        .map(mp -> java.util.concurrent.CompletableFuture.supplyAsync(() -> Optional.of(mp).filter(this::isLeader))
+            .exceptionally(e -> Optional.empty())) // the order is a nicety; stopping must go on
         .toList();
     List<MemberProcess> leaders = asked.stream().map(java.util.concurrent.CompletableFuture::join)
         .flatMap(Optional::stream).toList();
@@ -225,7 +226,7 @@ public final class Supervisor {
     try (MemberClient c = clientFor(mp, Duration.ofSeconds(1))) {
       var status = c.status();
       return status.getLeader() == status.getHeader().getMemberId();
-    } catch (LauncherException e) {
+    } catch (RuntimeException | LinkageError e) {
       return false;
     }
   }
