@@ -11,7 +11,9 @@ import io.etcdj.launcher.supervisor.ClusterState;
 import io.etcdj.launcher.supervisor.StateFile;
 import java.nio.file.Path;
 import java.util.Optional;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** Options every command takes to find its cluster. */
 public final class ClusterOptions {
@@ -23,14 +25,33 @@ public final class ClusterOptions {
       description = "Directory for data dirs, logs and launcher state (overrides base-dir: in the file).")
   Path baseDir;
 
+  /** The command this mixin belongs to, to fall back on options given before the command. */
+  @Spec(Spec.Target.MIXEE)
+  CommandSpec mixee;
+
+  /** The file from this command's options, else from the root's ({@code cluster-launcher -f F up}). */
+  Path file() {
+    if (file != null || mixee == null) {
+      return file;
+    }
+    return ((LauncherCommand) mixee.root().userObject()).file;
+  }
+
+  Path baseDir() {
+    if (baseDir != null || mixee == null) {
+      return baseDir;
+    }
+    return ((LauncherCommand) mixee.root().userObject()).baseDir;
+  }
+
   ClusterSpec load(LauncherContext ctx) {
     ClusterSpec spec;
     try {
-      spec = ClusterFiles.load(Optional.ofNullable(file).map(f -> ctx.cwd().resolve(f)), ctx.cwd(), ctx.env());
+      spec = ClusterFiles.load(Optional.ofNullable(file()).map(f -> ctx.cwd().resolve(f)), ctx.cwd(), ctx.env());
     } catch (ClusterFileException e) {
       throw new LauncherException(e.getMessage(), ExitCodes.BAD_CLUSTER_FILE);
     }
-    return baseDir == null ? spec : spec.withBaseDir(ctx.cwd().resolve(baseDir).normalize());
+    return baseDir() == null ? spec : spec.withBaseDir(ctx.cwd().resolve(baseDir()).normalize());
   }
 
   ClusterLayout layout(LauncherContext ctx) {
@@ -51,7 +72,7 @@ public final class ClusterOptions {
   }
 
   Path fileDir(LauncherContext ctx) {
-    return file == null ? ctx.cwd() : ctx.cwd().resolve(file).toAbsolutePath().getParent();
+    return file() == null ? ctx.cwd() : ctx.cwd().resolve(file()).toAbsolutePath().getParent();
   }
 
   EtcdBinary binary(LauncherContext ctx, ClusterSpec spec, Optional<String> option) {

@@ -35,8 +35,8 @@ final class Detacher {
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(List.of("-Xmx256m", "-Xss512k", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.etcdj.launcher.Main", "__supervise"));
-    if (options.file != null) {
-      cmd.addAll(List.of("-f", ctx.cwd().resolve(options.file).toString()));
+    if (options.file() != null) {
+      cmd.addAll(List.of("-f", ctx.cwd().resolve(options.file()).toString()));
     }
     cmd.addAll(List.of("--base-dir", spec.baseDir().toString(), "--etcd-binary", binary.path().toString(),
         "--timeout", Long.toString(timeout.toSeconds())));

@@ -1,6 +1,8 @@
 package io.etcdj.launcher.cli;
 
+import java.nio.file.Path;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /** The root command; subcommands reach the {@link LauncherContext} through it. */
 @Command(name = "cluster-launcher", mixinStandardHelpOptions = true,
@@ -26,6 +28,14 @@ import picocli.CommandLine.Command;
         SuperviseCommand.class
     })
 public final class LauncherCommand implements Runnable {
+  /** Also accepted before the command, as goreman takes it: {@code cluster-launcher -f Procfile up}. */
+  @Option(names = {"-f", "--file"}, paramLabel = "FILE",
+      description = "Cluster file for the command (it may also follow the command).")
+  Path file;
+
+  @Option(names = "--base-dir", paramLabel = "DIR", description = "Base dir for the command (it may also follow the command).")
+  Path baseDir;
+
   private final LauncherContext context;
 
   public LauncherCommand(LauncherContext context) {

@@ -57,8 +57,8 @@ final class LogsCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     LauncherContext ctx = root.context();
-    cluster.file = file;
-    cluster.baseDir = baseDir;
+    cluster.file = file != null ? file : root.file;
+    cluster.baseDir = baseDir != null ? baseDir : root.baseDir;
     Map<String, Path> logs = logFiles(ctx);
     if (name != null) {
       String key = logs.keySet().stream().filter(k -> k.equals(name)).findFirst()

@@ -55,6 +55,14 @@ class CommandLineTest {
   }
 
   @Test
+  void clusterFileMayComeBeforeTheCommandAsWithGoreman() throws Exception {
+    Files.writeString(dir.resolve("Procfile"),
+        "etcd1: bin/etcd --name infra1 --listen-client-urls http://127.0.0.1:5001 --listen-peer-urls http://127.0.0.1:5002\n");
+    assertEquals(0, run("-f", "Procfile", "env"));
+    assertTrue(out().endsWith("export ETCDCTL_ENDPOINTS=http://127.0.0.1:5001\n"), out());
+  }
+
+  @Test
   void commandsThatNeedAClusterSaySoWhenNoneRuns() {
     assertEquals(ExitCodes.NOT_RUNNING, run("status"));
     assertEquals("Error: no cluster is running in " + dir.resolve("local-cluster.etcd")
