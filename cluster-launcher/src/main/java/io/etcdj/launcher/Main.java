@@ -23,6 +23,11 @@ public final class Main {
         context.err().println("Error: " + le.getMessage());
         return le.exitCode();
       }
+      if (e instanceof java.io.IOException io) {
+        // file-system trouble (a base dir that cannot be created, a full disk): the message names the path
+        context.err().println("Error: " + io.getClass().getSimpleName() + ": " + io.getMessage());
+        return ExitCodes.FAILURE;
+      }
       context.err().println("Error: " + e);
       return ExitCodes.FAILURE;
     });
