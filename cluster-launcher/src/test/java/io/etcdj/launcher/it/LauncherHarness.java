@@ -33,7 +33,8 @@ final class LauncherHarness implements AutoCloseable {
 
   /** The etcd binary under test: the real etcd by default, ours with -Dlauncher.etcd=... */
   static String etcd() {
-    return System.getProperty("launcher.etcd", "/usr/bin/etcd");
+    // absolute, because cluster files resolve a relative etcd: against their own directory
+    return Path.of(System.getProperty("launcher.etcd", "/usr/bin/etcd")).toAbsolutePath().normalize().toString();
   }
 
   /** A command's outcome. */
