@@ -30,8 +30,7 @@ class CommandLineBuilderTest {
         "--initial-advertise-peer-urls=http://127.0.0.1:22380",
         "--initial-cluster-token=etcd-cluster-1",
         "--initial-cluster=infra1=http://127.0.0.1:12380,infra2=http://127.0.0.1:22380,infra3=http://127.0.0.1:32380",
-        "--initial-cluster-state=new",
-        "--logger=zap", "--log-outputs=stderr"), cmd);
+        "--initial-cluster-state=new"), cmd);
   }
 
   @Test
