@@ -29,6 +29,7 @@ public final class MemberProcess {
   public enum State { STOPPED, RUNNING, PAUSED, EXITED }
 
   private static final int REMEMBERED_LINES = 40;
+  private static final int REMEMBERED_FIRST_LINES = 5;
 
   private final MemberSpec spec;
   private final List<String> command;
@@ -36,7 +37,10 @@ public final class MemberProcess {
   private final Path workDir;
   private final Path logFile;
   private final LogSink sink;
+  /** The first lines of the current run; later lines go to {@link #lastLines}. Guarded by lastLines. */
+  private final List<String> firstLines = new ArrayList<>();
   private final Deque<String> lastLines = new ArrayDeque<>();
+  private int linesSeen;
   private Process process;
   private Thread pump;
   private volatile State state = State.STOPPED;
@@ -86,6 +90,8 @@ public final class MemberProcess {
     }
     synchronized (lastLines) {
       lastLines.clear();
+      firstLines.clear();
+      linesSeen = 0;
     }
     stopRequested = false;
     state = State.RUNNING;
@@ -168,16 +174,26 @@ public final class MemberProcess {
   }
 
   /**
-   * The last lines the member printed, for start-up failure reports. For a process that has
-   * exited, waits briefly for the rest of its output first.
+   * What the member printed in this run, shortened for start-up failure reports: its first
+   * {@code head} lines (a usage error is at the top, above a long flag list) and its last
+   * {@code tail} lines, with "..." where lines were left out. For a process that has exited,
+   * waits briefly for the rest of its output first.
    */
-  public List<String> lastLines(int n) {
+  public List<String> outputSummary(int head, int tail) {
     if (exitCode().isPresent()) {
       awaitPump();
     }
     synchronized (lastLines) {
-      List<String> all = new ArrayList<>(lastLines);
-      return all.subList(Math.max(0, all.size() - n), all.size());
+      List<String> last = new ArrayList<>(lastLines);
+      if (linesSeen <= head + tail) {
+        List<String> all = new ArrayList<>(firstLines);
+        all.addAll(last.subList(Math.max(0, last.size() - (linesSeen - firstLines.size())), last.size()));
+        return all;
+      }
+      List<String> summary = new ArrayList<>(firstLines.subList(0, Math.min(head, firstLines.size())));
+      summary.add("...");
+      summary.addAll(last.subList(Math.max(0, last.size() - tail), last.size()));
+      return summary;
     }
   }
 
@@ -240,6 +256,11 @@ public final class MemberProcess {
 
   private void remember(String line) {
     synchronized (lastLines) {
+      linesSeen++;
+      if (firstLines.size() < REMEMBERED_FIRST_LINES) {
+        firstLines.add(line);
+        return;
+      }
       lastLines.addLast(line);
       while (lastLines.size() > REMEMBERED_LINES) {
         lastLines.removeFirst();

@@ -79,7 +79,7 @@ final class ReadinessWait {
   }
 
   private String lastLines(MemberProcess mp) {
-    List<String> lines = mp.lastLines(25);
+    List<String> lines = mp.outputSummary(3, 22);
     if (lines.isEmpty()) {
       return " (it printed nothing)";
     }
