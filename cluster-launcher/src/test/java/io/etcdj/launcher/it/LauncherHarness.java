@@ -133,6 +133,7 @@ final class LauncherHarness implements AutoCloseable {
 
   @Override
   public void close() throws IOException {
+    rememberPids(); // a launcher run as a child process (not through run()) wrote pids we have not seen
     try {
       if (maybeState().map(ClusterState::supervisorAlive).orElse(false)) {
         run("stop", "-f", "cluster.yml");
