@@ -90,6 +90,8 @@ class ProcfileForegroundIT {
         }
         assertEquals(ClusterState.STOPPED, h.state().phase());
       } finally {
+        launcher.destroy(); // SIGTERM lets the launcher stop its members; the harness kills any left
+        launcher.waitFor(30, TimeUnit.SECONDS);
         launcher.destroyForcibly();
         reader.join(10_000);
       }
