@@ -34,6 +34,7 @@ public final class Main {
         String writeOut;
 
         private final PrintStream out;
+        CommandLine self;
 
         Root(PrintStream out) {
             this.out = out;
@@ -41,7 +42,7 @@ public final class Main {
 
         @Override
         public void run() {
-            new CommandLine(this).usage(out);
+            self.usage(out);
         }
     }
 
@@ -85,11 +86,14 @@ public final class Main {
                 .addSubcommand("restore", new SnapshotRestoreCommand(ctx))
                 .addSubcommand("status", new SnapshotStatusCommand(ctx));
         snapshot.self = snapshotCmd;
-        return new CommandLine(new Root(ctx.out()))
+        Root root = new Root(ctx.out());
+        root.self = new CommandLine(root)
                 .addSubcommand("defrag", new DefragCommand(ctx))
                 .addSubcommand("hashkv", new HashKvCommand(ctx))
                 .addSubcommand("snapshot", snapshotCmd)
                 .addSubcommand("version", new VersionCommand(ctx));
+        root.self.setUsageHelpWidth(160);
+        return root.self;
     }
 
     private static int failure(PrintStream err, Exception ex) {

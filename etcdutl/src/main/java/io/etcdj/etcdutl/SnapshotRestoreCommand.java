@@ -43,14 +43,14 @@ final class SnapshotRestoreCommand implements Callable<Integer> {
             description = "List of this member's peer URLs to advertise to the rest of the cluster (default \"http://localhost:2380\")")
     String initialAdvertisePeerUrls = "http://localhost:2380";
 
-    @Option(names = "--skip-hash-check", arity = "0..1", fallbackValue = "true",
+    @Option(names = "--skip-hash-check", arity = "0..1", fallbackValue = "true", paramLabel = "bool",
             description = "Ignore snapshot integrity hash value (required if copied from data directory)")
     boolean skipHashCheck;
 
     @Option(names = "--bump-revision", paramLabel = "uint", description = "How much to increase the latest revision after restore")
     String bumpRevision = "0";
 
-    @Option(names = "--mark-compacted", arity = "0..1", fallbackValue = "true",
+    @Option(names = "--mark-compacted", arity = "0..1", fallbackValue = "true", paramLabel = "bool",
             description = "Mark the latest revision after restore as the point of scheduled compaction "
                     + "(required if --bump-revision > 0, disallowed otherwise)")
     boolean markCompacted;
