@@ -77,6 +77,9 @@ public final class Main {
             return cmd.execute(global.rest());
         } catch (RuntimeException e) {
             return failure(err, e);
+        } catch (LinkageError e) {
+            // e.g. the native LMDB library cannot load: still one line, no stack trace
+            return fail(err, ExitCodes.ERROR, String.valueOf(e.getMessage()));
         }
     }
 

@@ -232,4 +232,16 @@ class SnapshotToolsTest {
         assertTrue(r.err().contains("finished defragmenting directory"), r.err());
         assertEquals(before, Run.of("hashkv", "--data-dir", target.toString()).out());
     }
+
+    @Test
+    void walDirPutsTheLogElsewhere() throws Exception {
+        Path target = dir.resolve("w.etcd");
+        Path walDir = dir.resolve("wal-elsewhere");
+        Run r = Run.of("snapshot", "restore", snapshot.toString(), "--data-dir", target.toString(),
+                "--wal-dir", walDir.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(Wal.exists(walDir));
+        assertFalse(Files.exists(target.resolve("member/wal")));
+        assertTrue(Files.exists(target.resolve("member/snap/db")));
+    }
 }
