@@ -87,6 +87,7 @@ public final class Main {
         Snapshot snapshot = new Snapshot(ctx.out());
         CommandLine snapshotCmd = new CommandLine(snapshot)
                 .addSubcommand("restore", new SnapshotRestoreCommand(ctx))
+                .addSubcommand("save", new SnapshotSaveCommand())
                 .addSubcommand("status", new SnapshotStatusCommand(ctx));
         snapshot.self = snapshotCmd;
         Root root = new Root(ctx.out());

@@ -73,6 +73,14 @@ class CommandLineTest {
     }
 
     @Test
+    void snapshotSavePointsToEtcdctlAndIsHidden() {
+        Run r = Run.of("snapshot", "save", "x.db");
+        assertEquals(128, r.code());
+        assertEquals("Error: In order to download snapshot use: `etcdctl snapshot save ...`", r.error());
+        assertFalse(Run.of("snapshot").out().contains("save"));
+    }
+
+    @Test
     void defragNeedsADataDir() {
         Run r = Run.of("defrag");
         assertEquals(1, r.code());
