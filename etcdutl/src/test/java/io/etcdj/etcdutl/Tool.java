@@ -10,7 +10,8 @@ import java.util.concurrent.TimeUnit;
 
 /** A command-line tool run as a process: the real etcdctl, or our bin/etcdutl launcher. */
 final class Tool {
-    static final Path ETCDCTL = Path.of("/usr/bin/etcdctl");
+    /** The real etcdctl (3.4 or later): $ETCDCTL, else the one on the PATH. */
+    static final String ETCDCTL = System.getenv().getOrDefault("ETCDCTL", "etcdctl");
     /** The launcher a user runs (module dir is the working directory of the test JVM). */
     static final Path ETCDUTL = Path.of(System.getProperty("user.dir")).getParent().resolve("bin").resolve("etcdutl");
 
@@ -27,7 +28,7 @@ final class Tool {
     }
 
     static Result etcdctl(String endpoints, String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of(ETCDCTL.toString(), "--endpoints=" + endpoints, "--command-timeout=10s"));
+        List<String> cmd = new ArrayList<>(List.of(ETCDCTL, "--endpoints=" + endpoints, "--command-timeout=10s"));
         cmd.addAll(List.of(args));
         return run(cmd);
     }
