@@ -29,7 +29,7 @@ class CommandLineBuilderTest {
         "--listen-peer-urls=http://127.0.0.1:22380",
         "--initial-advertise-peer-urls=http://127.0.0.1:22380",
         "--initial-cluster-token=etcd-cluster-1",
-        "--initial-cluster=infra1=http://127.0.0.1:12380,infra2=http://127.0.0.1:22380,infra3=http://127.0.0.1:32380",
+        "--initial-cluster=infra1=http://127.0.0.1:2380,infra2=http://127.0.0.1:22380,infra3=http://127.0.0.1:32380",
         "--initial-cluster-state=new"), cmd);
   }
 

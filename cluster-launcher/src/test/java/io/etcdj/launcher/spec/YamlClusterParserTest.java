@@ -24,7 +24,7 @@ class YamlClusterParserTest {
     assertEquals(Path.of("/home/user/project/local-cluster.etcd"), spec.baseDir());
     assertEquals(List.of("infra1", "infra2", "infra3"), spec.members().stream().map(MemberSpec::name).toList());
     assertEquals(List.of(2379, 22379, 32379), spec.members().stream().map(m -> m.clientUrl().getPort()).toList());
-    assertEquals(List.of(12380, 22380, 32380), spec.members().stream().map(m -> m.peerUrl().getPort()).toList());
+    assertEquals(List.of(2380, 22380, 32380), spec.members().stream().map(m -> m.peerUrl().getPort()).toList());
     spec.members().forEach(m -> assertEquals("127.0.0.1", m.clientUrl().getHost()));
   }
 
