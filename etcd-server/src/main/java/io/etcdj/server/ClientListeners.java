@@ -33,6 +33,13 @@ final class ClientListeners implements AutoCloseable {
     private static final int GRPC_OVERHEAD_BYTES = 512 * 1024;
 
     private final List<Server> servers = new ArrayList<>();
+    /** Runs gRPC handlers: a bounded pool (grpc-java's default grows a thread per burst); a few may block (defragment, snapshot). */
+    private final java.util.concurrent.ExecutorService handlers = java.util.concurrent.Executors.newFixedThreadPool(
+            Math.max(16, 4 * Runtime.getRuntime().availableProcessors()), r -> {
+                Thread t = new Thread(r, "grpc-handler");
+                t.setDaemon(true);
+                return t;
+            });
     private Server inProcess;
     private ManagedChannel gatewayChannel;
 
@@ -56,6 +63,7 @@ final class ClientListeners implements AutoCloseable {
             NettyServerBuilder b = NettyServerBuilder.forAddress(addr)
                     .protocolNegotiator(new ProtocolSniffer(() -> http, maxMessage))
                     .maxInboundMessageSize(maxMessage)
+                    .executor(handlers)
                     .permitKeepAliveTime(5, TimeUnit.SECONDS)
                     .permitKeepAliveWithoutCalls(true)
                     .handshakeTimeout(1, TimeUnit.DAYS);
@@ -125,6 +133,7 @@ final class ClientListeners implements AutoCloseable {
         if (inProcess != null) {
             inProcess.shutdownNow();
         }
+        handlers.shutdownNow();
         for (Server s : servers) {
             try {
                 s.awaitTermination(2, TimeUnit.SECONDS);

@@ -58,7 +58,13 @@ public final class EtcdServer implements AutoCloseable {
     private final ServerConfig config;
     private final StateMachines sm;
     private final WatchHub hub;
-    private final Waiters waiters = new Waiters();
+    /** Sends responses of applied requests, off the apply loop. */
+    private final ExecutorService responders = Executors.newFixedThreadPool(2, r -> {
+        Thread t = new Thread(r, "respond");
+        t.setDaemon(true);
+        return t;
+    });
+    private final Waiters waiters = new Waiters(responders);
     private final ReadBarrier reads = new ReadBarrier();
     private final ProgressNotifier progress;
     private final IdGenerator ids;
@@ -562,6 +568,7 @@ public final class EtcdServer implements AutoCloseable {
         closed = true;
         timers.shutdownNow();
         forwarders.shutdownNow();
+        responders.shutdown();
         transport.close();
         raft.close();
         apply.close();

@@ -4,9 +4,18 @@ import io.etcdj.server.apply.ApplyResult;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** Client calls waiting for their proposals to be applied, by request ID. */
+/**
+ * Client calls waiting for their proposals to be applied, by request ID. Completing a call builds
+ * and sends its response, so it runs on {@code completer}, not on the apply loop that every write
+ * goes through.
+ */
 final class Waiters {
     private final ConcurrentHashMap<Long, CompletableFuture<ApplyResult>> pending = new ConcurrentHashMap<>();
+    private final java.util.concurrent.Executor completer;
+
+    Waiters(java.util.concurrent.Executor completer) {
+        this.completer = completer;
+    }
 
     CompletableFuture<ApplyResult> register(long id) {
         CompletableFuture<ApplyResult> f = new CompletableFuture<>();
@@ -18,7 +27,7 @@ final class Waiters {
     void complete(long id, ApplyResult r) {
         CompletableFuture<ApplyResult> f = pending.remove(id);
         if (f != null) {
-            f.complete(r);
+            completer.execute(() -> f.complete(r));
         }
     }
 
