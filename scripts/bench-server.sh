@@ -15,7 +15,8 @@
 #   --port-base P     look for free ports from P upwards (default: random in 20000-29999)
 #   --etcd PATH       the real etcd binary (default /usr/bin/etcd, or $ETCD_BIN)
 #   --ours PATH       our server's launcher (default bin/etcd of this checkout, or $OURS_BIN)
-#   --only NAME       run only the workloads whose name contains NAME (repeatable)
+#   --only NAME       run only workload NAME (repeatable): put-1 put-100 range-l-1 range-l-100
+#                     range-s-1 range-s-100
 #   --jfr FILE        record a JFR profile of our server (first member) during put-100 of the
 #                     last round and write it to FILE
 #   --results FILE    also write the raw per-round RESULT lines (TSV) to FILE
@@ -70,17 +71,17 @@ for tool in curl timeout awk sort; do command -v "$tool" >/dev/null || die "$too
 work=$(mktemp -d "${TMPDIR:-/tmp}/bench-server.XXXXXX")
 pids=()
 
-stop_all() {
+# stop_pids PID...: TERM, up to 10 s to exit, then KILL; only processes this script started.
+stop_pids() {
   local pid
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null; done
-  for pid in "${pids[@]}"; do
+  for pid in "$@"; do kill -TERM "$pid" 2>/dev/null; done
+  for pid in "$@"; do
     for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
     kill -KILL "$pid" 2>/dev/null
     wait "$pid" 2>/dev/null
   done
-  pids=()
 }
-cleanup() { stop_all; rm -rf "$work"; }
+cleanup() { stop_pids "${pids[@]}"; rm -rf "$work"; }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
@@ -106,7 +107,7 @@ workloads=(
 )
 selected() {
   [ ${#only[@]} -eq 0 ] && return 0
-  local o; for o in "${only[@]}"; do [[ "$1" == *"$o"* ]] && return 0; done; return 1
+  local o; for o in "${only[@]}"; do [[ "$1" == "$o" ]] && return 0; done; return 1
 }
 
 declare -A endpoints first_pid member_pids status
@@ -196,6 +197,8 @@ for kind in etcd ours; do
   else
     status[$kind]="not healthy"
     describe_failure "$kind"
+    # shellcheck disable=SC2086
+    stop_pids ${member_pids[$kind]}  # so that it does not take CPU from the other server's runs
   fi
 done
 [ ${#kinds[@]} -gt 0 ] || exit 1

@@ -12,7 +12,7 @@ import picocli.CommandLine.Spec;
 /** {@code benchmark}: the entry point; global connection flags, workloads as subcommands. */
 @Command(name = "benchmark", mixinStandardHelpOptions = true,
         description = "A low-level benchmark tool for etcd v3 endpoints.",
-        subcommands = {PutCommand.class, RangeCommand.class, TxnPutCommand.class})
+        subcommands = {PutCommand.class, RangeCommand.class, TxnPutCommand.class, WatchLatencyCommand.class})
 public final class Main implements Runnable {
     @Mixin
     ConnectionOptions connection = new ConnectionOptions();

@@ -118,4 +118,29 @@ class WorkloadCommandsTest {
         assertTrue(run() != 0);
         assertFalse(err.toString().contains("Exception"), err.toString());
     }
+
+    @Test
+    void watchLatencyTimesEveryEventOfEveryWatcher() {
+        assertEquals(0, run("watch-latency", "--endpoints", server.endpoint(), "--put-total", "20",
+                "--put-rate", "1000", "--streams", "3", "--watchers-per-stream", "2", "--val-size", "16"),
+                err.toString());
+        assertEquals(20, server.puts.size());
+        assertTrue(server.puts.stream().allMatch(p -> p.getValue().size() == 16 && p.getKey().size() == 32));
+        assertTrue(out.toString().contains("RESULT name=watch-latency clients=1 conns=1 total=120 ok=120 errors=0 "),
+                out.toString());
+    }
+
+    @Test
+    void watchLatencyGivesUpClearlyWhenWatchersAreNeverCreated() {
+        server.dropWatchers = true;
+        assertEquals(1, run("watch-latency", "--endpoints", server.endpoint(), "--put-total", "1",
+                "--streams", "1", "--watchers-per-stream", "1", "--wait-timeout", "1"));
+        assertTrue(err.toString().contains("benchmark: watchers were not created within 1s (0 of 1)"), err.toString());
+    }
+
+    @Test
+    void watchLatencyNeedsRoomForThePutNumberInTheValue() {
+        assertEquals(1, run("watch-latency", "--endpoints", server.endpoint(), "--val-size", "4"));
+        assertTrue(err.toString().contains("--val-size must be at least 8"), err.toString());
+    }
 }
