@@ -16,7 +16,7 @@
 #   --etcd PATH       the real etcd binary (default /usr/bin/etcd, or $ETCD_BIN)
 #   --ours PATH       our server's launcher (default bin/etcd of this checkout, or $OURS_BIN)
 #   --only NAME       run only workload NAME (repeatable): put-1 put-100 range-l-1 range-l-100
-#                     range-s-1 range-s-100
+#                     range-s-1 range-s-100 watch-latency
 #   --jfr FILE        record a JFR profile of our server (first member) during put-100 of the
 #                     last round and write it to FILE
 #   --results FILE    also write the raw per-round RESULT lines (TSV) to FILE
@@ -94,16 +94,18 @@ take_port() {
 }
 
 # Workloads: name, then the benchmark arguments (before the range key is substituted).
-# Totals keep each run to seconds on a small machine; --scale adjusts them.
+# Totals keep each run to seconds on a small machine (range-l-1 is small because a linearizable
+# read costs our server a heartbeat tick today); --scale adjusts them all.
 total() { awk -v t="$1" -v s="$scale" 'BEGIN { n = int(t * s); print (n < 1 ? 1 : n) }'; }
 range_key="bench-range-key"
 workloads=(
   "put-1|--clients 1 --conns 1 put --total $(total 2000)"
   "put-100|--clients 100 --conns 10 put --total $(total 20000)"
-  "range-l-1|--clients 1 --conns 1 range $range_key --consistency l --total $(total 5000)"
-  "range-l-100|--clients 100 --conns 10 range $range_key --consistency l --total $(total 40000)"
+  "range-l-1|--clients 1 --conns 1 range $range_key --consistency l --total $(total 500)"
+  "range-l-100|--clients 100 --conns 10 range $range_key --consistency l --total $(total 20000)"
   "range-s-1|--clients 1 --conns 1 range $range_key --consistency s --total $(total 5000)"
-  "range-s-100|--clients 100 --conns 10 range $range_key --consistency s --total $(total 40000)"
+  "range-s-100|--clients 100 --conns 10 range $range_key --consistency s --total $(total 20000)"
+  "watch-latency|--conns 10 watch-latency --put-total $(total 500) --put-rate 100 --streams 10 --watchers-per-stream 10"
 )
 selected() {
   [ ${#only[@]} -eq 0 ] && return 0
@@ -163,27 +165,47 @@ describe_failure() {
   done
 }
 
-# run_bench KIND NAME ARGS...: one benchmark run; appends "kind name round rps p50 p99" to raw.
+# cpu_ticks KIND: user+system CPU clock ticks used so far by all members of KIND.
+clk_tck=$(getconf CLK_TCK)
+cpu_ticks() {
+  local pid sum=0 stat f
+  for pid in ${member_pids[$1]}; do
+    stat=$(cat "/proc/$pid/stat" 2>/dev/null) || continue
+    stat=${stat##*) }  # fields after the command name, which may contain spaces
+    read -r -a f <<<"$stat"
+    sum=$(( sum + f[11] + f[12] ))  # utime and stime (fields 14 and 15 of the full line)
+  done
+  echo "$sum"
+}
+
+# run_bench KIND NAME ROUND ARGS...: one benchmark run; appends
+# "kind name round rps p50 p99 cpu-ms-per-1000-requests" to raw.
 raw="$work/raw.tsv"
 : >"$raw"
 run_bench() {
   local kind="$1" name="$2" round="$3"; shift 3
-  local out="$work/$kind-$name-$round.out" line
+  local out="$work/$kind-$name-$round.out" line cpu_before cpu_after
+  cpu_before=$(cpu_ticks "$kind")
   # shellcheck disable=SC2086
   timeout "$run_timeout" "$bench_bin" --endpoints "${endpoints[$kind]}" "$@" >"$out" 2>&1
   local rc=$?
+  cpu_after=$(cpu_ticks "$kind")
   line=$(grep '^RESULT ' "$out" | tail -n 1)
   if [ $rc -ne 0 ] || [ -z "$line" ] || ! grep -q ' errors=0 ' <<<"$line"; then
     echo "  $kind $name round $round: FAILED (exit $rc) $(grep -m1 -E 'rpc error|Error|Exception' "$out" | cut -c1-160)" >&2
-    printf '%s\t%s\t%s\tfail\tfail\tfail\n' "$kind" "$name" "$round" >>"$raw"
+    printf '%s\t%s\t%s\tfail\tfail\tfail\tfail\n' "$kind" "$name" "$round" >>"$raw"
     return 1
   fi
-  local rps p50 p99
+  local rps p50 p99 ok cpu
   rps=$(sed -E 's/.* rps=([0-9.]+).*/\1/' <<<"$line")
   p50=$(sed -E 's/.* p50_ms=([0-9.]+).*/\1/' <<<"$line")
   p99=$(sed -E 's/.* p99_ms=([0-9.]+).*/\1/' <<<"$line")
-  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$kind" "$name" "$round" "$rps" "$p50" "$p99" >>"$raw"
-  printf '  %-5s %-12s round %s: %10.1f req/s  p50 %8.3f ms  p99 %8.3f ms\n' "$kind" "$name" "$round" "$rps" "$p50" "$p99"
+  ok=$(sed -E 's/.* ok=([0-9]+).*/\1/' <<<"$line")
+  # Server CPU per request does not depend on how much CPU other processes left us, unlike req/s.
+  cpu=$(awk -v t=$(( cpu_after - cpu_before )) -v hz="$clk_tck" -v n="$ok" 'BEGIN { printf "%.1f", t * 1000 / hz / n * 1000 }')
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$kind" "$name" "$round" "$rps" "$p50" "$p99" "$cpu" >>"$raw"
+  printf '  %-5s %-12s round %s: %10.1f req/s  p50 %8.3f ms  p99 %8.3f ms  server CPU %7.1f ms/1000 req\n' \
+    "$kind" "$name" "$round" "$rps" "$p50" "$p99" "$cpu"
 }
 
 echo "bench-server: ${cluster}-member clusters, $rounds rounds, scale $scale, $(nproc) CPUs, load average:$(uptime | sed 's/.*load average://')"
@@ -212,6 +234,30 @@ for kind in "${kinds[@]}"; do
   timeout "$run_timeout" "$bench_bin" --endpoints "${endpoints[$kind]}" --clients 20 --conns 4 range "$range_key" --total "$(total 10000)" >/dev/null 2>&1
 done
 
+# jfr_summary FILE: execution samples by thread, by top frame (self time) and by the innermost
+# io.etcdj frame on the stack (which of our methods the time is spent in or below).
+jfr_summary() {
+  jfr print --stack-depth 64 --events jdk.ExecutionSample "$1" | awk '
+    /^jdk.ExecutionSample/ { n++; first = ""; own = "" }
+    /sampledThread = / { t = $0; sub(/.*sampledThread = "/, "", t); sub(/".*/, "", t); gsub(/[0-9]+/, "N", t); thread[t]++ }
+    /stackTrace = \[/ { in_stack = 1; next }
+    in_stack && /^    [a-zA-Z]/ {
+      f = $0; sub(/^ +/, "", f); sub(/\(.*/, "", f)
+      if (first == "") { first = f; self[f]++ }
+      if (own == "" && f ~ /^io\.etcdj\./) { own = f; ours[f]++ }
+    }
+    /^  \]/ { in_stack = 0; if (own == "") ours["(no io.etcdj frame: gRPC, Netty, JDK)"]++ }
+    function top(title, a,   k) {
+      print "\n" title
+      for (k in a) printf "%7d %5.1f%%  %s\n", a[k], 100 * a[k] / n, k | "sort -rn | head -n 20"
+      close("sort -rn | head -n 20")
+    }
+    END {
+      print n " execution samples"
+      top("by thread:", thread); top("by top frame (self):", self); top("by innermost io.etcdj frame:", ours)
+    }'
+}
+
 for round in $(seq 1 "$rounds"); do
   echo "round $round/$rounds (load average:$(uptime | sed 's/.*load average://'))"
   for w in "${workloads[@]}"; do
@@ -226,8 +272,12 @@ for round in $(seq 1 "$rounds"); do
       # shellcheck disable=SC2086
       run_bench "$kind" "$name" "$round" $args
       if [ -n "$profiling" ]; then
-        jcmd "${first_pid[ours]}" JFR.stop name=bench filename="$(realpath -m "$jfr_file")" >/dev/null 2>&1 \
-          && echo "  JFR recording written to $jfr_file" || echo "  JFR recording failed" >&2
+        if jcmd "${first_pid[ours]}" JFR.stop name=bench filename="$(realpath -m "$jfr_file")" >/dev/null 2>&1; then
+          echo "  JFR recording written to $jfr_file"
+          jfr_summary "$jfr_file" >"$jfr_file.txt" && echo "  JFR sample summary written to $jfr_file.txt"
+        else
+          echo "  JFR recording failed" >&2
+        fi
       fi
     done
   done
@@ -245,12 +295,13 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || b == 0) p
 echo
 echo "Medians of $rounds rounds (${cluster}-member clusters; etcd: ${status[etcd]}, ours: ${status[ours]}; load average at end:$(uptime | sed 's/.*load average://'))"
 echo
-echo "| workload | etcd req/s | ours req/s | ours/etcd | etcd p50 ms | ours p50 ms | etcd p99 ms | ours p99 ms |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+echo "| workload | etcd req/s | ours req/s | ours/etcd | etcd p50 ms | ours p50 ms | etcd p99 ms | ours p99 ms | etcd CPU ms/1k req | ours CPU ms/1k req |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for w in "${workloads[@]}"; do
   name="${w%%|*}"
   selected "$name" || continue
   er=$(median etcd "$name" 4); orr=$(median ours "$name" 4)
-  printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$er" "$orr" "$(ratio "$orr" "$er")" \
-    "$(median etcd "$name" 5)" "$(median ours "$name" 5)" "$(median etcd "$name" 6)" "$(median ours "$name" 6)"
+  printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$er" "$orr" "$(ratio "$orr" "$er")" \
+    "$(median etcd "$name" 5)" "$(median ours "$name" 5)" "$(median etcd "$name" 6)" "$(median ours "$name" 6)" \
+    "$(median etcd "$name" 7)" "$(median ours "$name" 7)"
 done
