@@ -10,7 +10,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /** {@code benchmark}: the entry point; global connection flags, workloads as subcommands. */
-@Command(name = "benchmark", mixinStandardHelpOptions = true,
+@Command(name = "benchmark", mixinStandardHelpOptions = true, version = "etcd-benchmark (etcdj) 0.1.0",
         description = "A low-level benchmark tool for etcd v3 endpoints.",
         subcommands = {PutCommand.class, RangeCommand.class, TxnPutCommand.class, WatchLatencyCommand.class})
 public final class Main implements Runnable {
