@@ -93,7 +93,7 @@ take_port() {
   port=$next_port; next_port=$(( next_port + 1 ))
 }
 
-# Workloads: name, then the benchmark arguments (before the range key is substituted).
+# Workloads: name, then the benchmark arguments.
 # Totals keep each run to seconds on a small machine (range-l-1 is small because a linearizable
 # read costs our server a heartbeat tick today); --scale adjusts them all.
 total() { awk -v t="$1" -v s="$scale" 'BEGIN { n = int(t * s); print (n < 1 ? 1 : n) }'; }
