@@ -68,7 +68,7 @@ done
 "$bench_bin" --version >/dev/null 2>&1 || die "bin/etcd-benchmark does not run; build first: mvn -q package -DskipTests"
 for tool in curl timeout awk sort; do command -v "$tool" >/dev/null || die "$tool is required"; done
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/bench-server.XXXXXX")
+work=$(mktemp -d -t bench-server.XXXXXX)
 pids=()
 
 # stop_pids PID...: TERM, up to 10 s to exit, then KILL; only processes this script started.
