@@ -11,13 +11,16 @@ import io.etcdj.ctl.command.MemberCommand;
 import io.etcdj.ctl.command.MoveLeaderCommand;
 import io.etcdj.ctl.command.PutCommand;
 import io.etcdj.ctl.command.SnapshotCommand;
+import io.etcdj.ctl.command.TxnCommand;
 import io.etcdj.ctl.command.VersionCommand;
+import io.etcdj.ctl.command.WatchCommand;
 import picocli.CommandLine.Command;
 
 /** The command tree: only finished commands are registered, so help lists exactly what works. */
 @Command(name = "etcdctl", description = "A simple command line client for etcd3.",
         customSynopsis = "etcdctl [flags]",
-        subcommands = {GetCommand.class, PutCommand.class, DelCommand.class, CompactionCommand.class,
+        subcommands = {GetCommand.class, PutCommand.class, DelCommand.class, TxnCommand.class, CompactionCommand.class,
+            WatchCommand.class,
             LeaseCommand.class, MemberCommand.class, EndpointCommand.class, SnapshotCommand.class,
             AlarmCommand.class, DefragCommand.class, MoveLeaderCommand.class, VersionCommand.class})
 public final class RootCommand {

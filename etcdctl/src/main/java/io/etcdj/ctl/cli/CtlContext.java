@@ -33,6 +33,7 @@ public final class CtlContext implements AutoCloseable {
     private EtcdClient client;
     private String clientKey;
     private BufferedReader reader;
+    private List<String> commandArgs = List.of();
 
     public CtlContext(GlobalOptions options, PrintStream out, PrintStream err, InputStream in, Map<String, String> env) {
         this.options = options;
@@ -69,6 +70,15 @@ public final class CtlContext implements AutoCloseable {
             reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
         }
         return reader;
+    }
+
+    /** The command's own arguments as typed (after the command path), for commands that split on "--". */
+    public List<String> commandArgs() {
+        return commandArgs;
+    }
+
+    public void commandArgs(List<String> value) {
+        this.commandArgs = List.copyOf(value);
     }
 
     public Map<String, String> env() {

@@ -92,6 +92,7 @@ public final class EtcdctlApp {
         }
         CtlCommand command = (CtlCommand) leaf.getCommand();
         command.context(ctx);
+        ctx.commandArgs(commandArgs);
         try {
             return command.call();
         } catch (RuntimeException e) {

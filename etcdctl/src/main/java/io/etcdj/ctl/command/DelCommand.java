@@ -31,7 +31,14 @@ public final class DelCommand extends CtlCommand {
 
     @Override
     protected void run() {
-        List<String> a = orEmpty(args);
+        DeleteRangeRequest req = request(orEmpty(args));
+        ctx.checkFormat();
+        DeleteRangeResponse resp = ctx.client().kv(s -> s.deleteRange(req));
+        ctx.printer().del(resp);
+    }
+
+    /** The request for del's arguments and flags; also used by txn. */
+    DeleteRangeRequest request(List<String> a) {
         if (a.isEmpty() || a.size() > 2) {
             throw CtlException.badArgs("del command needs one argument as key and an optional argument as range_end");
         }
@@ -58,9 +65,6 @@ public final class DelCommand extends CtlCommand {
             }
             b.setRangeEnd(KeyRanges.FROM_KEY);
         }
-        ctx.checkFormat();
-        DeleteRangeRequest req = b.build();
-        DeleteRangeResponse resp = ctx.client().kv(s -> s.deleteRange(req));
-        ctx.printer().del(resp);
+        return b.build();
     }
 }

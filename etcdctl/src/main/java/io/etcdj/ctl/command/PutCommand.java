@@ -69,16 +69,21 @@ public final class PutCommand extends CtlCommand {
                 throw CtlException.badArgs("put command needs 1 argument and input from stdin or 2 arguments");
             }
         }
+        ctx.checkFormat();
+        PutRequest req = request(a.get(0), value);
+        PutResponse resp = ctx.client().kv(s -> s.put(req));
+        ctx.printer().put(resp);
+    }
+
+    /** The request for a key and value (null with --ignore-value); also used by txn. */
+    PutRequest request(String key, String value) {
         long leaseId = Args.leaseFlag(lease);
-        PutRequest.Builder b = PutRequest.newBuilder().setKey(Args.bytes(a.get(0)))
+        PutRequest.Builder b = PutRequest.newBuilder().setKey(Args.bytes(key))
                 .setLease(leaseId).setPrevKv(prevKv).setIgnoreValue(ignoreValue).setIgnoreLease(ignoreLease);
         if (value != null) {
             b.setValue(Args.bytes(value));
         }
-        ctx.checkFormat();
-        PutRequest req = b.build();
-        PutResponse resp = ctx.client().kv(s -> s.put(req));
-        ctx.printer().put(resp);
+        return b.build();
     }
 
     private String readStdin() {
