@@ -1,6 +1,9 @@
 package io.etcdj.ctl;
 
 import io.etcdj.ctl.command.AlarmCommand;
+import io.etcdj.ctl.command.AuthCommand;
+import io.etcdj.ctl.command.RoleCommand;
+import io.etcdj.ctl.command.UserCommand;
 import io.etcdj.ctl.command.CompactionCommand;
 import io.etcdj.ctl.command.DefragCommand;
 import io.etcdj.ctl.command.DelCommand;
@@ -22,6 +25,7 @@ import picocli.CommandLine.Command;
         subcommands = {GetCommand.class, PutCommand.class, DelCommand.class, TxnCommand.class, CompactionCommand.class,
             WatchCommand.class,
             LeaseCommand.class, MemberCommand.class, EndpointCommand.class, SnapshotCommand.class,
-            AlarmCommand.class, DefragCommand.class, MoveLeaderCommand.class, VersionCommand.class})
+            AlarmCommand.class, DefragCommand.class, MoveLeaderCommand.class, AuthCommand.class, UserCommand.class,
+            RoleCommand.class, VersionCommand.class})
 public final class RootCommand {
 }

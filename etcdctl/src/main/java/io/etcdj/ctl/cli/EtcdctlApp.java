@@ -140,7 +140,6 @@ public final class EtcdctlApp {
     private static int flagError(CommandLine leaf, String message, CtlContext ctx) {
         ctx.err().println("Error: " + message);
         ctx.out().print(UsageRenderer.render(leaf.getCommandSpec()));
-        ctx.out().println();
         ctx.err().println();
         ctx.err().println("Error: " + message);
         return ExitCodes.ERROR;

@@ -130,8 +130,9 @@ class DifferentialIT {
         // members and endpoints.
         for (String w : List.of("simple", "json", "fields", "table")) {
             s.add(run("member", "list", "-w", w));
-            s.add(run("endpoint", "hashkv", "-w", w));
         }
+        s.add(run("endpoint", "hashkv"));
+        s.add(run("endpoint", "hashkv", "-w", "json"));
         s.add(run("endpoint", "health", "-w", "json"));
         s.add(run("endpoint", "health", "-w", "table"));
         s.add(run("endpoint", "status", "-w", "protobuf"));
@@ -147,6 +148,44 @@ class DifferentialIT {
         s.add(run("move-leader", "zz"));
         s.add(run("move-leader", "1234"));
         s.add(run("snapshot", "save"));
+        // auth, users and roles (auth is enabled and disabled again at the end).
+        for (String w : List.of("simple", "json", "fields")) {
+            s.add(run("role", "add", "r-" + w, "-w", w));
+            s.add(run("role", "grant-permission", "r-" + w, "readwrite", "foo", "-w", w));
+            s.add(run("role", "grant-permission", "r-" + w, "read", "a", "--prefix", "-w", w));
+            s.add(run("role", "grant-permission", "r-" + w, "write", "b", "--from-key", "-w", w));
+            s.add(run("role", "grant-permission", "r-" + w, "write", "c", "d", "-w", w));
+            s.add(run("role", "get", "r-" + w, "-w", w));
+            s.add(run("role", "list", "-w", w));
+            s.add(run("role", "revoke-permission", "r-" + w, "foo", "-w", w));
+            s.add(run("user", "add", "u-" + w + ":pw", "-w", w));
+            s.add(run("user", "grant-role", "u-" + w, "r-" + w, "-w", w));
+            s.add(run("user", "get", "u-" + w, "-w", w));
+            s.add(run("user", "list", "-w", w));
+            s.add(run("user", "revoke-role", "u-" + w, "r-" + w, "-w", w));
+            s.add(run("user", "delete", "u-" + w, "-w", w));
+            s.add(run("role", "delete", "r-" + w, "-w", w));
+        }
+        s.add(run("role", "add", "r1"));
+        s.add(run("role", "add", "r1"));
+        s.add(run("role", "grant-permission", "r1", "read", "a", "b"));
+        s.add(run("role", "grant-permission", "r1"));
+        s.add(run("role", "grant-permission", "r1", "bad", "foo"));
+        s.add(run("role", "revoke-permission", "r1", "zzz"));
+        s.add(run("role", "revoke-permission", "r1", "a", "b"));
+        s.add(run("user", "add", "u1:p1"));
+        s.add(run("user", "grant-role", "u1", "r1"));
+        s.add(run("user", "get", "u1", "--detail"));
+        s.add(run("user", "delete", "nobody"));
+        s.add(run("user", "add"));
+        s.add(run("auth", "enable"));
+        s.add(run("user", "add", "root:rootpw"));
+        s.add(run("auth", "enable"));
+        s.add(run("get", "foo"));
+        s.add(run("--user=root:bad", "get", "foo"));
+        s.add(run("--user=root:rootpw", "get", "foo1"));
+        s.add(run("--user=root", "--password=rootpw", "auth", "disable"));
+        s.add(run("auth", "enable", "x"));
         s.add(run("version"));
         // Argument and flag errors.
         s.add(run("get"));
@@ -156,7 +195,6 @@ class DifferentialIT {
         s.add(run("get", "a", "--rev"));
         s.add(run("--dial-timeout=xx", "get", "a"));
         s.add(run("--hex=x", "get", "a"));
-        s.add(run("-w"));
         s.add(run("get", "a", "b", "--prefix"));
         s.add(run("get", "a", "--prefix", "--from-key"));
         s.add(run("get", "a", "--order=x"));
