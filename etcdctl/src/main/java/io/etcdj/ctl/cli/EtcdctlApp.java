@@ -161,8 +161,13 @@ public final class EtcdctlApp {
                 }
             }
         }
-        if (e instanceof CommandLine.MissingParameterException m && m.getArgSpec() instanceof OptionSpec o) {
-            return "flag needs an argument: " + o.longestName();
+        if (e instanceof CommandLine.MissingParameterException m) {
+            for (CommandLine.Model.ArgSpec a : m.getMissing()) {
+                if (a instanceof OptionSpec o) {
+                    return "flag needs an argument: " + (o.longestName().startsWith("--") ? o.longestName()
+                            : "'" + o.longestName().substring(1) + "' in " + o.longestName());
+                }
+            }
         }
         if (e.getArgSpec() instanceof OptionSpec o && e.getValue() != null) {
             Throwable cause = e.getCause();

@@ -32,6 +32,9 @@ public final class Bytes {
         String[] units = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
         int e = (int) Math.floor(Math.log(size) / Math.log(1000));
         double val = Math.floor(size / Math.pow(1000, e) * 10 + 0.5) / 10;
-        return val < 10 ? String.format("%.1f %s", val, units[e]) : String.format("%.0f %s", val, units[e]);
+        // Go's %.Nf rounds half to even (20.5 prints as "20"), unlike Java's Formatter.
+        int scale = val < 10 ? 1 : 0;
+        return new java.math.BigDecimal(val).setScale(scale, java.math.RoundingMode.HALF_EVEN).toPlainString()
+                + " " + units[e];
     }
 }

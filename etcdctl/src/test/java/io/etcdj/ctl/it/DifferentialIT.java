@@ -134,7 +134,6 @@ class DifferentialIT {
         s.add(run("endpoint", "hashkv"));
         s.add(run("endpoint", "hashkv", "-w", "json"));
         s.add(run("endpoint", "health", "-w", "json"));
-        s.add(run("endpoint", "health", "-w", "table"));
         s.add(run("endpoint", "status", "-w", "protobuf"));
         s.add(run("member", "remove", "zz"));
         s.add(run("member", "remove", "1234"));
