@@ -143,6 +143,11 @@ public final class EtcdClient implements AutoCloseable {
         return MaintenanceGrpc.newBlockingStub(channel).withCallCredentials(credentials).withWaitForReady();
     }
 
+    /** Blocking election stub with the token and no deadline, for Observe's server stream. */
+    public ElectionGrpc.ElectionBlockingStub electionBlocking() {
+        return ElectionGrpc.newBlockingStub(channel).withCallCredentials(credentials).withWaitForReady();
+    }
+
     public ElectionGrpc.ElectionStub electionAsync() {
         return ElectionGrpc.newStub(channel).withCallCredentials(credentials).withWaitForReady();
     }

@@ -2,7 +2,10 @@ package io.etcdj.ctl;
 
 import io.etcdj.ctl.command.AlarmCommand;
 import io.etcdj.ctl.command.AuthCommand;
+import io.etcdj.ctl.command.ElectCommand;
+import io.etcdj.ctl.command.LockCommand;
 import io.etcdj.ctl.command.RoleCommand;
+import io.etcdj.ctl.command.ShellCommand;
 import io.etcdj.ctl.command.UserCommand;
 import io.etcdj.ctl.command.CompactionCommand;
 import io.etcdj.ctl.command.DefragCommand;
@@ -26,6 +29,6 @@ import picocli.CommandLine.Command;
             WatchCommand.class,
             LeaseCommand.class, MemberCommand.class, EndpointCommand.class, SnapshotCommand.class,
             AlarmCommand.class, DefragCommand.class, MoveLeaderCommand.class, AuthCommand.class, UserCommand.class,
-            RoleCommand.class, VersionCommand.class})
+            RoleCommand.class, LockCommand.class, ElectCommand.class, VersionCommand.class, ShellCommand.class})
 public final class RootCommand {
 }

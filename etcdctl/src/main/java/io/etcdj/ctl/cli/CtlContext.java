@@ -34,6 +34,7 @@ public final class CtlContext implements AutoCloseable {
     private String clientKey;
     private BufferedReader reader;
     private List<String> commandArgs = List.of();
+    private List<String> globalArgs = List.of();
 
     public CtlContext(GlobalOptions options, PrintStream out, PrintStream err, InputStream in, Map<String, String> env) {
         this.options = options;
@@ -79,6 +80,15 @@ public final class CtlContext implements AutoCloseable {
 
     public void commandArgs(List<String> value) {
         this.commandArgs = List.copyOf(value);
+    }
+
+    /** The global-flag words of this invocation as typed. */
+    public List<String> globalArgs() {
+        return globalArgs;
+    }
+
+    public void globalArgs(List<String> value) {
+        this.globalArgs = List.copyOf(value);
     }
 
     public Map<String, String> env() {

@@ -93,6 +93,7 @@ public final class EtcdctlApp {
         CtlCommand command = (CtlCommand) leaf.getCommand();
         command.context(ctx);
         ctx.commandArgs(commandArgs);
+        ctx.globalArgs(globals.consumed());
         try {
             return command.call();
         } catch (RuntimeException e) {

@@ -23,6 +23,7 @@ public final class GlobalArgs {
     private final GlobalOptions options = new GlobalOptions();
     private final List<String> rest = new ArrayList<>();
     private final Set<String> given = new HashSet<>();
+    private final List<String> consumed = new ArrayList<>();
     private String flagError;
 
     private GlobalArgs() {
@@ -35,6 +36,11 @@ public final class GlobalArgs {
 
     public List<String> rest() {
         return rest;
+    }
+
+    /** The global-flag words as typed (the shell repeats them before every line). */
+    public List<String> consumed() {
+        return consumed;
     }
 
     /** pflag's text for the first bad global flag, or null. */
@@ -66,12 +72,14 @@ public final class GlobalArgs {
                     continue;
                 }
                 String value;
+                g.consumed.add(a);
                 if (eq >= 0) {
                     value = body.substring(eq + 1);
                 } else if (f.kind() == GlobalFlag.Kind.BOOL) {
                     value = "true";
                 } else if (i + 1 < args.length) {
                     value = args[++i];
+                    g.consumed.add(value);
                 } else {
                     g.fail("flag needs an argument: --" + name);
                     continue;
@@ -85,10 +93,12 @@ public final class GlobalArgs {
                     continue;
                 }
                 String value;
+                g.consumed.add(a);
                 if (a.length() > 2) {
                     value = a.charAt(2) == '=' ? a.substring(3) : a.substring(2);
                 } else if (i + 1 < args.length) {
                     value = args[++i];
+                    g.consumed.add(value);
                 } else {
                     g.fail("flag needs an argument: '" + shorthand + "' in -" + shorthand);
                     continue;

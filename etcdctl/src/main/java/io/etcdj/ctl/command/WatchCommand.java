@@ -210,20 +210,15 @@ public final class WatchCommand extends CtlCommand {
 
     private void runExec(List<String> exec, WatchResponse r) {
         for (Event ev : r.getEventsList()) {
-            ProcessBuilder pb = new ProcessBuilder(exec).inheritIO();
-            Map<String, String> env = pb.environment();
-            env.put("ETCD_WATCH_REVISION", Long.toString(r.getHeader().getRevision()));
-            env.put("ETCD_WATCH_EVENT_TYPE", "\"" + (ev.getType() == Event.EventType.DELETE ? "DELETE" : "PUT") + "\"");
-            env.put("ETCD_WATCH_KEY", GoQuote.quote(ev.getKv().getKey().toByteArray()));
-            env.put("ETCD_WATCH_VALUE", GoQuote.quote(ev.getKv().getValue().toByteArray()));
+            Map<String, String> env = Map.of(
+                    "ETCD_WATCH_REVISION", Long.toString(r.getHeader().getRevision()),
+                    "ETCD_WATCH_EVENT_TYPE", "\"" + (ev.getType() == Event.EventType.DELETE ? "DELETE" : "PUT") + "\"",
+                    "ETCD_WATCH_KEY", GoQuote.quote(ev.getKv().getKey().toByteArray()),
+                    "ETCD_WATCH_VALUE", GoQuote.quote(ev.getKv().getValue().toByteArray()));
             try {
-                ctx.out().stream().flush();
-                pb.start().waitFor();
+                ChildProcess.run(ctx, exec, env);
             } catch (IOException e) {
                 ctx.err().println("command " + exec + " (" + e.getMessage() + ")");
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
             }
         }
     }

@@ -77,7 +77,9 @@ final class Differ {
         return s.replace(":" + server.clientPort, ":<CPORT>").replace(":" + server.peerPort, ":<PPORT>")
                 .replaceAll("\"ts\":\"[^\"]+\"", "\"ts\":\"<TS>\"")
                 .replaceAll("client-[0-9a-f-]{36}", "client-<UUID>")
-                .replaceAll("\\b[0-9a-f]{16}\\b", "<HEXID>")
+                .replaceAll("\\b[0-9a-f]{12,16}\\b", "<HEXID>")
+                // Table column widths follow the (random) member ID lengths.
+                .replaceAll("-{3,}", "---").replaceAll(" {2,}\\|", " |").replaceAll("\\| {2,}", "| ")
                 .replaceAll("\\b[0-9]{15,20}\\b", "<ID>")
                 .replaceAll("took = [0-9.]+[µnm]?s", "took = <DUR>")
                 // KV hashes cover lease IDs, which differ between the twins.

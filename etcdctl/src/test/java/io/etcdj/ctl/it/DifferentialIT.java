@@ -186,6 +186,12 @@ class DifferentialIT {
         s.add(run("--user=root", "--password=rootpw", "auth", "disable"));
         s.add(run("auth", "enable", "x"));
         s.add(run("version"));
+        s.add(run("lock", "mylock", "--", "sh", "-c", "echo locked $ETCD_LOCK_KEY $ETCD_LOCK_REV"));
+        s.add(run("lock"));
+        s.add(run("elect"));
+        s.add(run("elect", "a", "b", "c"));
+        s.add(run("lock", "--help"));
+        s.add(run("elect", "--help"));
         // Argument and flag errors.
         s.add(run("get"));
         s.add(run("get", "--bogus", "x"));
