@@ -140,6 +140,11 @@ public final class CtlContext implements AutoCloseable {
     }
 
     private ClientConfig config(List<String> endpoints) {
+        if (!options.discoverySrv().isEmpty()) {
+            // SRV lookups would need a DNS server; this build only takes endpoints explicitly.
+            throw new CtlException(ExitCodes.BAD_CONNECTION,
+                    "DNS SRV discovery (--discovery-srv) is not supported by this etcdctl; pass --endpoints instead");
+        }
         if (endpoints.isEmpty()) {
             throw new CtlException(ExitCodes.BAD_CONNECTION, "etcdclient: no available endpoints");
         }
