@@ -21,8 +21,10 @@ final class RealEtcd implements AutoCloseable {
     final int peerPort;
     final Path dataDir;
     private final Process process;
+    final TestCerts tls;
 
-    private RealEtcd(String name, int clientPort, int peerPort, Path dataDir, Process process) {
+    private RealEtcd(String name, int clientPort, int peerPort, Path dataDir, Process process, TestCerts tls) {
+        this.tls = tls;
         this.name = name;
         this.clientPort = clientPort;
         this.peerPort = peerPort;
@@ -38,20 +40,31 @@ final class RealEtcd implements AutoCloseable {
     }
 
     static RealEtcd start(String name) throws IOException, InterruptedException {
+        return start(name, null);
+    }
+
+    /** Starts etcd; with {@code tls} the client URL is https and client certificates are required. */
+    static RealEtcd start(String name, TestCerts tls) throws IOException, InterruptedException {
         requireInstalled();
         int client = freePort();
         int peer = freePort();
         Path dir = Files.createTempDirectory("etcdctl-it-");
         String peerUrl = "http://127.0.0.1:" + peer;
-        String clientUrl = "http://127.0.0.1:" + client;
-        ProcessBuilder pb = new ProcessBuilder(ETCD.toString(), "--name", name, "--data-dir", dir.resolve("data").toString(),
+        String clientUrl = (tls == null ? "http" : "https") + "://127.0.0.1:" + client;
+        List<String> cmd = new java.util.ArrayList<>(List.of(ETCD.toString(), "--name", name, "--data-dir",
+                dir.resolve("data").toString(),
                 "--listen-client-urls", clientUrl, "--advertise-client-urls", clientUrl,
                 "--listen-peer-urls", peerUrl, "--initial-advertise-peer-urls", peerUrl,
-                "--initial-cluster", name + "=" + peerUrl, "--initial-cluster-token", "etcdctl-it")
+                "--initial-cluster", name + "=" + peerUrl, "--initial-cluster-token", "etcdctl-it"));
+        if (tls != null) {
+            cmd.addAll(List.of("--cert-file", tls.serverCert().toString(), "--key-file", tls.serverKey().toString(),
+                    "--trusted-ca-file", tls.caCert().toString(), "--client-cert-auth"));
+        }
+        ProcessBuilder pb = new ProcessBuilder(cmd)
                 .redirectErrorStream(true).redirectOutput(dir.resolve("etcd.log").toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("ETCD"));
         Process p = pb.start();
-        RealEtcd etcd = new RealEtcd(name, client, peer, dir, p);
+        RealEtcd etcd = new RealEtcd(name, client, peer, dir, p, tls);
         try {
             etcd.awaitReady();
         } catch (IOException | RuntimeException e) {
@@ -62,7 +75,15 @@ final class RealEtcd implements AutoCloseable {
     }
 
     String endpoint() {
-        return "127.0.0.1:" + clientPort;
+        return (tls == null ? "" : "https://") + "127.0.0.1:" + clientPort;
+    }
+
+    /** The TLS flags a client needs for this server (none without TLS). */
+    List<String> tlsFlags() {
+        if (tls == null) {
+            return List.of();
+        }
+        return List.of("--cacert=" + tls.caCert(), "--cert=" + tls.clientCert(), "--key=" + tls.clientKey());
     }
 
     private void awaitReady() throws IOException, InterruptedException {
@@ -73,8 +94,8 @@ final class RealEtcd implements AutoCloseable {
             }
             try (Socket s = new Socket()) {
                 s.connect(new InetSocketAddress("127.0.0.1", clientPort), 200);
-                Process check = new ProcessBuilder(ETCDCTL.toString(), "--endpoints=" + endpoint(), "endpoint", "health")
-                        .redirectErrorStream(true).start();
+                List<String> check0 = new java.util.ArrayList<>(etcdctlCommand("endpoint", "health"));
+                Process check = new ProcessBuilder(check0).redirectErrorStream(true).start();
                 check.getInputStream().readAllBytes();
                 if (check.waitFor() == 0) {
                     return;
@@ -112,6 +133,7 @@ final class RealEtcd implements AutoCloseable {
 
     List<String> etcdctlCommand(String... args) {
         List<String> cmd = new java.util.ArrayList<>(List.of(ETCDCTL.toString(), "--endpoints=" + endpoint()));
+        cmd.addAll(tlsFlags());
         cmd.addAll(List.of(args));
         return cmd;
     }
