@@ -9,7 +9,7 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        int code = new EtcdctlApp(RootCommand::new).run(args, System.out, System.err, System.in, System.getenv());
+        int code = new EtcdctlApp(RootCommand::tree).run(args, System.out, System.err, System.in, System.getenv());
         System.out.flush();
         System.exit(code);
     }

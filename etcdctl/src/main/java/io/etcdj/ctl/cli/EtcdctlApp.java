@@ -9,7 +9,7 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 /**
  * Runs one etcdctl invocation: global flags and environment, help, pflag-style errors, the command,
@@ -17,11 +17,14 @@ import java.util.function.Supplier;
  */
 public final class EtcdctlApp {
 
-    private final Supplier<Object> rootFactory;
+    private final Function<String, CommandLine> treeFactory;
 
-    /** @param rootFactory builds a fresh root command object (with its subcommands) per invocation */
-    public EtcdctlApp(Supplier<Object> rootFactory) {
-        this.rootFactory = rootFactory;
+    /**
+     * @param treeFactory builds a fresh command tree per invocation; given the first argument, it may
+     *                    register only that command (null or an unknown name asks for the whole tree)
+     */
+    public EtcdctlApp(Function<String, CommandLine> treeFactory) {
+        this.treeFactory = treeFactory;
     }
 
     public int run(String[] args, PrintStream out, PrintStream err, InputStream in, Map<String, String> env) {
@@ -39,8 +42,8 @@ public final class EtcdctlApp {
     /** Runs with an existing context (the shell keeps one client across lines). */
     public int run(GlobalArgs globals, CtlContext ctx) {
         PrintStream err = ctx.err();
-        CommandLine root = newCommandLine();
         List<String> rest = new ArrayList<>(globals.rest());
+        CommandLine root = newCommandLine(rest.isEmpty() ? null : rest.get(0));
         CommandLine leaf = root;
         int depth = 0;
         while (depth < rest.size()) {
@@ -101,8 +104,8 @@ public final class EtcdctlApp {
         }
     }
 
-    private CommandLine newCommandLine() {
-        CommandLine cl = new CommandLine(rootFactory.get());
+    private CommandLine newCommandLine(String first) {
+        CommandLine cl = treeFactory.apply(first);
         Converters.register(cl);
         cl.setUnmatchedArgumentsAllowed(false);
         cl.setPosixClusteredShortOptionsAllowed(false);

@@ -34,7 +34,7 @@ public final class ShellCommand extends CtlCommand {
         TerminalBuilder tb = TerminalBuilder.builder();
         tb = ctx.in() == System.in ? tb.system(true) : tb.system(false).dumb(true).streams(ctx.in(), ctx.out().stream());
         try (Terminal terminal = tb.build()) {
-            int code = new Shell(RootCommand::new, globals, history, ctx.env()).run(terminal);
+            int code = new Shell(RootCommand::tree, globals, history, ctx.env()).run(terminal);
             if (code != 0) {
                 throw new CtlException(code, null);
             }

@@ -40,28 +40,48 @@ public final class SnapshotCommand {
             }
             List<String> eps = ctx.options().endpoints();
             if (eps.size() != 1) {
-                throw CtlException.badArgs("snapshot must be requested to one selected node, not multiple "
-                        + eps);
+                throw new CtlException(ExitCodes.INTERRUPTED, "snapshot must be requested to one selected node, not multiple ["
+                        + String.join(" ", eps) + "]");
             }
             Path target = Path.of(a.get(0));
             Path part = Path.of(a.get(0) + ".part");
-            try (EtcdClient c = ctx.newClient(eps); OutputStream os = Files.newOutputStream(part)) {
+            SnapshotLog log = new SnapshotLog(ctx.err());
+            long start = System.nanoTime();
+            long size = 0;
+            OutputStream os;
+            try {
+                os = Files.newOutputStream(part);
+            } catch (IOException e) {
+                throw new CtlException(ExitCodes.INTERRUPTED, "could not open " + part + " (open " + part
+                        + ": no such file or directory)", e);
+            }
+            log.epoch("snapshot/v3_snapshot.go:119", "created temporary db file", ",\"path\":\"" + part + "\"");
+            try (EtcdClient c = ctx.newClient(eps); os) {
                 Iterator<SnapshotResponse> it = c.maintenanceStream().snapshot(SnapshotRequest.getDefaultInstance());
+                log.iso("clientv3/maintenance.go:200", "opened snapshot stream; downloading");
+                log.epoch("snapshot/v3_snapshot.go:127", "fetching snapshot", ",\"endpoint\":\"" + eps.get(0) + "\"");
                 while (it.hasNext()) {
-                    it.next().getBlob().writeTo(os);
+                    SnapshotResponse chunk = it.next();
+                    chunk.getBlob().writeTo(os);
+                    size += chunk.getBlob().size();
                 }
+                log.iso("clientv3/maintenance.go:208", "completed snapshot read; closing");
             } catch (StatusRuntimeException e) {
                 deleteQuietly(part);
-                throw CtlException.error(EtcdClientException.from(Status.fromThrowable(e)).getMessage());
+                throw new CtlException(ExitCodes.INTERRUPTED, EtcdClientException.from(Status.fromThrowable(e)).getMessage());
             } catch (IOException e) {
                 deleteQuietly(part);
-                throw new CtlException(ExitCodes.ERROR, "could not write snapshot: " + e.getMessage(), e);
+                throw new CtlException(ExitCodes.INTERRUPTED, "could not write snapshot: " + e.getMessage(), e);
             }
+            log.epoch("snapshot/v3_snapshot.go:142", "fetched snapshot", ",\"endpoint\":\"" + eps.get(0)
+                    + "\",\"size\":\"" + io.etcdj.ctl.printer.Bytes.humanize(size) + "\",\"took\":"
+                    + SnapshotLog.seconds(System.nanoTime() - start));
             try {
                 Files.move(part, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } catch (IOException e) {
-                throw new CtlException(ExitCodes.ERROR, "could not rename " + part + " to " + target, e);
+                throw new CtlException(ExitCodes.INTERRUPTED, "could not rename " + part + " to " + target, e);
             }
+            log.epoch("snapshot/v3_snapshot.go:152", "saved", ",\"path\":\"" + target + "\"");
             ctx.out().println("Snapshot saved at " + a.get(0));
         }
 

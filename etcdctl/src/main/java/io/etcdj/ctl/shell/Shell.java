@@ -17,7 +17,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 /**
  * The read-eval loop: each line is an etcdctl command line (without "etcdctl"), run with the shell's
@@ -25,7 +25,7 @@ import java.util.function.Supplier;
  */
 public final class Shell {
 
-    private final Supplier<Object> rootFactory;
+    private final Function<String, CommandLine> treeFactory;
     private final List<String> sessionGlobals;
     private final Path historyFile;
     private final Map<String, String> env;
@@ -34,8 +34,8 @@ public final class Shell {
      * @param sessionGlobals the global flags the shell itself was started with
      * @param historyFile    where to keep history, or null for none
      */
-    public Shell(Supplier<Object> rootFactory, List<String> sessionGlobals, Path historyFile, Map<String, String> env) {
-        this.rootFactory = rootFactory;
+    public Shell(Function<String, CommandLine> treeFactory, List<String> sessionGlobals, Path historyFile, Map<String, String> env) {
+        this.treeFactory = treeFactory;
         this.sessionGlobals = sessionGlobals;
         this.historyFile = historyFile;
         this.env = env;
@@ -44,14 +44,14 @@ public final class Shell {
     /** Runs until exit; returns the exit code of the last command. */
     public int run(Terminal terminal) {
         PrintStream out = new PrintStream(terminal.output(), true, StandardCharsets.UTF_8);
-        EtcdctlApp app = new EtcdctlApp(rootFactory);
+        EtcdctlApp app = new EtcdctlApp(treeFactory);
         GlobalArgs initial = GlobalArgs.split(sessionGlobals.toArray(new String[0]));
         int last = 0;
         try (CtlContext ctx = new CtlContext(initial.options(), out, out, terminal.input(), env)) {
             DefaultParser parser = new DefaultParser();
             parser.setEscapeChars(new char[0]);
             LineReaderBuilder builder = LineReaderBuilder.builder().terminal(terminal).parser(parser)
-                    .completer(new ShellCompleter(new CommandLine(rootFactory.get()), ctx))
+                    .completer(new ShellCompleter(treeFactory.apply(null), ctx))
                     .appName("etcdctl");
             if (historyFile != null) {
                 builder.variable(LineReader.HISTORY_FILE, historyFile);

@@ -59,7 +59,7 @@ final class Differ {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         Map<String, String> env = new HashMap<>();
-        int code = new EtcdctlApp(RootCommand::new).run(all.toArray(new String[0]),
+        int code = new EtcdctlApp(RootCommand::tree).run(all.toArray(new String[0]),
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
                 new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), env);
         return new Result(out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8), code);
@@ -76,6 +76,9 @@ final class Differ {
     private static String norm(String s, RealEtcd server) {
         return s.replace(":" + server.clientPort, ":<CPORT>").replace(":" + server.peerPort, ":<PPORT>")
                 .replaceAll("\"ts\":\"[^\"]+\"", "\"ts\":\"<TS>\"")
+                .replaceAll("\"ts\":[0-9.]+", "\"ts\":<TS>")
+                .replaceAll("\"took\":[0-9.e-]+", "\"took\":<TOOK>")
+                .replaceAll("\"size\":\"[^\"]+\"", "\"size\":\"<SIZE>\"")
                 .replaceAll("client-[0-9a-f-]{36}", "client-<UUID>")
                 .replaceAll("\\b[0-9a-f]{12,16}\\b", "<HEXID>")
                 // Table column widths follow the (random) member ID lengths.

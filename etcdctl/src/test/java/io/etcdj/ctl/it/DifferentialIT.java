@@ -21,6 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 @ExtendWith(TwinEtcdExtension.class)
 class DifferentialIT {
 
+    private static final java.nio.file.Path SNAPSHOT = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"),
+            "etcdctl-it-" + ProcessHandle.current().pid() + ".db");
     private static final Pattern GRANTED = Pattern.compile("lease ([0-9a-f]{16}) granted");
 
     private String referenceLease = "0";
@@ -147,6 +149,9 @@ class DifferentialIT {
         s.add(run("move-leader", "zz"));
         s.add(run("move-leader", "1234"));
         s.add(run("snapshot", "save"));
+        s.add(run("snapshot", "save", SNAPSHOT.toString()));
+        s.add(run("snapshot", "save", "/nonexistent/dir/s.db"));
+        s.add(run("--endpoints=127.0.0.1:1", "snapshot", "save", SNAPSHOT.toString()));
         // auth, users and roles (auth is enabled and disabled again at the end).
         for (String w : List.of("simple", "json", "fields")) {
             s.add(run("role", "add", "r-" + w, "-w", w));
@@ -227,6 +232,11 @@ class DifferentialIT {
         s.add(run("help", "get"));
         s.add(run("--command-timeout=1s", "--endpoints=127.0.0.1:1", "get", "a"));
         return s;
+    }
+
+    @org.junit.jupiter.api.AfterAll
+    static void deleteSnapshot() throws java.io.IOException {
+        java.nio.file.Files.deleteIfExists(SNAPSHOT);
     }
 
     @TestFactory

@@ -40,7 +40,7 @@ class ShellIT {
     private static String runShell(String input, Path history) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (Terminal t = new DumbTerminal(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), out)) {
-            new Shell(RootCommand::new, List.of("--endpoints=" + etcd.endpoint()), history, Map.of()).run(t);
+            new Shell(RootCommand::tree, List.of("--endpoints=" + etcd.endpoint()), history, Map.of()).run(t);
         }
         return out.toString(StandardCharsets.UTF_8);
     }
@@ -66,7 +66,7 @@ class ShellIT {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int code;
         try (Terminal t = new DumbTerminal(new ByteArrayInputStream("get\n".getBytes(StandardCharsets.UTF_8)), out)) {
-            code = new Shell(RootCommand::new, List.of("--endpoints=" + etcd.endpoint()), null, Map.of()).run(t);
+            code = new Shell(RootCommand::tree, List.of("--endpoints=" + etcd.endpoint()), null, Map.of()).run(t);
         }
         assertEquals(128, code);
         assertTrue(out.toString(StandardCharsets.UTF_8).contains(

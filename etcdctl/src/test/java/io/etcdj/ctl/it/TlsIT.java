@@ -44,7 +44,7 @@ class TlsIT {
         all.addAll(List.of(args));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = new EtcdctlApp(RootCommand::new).run(all.toArray(new String[0]),
+        int code = new EtcdctlApp(RootCommand::tree).run(all.toArray(new String[0]),
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
                 new ByteArrayInputStream(new byte[0]), Map.of());
         return new Differ.Result(out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8), code);

@@ -89,7 +89,7 @@ class WatchIT {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         List<String> all = new ArrayList<>(List.of("--endpoints=" + etcd.endpoint()));
         all.addAll(List.of(args));
-        Thread t = new Thread(() -> new EtcdctlApp(RootCommand::new).run(all.toArray(new String[0]),
+        Thread t = new Thread(() -> new EtcdctlApp(RootCommand::tree).run(all.toArray(new String[0]),
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(new ByteArrayOutputStream()),
                 new ByteArrayInputStream(new byte[0]), Map.of()));
         t.start();
@@ -168,7 +168,7 @@ class WatchIT {
 
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = new EtcdctlApp(RootCommand::new).run(new String[] {"--endpoints=" + etcd.endpoint(), "watch",
+        int code = new EtcdctlApp(RootCommand::tree).run(new String[] {"--endpoints=" + etcd.endpoint(), "watch",
             "--rev=2", "foo"}, new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8), new ByteArrayInputStream(new byte[0]), Map.of());
         assertEquals(expectedCode, code);

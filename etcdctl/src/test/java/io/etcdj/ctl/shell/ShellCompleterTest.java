@@ -6,7 +6,6 @@ import io.etcdj.ctl.cli.GlobalArgs;
 import org.jline.reader.Candidate;
 import org.jline.reader.impl.DefaultParser;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -24,7 +23,7 @@ class ShellCompleterTest {
         CtlContext ctx = new CtlContext(GlobalArgs.split(new String[] {"--endpoints=127.0.0.1:1",
             "--command-timeout=200ms"}).options(), new PrintStream(new ByteArrayOutputStream()),
                 new PrintStream(new ByteArrayOutputStream()), new ByteArrayInputStream(new byte[0]), Map.of());
-        ShellCompleter c = new ShellCompleter(new CommandLine(new RootCommand()), ctx);
+        ShellCompleter c = new ShellCompleter(RootCommand.tree(), ctx);
         List<Candidate> out = new ArrayList<>();
         c.complete(null, new DefaultParser().parse(line, line.length()), out);
         ctx.close();
