@@ -49,7 +49,10 @@ public final class EtcdClientException extends RuntimeException {
             default:
                 break;
         }
-        return new EtcdClientException(status.getCode(), desc == null ? GoStatusNames.name(status.getCode()) : desc,
-                status.getCause());
+        // The Go client turns only etcd's own errors into plain messages; anything else keeps gRPC's form.
+        if (desc != null && desc.startsWith("etcdserver: ")) {
+            return new EtcdClientException(status.getCode(), desc, status.getCause());
+        }
+        return new EtcdClientException(status.getCode(), GoStatusNames.rpcError(status), status.getCause());
     }
 }

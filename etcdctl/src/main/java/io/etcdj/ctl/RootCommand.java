@@ -5,6 +5,7 @@ import io.etcdj.ctl.command.AuthCommand;
 import io.etcdj.ctl.command.CompactionCommand;
 import io.etcdj.ctl.command.DefragCommand;
 import io.etcdj.ctl.command.DelCommand;
+import io.etcdj.ctl.command.DowngradeCommand;
 import io.etcdj.ctl.command.ElectCommand;
 import io.etcdj.ctl.command.EndpointCommand;
 import io.etcdj.ctl.command.GetCommand;
@@ -60,6 +61,7 @@ public final class RootCommand {
         m.put("lock", LockCommand::new);
         m.put("elect", ElectCommand::new);
         m.put("make-mirror", MakeMirrorCommand::new);
+        m.put("downgrade", DowngradeCommand::new);
         m.put("version", VersionCommand::new);
         m.put("shell", ShellCommand::new);
         return m;

@@ -93,6 +93,9 @@ public final class EtcdctlApp {
         } catch (CommandLine.ParameterException e) {
             return flagError(leaf, describe(e), ctx);
         }
+        if (globals.options().debug()) {
+            DebugLogging.enable(err);
+        }
         CtlCommand command = (CtlCommand) leaf.getCommand();
         command.context(ctx);
         ctx.commandArgs(commandArgs);
