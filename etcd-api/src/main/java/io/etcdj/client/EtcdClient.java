@@ -96,9 +96,9 @@ public final class EtcdClient implements AutoCloseable {
         return config;
     }
 
-    /** The endpoint text used in diagnostics: the first configured endpoint. */
+    /** The endpoint used in diagnostics: host:port of the first configured endpoint, without scheme. */
     public String primaryEndpoint() {
-        return config.endpoints().get(0).original();
+        return config.endpoints().get(0).authority();
     }
 
     private void authenticate() {
@@ -110,6 +110,24 @@ public final class EtcdClient implements AutoCloseable {
 
     public <R> R kv(Function<KVGrpc.KVBlockingStub, R> op) {
         return call(KVGrpc.newBlockingStub(channel), op);
+    }
+
+    /**
+     * A read that may safely be sent again: when the endpoint drops the call (UNAVAILABLE) it is retried,
+     * on whichever endpoint the channel reaches next, until the command timeout expires.
+     */
+    public <R> R kvRead(Function<KVGrpc.KVBlockingStub, R> op) {
+        long deadline = System.nanoTime() + config.commandTimeout().toNanos();
+        while (true) {
+            try {
+                return kv(op);
+            } catch (EtcdClientException e) {
+                if (e.code() != Status.Code.UNAVAILABLE || System.nanoTime() >= deadline) {
+                    throw e;
+                }
+                backOff();
+            }
+        }
     }
 
     public <R> R lease(Function<LeaseGrpc.LeaseBlockingStub, R> op) {
@@ -195,6 +213,16 @@ public final class EtcdClient implements AutoCloseable {
             Status status = describe(e.getStatus());
             config.listener().unaryCallFailed(primaryEndpoint(), status, 0);
             throw EtcdClientException.from(status);
+        }
+    }
+
+    /** A short pause between retries so a failing endpoint is not hammered. */
+    private static void backOff() {
+        try {
+            Thread.sleep(50);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new EtcdClientException(Status.Code.CANCELLED, "context canceled", e);
         }
     }
 

@@ -56,7 +56,7 @@ public final class GetCommand extends CtlCommand {
             throw CtlException.badArgs("print-value-only is only for `--write-out=simple`");
         }
         ctx.checkFormat();
-        RangeResponse resp = ctx.client().kv(s -> s.range(req));
+        RangeResponse resp = ctx.client().kvRead(s -> s.range(req));
         ctx.printer(printValueOnly).get(resp);
     }
 

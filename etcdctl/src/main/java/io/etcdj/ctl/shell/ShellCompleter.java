@@ -79,7 +79,7 @@ final class ShellCompleter implements Completer {
             RangeRequest req = RangeRequest.newBuilder().setKey(prefix.isEmpty() ? KeyRanges.FROM_KEY : p)
                     .setRangeEnd(prefix.isEmpty() ? KeyRanges.FROM_KEY : KeyRanges.prefixEnd(p))
                     .setKeysOnly(true).setLimit(KEY_LIMIT).build();
-            return ctx.client().kv(s -> s.range(req)).getKvsList().stream()
+            return ctx.client().kvRead(s -> s.range(req)).getKvsList().stream()
                     .map(KeyValue::getKey).map(k -> k.toString(StandardCharsets.UTF_8)).toList();
         } catch (RuntimeException unavailable) {
             return List.of();

@@ -20,7 +20,8 @@ final class RealEtcd implements AutoCloseable {
     final int clientPort;
     final int peerPort;
     final Path dataDir;
-    private final Process process;
+    private Process process;
+    private List<String> command;
     final TestCerts tls;
 
     private RealEtcd(String name, int clientPort, int peerPort, Path dataDir, Process process, TestCerts tls) {
@@ -65,6 +66,7 @@ final class RealEtcd implements AutoCloseable {
         pb.environment().keySet().removeIf(k -> k.startsWith("ETCD"));
         Process p = pb.start();
         RealEtcd etcd = new RealEtcd(name, client, peer, dir, p, tls);
+        etcd.command = cmd;
         try {
             etcd.awaitReady();
         } catch (IOException | RuntimeException e) {
@@ -72,6 +74,17 @@ final class RealEtcd implements AutoCloseable {
             throw e;
         }
         return etcd;
+    }
+
+    /** Stops etcd and starts it again on the same ports and data (its simple auth tokens are lost). */
+    void restart() throws IOException, InterruptedException {
+        process.destroy();
+        process.waitFor();
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(dataDir.resolve("etcd.log").toFile()));
+        pb.environment().keySet().removeIf(k -> k.startsWith("ETCD"));
+        process = pb.start();
+        awaitReady();
     }
 
     String endpoint() {
@@ -94,7 +107,7 @@ final class RealEtcd implements AutoCloseable {
             }
             try (Socket s = new Socket()) {
                 s.connect(new InetSocketAddress("127.0.0.1", clientPort), 200);
-                List<String> check0 = new java.util.ArrayList<>(etcdctlCommand("endpoint", "health"));
+                List<String> check0 = new java.util.ArrayList<>(etcdctlCommand("endpoint", "status"));
                 Process check = new ProcessBuilder(check0).redirectErrorStream(true).start();
                 check.getInputStream().readAllBytes();
                 if (check.waitFor() == 0) {
