@@ -178,7 +178,7 @@ public final class RoleCommand {
             if (end.isEmpty()) {
                 text = "Permission of key " + a.get(1) + " is revoked from role " + a.get(0);
             } else if (end.equals(KeyRanges.FROM_KEY)) {
-                text = "Permission of range [" + a.get(1) + ", <open ended>) is revoked from role " + a.get(0);
+                text = "Permission of range [" + a.get(1) + ", <open ended> is revoked from role " + a.get(0);
             } else {
                 text = "Permission of range [" + a.get(1) + ", " + end.toStringUtf8() + ") is revoked from role " + a.get(0);
             }

@@ -79,6 +79,10 @@ final class Differ {
                 .replaceAll("\"ts\":[0-9.]+", "\"ts\":<TS>")
                 .replaceAll("\"took\":[0-9.e-]+", "\"took\":<TOOK>")
                 .replaceAll("\"size\":\"[^\"]+\"", "\"size\":\"<SIZE>\"")
+                // A lease's remaining TTL depends on when in the second each side asked.
+                .replaceAll("remaining\\([0-9]+s\\)", "remaining(<N>s)")
+                .replaceAll("\"TTL\" : [0-9]+\n\"GrantedTTL\"", "\"TTL\" : <N>\n\"GrantedTTL\"")
+                .replaceAll("\"ttl\":[0-9]+,\"granted-ttl\"", "\"ttl\":<N>,\"granted-ttl\"")
                 .replaceAll("client-[0-9a-f-]{36}", "client-<UUID>")
                 .replaceAll("\\b[0-9a-f]{12,16}\\b", "<HEXID>")
                 // Table column widths follow the (random) member ID lengths.

@@ -109,8 +109,10 @@ class DifferentialIT {
         // leases.
         s.add(run("lease", "grant", "500"));
         s.add(run("put", "zoo1", "val1", "--lease={LEASE}"));
-        s.add(run("put", "zoo2", "val2", "--lease={LEASE}"));
+        // One attached key only: etcd lists several in no fixed order.
         s.add(run("lease", "timetolive", "{LEASE}", "--keys", "-w", "fields"));
+        s.add(run("lease", "timetolive", "{LEASE}", "--keys"));
+        s.add(run("put", "zoo2", "val2", "--lease={LEASE}"));
         s.add(run("lease", "list"));
         s.add(run("lease", "list", "-w", "fields"));
         s.add(run("lease", "keep-alive", "--once", "{LEASE}", "-w", "json"));
@@ -177,6 +179,10 @@ class DifferentialIT {
         s.add(run("role", "grant-permission", "r1", "bad", "foo"));
         s.add(run("role", "revoke-permission", "r1", "zzz"));
         s.add(run("role", "revoke-permission", "r1", "a", "b"));
+        s.add(run("role", "grant-permission", "r1", "read", "k", "--from-key"));
+        s.add(run("role", "revoke-permission", "r1", "k", "--from-key"));
+        s.add(run("role", "grant-permission", "r1", "write", "p", "--prefix"));
+        s.add(run("role", "revoke-permission", "r1", "p", "--prefix", "-w", "json"));
         s.add(run("user", "add", "u1:p1"));
         s.add(run("user", "grant-role", "u1", "r1"));
         s.add(run("user", "get", "u1", "--detail"));

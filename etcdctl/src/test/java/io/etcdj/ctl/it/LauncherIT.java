@@ -95,6 +95,7 @@ class LauncherIT {
         same(Map.of(), "--endpoints=" + etcd.endpoint(), "get");
         same(Map.of(), "--endpoints=" + etcd.endpoint(), "get", "--bogus");
         same(Map.of(), "--endpoints=" + etcd.endpoint(), "lease", "revoke", "ffff");
+        same(Map.of(), "--endpoints=127.0.0.1:1", "--command-timeout=1s", "endpoint", "health");
         Differ.Result r = exec(LAUNCHER.toString(), Map.of(), "--endpoints=127.0.0.1:1", "--command-timeout=1s",
                 "get", "a");
         assertEquals(1, r.code());

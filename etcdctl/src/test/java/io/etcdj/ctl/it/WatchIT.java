@@ -157,6 +157,31 @@ class WatchIT {
     }
 
     @Test
+    @Order(5)
+    void keepAliveRenewsUntilStopped() throws Exception {
+        String id = reference("lease", "grant", "60").split(" ")[1];
+        same(1, "lease", "keep-alive", id);
+        assertEquals("lease " + id + " keepalived with TTL(60)\n", oursLines(1, "lease", "keep-alive", id));
+    }
+
+    @Test
+    @Order(5)
+    void electionObserversSeeTheLeader() throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(etcd.etcdctlCommand("elect", "myelection", "p1"));
+        pb.environment().put("ETCDCTL_API", "3");
+        Process leader = pb.redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            String campaigned = readLines(leader.getInputStream(), 2);
+            assertTrue(campaigned.startsWith("myelection/") && campaigned.endsWith("\np1\n"), campaigned);
+            same(2, "elect", "-l", "myelection");
+            assertEquals(campaigned, oursLines(2, "elect", "-l", "myelection"));
+        } finally {
+            leader.destroyForcibly();
+            leader.waitFor();
+        }
+    }
+
+    @Test
     @Order(6)
     void compactedRevisionCancelsTheWatch() throws Exception {
         reference("compaction", "5");
