@@ -45,14 +45,26 @@ median_ms() {
   done
   printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'
 }
+# median_cpu_ms CMD...: median user+system CPU time in milliseconds; unlike wall time it hardly
+# depends on what else the machine is running.
+median_cpu_ms() {
+  local TIMEFORMAT='%U %S'
+  for _ in $(seq "$runs"); do
+    { time "$@" >/dev/null 2>&1; } 2>&1 | awk '{printf "%d\n", ($1 + $2) * 1000}'
+  done | sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'
+}
 export ETCDCTL_API=3
 "$ours" "$ep" get foo >/dev/null   # warm the page cache
 real_ms=$(median_ms "$real" "$ep" get foo)
 ours_ms=$(median_ms "$ours" "$ep" get foo)
 jar=$(ls "$root"/etcdctl/target/etcdctl-*.jar | grep -v -- '-tests.jar' | head -n 1)
-nocds_ms=$(median_ms java -Xshare:auto -cp "$jar:$root/etcdctl/target/lib/*" io.etcdj.ctl.Main "$ep" get foo)
+nocds_ms=$(median_ms java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData -cp "$jar:$root/etcdctl/target/lib/*" io.etcdj.ctl.Main "$ep" get foo)
 echo "runs: $runs"
 echo "real etcdctl get foo:            median ${real_ms} ms"
 echo "etcdj etcdctl get foo (AppCDS):  median ${ours_ms} ms"
-echo "etcdj etcdctl get foo (JDK CDS only): median ${nocds_ms} ms"
-awk -v a="$ours_ms" -v b="$real_ms" 'BEGIN { if (b > 0) printf "ratio etcdj/real: %.1fx\n", a / b }'
+echo "etcdj etcdctl get foo (no AppCDS archive): median ${nocds_ms} ms"
+awk -v a="$ours_ms" -v b="$real_ms" 'BEGIN { if (b > 0) printf "ratio etcdj/real (wall): %.1fx\n", a / b }'
+real_cpu=$(median_cpu_ms "$real" "$ep" get foo)
+ours_cpu=$(median_cpu_ms "$ours" "$ep" get foo)
+echo "CPU time (user+sys) medians: real ${real_cpu} ms, etcdj ${ours_cpu} ms"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
