@@ -7,6 +7,7 @@ import io.etcdj.ctl.cli.ExitCodes;
 import io.etcdj.ctl.shell.Shell;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
+import org.jline.terminal.impl.DumbTerminal;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -31,9 +32,10 @@ public final class ShellCommand extends CtlCommand {
         List<String> globals = new ArrayList<>(ctx.globalArgs());
         String home = System.getProperty("user.home");
         Path history = home == null ? null : Path.of(home, ".etcdctl_history");
-        TerminalBuilder tb = TerminalBuilder.builder();
-        tb = ctx.in() == System.in ? tb.system(true) : tb.system(false).dumb(true).streams(ctx.in(), ctx.out().stream());
-        try (Terminal terminal = tb.build()) {
+        // A real terminal gets line editing; piped input (scripts, tests) gets a plain line reader.
+        boolean interactive = ctx.in() == System.in && System.console() != null;
+        try (Terminal terminal = interactive ? TerminalBuilder.builder().system(true).build()
+                : new DumbTerminal(ctx.in(), ctx.out().stream())) {
             int code = new Shell(RootCommand::tree, globals, history, ctx.env()).run(terminal);
             if (code != 0) {
                 throw new CtlException(code, null);
