@@ -17,7 +17,11 @@ import java.util.Map;
 final class Differ {
 
     /** What one run printed and returned. */
-    record Result(String out, String err, int code) {
+    record Result(String out, String err, int code, byte[] rawOut) {
+        Result(String out, String err, int code) {
+            this(out, err, code, out.getBytes(StandardCharsets.UTF_8));
+        }
+
         @Override
         public String toString() {
             return "exit " + code + "\n--- stdout\n" + out + "--- stderr\n" + err;
@@ -46,10 +50,10 @@ final class Differ {
             }
         });
         errPump.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        byte[] raw = p.getInputStream().readAllBytes();
         int code = p.waitFor();
         errPump.join();
-        return new Result(out, err.toString(StandardCharsets.UTF_8), code);
+        return new Result(new String(raw, StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8), code, raw);
     }
 
     Result ours(String stdin, String... args) {
@@ -62,7 +66,8 @@ final class Differ {
         int code = new EtcdctlApp(RootCommand::tree).run(all.toArray(new String[0]),
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
                 new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), env);
-        return new Result(out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8), code);
+        return new Result(out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8), code,
+                out.toByteArray());
     }
 
     /**
@@ -70,7 +75,7 @@ final class Differ {
      * and hex), timestamps and client UUIDs in warning lines, and measured durations.
      */
     static Result normalise(Result r, RealEtcd server) {
-        return new Result(norm(r.out(), server), norm(r.err(), server), r.code());
+        return new Result(norm(r.out(), server), norm(r.err(), server), r.code(), r.rawOut());
     }
 
     private static String norm(String s, RealEtcd server) {
