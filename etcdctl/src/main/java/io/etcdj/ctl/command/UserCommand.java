@@ -74,6 +74,12 @@ public final class UserCommand {
                 password = newUserPassword;
             } else if (!noPassword) {
                 password = readPassword(ctx, "Password of " + name + ": ");
+                if (interactive && System.console() != null) {
+                    String again = readPassword(ctx, "Type password of " + name + " again for confirmation: ");
+                    if (!again.equals(password)) {
+                        throw CtlException.badArgs("given passwords are different.");
+                    }
+                }
             }
             ctx.checkFormat();
             AuthUserAddRequest req = AuthUserAddRequest.newBuilder().setName(name).setPassword(password)
