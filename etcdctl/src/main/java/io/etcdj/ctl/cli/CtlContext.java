@@ -115,7 +115,13 @@ public final class CtlContext implements AutoCloseable {
 
     /** A client for exactly these endpoints (endpoint commands talk to each endpoint on its own). */
     public EtcdClient client(List<String> endpoints) {
-        String key = endpoints + "|" + options.user() + "|" + options.password();
+        // Reuse the connection only while every setting that shapes it is unchanged (the shell may
+        // change flags from one line to the next).
+        String key = String.join("|", endpoints.toString(), options.user(), options.password(), options.cacert(),
+                options.cert(), options.key(), Boolean.toString(options.insecureSkipTlsVerify()),
+                Boolean.toString(options.insecureTransport()), options.dialTimeout().toString(),
+                options.commandTimeout().toString(), options.keepAliveTime().toString(),
+                options.keepAliveTimeout().toString());
         if (client != null && key.equals(clientKey)) {
             return client;
         }
