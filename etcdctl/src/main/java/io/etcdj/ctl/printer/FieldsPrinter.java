@@ -246,6 +246,7 @@ public final class FieldsPrinter implements Printer {
         for (AlarmMember a : r.getAlarmsList()) {
             line("MemberID", Long.toUnsignedString(a.getMemberID()));
             line("AlarmType", a.getAlarm().name());
+            out.println();
         }
     }
 
