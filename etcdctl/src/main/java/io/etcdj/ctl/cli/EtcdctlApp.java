@@ -160,7 +160,8 @@ public final class EtcdctlApp {
         return "unknown shorthand flag: '" + arg.charAt(1) + "' in " + arg;
     }
 
-    private static String describe(CommandLine.ParameterException e) {
+    /** pflag's wording for a picocli parse error (unknown flag, missing value, bad value). */
+    public static String describe(CommandLine.ParameterException e) {
         if (e instanceof CommandLine.UnmatchedArgumentException u) {
             for (String arg : u.getUnmatched()) {
                 if (arg.startsWith("-")) {

@@ -112,38 +112,76 @@ public final class WatchCommand extends CtlCommand {
         return b.build();
     }
 
+    /**
+     * Reads {@code watch ...} lines and starts each watch at once while earlier ones keep printing;
+     * like etcdctl, the end of input ends the command with an error.
+     */
     private void runInteractive() {
-        List<WatchCreateRequest> requests = new ArrayList<>();
+        ctx.checkFormat();
+        BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
+        StreamObserver<WatchRequest> stream = open(queue);
+        Thread printer = new Thread(() -> {
+            try {
+                pump(queue, Integer.MAX_VALUE, List.of());
+            } catch (RuntimeException ended) {
+                // The stream ended; the reading thread reports how the command ends.
+            }
+        }, "watch-printer");
+        printer.setDaemon(true);
+        printer.start();
         try {
-            String line;
-            while ((line = ctx.stdinReader().readLine()) != null) {
-                List<String> words = TxnParser.split(line);
-                if (words.isEmpty()) {
-                    continue;
-                }
-                if (!words.get(0).equals("watch")) {
-                    ctx.err().println("Invalid command " + line + " (only support watch)");
-                    continue;
-                }
-                WatchCommand w = new WatchCommand();
+            while (true) {
+                String line;
                 try {
-                    new CommandLine(w).parseArgs(words.subList(1, words.size()).toArray(new String[0]));
-                    requests.add(w.request(orEmpty(w.args)));
-                } catch (CommandLine.ParameterException | CtlException e) {
-                    ctx.err().println("Invalid command " + line + " (" + e.getMessage() + ")");
+                    line = ctx.stdinReader().readLine();
+                } catch (IOException e) {
+                    throw new CtlException(ExitCodes.INVALID_INPUT, "Error reading watch request line: " + e.getMessage());
+                }
+                if (line == null) {
+                    throw new CtlException(ExitCodes.INVALID_INPUT, "Error reading watch request line: EOF");
+                }
+                WatchCreateRequest create = parseLine(line);
+                if (create != null) {
+                    stream.onNext(WatchRequest.newBuilder().setCreateRequest(create).build());
                 }
             }
-        } catch (IOException e) {
-            throw new CtlException(ExitCodes.IO, e.getMessage());
-        }
-        if (!requests.isEmpty()) {
-            watch(requests, List.of());
+        } finally {
+            printer.interrupt();
+            stream.onCompleted();
         }
     }
 
-    private void watch(List<WatchCreateRequest> creates, List<String> exec) {
-        BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
-        StreamObserver<WatchRequest> stream = ctx.client().watchAsync().watch(new StreamObserver<>() {
+    /** One interactive line: a create request, or null after reporting why the line was skipped. */
+    private WatchCreateRequest parseLine(String line) {
+        List<String> words = TxnParser.split(line);
+        if (words.isEmpty() || !words.get(0).equals("watch")) {
+            ctx.err().println("Invalid command " + line + " (only support watch)");
+            return null;
+        }
+        if (words.size() < 2) {
+            ctx.err().println("Invalid command " + line + " (command type or key is not provided)");
+            return null;
+        }
+        WatchCommand w = new WatchCommand();
+        try {
+            new CommandLine(w).parseArgs(words.subList(1, words.size()).toArray(new String[0]));
+        } catch (CommandLine.ParameterException e) {
+            throw CtlException.badArgs(io.etcdj.ctl.cli.EtcdctlApp.describe(e));
+        }
+        List<String> keys = new ArrayList<>(orEmpty(w.args));
+        if (keys.size() > 2) {
+            keys.subList(2, keys.size()).clear();
+        }
+        try {
+            return w.request(keys);
+        } catch (CtlException e) {
+            ctx.err().println("Invalid command " + line + " (" + e.getMessage() + ")");
+            return null;
+        }
+    }
+
+    private StreamObserver<WatchRequest> open(BlockingQueue<Object> queue) {
+        return ctx.client().watchAsync().watch(new StreamObserver<>() {
             @Override
             public void onNext(WatchResponse value) {
                 queue.add(value);
@@ -159,11 +197,25 @@ public final class WatchCommand extends CtlCommand {
                 queue.add(END);
             }
         });
+    }
+
+    private void watch(List<WatchCreateRequest> creates, List<String> exec) {
+        BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
+        StreamObserver<WatchRequest> stream = open(queue);
         for (WatchCreateRequest c : creates) {
             stream.onNext(WatchRequest.newBuilder().setCreateRequest(c).build());
         }
+        try {
+            pump(queue, creates.size(), exec);
+        } finally {
+            stream.onCompleted();
+        }
+        throw new CtlException(ExitCodes.INTERRUPTED, "watch is canceled by the server");
+    }
+
+    /** Prints responses until {@code open} watches were canceled, the stream ended, or interruption. */
+    private void pump(BlockingQueue<Object> queue, int open, List<String> exec) {
         Printer printer = ctx.printer();
-        int open = creates.size();
         try {
             while (open > 0) {
                 Object next = queue.take();
@@ -171,7 +223,7 @@ public final class WatchCommand extends CtlCommand {
                     throw CtlException.error(EtcdClientException.from(Status.fromThrowable(t)).getMessage());
                 }
                 if (next == END) {
-                    break;
+                    return;
                 }
                 WatchResponse r = (WatchResponse) next;
                 if (r.getCreated() && r.getEventsCount() == 0 && !r.getCanceled()) {
@@ -195,10 +247,7 @@ public final class WatchCommand extends CtlCommand {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } finally {
-            stream.onCompleted();
         }
-        throw new CtlException(ExitCodes.INTERRUPTED, "watch is canceled by the server");
     }
 
     private static String cancelReason(WatchResponse r) {

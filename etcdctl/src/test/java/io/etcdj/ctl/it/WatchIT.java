@@ -158,6 +158,32 @@ class WatchIT {
 
     @Test
     @Order(5)
+    void interactiveWatchesStartPerLineAndEndWithInput() throws Exception {
+        java.io.PipedOutputStream feed = new java.io.PipedOutputStream();
+        java.io.PipedInputStream stdin = new java.io.PipedInputStream(feed);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int[] code = new int[1];
+        Thread t = new Thread(() -> code[0] = new EtcdctlApp(RootCommand::tree).run(new String[] {
+            "--endpoints=" + etcd.endpoint(), "watch", "-i"}, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), stdin, Map.of()));
+        t.start();
+        feed.write("bogus\nwatch --rev=2 foo\n".getBytes(StandardCharsets.UTF_8));
+        feed.flush();
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (out.toString(StandardCharsets.UTF_8).split("\n", -1).length <= 6 && System.nanoTime() < deadline) {
+            t.join(20);
+        }
+        feed.close();
+        t.join(10_000);
+        assertEquals("PUT\nfoo\nbar\nPUT\nfoo\nbar_new\n", out.toString(StandardCharsets.UTF_8));
+        assertEquals("Invalid command bogus (only support watch)\nError: Error reading watch request line: EOF\n",
+                err.toString(StandardCharsets.UTF_8));
+        assertEquals(3, code[0]);
+    }
+
+    @Test
+    @Order(5)
     void keepAliveRenewsUntilStopped() throws Exception {
         String id = reference("lease", "grant", "60").split(" ")[1];
         same(1, "lease", "keep-alive", id);
