@@ -1,0 +1,250 @@
+package io.etcdj.client;
+
+import io.etcdj.api.etcdserverpb.AuthGrpc;
+import io.etcdj.api.etcdserverpb.AuthenticateRequest;
+import io.etcdj.api.etcdserverpb.ClusterGrpc;
+import io.etcdj.api.etcdserverpb.KVGrpc;
+import io.etcdj.api.etcdserverpb.LeaseGrpc;
+import io.etcdj.api.etcdserverpb.MaintenanceGrpc;
+import io.etcdj.api.etcdserverpb.WatchGrpc;
+import io.etcdj.api.v3electionpb.ElectionGrpc;
+import io.etcdj.api.v3lockpb.LockGrpc;
+import io.grpc.ChannelCredentials;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.TlsChannelCredentials;
+import io.grpc.stub.AbstractStub;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+
+/**
+ * A connection to an etcd cluster. Unary calls get the command timeout as deadline, wait for a usable
+ * endpoint (gRPC fails over along the endpoint list), carry the auth token, and are retried once with
+ * a fresh token when the server reports the token invalid. Thread-safe; close it when done.
+ */
+public final class EtcdClient implements AutoCloseable {
+
+    private final ClientConfig config;
+    private final ManagedChannel channel;
+    private final AtomicReference<String> token = new AtomicReference<>();
+    private final TokenCredentials credentials = new TokenCredentials(token);
+
+    private EtcdClient(ClientConfig config, ManagedChannel channel) {
+        this.config = config;
+        this.channel = channel;
+    }
+
+    /**
+     * Opens a channel (lazily connected) and, when credentials are configured, authenticates.
+     *
+     * @throws EtcdClientException if authentication fails
+     */
+    public static EtcdClient connect(ClientConfig config) {
+        ManagedChannel channel = openChannel(config);
+        EtcdClient client = new EtcdClient(config, channel);
+        if (config.user() != null) {
+            try {
+                client.authenticate();
+            } catch (RuntimeException e) {
+                client.close();
+                throw e;
+            }
+        }
+        return client;
+    }
+
+    @SuppressWarnings("deprecation") // nameResolverFactory is the only per-channel resolver hook in grpc-api
+    private static ManagedChannel openChannel(ClientConfig config) {
+        ChannelCredentials creds = config.useTls() ? tlsCredentials(config.tls()) : InsecureChannelCredentials.create();
+        ManagedChannelBuilder<?> builder = Grpc.newChannelBuilder(EndpointListResolver.SCHEME + ":///etcd", creds)
+                .nameResolverFactory(new EndpointListResolver.Factory(config.endpoints()))
+                .keepAliveTime(config.keepAliveTime().toMillis(), TimeUnit.MILLISECONDS)
+                .keepAliveTimeout(config.keepAliveTimeout().toMillis(), TimeUnit.MILLISECONDS)
+                .keepAliveWithoutCalls(true)
+                .maxInboundMessageSize(Integer.MAX_VALUE)
+                .userAgent("etcdj-client");
+        return builder.build();
+    }
+
+    private static ChannelCredentials tlsCredentials(TlsOptions tls) {
+        try {
+            TlsChannelCredentials.Builder b = TlsChannelCredentials.newBuilder();
+            if (tls.skipVerify()) {
+                b.trustManager(new InsecureTrustManager());
+            } else if (tls.caFile() != null) {
+                b.trustManager(tls.caFile().toFile());
+            }
+            if (tls.certFile() != null && tls.keyFile() != null) {
+                b.keyManager(tls.certFile().toFile(), tls.keyFile().toFile());
+            }
+            return b.build();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public ClientConfig config() {
+        return config;
+    }
+
+    /** The endpoint used in diagnostics: host:port of the first configured endpoint, without scheme. */
+    public String primaryEndpoint() {
+        return config.endpoints().get(0).authority();
+    }
+
+    private void authenticate() {
+        AuthenticateRequest req = AuthenticateRequest.newBuilder()
+                .setName(config.user()).setPassword(config.password() == null ? "" : config.password()).build();
+        String fresh = invokeOnce(AuthGrpc.newBlockingStub(channel), s -> s.authenticate(req), false).getToken();
+        token.set(fresh);
+    }
+
+    public <R> R kv(Function<KVGrpc.KVBlockingStub, R> op) {
+        return call(KVGrpc.newBlockingStub(channel), op);
+    }
+
+    /**
+     * A read that may safely be sent again: when the endpoint drops the call (UNAVAILABLE) it is retried,
+     * on whichever endpoint the channel reaches next, until the command timeout expires.
+     */
+    public <R> R kvRead(Function<KVGrpc.KVBlockingStub, R> op) {
+        long deadline = System.nanoTime() + config.commandTimeout().toNanos();
+        while (true) {
+            try {
+                return kv(op);
+            } catch (EtcdClientException e) {
+                if (e.code() != Status.Code.UNAVAILABLE || System.nanoTime() >= deadline) {
+                    throw e;
+                }
+                backOff();
+            }
+        }
+    }
+
+    public <R> R lease(Function<LeaseGrpc.LeaseBlockingStub, R> op) {
+        return call(LeaseGrpc.newBlockingStub(channel), op);
+    }
+
+    public <R> R cluster(Function<ClusterGrpc.ClusterBlockingStub, R> op) {
+        return call(ClusterGrpc.newBlockingStub(channel), op);
+    }
+
+    public <R> R maintenance(Function<MaintenanceGrpc.MaintenanceBlockingStub, R> op) {
+        return call(MaintenanceGrpc.newBlockingStub(channel), op);
+    }
+
+    public <R> R auth(Function<AuthGrpc.AuthBlockingStub, R> op) {
+        return call(AuthGrpc.newBlockingStub(channel), op);
+    }
+
+    /** Lock calls block until the lock is held, so they get no deadline. */
+    public <R> R lock(Function<LockGrpc.LockBlockingStub, R> op) {
+        return invokeWithRefresh(LockGrpc.newBlockingStub(channel), op, true, null);
+    }
+
+    /** Election calls may block (campaign), so they get no deadline. */
+    public <R> R election(Function<ElectionGrpc.ElectionBlockingStub, R> op) {
+        return invokeWithRefresh(ElectionGrpc.newBlockingStub(channel), op, true, null);
+    }
+
+    /** Blocking stub with the token but no deadline, for server streams read to the end (snapshot, observe). */
+    public MaintenanceGrpc.MaintenanceBlockingStub maintenanceStream() {
+        return MaintenanceGrpc.newBlockingStub(channel).withCallCredentials(credentials).withWaitForReady();
+    }
+
+    /** Blocking election stub with the token and no deadline, for Observe's server stream. */
+    public ElectionGrpc.ElectionBlockingStub electionBlocking() {
+        return ElectionGrpc.newBlockingStub(channel).withCallCredentials(credentials).withWaitForReady();
+    }
+
+    public ElectionGrpc.ElectionStub electionAsync() {
+        return ElectionGrpc.newStub(channel).withCallCredentials(credentials).withWaitForReady();
+    }
+
+    public WatchGrpc.WatchStub watchAsync() {
+        return WatchGrpc.newStub(channel).withCallCredentials(credentials).withWaitForReady();
+    }
+
+    public LeaseGrpc.LeaseStub leaseAsync() {
+        return LeaseGrpc.newStub(channel).withCallCredentials(credentials).withWaitForReady();
+    }
+
+    private <S extends AbstractStub<S>, R> R call(S stub, Function<S, R> op) {
+        return invokeWithRefresh(stub, op, true, config.commandTimeout());
+    }
+
+    private <S extends AbstractStub<S>, R> R invokeWithRefresh(S stub, Function<S, R> op, boolean withToken,
+                                                              Duration timeout) {
+        try {
+            return invoke(stub, op, withToken, timeout);
+        } catch (EtcdClientException e) {
+            if (config.user() == null || !e.isInvalidAuthToken()) {
+                throw e;
+            }
+            authenticate();
+            return invoke(stub, op, withToken, timeout);
+        }
+    }
+
+    private <S extends AbstractStub<S>, R> R invokeOnce(S stub, Function<S, R> op, boolean withToken) {
+        return invoke(stub, op, withToken, config.commandTimeout());
+    }
+
+    private <S extends AbstractStub<S>, R> R invoke(S stub, Function<S, R> op, boolean withToken, Duration timeout) {
+        S s = stub.withWaitForReady();
+        if (timeout != null) {
+            s = s.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        }
+        if (withToken) {
+            s = s.withCallCredentials(credentials);
+        }
+        try {
+            return op.apply(s);
+        } catch (StatusRuntimeException e) {
+            Status status = describe(e.getStatus());
+            config.listener().unaryCallFailed(primaryEndpoint(), status, 0);
+            throw EtcdClientException.from(status);
+        }
+    }
+
+    /** A short pause between retries so a failing endpoint is not hammered. */
+    private static void backOff() {
+        try {
+            Thread.sleep(50);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new EtcdClientException(Status.Code.CANCELLED, "context canceled", e);
+        }
+    }
+
+    /** Replaces gRPC-Java's deadline text by what Go's balancer reports when no endpoint is usable. */
+    private Status describe(Status status) {
+        if (status.getCode() == Status.Code.DEADLINE_EXCEEDED
+                && channel.getState(false) == io.grpc.ConnectivityState.TRANSIENT_FAILURE) {
+            return status.withDescription("latest balancer error: all SubConns are in TransientFailure");
+        }
+        if (status.getCode() == Status.Code.DEADLINE_EXCEEDED) {
+            return status.withDescription("context deadline exceeded");
+        }
+        return status;
+    }
+
+    @Override
+    public void close() {
+        channel.shutdownNow();
+        try {
+            channel.awaitTermination(1, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,16 @@
+package io.etcdj.ctl;
+
+import io.etcdj.ctl.cli.EtcdctlApp;
+
+/** Entry point of bin/etcdctl. */
+public final class Main {
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        int code = new EtcdctlApp(RootCommand::tree).run(args, System.out, System.err, System.in, System.getenv());
+        System.out.flush();
+        System.exit(code);
+    }
+}

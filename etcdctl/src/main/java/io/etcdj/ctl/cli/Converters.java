@@ -1,0 +1,45 @@
+package io.etcdj.ctl.cli;
+
+import picocli.CommandLine;
+
+/** Registers Go-compatible converters so bad numbers are reported with strconv's text. */
+final class Converters {
+
+    private Converters() {
+    }
+
+    static void register(CommandLine cl) {
+        CommandLine.ITypeConverter<Long> int64 = s -> {
+            try {
+                return GoValues.parseInt(s, 10);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        };
+        CommandLine.ITypeConverter<Integer> int32 = s -> {
+            try {
+                long v = GoValues.parseInt(s, 10);
+                if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
+                    throw new CommandLine.TypeConversionException(
+                            "strconv.ParseInt: parsing \"" + s + "\": value out of range");
+                }
+                return (int) v;
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        };
+        CommandLine.ITypeConverter<Boolean> bool = s -> {
+            try {
+                return GoValues.parseBool(s);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        };
+        cl.registerConverter(Long.class, int64);
+        cl.registerConverter(long.class, int64);
+        cl.registerConverter(Integer.class, int32);
+        cl.registerConverter(int.class, int32);
+        cl.registerConverter(Boolean.class, bool);
+        cl.registerConverter(boolean.class, bool);
+    }
+}

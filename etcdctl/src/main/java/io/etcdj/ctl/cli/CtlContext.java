@@ -1,0 +1,189 @@
+package io.etcdj.ctl.cli;
+
+import io.etcdj.client.ClientConfig;
+import io.etcdj.client.Endpoint;
+import io.etcdj.client.EtcdClient;
+import io.etcdj.client.EtcdClientException;
+import io.etcdj.client.TlsOptions;
+import io.etcdj.ctl.printer.Out;
+import io.etcdj.ctl.printer.Printer;
+import io.etcdj.ctl.printer.Printers;
+
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything one command invocation needs: global options, streams, environment, and the client,
+ * created on first use and (in the shell) kept across commands.
+ */
+public final class CtlContext implements AutoCloseable {
+
+    private GlobalOptions options;
+    private final Out out;
+    private final PrintStream err;
+    private final InputStream in;
+    private final Map<String, String> env;
+    private EtcdClient client;
+    private String clientKey;
+    private BufferedReader reader;
+    private List<String> commandArgs = List.of();
+    private List<String> globalArgs = List.of();
+
+    public CtlContext(GlobalOptions options, PrintStream out, PrintStream err, InputStream in, Map<String, String> env) {
+        this.options = options;
+        this.out = new Out(out);
+        this.err = err;
+        this.in = in;
+        this.env = env;
+    }
+
+    public GlobalOptions options() {
+        return options;
+    }
+
+    /** Replaces the options for the next command (the shell parses each line's globals anew). */
+    public void options(GlobalOptions value) {
+        this.options = value;
+    }
+
+    public Out out() {
+        return out;
+    }
+
+    public PrintStream err() {
+        return err;
+    }
+
+    public InputStream in() {
+        return in;
+    }
+
+    /** One shared line reader over stdin, so commands that read several times do not lose buffered input. */
+    public BufferedReader stdinReader() {
+        if (reader == null) {
+            reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+        }
+        return reader;
+    }
+
+    /** The command's own arguments as typed (after the command path), for commands that split on "--". */
+    public List<String> commandArgs() {
+        return commandArgs;
+    }
+
+    public void commandArgs(List<String> value) {
+        this.commandArgs = List.copyOf(value);
+    }
+
+    /** The global-flag words of this invocation as typed. */
+    public List<String> globalArgs() {
+        return globalArgs;
+    }
+
+    public void globalArgs(List<String> value) {
+        this.globalArgs = List.copyOf(value);
+    }
+
+    public Map<String, String> env() {
+        return env;
+    }
+
+    public Printer printer() {
+        return printer(false);
+    }
+
+    public Printer printer(boolean valueOnly) {
+        return Printers.forFormat(options.writeOut(), out, err, options.hex(), valueOnly);
+    }
+
+    /** Fails early for an unknown -w value, before any request is sent, as etcdctl does. */
+    public void checkFormat() {
+        printer();
+    }
+
+    /** The client for the configured endpoints. */
+    public EtcdClient client() {
+        return client(options.endpoints());
+    }
+
+    /** A client for exactly these endpoints (endpoint commands talk to each endpoint on its own). */
+    public EtcdClient client(List<String> endpoints) {
+        // Reuse the connection only while every setting that shapes it is unchanged (the shell may
+        // change flags from one line to the next).
+        String key = String.join("|", endpoints.toString(), options.user(), options.password(), options.cacert(),
+                options.cert(), options.key(), Boolean.toString(options.insecureSkipTlsVerify()),
+                Boolean.toString(options.insecureTransport()), options.dialTimeout().toString(),
+                options.commandTimeout().toString(), options.keepAliveTime().toString(),
+                options.keepAliveTimeout().toString());
+        if (client != null && key.equals(clientKey)) {
+            return client;
+        }
+        if (client != null) {
+            client.close();
+            client = null;
+        }
+        client = newClient(endpoints);
+        clientKey = key;
+        return client;
+    }
+
+    /** A client the caller owns and must close. */
+    public EtcdClient newClient(List<String> endpoints) {
+        try {
+            return EtcdClient.connect(config(endpoints));
+        } catch (EtcdClientException e) {
+            throw new CtlException(ExitCodes.BAD_CONNECTION, e.getMessage(), e);
+        } catch (IllegalArgumentException e) {
+            throw new CtlException(ExitCodes.BAD_CONNECTION, e.getMessage(), e);
+        }
+    }
+
+    private ClientConfig config(List<String> endpoints) {
+        if (!options.discoverySrv().isEmpty()) {
+            // SRV lookups would need a DNS server; this build only takes endpoints explicitly.
+            throw new CtlException(ExitCodes.BAD_CONNECTION,
+                    "DNS SRV discovery (--discovery-srv) is not supported by this etcdctl; pass --endpoints instead");
+        }
+        if (endpoints.isEmpty()) {
+            throw new CtlException(ExitCodes.BAD_CONNECTION, "etcdclient: no available endpoints");
+        }
+        List<Endpoint> parsed = new ArrayList<>();
+        for (String e : endpoints) {
+            parsed.add(Endpoint.parse(e));
+        }
+        ClientConfig.Builder b = ClientConfig.builder()
+                .endpoints(parsed)
+                .dialTimeout(options.dialTimeout())
+                .commandTimeout(options.commandTimeout())
+                .keepAliveTime(options.keepAliveTime())
+                .keepAliveTimeout(options.keepAliveTimeout())
+                .insecureTransport(options.insecureTransport())
+                .tls(new TlsOptions(path(options.cacert()), path(options.cert()), path(options.key()),
+                        options.insecureSkipTlsVerify()))
+                .listener(new WarnLog(err));
+        Credentials creds = Credentials.resolve(options, this);
+        if (creds != null) {
+            b.credentials(creds.user(), creds.password());
+        }
+        return b.build();
+    }
+
+    private static Path path(String s) {
+        return s == null || s.isEmpty() ? null : Path.of(s);
+    }
+
+    @Override
+    public void close() {
+        if (client != null) {
+            client.close();
+            client = null;
+        }
+    }
+}

@@ -1,0 +1,252 @@
+package io.etcdj.ctl.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Runs one etcdctl invocation: global flags and environment, help, pflag-style errors, the command,
+ * and the exit code. Reusable in-process (tests, the shell) because it never calls System.exit.
+ */
+public final class EtcdctlApp {
+
+    private final Function<String, CommandLine> treeFactory;
+
+    /**
+     * @param treeFactory builds a fresh command tree per invocation; given the first argument, it may
+     *                    register only that command (null or an unknown name asks for the whole tree)
+     */
+    public EtcdctlApp(Function<String, CommandLine> treeFactory) {
+        this.treeFactory = treeFactory;
+    }
+
+    public int run(String[] args, PrintStream out, PrintStream err, InputStream in, Map<String, String> env) {
+        GlobalArgs globals = GlobalArgs.split(args);
+        try (CtlContext ctx = new CtlContext(globals.options(), out, err, in, env)) {
+            try {
+                globals.applyEnvironment(env, err);
+            } catch (CtlException e) {
+                return ErrorReporter.report(e, err);
+            }
+            return run(globals, ctx);
+        }
+    }
+
+    /** Runs with an existing context (the shell keeps one client across lines). */
+    public int run(GlobalArgs globals, CtlContext ctx) {
+        PrintStream err = ctx.err();
+        List<String> rest = new ArrayList<>(globals.rest());
+        CommandLine root = newCommandLine(rest.isEmpty() ? null : rest.get(0));
+        CommandLine leaf = root;
+        int depth = 0;
+        while (depth < rest.size()) {
+            String token = rest.get(depth);
+            CommandLine sub = leaf.getSubcommands().get(token);
+            if (sub == null) {
+                break;
+            }
+            leaf = sub;
+            depth++;
+        }
+        if (leaf == root && depth < rest.size() && rest.get(depth).equals("help")) {
+            return help(root, rest.subList(depth + 1, rest.size()), ctx);
+        }
+        if (globals.flagError() != null) {
+            return flagError(leaf, globals.flagError(), ctx);
+        }
+        List<String> commandArgs = rest.subList(depth, rest.size());
+        if (wantsHelp(commandArgs)) {
+            ctx.out().print(UsageRenderer.render(leaf.getCommandSpec()));
+            return ExitCodes.SUCCESS;
+        }
+        if (!leaf.getSubcommands().isEmpty()) {
+            if (leaf == root && !commandArgs.isEmpty() && !commandArgs.get(0).startsWith("-")) {
+                String msg = "unknown command \"" + commandArgs.get(0) + "\" for \"etcdctl\"";
+                err.println("Error: " + msg);
+                err.println("Run 'etcdctl --help' for usage.");
+                err.println("Error: " + msg);
+                return ExitCodes.ERROR;
+            }
+            if (!commandArgs.isEmpty() && commandArgs.get(0).startsWith("-")) {
+                return flagError(leaf, unknownFlag(commandArgs.get(0)), ctx);
+            }
+            ctx.out().print(UsageRenderer.render(leaf.getCommandSpec()));
+            return ExitCodes.SUCCESS;
+        }
+        List<String> normalized;
+        try {
+            normalized = normalizeBooleans(leaf.getCommandSpec(), commandArgs);
+        } catch (FlagException e) {
+            return flagError(leaf, e.getMessage(), ctx);
+        }
+        List<String> full = new ArrayList<>(rest.subList(0, depth));
+        full.addAll(normalized);
+        try {
+            root.parseArgs(full.toArray(new String[0]));
+        } catch (CommandLine.ParameterException e) {
+            return flagError(leaf, describe(e), ctx);
+        }
+        if (globals.options().debug()) {
+            DebugLogging.enable(err);
+        }
+        CtlCommand command = (CtlCommand) leaf.getCommand();
+        command.context(ctx);
+        ctx.commandArgs(commandArgs);
+        ctx.globalArgs(globals.consumed());
+        try {
+            return command.call();
+        } catch (RuntimeException e) {
+            return ErrorReporter.report(e, err);
+        }
+    }
+
+    private CommandLine newCommandLine(String first) {
+        CommandLine cl = treeFactory.apply(first);
+        Converters.register(cl);
+        cl.setUnmatchedArgumentsAllowed(false);
+        cl.setPosixClusteredShortOptionsAllowed(false);
+        cl.setEndOfOptionsDelimiter("--");
+        return cl;
+    }
+
+    private int help(CommandLine root, List<String> path, CtlContext ctx) {
+        CommandLine target = root;
+        for (String p : path) {
+            CommandLine sub = target.getSubcommands().get(p);
+            if (sub == null) {
+                ctx.out().println("Unknown help topic " + path + "\n");
+                ctx.out().print(UsageRenderer.render(root.getCommandSpec()));
+                return ExitCodes.SUCCESS;
+            }
+            target = sub;
+        }
+        ctx.out().print(UsageRenderer.render(target.getCommandSpec()));
+        return ExitCodes.SUCCESS;
+    }
+
+    private static boolean wantsHelp(List<String> args) {
+        for (String a : args) {
+            if (a.equals("--")) {
+                return false;
+            }
+            if (a.equals("-h") || a.equals("--help") || a.equals("--help=true")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** cobra prints the error, the command's usage on stdout, then etcdctl prints the error again. */
+    private static int flagError(CommandLine leaf, String message, CtlContext ctx) {
+        ctx.err().println("Error: " + message);
+        ctx.out().print(UsageRenderer.render(leaf.getCommandSpec()));
+        ctx.err().println();
+        ctx.err().println("Error: " + message);
+        return ExitCodes.ERROR;
+    }
+
+    private static String unknownFlag(String arg) {
+        if (arg.startsWith("--")) {
+            int eq = arg.indexOf('=');
+            return "unknown flag: " + (eq < 0 ? arg : arg.substring(0, eq));
+        }
+        return "unknown shorthand flag: '" + arg.charAt(1) + "' in " + arg;
+    }
+
+    /** pflag's wording for a picocli parse error (unknown flag, missing value, bad value). */
+    public static String describe(CommandLine.ParameterException e) {
+        if (e instanceof CommandLine.UnmatchedArgumentException u) {
+            for (String arg : u.getUnmatched()) {
+                if (arg.startsWith("-")) {
+                    return unknownFlag(arg);
+                }
+            }
+        }
+        if (e instanceof CommandLine.MissingParameterException m) {
+            for (CommandLine.Model.ArgSpec a : m.getMissing()) {
+                if (a instanceof OptionSpec o) {
+                    return "flag needs an argument: " + (o.longestName().startsWith("--") ? o.longestName()
+                            : "'" + o.longestName().substring(1) + "' in " + o.longestName());
+                }
+            }
+        }
+        if (e.getArgSpec() instanceof OptionSpec o && e.getValue() != null) {
+            Throwable cause = e.getCause();
+            String detail = cause != null && cause.getMessage() != null ? cause.getMessage() : e.getMessage();
+            return "invalid argument \"" + e.getValue() + "\" for \"" + shownName(o) + "\" flag: " + detail;
+        }
+        return e.getMessage();
+    }
+
+    private static String shownName(OptionSpec o) {
+        String shortName = null;
+        for (String n : o.names()) {
+            if (!n.startsWith("--")) {
+                shortName = n;
+            }
+        }
+        return shortName == null ? o.longestName() : shortName + ", " + o.longestName();
+    }
+
+    /**
+     * pflag booleans take a value only as {@code --flag=value}; rewriting bare flags to
+     * {@code --flag=true} stops picocli from ever eating the next argument as the flag's value.
+     */
+    private static List<String> normalizeBooleans(CommandSpec spec, List<String> args) {
+        List<String> out = new ArrayList<>();
+        boolean literal = false;
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            if (literal || !a.startsWith("-") || a.equals("-")) {
+                out.add(a);
+                continue;
+            }
+            if (a.equals("--")) {
+                literal = true;
+                out.add(a);
+                continue;
+            }
+            int eq = a.indexOf('=');
+            String name = eq < 0 ? a : a.substring(0, eq);
+            OptionSpec o = spec.findOption(name);
+            if (o == null && !a.startsWith("--") && a.length() > 2) {
+                o = spec.findOption(a.substring(0, 2));
+                name = a.substring(0, 2);
+            }
+            if (o == null) {
+                out.add(a);
+                continue;
+            }
+            boolean isBool = o.type() == boolean.class || o.type() == Boolean.class;
+            if (!isBool) {
+                out.add(a);
+                if (eq < 0 && a.length() == name.length() && i + 1 < args.size()) {
+                    out.add(args.get(++i));
+                }
+                continue;
+            }
+            String value = eq < 0 ? "true" : a.substring(eq + 1);
+            try {
+                out.add(name + "=" + GoValues.parseBool(value));
+            } catch (IllegalArgumentException e) {
+                throw new FlagException("invalid argument \"" + value + "\" for \"" + shownName(o) + "\" flag: "
+                        + e.getMessage());
+            }
+        }
+        return out;
+    }
+
+    /** A flag parse error found before picocli runs. */
+    private static final class FlagException extends RuntimeException {
+        FlagException(String message) {
+            super(message);
+        }
+    }
+}

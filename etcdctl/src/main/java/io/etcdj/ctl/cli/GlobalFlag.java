@@ -1,0 +1,27 @@
+package io.etcdj.ctl.cli;
+
+/**
+ * One of etcdctl's global flags: its names, value kind, the default as etcdctl's help shows it, and
+ * its help text.
+ */
+public record GlobalFlag(String name, String shorthand, Kind kind, String defaultText, String usage) {
+
+    /** How the flag's value is parsed and shown in help. */
+    public enum Kind { BOOL, STRING, DURATION, STRING_LIST }
+
+    /** The flag as etcdctl's help lists it, e.g. {@code  -w, --write-out="simple"}. */
+    public String helpName() {
+        String prefix = shorthand == null ? "      --" : "  -" + shorthand + ", --";
+        return prefix + name + switch (kind) {
+            case BOOL -> "[=" + defaultText + "]";
+            case STRING -> "=\"" + defaultText + "\"";
+            case DURATION -> "=" + defaultText;
+            case STRING_LIST -> "=[" + defaultText + "]";
+        };
+    }
+
+    /** The environment variable etcdctl reads for this flag. */
+    public String envName() {
+        return "ETCDCTL_" + name.toUpperCase(java.util.Locale.ROOT).replace('-', '_');
+    }
+}

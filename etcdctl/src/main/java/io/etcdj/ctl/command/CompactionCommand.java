@@ -1,0 +1,41 @@
+package io.etcdj.ctl.command;
+
+import io.etcdj.api.etcdserverpb.CompactionRequest;
+import io.etcdj.ctl.cli.CtlCommand;
+import io.etcdj.ctl.cli.CtlException;
+import io.etcdj.ctl.cli.GoValues;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.util.List;
+
+/** {@code compaction rev}: compacts history up to a revision. */
+@Command(name = "compaction", description = "Compacts the event history in etcd",
+        customSynopsis = "etcdctl compaction [options] <revision> [flags]")
+public final class CompactionCommand extends CtlCommand {
+
+    @Option(names = "--physical", arity = "0..1",
+            description = "'true' to wait for compaction to physically remove all old revisions")
+    boolean physical;
+
+    @Parameters(arity = "0..*")
+    List<String> args;
+
+    @Override
+    protected void run() {
+        List<String> a = orEmpty(args);
+        if (a.size() != 1) {
+            throw CtlException.badArgs("compaction command needs 1 argument");
+        }
+        long rev;
+        try {
+            rev = GoValues.parseInt(a.get(0), 10);
+        } catch (IllegalArgumentException e) {
+            throw CtlException.error(e.getMessage());
+        }
+        CompactionRequest req = CompactionRequest.newBuilder().setRevision(rev).setPhysical(physical).build();
+        ctx.client().kv(s -> s.compact(req));
+        ctx.out().println("compacted revision " + rev);
+    }
+}

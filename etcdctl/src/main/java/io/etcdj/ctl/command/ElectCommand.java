@@ -1,0 +1,76 @@
+package io.etcdj.ctl.command;
+
+import io.etcdj.api.mvccpb.KeyValue;
+import io.etcdj.api.v3electionpb.CampaignRequest;
+import io.etcdj.api.v3electionpb.CampaignResponse;
+import io.etcdj.api.v3electionpb.LeaderRequest;
+import io.etcdj.api.v3electionpb.LeaderResponse;
+import io.etcdj.api.v3electionpb.ResignRequest;
+import io.etcdj.client.EtcdClientException;
+import io.etcdj.ctl.cli.CtlCommand;
+import io.etcdj.ctl.cli.CtlException;
+import io.etcdj.ctl.cli.ExitCodes;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * {@code elect name [proposal]}: campaigns and, once leader, prints the leader key and proposal and
+ * holds leadership until interrupted; {@code -l} only observes and prints each new leader.
+ */
+@Command(name = "elect", description = "Observes and participates in leader election",
+        customSynopsis = "etcdctl elect <election-name> [proposal] [flags]")
+public final class ElectCommand extends CtlCommand {
+
+    @Option(names = {"-l", "--listen"}, arity = "0..1", description = "observation mode")
+    boolean listen;
+
+    @Parameters(arity = "0..*")
+    List<String> args;
+
+    @Override
+    protected void run() {
+        List<String> a = orEmpty(args);
+        if (a.size() != 1 && a.size() != 2) {
+            throw CtlException.badArgs("elect takes one election name argument and an optional proposal argument");
+        }
+        if (listen) {
+            observe(a.get(0));
+            return;
+        }
+        if (a.size() != 2) {
+            throw CtlException.badArgs("no proposal argument but -l not set");
+        }
+        try (Session session = new Session(ctx.client(), 60)) {
+            CampaignResponse won = ctx.client().election(s -> s.campaign(CampaignRequest.newBuilder()
+                    .setName(Args.bytes(a.get(0))).setLease(session.leaseId()).setValue(Args.bytes(a.get(1))).build()));
+            ctx.out().println(won.getLeader().getKey().toStringUtf8());
+            ctx.out().println(a.get(1));
+            try {
+                LockCommand.awaitInterrupt();
+            } finally {
+                ctx.client().election(s -> s.resign(ResignRequest.newBuilder().setLeader(won.getLeader()).build()));
+            }
+        }
+    }
+
+    private void observe(String name) {
+        try {
+            Iterator<LeaderResponse> it = ctx.client().electionBlocking()
+                    .observe(LeaderRequest.newBuilder().setName(Args.bytes(name)).build());
+            while (it.hasNext()) {
+                KeyValue kv = it.next().getKv();
+                ctx.out().println(kv.getKey().toStringUtf8());
+                ctx.out().println(kv.getValue().toStringUtf8());
+            }
+        } catch (StatusRuntimeException e) {
+            throw new CtlException(ExitCodes.ERROR, EtcdClientException.from(Status.fromThrowable(e)).getMessage());
+        }
+        throw new CtlException(ExitCodes.INTERRUPTED, "observe is canceled by the server");
+    }
+}

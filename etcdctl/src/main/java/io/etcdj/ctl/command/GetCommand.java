@@ -1,0 +1,115 @@
+package io.etcdj.ctl.command;
+
+import io.etcdj.api.etcdserverpb.RangeRequest;
+import io.etcdj.api.etcdserverpb.RangeResponse;
+import io.etcdj.ctl.cli.CtlCommand;
+import io.etcdj.ctl.cli.CtlException;
+import io.etcdj.ctl.cli.ExitCodes;
+import io.etcdj.ctl.printer.KeyRanges;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.util.List;
+
+/** {@code get key [range_end]}: Range with etcdctl's flags. */
+@Command(name = "get", description = "Gets the key or a range of keys",
+        customSynopsis = "etcdctl get [options] <key> [range_end] [flags]")
+public final class GetCommand extends CtlCommand {
+
+    @Option(names = "--consistency", defaultValue = "l", description = "Linearizable(l) or Serializable(s)")
+    String consistency;
+
+    @Option(names = "--order", defaultValue = "", description = "Order of results; ASCEND or DESCEND (ASCEND by default)")
+    String order;
+
+    @Option(names = "--sort-by", defaultValue = "", description = "Sort target; CREATE, KEY, MODIFY, VALUE, or VERSION")
+    String sortBy;
+
+    @Option(names = "--limit", defaultValue = "0", description = "Maximum number of results")
+    long limit;
+
+    @Option(names = "--prefix", arity = "0..1", description = "Get keys with matching prefix")
+    boolean prefix;
+
+    @Option(names = "--from-key", arity = "0..1",
+            description = "Get keys that are greater than or equal to the given key using byte compare")
+    boolean fromKey;
+
+    @Option(names = "--rev", defaultValue = "0", description = "Specify the kv revision")
+    long rev;
+
+    @Option(names = "--keys-only", arity = "0..1", description = "Get only the keys")
+    boolean keysOnly;
+
+    @Option(names = "--print-value-only", arity = "0..1",
+            description = "Only write values when using the \"simple\" output format")
+    boolean printValueOnly;
+
+    @Parameters(arity = "0..*")
+    List<String> args;
+
+    @Override
+    protected void run() {
+        RangeRequest req = request(orEmpty(args));
+        if (printValueOnly && !"simple".equals(ctx.options().writeOut())) {
+            throw CtlException.badArgs("print-value-only is only for `--write-out=simple`");
+        }
+        ctx.checkFormat();
+        RangeResponse resp = ctx.client().kvRead(s -> s.range(req));
+        ctx.printer(printValueOnly).get(resp);
+    }
+
+    RangeRequest request(List<String> a) {
+        if (a.isEmpty()) {
+            throw CtlException.badArgs("get command needs one argument as key and an optional argument as range_end");
+        }
+        if ((prefix || fromKey) && a.size() > 1) {
+            throw CtlException.badArgs("too many arguments, only accept one argument when `--prefix` or `--from-key` is set");
+        }
+        if (prefix && fromKey) {
+            throw CtlException.badArgs("`--prefix` and `--from-key` cannot be set at the same time, choose one");
+        }
+        RangeRequest.Builder b = RangeRequest.newBuilder().setKey(Args.bytes(a.get(0)));
+        if (a.size() > 1) {
+            b.setRangeEnd(Args.bytes(a.get(1)));
+        }
+        switch (consistency) {
+            case "l" -> { }
+            case "s" -> b.setSerializable(true);
+            default -> throw new CtlException(ExitCodes.BAD_FEATURE, "unknown consistency flag \"" + consistency + "\"");
+        }
+        RangeRequest.SortOrder sortOrder = switch (order.toUpperCase(java.util.Locale.ROOT)) {
+            case "ASCEND" -> RangeRequest.SortOrder.ASCEND;
+            case "DESCEND" -> RangeRequest.SortOrder.DESCEND;
+            case "" -> RangeRequest.SortOrder.NONE;
+            default -> throw new CtlException(ExitCodes.BAD_FEATURE, "bad sort order " + order);
+        };
+        RangeRequest.SortTarget target = switch (sortBy.toUpperCase(java.util.Locale.ROOT)) {
+            case "CREATE" -> RangeRequest.SortTarget.CREATE;
+            case "KEY", "" -> RangeRequest.SortTarget.KEY;
+            case "MODIFY" -> RangeRequest.SortTarget.MOD;
+            case "VALUE" -> RangeRequest.SortTarget.VALUE;
+            case "VERSION" -> RangeRequest.SortTarget.VERSION;
+            default -> throw new CtlException(ExitCodes.BAD_FEATURE, "bad sort target " + sortBy);
+        };
+        if (!sortBy.isEmpty() && sortOrder == RangeRequest.SortOrder.NONE) {
+            sortOrder = RangeRequest.SortOrder.ASCEND;
+        }
+        b.setSortOrder(sortOrder).setSortTarget(target);
+        b.setLimit(limit).setRevision(rev).setKeysOnly(keysOnly);
+        if (prefix) {
+            b.setRangeEnd(a.get(0).isEmpty() ? KeyRanges.FROM_KEY : KeyRanges.prefixEnd(b.getKey()));
+            if (a.get(0).isEmpty()) {
+                b.setKey(KeyRanges.FROM_KEY);
+            }
+        }
+        if (fromKey) {
+            if (a.get(0).isEmpty()) {
+                b.setKey(KeyRanges.FROM_KEY);
+            }
+            b.setRangeEnd(KeyRanges.FROM_KEY);
+        }
+        return b.build();
+    }
+}

@@ -1,0 +1,80 @@
+package io.etcdj.ctl.command;
+
+import io.etcdj.api.v3lockpb.LockRequest;
+import io.etcdj.api.v3lockpb.LockResponse;
+import io.etcdj.api.v3lockpb.UnlockRequest;
+import io.etcdj.ctl.cli.CtlCommand;
+import io.etcdj.ctl.cli.CtlException;
+import io.etcdj.ctl.cli.ExitCodes;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * {@code lock name [cmd args...]}: holds the named lock until interrupted, or while the command runs
+ * (then exits with the command's exit code, as etcdctl 3.5+ does).
+ */
+@Command(name = "lock", description = "Acquires a named lock",
+        customSynopsis = "etcdctl lock <lockname> [exec-command arg1 arg2 ...] [flags]")
+public final class LockCommand extends CtlCommand {
+
+    @Option(names = "--ttl", defaultValue = "10", description = "timeout for session")
+    long ttl;
+
+    @Parameters(arity = "0..*")
+    List<String> args;
+
+    @Override
+    protected void run() {
+        List<String> a = new ArrayList<>(orEmpty(args));
+        if (a.isEmpty()) {
+            throw CtlException.badArgs("lock takes a lock name argument and an optional command to execute");
+        }
+        String name = a.remove(0);
+        try (Session session = new Session(ctx.client(), ttl)) {
+            LockResponse held = ctx.client().lock(s -> s.lock(LockRequest.newBuilder().setName(Args.bytes(name))
+                    .setLease(session.leaseId()).build()));
+            try {
+                if (!a.isEmpty()) {
+                    int code = ChildProcess.run(ctx, a, Map.of(
+                            "ETCD_LOCK_KEY", held.getKey().toStringUtf8(),
+                            "ETCD_LOCK_REV", Long.toString(held.getHeader().getRevision())));
+                    if (code != 0) {
+                        throw new CtlException(code, null);
+                    }
+                    return;
+                }
+                ctx.out().println(held.getKey().toStringUtf8());
+                awaitInterrupt();
+            } catch (IOException e) {
+                throw new CtlException(ExitCodes.ERROR, e.getMessage(), e);
+            } finally {
+                ctx.client().lock(s -> s.unlock(UnlockRequest.newBuilder().setKey(held.getKey()).build()));
+            }
+        }
+    }
+
+    /** Blocks until the JVM is asked to stop (Ctrl-C or SIGTERM) or the thread is interrupted. */
+    static void awaitInterrupt() {
+        CountDownLatch stop = new CountDownLatch(1);
+        Thread hook = new Thread(stop::countDown, "interrupt");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            stop.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // Already shutting down: the hook has run.
+            }
+        }
+    }
+}

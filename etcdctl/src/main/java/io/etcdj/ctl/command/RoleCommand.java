@@ -1,0 +1,188 @@
+package io.etcdj.ctl.command;
+
+import com.google.protobuf.ByteString;
+import io.etcdj.api.authpb.Permission;
+import io.etcdj.api.etcdserverpb.AuthRoleAddRequest;
+import io.etcdj.api.etcdserverpb.AuthRoleDeleteRequest;
+import io.etcdj.api.etcdserverpb.AuthRoleGetRequest;
+import io.etcdj.api.etcdserverpb.AuthRoleGrantPermissionRequest;
+import io.etcdj.api.etcdserverpb.AuthRoleListRequest;
+import io.etcdj.api.etcdserverpb.AuthRoleRevokePermissionRequest;
+import io.etcdj.ctl.cli.CtlCommand;
+import io.etcdj.ctl.cli.CtlException;
+import io.etcdj.ctl.printer.KeyRanges;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.util.List;
+
+/** {@code role add|delete|get|list|grant-permission|revoke-permission}. */
+@Command(name = "role", description = "Role related commands", customSynopsis = "etcdctl role <subcommand> [flags]",
+        subcommands = {RoleCommand.Add.class, RoleCommand.Delete.class, RoleCommand.Get.class, RoleCommand.ListRoles.class,
+            RoleCommand.GrantPermission.class, RoleCommand.RevokePermission.class})
+public final class RoleCommand {
+
+    /** The range end for a permission: explicit, prefix, from-key, or none for a single key. */
+    static ByteString rangeEnd(String key, List<String> a, int endIndex, boolean prefix, boolean fromKey) {
+        if (prefix && fromKey) {
+            throw CtlException.badArgs("--from-key and --prefix flags are mutually exclusive");
+        }
+        if (a.size() > endIndex) {
+            if (prefix || fromKey) {
+                throw CtlException.badArgs("unexpected endkey argument with --prefix or --from-key flag");
+            }
+            return Args.bytes(a.get(endIndex));
+        }
+        if (prefix) {
+            return key.isEmpty() ? KeyRanges.FROM_KEY : KeyRanges.prefixEnd(Args.bytes(key));
+        }
+        if (fromKey) {
+            return KeyRanges.FROM_KEY;
+        }
+        return ByteString.EMPTY;
+    }
+
+    /** {@code role add name}. */
+    @Command(name = "add", description = "Adds a new role", customSynopsis = "etcdctl role add <role name> [flags]")
+    public static final class Add extends CtlCommand {
+        @Parameters(arity = "0..*")
+        List<String> args;
+
+        @Override
+        protected void run() {
+            List<String> a = orEmpty(args);
+            if (a.size() != 1) {
+                throw CtlException.badArgs("role add command requires role name as its argument");
+            }
+            ctx.checkFormat();
+            var resp = ctx.client().auth(s -> s.roleAdd(AuthRoleAddRequest.newBuilder().setName(a.get(0)).build()));
+            ctx.printer().authMessage(resp, "Role " + a.get(0) + " created");
+        }
+    }
+
+    /** {@code role delete name}. */
+    @Command(name = "delete", description = "Deletes a role", customSynopsis = "etcdctl role delete <role name> [flags]")
+    public static final class Delete extends CtlCommand {
+        @Parameters(arity = "0..*")
+        List<String> args;
+
+        @Override
+        protected void run() {
+            List<String> a = orEmpty(args);
+            if (a.size() != 1) {
+                throw CtlException.badArgs("role delete command requires role name as its argument");
+            }
+            ctx.checkFormat();
+            var resp = ctx.client().auth(s -> s.roleDelete(AuthRoleDeleteRequest.newBuilder().setRole(a.get(0)).build()));
+            ctx.printer().authMessage(resp, "Role " + a.get(0) + " deleted");
+        }
+    }
+
+    /** {@code role get name}. */
+    @Command(name = "get", description = "Gets detailed information of a role",
+            customSynopsis = "etcdctl role get <role name> [flags]")
+    public static final class Get extends CtlCommand {
+        @Parameters(arity = "0..*")
+        List<String> args;
+
+        @Override
+        protected void run() {
+            List<String> a = orEmpty(args);
+            if (a.size() != 1) {
+                throw CtlException.badArgs("role get command requires role name as its argument");
+            }
+            ctx.checkFormat();
+            var resp = ctx.client().auth(s -> s.roleGet(AuthRoleGetRequest.newBuilder().setRole(a.get(0)).build()));
+            ctx.printer().roleGet(a.get(0), resp);
+        }
+    }
+
+    /** {@code role list}. */
+    @Command(name = "list", description = "Lists all roles", customSynopsis = "etcdctl role list [flags]")
+    public static final class ListRoles extends CtlCommand {
+        @Parameters(arity = "0..*", hidden = true)
+        List<String> ignored;
+
+        @Override
+        protected void run() {
+            ctx.checkFormat();
+            var resp = ctx.client().auth(s -> s.roleList(AuthRoleListRequest.getDefaultInstance()));
+            ctx.printer().roleList(resp);
+        }
+    }
+
+    /** {@code role grant-permission role read|write|readwrite key [end]}. */
+    @Command(name = "grant-permission", description = "Grants a key to a role",
+            customSynopsis = "etcdctl role grant-permission [options] <role name> <permission type> <key> [endkey] [flags]")
+    public static final class GrantPermission extends CtlCommand {
+        @Option(names = "--prefix", arity = "0..1", description = "grant a prefix permission")
+        boolean prefix;
+
+        @Option(names = "--from-key", arity = "0..1",
+                description = "grant a permission of keys that are greater than or equal to the given key using byte compare")
+        boolean fromKey;
+
+        @Parameters(arity = "0..*")
+        List<String> args;
+
+        @Override
+        protected void run() {
+            List<String> a = orEmpty(args);
+            if (a.size() < 3) {
+                throw CtlException.badArgs(
+                        "role grant command requires role name, permission type, and key [endkey] as its argument");
+            }
+            Permission.Type type = switch (a.get(1).toLowerCase(java.util.Locale.ROOT)) {
+                case "read" -> Permission.Type.READ;
+                case "write" -> Permission.Type.WRITE;
+                case "readwrite" -> Permission.Type.READWRITE;
+                default -> throw CtlException.badArgs("invalid permission type: " + a.get(1));
+            };
+            ByteString end = rangeEnd(a.get(2), a, 3, prefix, fromKey);
+            ctx.checkFormat();
+            AuthRoleGrantPermissionRequest req = AuthRoleGrantPermissionRequest.newBuilder().setName(a.get(0))
+                    .setPerm(Permission.newBuilder().setPermType(type).setKey(Args.bytes(a.get(2))).setRangeEnd(end))
+                    .build();
+            var resp = ctx.client().auth(s -> s.roleGrantPermission(req));
+            ctx.printer().authMessage(resp, "Role " + a.get(0) + " updated");
+        }
+    }
+
+    /** {@code role revoke-permission role key [end]}. */
+    @Command(name = "revoke-permission", description = "Revokes a key from a role",
+            customSynopsis = "etcdctl role revoke-permission <role name> <key> [endkey] [flags]")
+    public static final class RevokePermission extends CtlCommand {
+        @Option(names = "--prefix", arity = "0..1", description = "revoke a prefix permission")
+        boolean prefix;
+
+        @Option(names = "--from-key", arity = "0..1",
+                description = "revoke a permission of keys that are greater than or equal to the given key using byte compare")
+        boolean fromKey;
+
+        @Parameters(arity = "0..*")
+        List<String> args;
+
+        @Override
+        protected void run() {
+            List<String> a = orEmpty(args);
+            if (a.size() < 2) {
+                throw CtlException.badArgs("role revoke-permission command requires role name and key [endkey] as its argument");
+            }
+            ByteString end = rangeEnd(a.get(1), a, 2, prefix, fromKey);
+            ctx.checkFormat();
+            AuthRoleRevokePermissionRequest req = AuthRoleRevokePermissionRequest.newBuilder().setRole(a.get(0))
+                    .setKey(Args.bytes(a.get(1))).setRangeEnd(end).build();
+            var resp = ctx.client().auth(s -> s.roleRevokePermission(req));
+            String text;
+            if (end.isEmpty()) {
+                text = "Permission of key " + a.get(1) + " is revoked from role " + a.get(0);
+            } else if (end.equals(KeyRanges.FROM_KEY)) {
+                text = "Permission of range [" + a.get(1) + ", <open ended> is revoked from role " + a.get(0);
+            } else {
+                text = "Permission of range [" + a.get(1) + ", " + end.toStringUtf8() + ") is revoked from role " + a.get(0);
+            }
+            ctx.printer().authMessage(resp, text);
+        }
+    }
+}

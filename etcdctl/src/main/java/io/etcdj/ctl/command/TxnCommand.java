@@ -1,0 +1,80 @@
+package io.etcdj.ctl.command;
+
+import io.etcdj.api.etcdserverpb.TxnRequest;
+import io.etcdj.api.etcdserverpb.TxnResponse;
+import io.etcdj.ctl.cli.CtlCommand;
+import io.etcdj.ctl.cli.CtlException;
+import io.etcdj.ctl.cli.ExitCodes;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code txn [-i]}: reads compares, success requests and failure requests from standard input, each
+ * section ended by an empty line.
+ */
+@Command(name = "txn", description = "Txn processes all the requests in one transaction",
+        customSynopsis = "etcdctl txn [options] [flags]")
+public final class TxnCommand extends CtlCommand {
+
+    @Option(names = {"-i", "--interactive"}, arity = "0..1", description = "Input transaction in interactive mode")
+    boolean interactive;
+
+    @Parameters(arity = "0..*")
+    List<String> args;
+
+    @Override
+    protected void run() {
+        if (!orEmpty(args).isEmpty()) {
+            throw CtlException.badArgs("txn command does not accept argument");
+        }
+        BufferedReader in = ctx.stdinReader();
+        TxnRequest.Builder txn = TxnRequest.newBuilder();
+        prompt("compares:");
+        for (String line : section(in)) {
+            txn.addCompare(TxnParser.compare(line));
+        }
+        prompt("success requests (get, put, del):");
+        for (String line : section(in)) {
+            txn.addSuccess(TxnParser.request(line));
+        }
+        prompt("failure requests (get, put, del):");
+        for (String line : section(in)) {
+            txn.addFailure(TxnParser.request(line));
+        }
+        ctx.checkFormat();
+        TxnRequest req = txn.build();
+        TxnResponse resp = ctx.client().kv(s -> s.txn(req));
+        ctx.printer().txn(resp);
+    }
+
+    private void prompt(String text) {
+        if (interactive) {
+            ctx.out().println(text);
+        }
+    }
+
+    private static List<String> section(BufferedReader in) {
+        List<String> lines = new ArrayList<>();
+        while (true) {
+            String line;
+            try {
+                line = in.readLine();
+            } catch (IOException e) {
+                throw new CtlException(ExitCodes.INVALID_INPUT, e.getMessage());
+            }
+            if (line == null) {
+                throw new CtlException(ExitCodes.INVALID_INPUT, "EOF");
+            }
+            if (line.trim().isEmpty()) {
+                return lines;
+            }
+            lines.add(line.trim());
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package io.etcdj.ctl.command;
+
+import io.etcdj.api.etcdserverpb.Compare;
+import io.etcdj.api.etcdserverpb.RequestOp;
+import io.etcdj.ctl.cli.CtlException;
+import io.etcdj.ctl.cli.ExitCodes;
+import io.etcdj.ctl.cli.GoValues;
+import picocli.CommandLine;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Parses txn's text input: compares such as {@code mod("k") > "3"}, and request lines that use the
+ * get/put/del command syntax.
+ */
+final class TxnParser {
+
+    private static final Pattern COMPARE =
+            Pattern.compile("^\\s*(\\w+)\\(\"((?:[^\"\\\\]|\\\\.)*)\"\\)\\s*(=|!=|<|>)\\s*\"((?:[^\"\\\\]|\\\\.)*)\"\\s*$");
+
+    private TxnParser() {
+    }
+
+    static Compare compare(String line) {
+        Matcher m = COMPARE.matcher(line);
+        if (!m.matches()) {
+            throw new CtlException(ExitCodes.INVALID_INPUT, "malformed comparison: " + line);
+        }
+        Compare.Builder c = Compare.newBuilder().setKey(Args.bytes(unquote(m.group(2))));
+        c.setResult(switch (m.group(3)) {
+            case "=" -> Compare.CompareResult.EQUAL;
+            case "!=" -> Compare.CompareResult.NOT_EQUAL;
+            case "<" -> Compare.CompareResult.LESS;
+            default -> Compare.CompareResult.GREATER;
+        });
+        String value = unquote(m.group(4));
+        try {
+            switch (m.group(1)) {
+                case "ver", "version" -> c.setTarget(Compare.CompareTarget.VERSION).setVersion(GoValues.parseInt(value, 10));
+                case "c", "create" -> c.setTarget(Compare.CompareTarget.CREATE).setCreateRevision(GoValues.parseInt(value, 10));
+                case "m", "mod" -> c.setTarget(Compare.CompareTarget.MOD).setModRevision(GoValues.parseInt(value, 10));
+                case "val", "value" -> c.setTarget(Compare.CompareTarget.VALUE).setValue(Args.bytes(value));
+                case "lease" -> c.setTarget(Compare.CompareTarget.LEASE).setLease(GoValues.parseHexId(value));
+                default -> throw new CtlException(ExitCodes.INVALID_INPUT, "malformed comparison: " + line);
+            }
+        } catch (IllegalArgumentException e) {
+            throw new CtlException(ExitCodes.INVALID_INPUT, "invalid txn compare request: " + line);
+        }
+        return c.build();
+    }
+
+    static RequestOp request(String line) {
+        List<String> words = split(line);
+        if (words.isEmpty()) {
+            throw new CtlException(ExitCodes.INVALID_INPUT, "invalid txn request: " + line);
+        }
+        String verb = words.get(0);
+        String[] rest = words.subList(1, words.size()).toArray(new String[0]);
+        try {
+            switch (verb) {
+                case "get" -> {
+                    GetCommand g = new GetCommand();
+                    new CommandLine(g).parseArgs(rest);
+                    return RequestOp.newBuilder().setRequestRange(g.request(CtlCommandArgs.of(g.args))).build();
+                }
+                case "put" -> {
+                    PutCommand p = new PutCommand();
+                    new CommandLine(p).parseArgs(rest);
+                    List<String> a = CtlCommandArgs.of(p.args);
+                    if (a.size() != 2) {
+                        throw new CtlException(ExitCodes.INVALID_INPUT, "invalid txn request: " + line);
+                    }
+                    return RequestOp.newBuilder().setRequestPut(p.request(a.get(0), a.get(1))).build();
+                }
+                case "del", "delete" -> {
+                    DelCommand d = new DelCommand();
+                    new CommandLine(d).parseArgs(rest);
+                    return RequestOp.newBuilder().setRequestDeleteRange(d.request(CtlCommandArgs.of(d.args))).build();
+                }
+                default -> throw new CtlException(ExitCodes.INVALID_INPUT, "invalid txn request: " + line);
+            }
+        } catch (CommandLine.ParameterException e) {
+            throw new CtlException(ExitCodes.INVALID_INPUT, "invalid txn request: " + line);
+        }
+    }
+
+    /** Splits on spaces, keeping double- or single-quoted words together. */
+    static List<String> split(String line) {
+        List<String> out = new ArrayList<>();
+        StringBuilder cur = new StringBuilder();
+        char quote = 0;
+        boolean inWord = false;
+        for (char ch : line.toCharArray()) {
+            if (quote != 0) {
+                if (ch == quote) {
+                    quote = 0;
+                } else {
+                    cur.append(ch);
+                }
+            } else if (ch == '"' || ch == '\'') {
+                quote = ch;
+                inWord = true;
+            } else if (Character.isWhitespace(ch)) {
+                if (inWord) {
+                    out.add(cur.toString());
+                    cur.setLength(0);
+                    inWord = false;
+                }
+            } else {
+                cur.append(ch);
+                inWord = true;
+            }
+        }
+        if (inWord) {
+            out.add(cur.toString());
+        }
+        return out;
+    }
+
+    private static String unquote(String s) {
+        return s.replace("\\\"", "\"").replace("\\\\", "\\");
+    }
+
+    /** Null-safe access to picocli's positional lists. */
+    static final class CtlCommandArgs {
+        private CtlCommandArgs() {
+        }
+
+        static List<String> of(List<String> args) {
+            return args == null ? List.of() : args;
+        }
+    }
+}

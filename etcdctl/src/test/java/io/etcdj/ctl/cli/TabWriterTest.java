@@ -1,0 +1,16 @@
+package io.etcdj.ctl.cli;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class TabWriterTest {
+
+    @Test
+    void padsColumnsWithTabsToMultiplesOfEight() {
+        TabWriter t = new TabWriter();
+        t.row("", "grant", "Creates leases");
+        t.row("", "keep-alive", "Keeps leases alive (renew)");
+        assertEquals("\tgrant\t\tCreates leases\n\tkeep-alive\tKeeps leases alive (renew)\n", t.render());
+    }
+}

@@ -1,0 +1,41 @@
+package io.etcdj.ctl.command;
+
+import io.etcdj.api.etcdserverpb.Compare;
+import io.etcdj.api.etcdserverpb.RequestOp;
+import io.etcdj.ctl.cli.CtlException;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+class TxnParserTest {
+
+    @Test
+    void parsesCompares() {
+        Compare c = TxnParser.compare("mod(\"k\") > \"3\"");
+        assertEquals(Compare.CompareTarget.MOD, c.getTarget());
+        assertEquals(Compare.CompareResult.GREATER, c.getResult());
+        assertEquals(3, c.getModRevision());
+        Compare v = TxnParser.compare("value(\"k\") != \"a b\"");
+        assertEquals("a b", v.getValue().toStringUtf8());
+        assertEquals(Compare.CompareResult.NOT_EQUAL, v.getResult());
+    }
+
+    @Test
+    void rejectsMalformedCompares() {
+        CtlException e = assertThrows(CtlException.class, () -> TxnParser.compare("bogus"));
+        assertEquals("malformed comparison: bogus", e.getMessage());
+        assertEquals(3, e.exitCode());
+    }
+
+    @Test
+    void parsesRequestsWithCommandFlags() {
+        RequestOp get = TxnParser.request("get k --prefix");
+        assertEquals("l", get.getRequestRange().getRangeEnd().toStringUtf8());
+        RequestOp put = TxnParser.request("put k \"two words\"");
+        assertEquals("two words", put.getRequestPut().getValue().toStringUtf8());
+        assertEquals(List.of("put", "a b", "c"), TxnParser.split("put 'a b' c"));
+    }
+}

@@ -1,0 +1,102 @@
+package io.etcdj.ctl.it;
+
+import io.etcdj.ctl.RootCommand;
+import io.etcdj.ctl.cli.EtcdctlApp;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Runs the real etcdctl and ours with the same arguments and normalises what must differ. */
+final class Differ {
+
+    /** What one run printed and returned. */
+    record Result(String out, String err, int code, byte[] rawOut) {
+        Result(String out, String err, int code) {
+            this(out, err, code, out.getBytes(StandardCharsets.UTF_8));
+        }
+
+        @Override
+        public String toString() {
+            return "exit " + code + "\n--- stdout\n" + out + "--- stderr\n" + err;
+        }
+    }
+
+    private final TwinEtcdExtension.Twins twins;
+
+    Differ(TwinEtcdExtension.Twins twins) {
+        this.twins = twins;
+    }
+
+    Result reference(String stdin, String... args) throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(twins.reference().etcdctlCommand(args));
+        pb.environment().keySet().removeIf(k -> k.startsWith("ETCDCTL"));
+        pb.environment().put("ETCDCTL_API", "3");
+        Process p = pb.start();
+        p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
+        p.getOutputStream().close();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Thread errPump = new Thread(() -> {
+            try {
+                p.getErrorStream().transferTo(err);
+            } catch (IOException ignored) {
+                // Process ended.
+            }
+        });
+        errPump.start();
+        byte[] raw = p.getInputStream().readAllBytes();
+        int code = p.waitFor();
+        errPump.join();
+        return new Result(new String(raw, StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8), code, raw);
+    }
+
+    Result ours(String stdin, String... args) {
+        List<String> all = new ArrayList<>();
+        all.add("--endpoints=" + twins.ours().endpoint());
+        all.addAll(List.of(args));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Map<String, String> env = new HashMap<>();
+        int code = new EtcdctlApp(RootCommand::tree).run(all.toArray(new String[0]),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
+                new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), env);
+        return new Result(out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8), code,
+                out.toByteArray());
+    }
+
+    /**
+     * Replaces what legitimately differs between the twins: ports, cluster/member/lease IDs (decimal
+     * and hex), timestamps and client UUIDs in warning lines, and measured durations.
+     */
+    static Result normalise(Result r, RealEtcd server) {
+        return new Result(norm(r.out(), server), norm(r.err(), server), r.code(), r.rawOut());
+    }
+
+    private static String norm(String s, RealEtcd server) {
+        return s.replace(":" + server.clientPort, ":<CPORT>").replace(":" + server.peerPort, ":<PPORT>")
+                .replaceAll("\"ts\":\"[^\"]+\"", "\"ts\":\"<TS>\"")
+                .replaceAll("\"ts\":[0-9.]+", "\"ts\":<TS>")
+                .replaceAll("\"took\":[0-9.e-]+", "\"took\":<TOOK>")
+                .replaceAll("\"size\":\"[^\"]+\"", "\"size\":\"<SIZE>\"")
+                // A lease's remaining TTL depends on when in the second each side asked.
+                .replaceAll("remaining\\([0-9]+s\\)", "remaining(<N>s)")
+                .replaceAll("\"TTL\" : [0-9]+\n\"GrantedTTL\"", "\"TTL\" : <N>\n\"GrantedTTL\"")
+                .replaceAll("\"ttl\":[0-9]+,\"granted-ttl\"", "\"ttl\":<N>,\"granted-ttl\"")
+                .replaceAll("client-[0-9a-f-]{36}", "client-<UUID>")
+                .replaceAll("\\b[0-9a-f]{12,16}\\b", "<HEXID>")
+                // Table column widths follow the (random) member ID lengths.
+                .replaceAll("-{3,}", "---").replaceAll(" {2,}\\|", " |").replaceAll("\\| {2,}", "| ")
+                .replaceAll("\\b[0-9]{15,20}\\b", "<ID>")
+                .replaceAll("took = [0-9.]+[µnm]?s", "took = <DUR>")
+                // KV hashes cover lease IDs, which differ between the twins.
+                .replaceAll("\"hash\":[0-9]+", "\"hash\":<HASH>")
+                .replaceAll("(<CPORT>,? \\|? *)[0-9]{5,10}( \\|)?", "$1<HASH>$2")
+                .replaceAll("\"took\":\"[0-9.]+[µnm]?s\"", "\"took\":\"<DUR>\"");
+    }
+}

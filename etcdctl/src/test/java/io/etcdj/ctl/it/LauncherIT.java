@@ -1,0 +1,104 @@
+package io.etcdj.ctl.it;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A few runs through bin/etcdctl (the packaged jar, its class path and AppCDS archive) next to the
+ * real etcdctl on one etcd, including the ETCDCTL_* environment rules that need a real process.
+ */
+class LauncherIT {
+
+    private static final Path LAUNCHER = Path.of("..", "bin", "etcdctl").toAbsolutePath().normalize();
+    private static RealEtcd etcd;
+
+    @BeforeAll
+    static void start() throws Exception {
+        if (!Files.isExecutable(LAUNCHER)) {
+            throw new IllegalStateException("bin/etcdctl not found at " + LAUNCHER);
+        }
+        etcd = RealEtcd.start("launcher");
+    }
+
+    @AfterAll
+    static void stop() {
+        if (etcd != null) {
+            etcd.close();
+        }
+    }
+
+    private static Differ.Result exec(String binary, Map<String, String> env, String... args)
+            throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(binary));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.environment().keySet().removeIf(k -> k.startsWith("ETCDCTL"));
+        pb.environment().put("ETCDCTL_API", "3");
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        p.getOutputStream().close();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Thread pump = new Thread(() -> {
+            try {
+                p.getErrorStream().transferTo(err);
+            } catch (IOException ignored) {
+                // Process ended.
+            }
+        });
+        pump.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        int code = p.waitFor();
+        pump.join();
+        String e = err.toString(StandardCharsets.UTF_8)
+                .replaceAll("(?m)^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\.\\d{6} ", "<TIME> ")
+                .replaceAll("\"ts\":\"[^\"]+\"", "\"ts\":\"<TS>\"")
+                .replaceAll("client-[0-9a-f-]{36}", "client-<UUID>");
+        return new Differ.Result(out, e, code);
+    }
+
+    private static void same(Map<String, String> env, String... args) throws Exception {
+        Differ.Result expected = exec(RealEtcd.ETCDCTL.toString(), env, args);
+        Differ.Result actual = exec(LAUNCHER.toString(), env, args);
+        assertEquals(expected.toString(), actual.toString());
+    }
+
+    @Test
+    void readsWhatTheRealEtcdctlWrote() throws Exception {
+        exec(RealEtcd.ETCDCTL.toString(), Map.of(), "--endpoints=" + etcd.endpoint(), "put", "launch", "ok");
+        same(Map.of(), "--endpoints=" + etcd.endpoint(), "get", "launch");
+        same(Map.of(), "--endpoints=" + etcd.endpoint(), "get", "launch", "-w", "json");
+        same(Map.of(), "version");
+    }
+
+    @Test
+    void environmentVariablesActAsFlags() throws Exception {
+        same(Map.of("ETCDCTL_ENDPOINTS", etcd.endpoint(), "ETCDCTL_WRITE_OUT", "fields"), "get", "launch");
+        same(Map.of("ETCDCTL_ENDPOINTS", etcd.endpoint(), "ETCDCTL_HEX", "true"), "--hex", "get", "launch");
+        same(Map.of("ETCDCTL_ENDPOINTS", etcd.endpoint(), "ETCDCTL_NOPE", "1"), "get", "launch");
+    }
+
+    @Test
+    void errorsAndExitCodesMatch() throws Exception {
+        same(Map.of(), "--endpoints=" + etcd.endpoint(), "get");
+        same(Map.of(), "--endpoints=" + etcd.endpoint(), "get", "--bogus");
+        same(Map.of(), "--endpoints=" + etcd.endpoint(), "lease", "revoke", "ffff");
+        same(Map.of(), "--endpoints=127.0.0.1:1", "--command-timeout=1s", "endpoint", "health");
+        Differ.Result r = exec(LAUNCHER.toString(), Map.of(), "--endpoints=127.0.0.1:1", "--command-timeout=1s",
+                "get", "a");
+        assertEquals(1, r.code());
+        assertTrue(r.err().endsWith("Error: context deadline exceeded\n"), r.toString());
+    }
+}

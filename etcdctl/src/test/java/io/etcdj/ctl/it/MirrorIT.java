@@ -1,0 +1,94 @@
+package io.etcdj.ctl.it;
+
+import io.etcdj.api.etcdserverpb.RangeRequest;
+import io.etcdj.api.mvccpb.KeyValue;
+import io.etcdj.client.ClientConfig;
+import io.etcdj.client.Endpoint;
+import io.etcdj.client.EtcdClient;
+import io.etcdj.ctl.RootCommand;
+import io.etcdj.ctl.cli.EtcdctlApp;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** make-mirror from one real etcd to another: the base copy, then live puts and deletes. */
+@ExtendWith(TwinEtcdExtension.class)
+class MirrorIT {
+
+    private static EtcdClient client(RealEtcd e) {
+        return EtcdClient.connect(ClientConfig.builder().endpoints(List.of(Endpoint.parse(e.endpoint()))).build());
+    }
+
+    private static void put(EtcdClient c, String k, String v) {
+        c.kv(s -> s.put(io.etcdj.api.etcdserverpb.PutRequest.newBuilder()
+                .setKey(com.google.protobuf.ByteString.copyFromUtf8(k)).setValue(com.google.protobuf.ByteString.copyFromUtf8(v))
+                .build()));
+    }
+
+    private static Map<String, String> dump(EtcdClient c, String prefix) {
+        Map<String, String> m = new TreeMap<>();
+        RangeRequest req = RangeRequest.newBuilder().setKey(com.google.protobuf.ByteString.copyFromUtf8(prefix))
+                .setRangeEnd(io.etcdj.ctl.printer.KeyRanges.prefixEnd(com.google.protobuf.ByteString.copyFromUtf8(prefix)))
+                .build();
+        for (KeyValue kv : c.kv(s -> s.range(req)).getKvsList()) {
+            m.put(kv.getKey().toStringUtf8(), kv.getValue().toStringUtf8());
+        }
+        return m;
+    }
+
+    @Test
+    void mirrorsBaseAndLaterChangesUnderANewPrefix(TwinEtcdExtension.Twins twins) throws Exception {
+        try (EtcdClient src = client(twins.reference()); EtcdClient dst = client(twins.ours())) {
+            put(src, "a/1", "one");
+            put(src, "a/2", "two");
+            put(src, "other", "not mirrored");
+            Thread mirror = new Thread(() -> new EtcdctlApp(RootCommand::tree).run(new String[] {
+                "--endpoints=" + twins.reference().endpoint(), "make-mirror", "--prefix=a/", "--dest-prefix=b/",
+                twins.ours().endpoint()}, new PrintStream(new ByteArrayOutputStream()),
+                    new PrintStream(new ByteArrayOutputStream()), new ByteArrayInputStream(new byte[0]), Map.of()));
+            mirror.start();
+            try {
+                Map<String, String> base = Map.of("b/1", "one", "b/2", "two");
+                awaitEquals(base, () -> dump(dst, "b/"));
+                put(src, "a/3", "three");
+                src.kv(s -> s.deleteRange(io.etcdj.api.etcdserverpb.DeleteRangeRequest.newBuilder()
+                        .setKey(com.google.protobuf.ByteString.copyFromUtf8("a/1")).build()));
+                awaitEquals(Map.of("b/2", "two", "b/3", "three"), () -> dump(dst, "b/"));
+                assertEquals(Map.of(), dump(dst, "other"));
+            } finally {
+                mirror.interrupt();
+                mirror.join(5000);
+            }
+        }
+    }
+
+    @Test
+    void rejectsBothDestinationPrefixFlagsLikeEtcdctl(TwinEtcdExtension.Twins twins) throws Exception {
+        Differ differ = new Differ(twins);
+        String[] args = {"make-mirror", "--dest-prefix=x", "--no-dest-prefix", twins.ours().endpoint()};
+        Differ.Result expected = differ.reference("", args);
+        Differ.Result actual = differ.ours("", args);
+        assertEquals(expected.toString(), actual.toString());
+        assertEquals(128, actual.code());
+    }
+
+    private static void awaitEquals(Map<String, String> expected, java.util.function.Supplier<Map<String, String>> actual)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        Map<String, String> last = actual.get();
+        while (!expected.equals(last) && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+            last = actual.get();
+        }
+        assertEquals(expected, last);
+    }
+}

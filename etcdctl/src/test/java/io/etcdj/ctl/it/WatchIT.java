@@ -1,0 +1,229 @@
+package io.etcdj.ctl.it;
+
+import io.etcdj.ctl.RootCommand;
+import io.etcdj.ctl.cli.EtcdctlApp;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Watch replays history from a revision and never ends by itself, so both etcdctls are stopped once
+ * they printed the expected number of lines; the seed's watch sessions are the script. One real etcd
+ * serves both (watching history writes nothing).
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class WatchIT {
+
+    private static RealEtcd etcd;
+
+    @BeforeAll
+    static void start() throws Exception {
+        etcd = RealEtcd.start("watch");
+        // The seed's sequence: revisions 2 to 5.
+        reference("put", "foo", "bar");
+        reference("put", "foo1", "bar1");
+        reference("put", "foo", "bar_new");
+        reference("put", "foo1", "bar1_new");
+    }
+
+    @AfterAll
+    static void stop() {
+        if (etcd != null) {
+            etcd.close();
+        }
+    }
+
+    private static String reference(String... args) throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(etcd.etcdctlCommand(args));
+        pb.environment().put("ETCDCTL_API", "3");
+        Process p = pb.redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        p.waitFor();
+        return out;
+    }
+
+    /** Reads the real etcdctl's stdout until it holds {@code lines} lines, then stops it. */
+    private static String referenceLines(int lines, String... args) throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(etcd.etcdctlCommand(args));
+        pb.environment().put("ETCDCTL_API", "3");
+        Process p = pb.redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            return readLines(p.getInputStream(), lines);
+        } finally {
+            p.destroyForcibly();
+            p.waitFor();
+        }
+    }
+
+    private static String readLines(InputStream in, int lines) throws IOException {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        int seen = 0;
+        int b;
+        while (seen < lines && (b = in.read()) >= 0) {
+            buf.write(b);
+            if (b == '\n') {
+                seen++;
+            }
+        }
+        return buf.toString(StandardCharsets.UTF_8);
+    }
+
+    /** Runs ours in-process until it printed {@code lines} lines (or 20 s passed), then interrupts it. */
+    private static String oursLines(int lines, String... args) throws InterruptedException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        List<String> all = new ArrayList<>(List.of("--endpoints=" + etcd.endpoint()));
+        all.addAll(List.of(args));
+        Thread t = new Thread(() -> new EtcdctlApp(RootCommand::tree).run(all.toArray(new String[0]),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(new ByteArrayOutputStream()),
+                new ByteArrayInputStream(new byte[0]), Map.of()));
+        t.start();
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (System.nanoTime() < deadline && out.toString(StandardCharsets.UTF_8).split("\n", -1).length <= lines) {
+            t.join(20);
+        }
+        t.interrupt();
+        t.join(5000);
+        String text = out.toString(StandardCharsets.UTF_8);
+        int end = 0;
+        for (int i = 0; i < lines && end >= 0; i++) {
+            end = text.indexOf('\n', end) + 1;
+            if (end == 0) {
+                return text;
+            }
+        }
+        return text.substring(0, end);
+    }
+
+    private static void same(int lines, String... args) throws Exception {
+        String expected = referenceLines(lines, args);
+        assertEquals(lines, expected.split("\n").length, "the real etcdctl printed " + expected);
+        assertEquals(expected, oursLines(lines, args));
+    }
+
+    @Test
+    @Order(1)
+    void watchFromRevisionTwo() throws Exception {
+        same(6, "watch", "--rev=2", "foo");
+        assertEquals("PUT\nfoo\nbar\nPUT\nfoo\nbar_new\n", oursLines(6, "watch", "--rev=2", "foo"));
+    }
+
+    @Test
+    @Order(2)
+    void watchFromRevisionThreeWithPrevKv() throws Exception {
+        same(3, "watch", "--rev=3", "foo");
+        same(5, "watch", "--rev=4", "--prev-kv", "foo");
+    }
+
+    @Test
+    @Order(3)
+    void watchRangeAndPrefixAndHex() throws Exception {
+        same(12, "watch", "--rev=2", "foo", "foo9");
+        same(12, "watch", "--prefix", "--rev=2", "foo");
+        same(6, "watch", "--rev=2", "foo", "--hex");
+    }
+
+    @Test
+    @Order(4)
+    void watchOtherFormats() throws Exception {
+        same(12, "watch", "--rev=4", "--prev-kv", "foo", "-w", "fields");
+        String json = oursLines(1, "watch", "--rev=5", "foo1", "-w", "json");
+        assertTrue(json.startsWith("{\"Header\":{\"cluster_id\":"), json);
+        assertTrue(json.contains("\"Events\":[{\"kv\":{\"key\":\"Zm9vMQ==\",\"create_revision\":3,\"mod_revision\":5,"
+                + "\"version\":2,\"value\":\"YmFyMV9uZXc=\"}}],\"CompactRevision\":0,\"Canceled\":false,\"Created\":false}"),
+                json);
+    }
+
+    @Test
+    @Order(5)
+    void execRunsCommandPerEvent() throws Exception {
+        same(8, "watch", "--rev=2", "foo", "--", "sh", "-c", "echo $ETCD_WATCH_EVENT_TYPE $ETCD_WATCH_KEY "
+                + "$ETCD_WATCH_REVISION $ETCD_WATCH_VALUE");
+    }
+
+    @Test
+    @Order(5)
+    void interactiveWatchesStartPerLineAndEndWithInput() throws Exception {
+        java.io.PipedOutputStream feed = new java.io.PipedOutputStream();
+        java.io.PipedInputStream stdin = new java.io.PipedInputStream(feed);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int[] code = new int[1];
+        Thread t = new Thread(() -> code[0] = new EtcdctlApp(RootCommand::tree).run(new String[] {
+            "--endpoints=" + etcd.endpoint(), "watch", "-i"}, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), stdin, Map.of()));
+        t.start();
+        feed.write("bogus\nwatch --rev=2 foo\n".getBytes(StandardCharsets.UTF_8));
+        feed.flush();
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (out.toString(StandardCharsets.UTF_8).split("\n", -1).length <= 6 && System.nanoTime() < deadline) {
+            t.join(20);
+        }
+        feed.close();
+        t.join(10_000);
+        assertEquals("PUT\nfoo\nbar\nPUT\nfoo\nbar_new\n", out.toString(StandardCharsets.UTF_8));
+        assertEquals("Invalid command bogus (only support watch)\nError: Error reading watch request line: EOF\n",
+                err.toString(StandardCharsets.UTF_8));
+        assertEquals(3, code[0]);
+    }
+
+    @Test
+    @Order(5)
+    void keepAliveRenewsUntilStopped() throws Exception {
+        String id = reference("lease", "grant", "60").split(" ")[1];
+        same(1, "lease", "keep-alive", id);
+        assertEquals("lease " + id + " keepalived with TTL(60)\n", oursLines(1, "lease", "keep-alive", id));
+    }
+
+    @Test
+    @Order(5)
+    void electionObserversSeeTheLeader() throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(etcd.etcdctlCommand("elect", "myelection", "p1"));
+        pb.environment().put("ETCDCTL_API", "3");
+        Process leader = pb.redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            String campaigned = readLines(leader.getInputStream(), 2);
+            assertTrue(campaigned.startsWith("myelection/") && campaigned.endsWith("\np1\n"), campaigned);
+            same(2, "elect", "-l", "myelection");
+            assertEquals(campaigned, oursLines(2, "elect", "-l", "myelection"));
+        } finally {
+            leader.destroyForcibly();
+            leader.waitFor();
+        }
+    }
+
+    @Test
+    @Order(6)
+    void compactedRevisionCancelsTheWatch() throws Exception {
+        reference("compaction", "5");
+        ProcessBuilder pb = new ProcessBuilder(etcd.etcdctlCommand("watch", "--rev=2", "foo"));
+        pb.environment().put("ETCDCTL_API", "3");
+        Process p = pb.start();
+        String expectedErr = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        int expectedCode = p.waitFor();
+
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = new EtcdctlApp(RootCommand::tree).run(new String[] {"--endpoints=" + etcd.endpoint(), "watch",
+            "--rev=2", "foo"}, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), new ByteArrayInputStream(new byte[0]), Map.of());
+        assertEquals(expectedCode, code);
+        assertEquals(expectedErr, err.toString(StandardCharsets.UTF_8));
+        assertEquals("", out.toString(StandardCharsets.UTF_8));
+    }
+}

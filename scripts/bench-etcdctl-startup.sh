@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Measures the wall time of `etcdctl get foo` for etcdj's etcdctl (bin/etcdctl) and the real etcdctl
+# against the same real etcd started here on 127.0.0.1 (free ports, temporary data dir, stopped on exit).
+# Uses hyperfine when installed (apt-get install hyperfine), else N timed runs each and their medians.
+# Usage: scripts/bench-etcdctl-startup.sh [runs]   (build first: mvn -q package -DskipTests)
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+runs="${1:-20}"
+ours="$root/bin/etcdctl"
+real="${REAL_ETCDCTL:-/usr/bin/etcdctl}"
+etcd_bin="${ETCD_BIN:-/usr/bin/etcd}"
+for b in "$real" "$etcd_bin"; do
+  [ -x "$b" ] || { echo "Error: $b not found (install the Debian packages etcd-server and etcd-client)" >&2; exit 1; }
+done
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+cport=$(free_port); pport=$(free_port)
+data=$(mktemp -d)
+"$etcd_bin" --name bench --data-dir "$data/d" --listen-client-urls "http://127.0.0.1:$cport" \
+  --advertise-client-urls "http://127.0.0.1:$cport" --listen-peer-urls "http://127.0.0.1:$pport" \
+  --initial-advertise-peer-urls "http://127.0.0.1:$pport" --initial-cluster "bench=http://127.0.0.1:$pport" \
+  >"$data/etcd.log" 2>&1 &
+etcd_pid=$!
+trap 'kill "$etcd_pid" 2>/dev/null; wait "$etcd_pid" 2>/dev/null; rm -rf "$data"' EXIT
+ep="--endpoints=127.0.0.1:$cport"
+for _ in $(seq 100); do
+  ETCDCTL_API=3 "$real" "$ep" put foo bar >/dev/null 2>&1 && break
+  sleep 0.1
+done
+
+if command -v hyperfine >/dev/null 2>&1; then
+  ETCDCTL_API=3 hyperfine -N --warmup 3 --runs "$runs" "$real $ep get foo" "$ours $ep get foo"
+  exit 0
+fi
+
+# median_ms CMD...: runs CMD $runs times and prints the median wall time in milliseconds.
+median_ms() {
+  local times=()
+  for _ in $(seq "$runs"); do
+    local start end
+    start=$(date +%s%N)
+    "$@" >/dev/null
+    end=$(date +%s%N)
+    times+=($(( (end - start) / 1000000 )))
+  done
+  printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'
+}
+# median_cpu_ms CMD...: median user+system CPU time in milliseconds; unlike wall time it hardly
+# depends on what else the machine is running.
+median_cpu_ms() {
+  local TIMEFORMAT='%U %S'
+  for _ in $(seq "$runs"); do
+    { time "$@" >/dev/null 2>&1; } 2>&1 | awk '{printf "%d\n", ($1 + $2) * 1000}'
+  done | sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'
+}
+export ETCDCTL_API=3
+"$ours" "$ep" get foo >/dev/null   # warm the page cache
+real_ms=$(median_ms "$real" "$ep" get foo)
+ours_ms=$(median_ms "$ours" "$ep" get foo)
+jar=$(ls "$root"/etcdctl/target/etcdctl-*.jar | grep -v -- '-tests.jar' | head -n 1)
+nocds_ms=$(median_ms java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData -cp "$jar:$root/etcdctl/target/lib/*" io.etcdj.ctl.Main "$ep" get foo)
+echo "runs: $runs"
+echo "real etcdctl get foo:            median ${real_ms} ms"
+echo "etcdj etcdctl get foo (AppCDS):  median ${ours_ms} ms"
+echo "etcdj etcdctl get foo (no AppCDS archive): median ${nocds_ms} ms"
+awk -v a="$ours_ms" -v b="$real_ms" 'BEGIN { if (b > 0) printf "ratio etcdj/real (wall): %.1fx\n", a / b }'
+real_cpu=$(median_cpu_ms "$real" "$ep" get foo)
+ours_cpu=$(median_cpu_ms "$ours" "$ep" get foo)
+echo "CPU time (user+sys) medians: real ${real_cpu} ms, etcdj ${ours_cpu} ms"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
