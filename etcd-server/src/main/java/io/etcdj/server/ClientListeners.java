@@ -9,6 +9,7 @@ import io.etcdj.server.gateway.GatewayRoutes;
 import io.etcdj.server.gateway.HttpHandler;
 import io.etcdj.server.gateway.ProtocolSniffer;
 import io.etcdj.server.log.Log;
+import io.etcdj.server.tls.TlsSides;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.ServerServiceDefinition;
@@ -16,6 +17,7 @@ import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.netty.NettyServerBuilder;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.ssl.SslContext;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -25,7 +27,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The client-facing listeners: for every --listen-client-urls address one port that serves gRPC
- * and HTTP/1.1, plus the in-process gRPC server the JSON gateway calls into.
+ * and HTTP/1.1 (over TLS for https URLs), plus the in-process gRPC server the JSON gateway calls
+ * into.
  */
 final class ClientListeners implements AutoCloseable {
     private static final Log LOG = Log.get("embed/serve");
@@ -36,7 +39,8 @@ final class ClientListeners implements AutoCloseable {
     private Server inProcess;
     private ManagedChannel gatewayChannel;
 
-    void start(EtcdServer server) throws IOException {
+    /** Starts the listeners; {@code tls} serves the https URLs (null when all are http). */
+    void start(EtcdServer server, SslContext tls) throws IOException {
         List<ServerServiceDefinition> services = List.of(
                 new KvService(server).bindService(),
                 new WatchService(server).bindService(),
@@ -53,8 +57,9 @@ final class ClientListeners implements AutoCloseable {
         HttpHandler http = new HttpHandler(routes, gatewayChannel, new Endpoints(server));
         for (URI url : server.config().listenClientUrls()) {
             InetSocketAddress addr = new InetSocketAddress(bindHost(url), url.getPort());
+            boolean secure = TlsSides.isHttps(url);
             NettyServerBuilder b = NettyServerBuilder.forAddress(addr)
-                    .protocolNegotiator(new ProtocolSniffer(() -> http, maxMessage))
+                    .protocolNegotiator(new ProtocolSniffer(() -> http, maxMessage, secure ? tls : null))
                     .maxInboundMessageSize(maxMessage)
                     .permitKeepAliveTime(5, TimeUnit.SECONDS)
                     .permitKeepAliveWithoutCalls(true)
@@ -65,7 +70,11 @@ final class ClientListeners implements AutoCloseable {
             } catch (IOException e) {
                 throw new IOException("listen tcp " + url.getHost() + ":" + url.getPort() + ": bind: address already in use", e);
             }
-            LOG.info("serving client traffic insecurely; this is strongly discouraged!", "address", url.getHost() + ":" + url.getPort());
+            if (secure) {
+                LOG.info("serving client traffic securely", "address", url.getHost() + ":" + url.getPort());
+            } else {
+                LOG.info("serving client traffic insecurely; this is strongly discouraged!", "address", url.getHost() + ":" + url.getPort());
+            }
         }
     }
 

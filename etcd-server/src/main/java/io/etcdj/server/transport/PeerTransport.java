@@ -12,8 +12,10 @@ import io.etcdj.server.PeerSender;
 import io.etcdj.server.log.Log;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
+import io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.NettyServerBuilder;
+import io.netty.handler.ssl.SslContext;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -22,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLException;
 
 /**
  * Member-to-member traffic over the peer URLs: a gRPC server on each --listen-peer-urls address
@@ -31,30 +34,50 @@ import java.util.concurrent.TimeUnit;
 public final class PeerTransport implements PeerSender, AutoCloseable {
     private static final Log LOG = Log.get("rafthttp/transport");
 
+    private static SslContext defaultClientTls;
+
     private final PeerHandler handler;
     private final Map<Long, PeerClient> clients = new ConcurrentHashMap<>();
     private final List<Server> servers = new ArrayList<>();
     private volatile boolean closed;
+    private volatile SslContext serverTls;
+    private volatile SslContext clientTls;
 
     public PeerTransport(PeerHandler handler) {
         this.handler = handler;
     }
 
+    /**
+     * Sets the TLS contexts: {@code server} for https listen URLs, {@code client} for dialing https
+     * peers (null: the JDK's default trust, no client certificate). Call before listening.
+     */
+    public void useTls(SslContext server, SslContext client) {
+        this.serverTls = server;
+        this.clientTls = client;
+    }
+
     public void listen(List<URI> urls) throws IOException {
         for (URI u : urls) {
             String host = "localhost".equals(u.getHost()) ? "127.0.0.1" : u.getHost();
-            Server s = NettyServerBuilder.forAddress(new InetSocketAddress(host, u.getPort()))
+            boolean secure = "https".equalsIgnoreCase(u.getScheme());
+            if (secure && serverTls == null) {
+                throw new IOException("cannot listen on TLS for " + host + ":" + u.getPort()
+                        + ": KeyFile and CertFile are not presented");
+            }
+            NettyServerBuilder b = NettyServerBuilder.forAddress(new InetSocketAddress(host, u.getPort()))
                     .addService(new PeerService(handler))
                     .maxInboundMessageSize(64 << 20)
                     .permitKeepAliveWithoutCalls(true)
-                    .permitKeepAliveTime(1, TimeUnit.SECONDS)
-                    .build();
+                    .permitKeepAliveTime(1, TimeUnit.SECONDS);
+            if (secure) {
+                b.sslContext(serverTls);
+            }
             try {
-                servers.add(s.start());
+                servers.add(b.build().start());
             } catch (IOException e) {
                 throw new IOException("listen tcp " + host + ":" + u.getPort() + ": bind: address already in use", e);
             }
-            LOG.info("serving peer traffic", "address", host + ":" + u.getPort());
+            LOG.info(secure ? "serving peer traffic securely" : "serving peer traffic", "address", host + ":" + u.getPort());
         }
     }
 
@@ -67,7 +90,7 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
             if (m.getTo() == handler.memberId() || m.getTo() == 0) {
                 continue;
             }
-            clients.computeIfAbsent(m.getTo(), id -> new PeerClient(id, handler)).send(m);
+            clients.computeIfAbsent(m.getTo(), id -> new PeerClient(id, handler, () -> clientTls)).send(m);
         }
     }
 
@@ -79,15 +102,38 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
         }
     }
 
-    private static ManagedChannel oneShot(String peerUrl) {
+    /** A channel builder for {@code peerUrl}: TLS with {@code tls} for https (null: JDK trust, no client certificate). */
+    static NettyChannelBuilder channelBuilder(String peerUrl, SslContext tls) {
         URI u = URI.create(peerUrl);
         String host = "localhost".equals(u.getHost()) ? "127.0.0.1" : u.getHost();
-        return NettyChannelBuilder.forTarget(host + ":" + u.getPort()).usePlaintext().build();
+        NettyChannelBuilder b = NettyChannelBuilder.forTarget(host + ":" + u.getPort());
+        if ("https".equalsIgnoreCase(u.getScheme())) {
+            return b.sslContext(tls != null ? tls : defaultClientTls());
+        }
+        return b.usePlaintext();
     }
 
-    /** Asks a peer for the cluster's members (used when joining). */
-    public static MembersResponse fetchMembers(String peerUrl, long timeoutMillis) {
-        ManagedChannel ch = oneShot(peerUrl);
+    private static synchronized SslContext defaultClientTls() {
+        if (defaultClientTls == null) {
+            try {
+                defaultClientTls = GrpcSslContexts.forClient().build();
+            } catch (SSLException e) {
+                throw new IllegalStateException("TLS is not available in this Java runtime: " + e.getMessage(), e);
+            }
+        }
+        return defaultClientTls;
+    }
+
+    private ManagedChannel oneShot(String peerUrl) {
+        return channelBuilder(peerUrl, clientTls).build();
+    }
+
+    /**
+     * Asks a peer for the cluster's members (used when joining); {@code tls} is used when the URL
+     * is https (null: the JDK's default trust, no client certificate).
+     */
+    public static MembersResponse fetchMembers(String peerUrl, long timeoutMillis, SslContext tls) {
+        ManagedChannel ch = channelBuilder(peerUrl, tls).build();
         try {
             return PeerGrpc.newBlockingStub(ch).withDeadlineAfter(timeoutMillis, TimeUnit.MILLISECONDS)
                     .members(MembersRequest.getDefaultInstance());
