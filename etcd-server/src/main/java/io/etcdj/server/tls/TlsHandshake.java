@@ -76,19 +76,9 @@ public final class TlsHandshake extends ChannelInboundHandlerAdapter {
         if (!rejected) {
             rejected = true;
             LOG.warn("rejected connection", "remote-addr", String.valueOf(ctx.channel().remoteAddress()).replaceFirst("^/", ""),
-                    "error", reason(cause));
+                    "error", HandshakeFailures.describe(cause));
         }
         ctx.close();
-    }
-
-    /** The handshake failure without Java's exception class names. */
-    static String reason(Throwable cause) {
-        Throwable t = cause;
-        while (t instanceof DecoderException && t.getCause() != null) {
-            t = t.getCause();
-        }
-        String msg = t == null ? null : t.getMessage();
-        return msg == null || msg.isBlank() ? "tls: handshake failed" : "tls: " + msg;
     }
 
     private ProtocolNegotiationEvent withTlsSession(ChannelHandlerContext ctx) {
