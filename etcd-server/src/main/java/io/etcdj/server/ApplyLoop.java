@@ -181,11 +181,6 @@ final class ApplyLoop implements AutoCloseable {
     @Override
     public void close() {
         running = false;
-        thread.interrupt();
-        try {
-            thread.join(5000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        Threads.stop(thread);
     }
 }

@@ -206,7 +206,7 @@ final class RaftLoop implements AutoCloseable {
                 long wait = nextTick - clock.getAsLong();
                 Runnable task = wait > 0 ? inbox.poll(wait, TimeUnit.NANOSECONDS) : inbox.poll();
                 while (task != null) {
-                    task.run();
+                    runGuarded(task);
                     task = inbox.poll();
                 }
                 long now = clock.getAsLong();
@@ -218,7 +218,11 @@ final class RaftLoop implements AutoCloseable {
                 }
                 long ctx = reads.nextRequest(now, parkLimitNanos / 4);
                 if (ctx > 0) {
-                    node.readIndex(ByteBuffer.allocate(8).putLong(ctx).array());
+                    try {
+                        node.readIndex(ByteBuffer.allocate(8).putLong(ctx).array());
+                    } catch (ProposalDroppedException e) {
+                        // No leader to ask yet: the barrier asks again after its retry interval.
+                    }
                 }
                 while (node.hasReady()) {
                     handle(node.ready());
@@ -240,6 +244,18 @@ final class RaftLoop implements AutoCloseable {
         List<Long> voters = st.confState().getVotersList();
         if (voters.size() == 1 && voters.get(0) == st.id()) {
             node.campaign();
+        }
+    }
+
+    /**
+     * Runs one queued operation. A bad peer message or a refused request must not stop the member:
+     * it is logged and dropped. Only persistence failures (in {@link #handle}) are fatal.
+     */
+    private static void runGuarded(Runnable task) {
+        try {
+            task.run();
+        } catch (RuntimeException e) {
+            LOG.warn("raft: dropped an operation that failed", "error", String.valueOf(e));
         }
     }
 
@@ -302,12 +318,7 @@ final class RaftLoop implements AutoCloseable {
     @Override
     public void close() {
         running = false;
-        thread.interrupt();
-        try {
-            thread.join(5000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        Threads.stop(thread);
         List<Parked> left = new ArrayList<>(parked);
         left.forEach(p -> p.owner().completeExceptionally(EtcdError.STOPPED.exception()));
         try {

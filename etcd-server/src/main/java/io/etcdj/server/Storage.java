@@ -2,6 +2,8 @@ package io.etcdj.server;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.etcdj.api.etcdserverpb.Member;
+import io.etcdj.raftpb.Entry;
+import io.etcdj.raftpb.HardState;
 import io.etcdj.raftpb.Snapshot;
 import io.etcdj.server.apply.StateMachines;
 import io.etcdj.server.backend.WriteTx;
@@ -187,12 +189,22 @@ final class Storage {
         }
         MemoryRaftStorage storage = new MemoryRaftStorage();
         snap.ifPresent(storage::applySnapshot);
-        storage.setHardState(rr.hardState());
-        storage.append(rr.entries());
+        HardState hs = rr.hardState();
+        List<Entry> entries = rr.entries();
+        if (cfg.forceNewCluster()) {
+            ForcedCluster forced = ForcedCluster.of(meta.getMemberId(), snap.orElse(null), hs, entries);
+            wal.save(forced.hardState(), forced.appended());
+            hs = forced.hardState();
+            entries = forced.entries();
+            LOG.info("forcing restart member", "local-member-id", MemberIds.hex(meta.getMemberId()),
+                    "commit-index", hs.getCommit());
+        }
+        storage.setHardState(hs);
+        storage.append(entries);
         long snapIndex = snap.map(s -> s.getMetadata().getIndex()).orElse(0L);
         RawNode node = RawNode.create(raftConfig(cfg, meta.getMemberId()).applied(snapIndex).build(), storage);
         LOG.info("restarting local member", "local-member-id", MemberIds.hex(meta.getMemberId()),
-                "cluster-id", MemberIds.hex(meta.getClusterId()), "commit-index", rr.hardState().getCommit());
+                "cluster-id", MemberIds.hex(meta.getClusterId()), "commit-index", hs.getCommit());
         return new Opened(sm, node, storage, wal, snapshotter, meta.getMemberId(), snapIndex, false);
     }
 }

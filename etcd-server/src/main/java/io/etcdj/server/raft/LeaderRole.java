@@ -107,7 +107,8 @@ final class LeaderRole implements RoleBehavior {
         if (confIndex >= 0) {
             r.pendingConfIndex = confIndex;
         }
-        r.replication.bcastAppend();
+        // Not sent yet: proposals arriving before the next Ready travel together in one append.
+        r.appendsPending = true;
     }
 
     private String confChangeRefusal(Entry e, boolean anotherInBatch) {

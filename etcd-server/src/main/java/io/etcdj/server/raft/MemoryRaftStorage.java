@@ -17,12 +17,14 @@ import java.util.List;
 public final class MemoryRaftStorage implements RaftStorage {
     private HardState hardState = HardState.getDefaultInstance();
     private Snapshot snapshot = Snapshot.newBuilder().setMetadata(SnapshotMetadata.getDefaultInstance()).build();
+    /** Membership to restart with: the snapshot's unless the driver recorded a later applied one. */
+    private ConfState confState = ConfState.getDefaultInstance();
     /** entries.get(0) is a placeholder carrying the snapshot's index and term. */
     private List<Entry> entries = new ArrayList<>(List.of(Entry.getDefaultInstance()));
 
     @Override
     public synchronized InitialState initialState() {
-        return new InitialState(hardState, snapshot.getMetadata().getConfState());
+        return new InitialState(hardState, confState);
     }
 
     public synchronized void setHardState(HardState state) {
@@ -30,12 +32,13 @@ public final class MemoryRaftStorage implements RaftStorage {
     }
 
     /**
-     * Records the membership to restart with when no snapshot carries it yet (e.g. right after a
-     * bootstrap); it becomes part of the held snapshot's metadata.
+     * Records the membership in force at the index the driver will pass as
+     * {@link RaftConfig#applied()} on restart. Optional: without it a restart uses the snapshot's
+     * membership and rebuilds later changes by re-applying the replayed conf change entries.
+     * Snapshots themselves keep the membership of their own index.
      */
-    public synchronized void setConfState(ConfState confState) {
-        SnapshotMetadata md = snapshot.getMetadata().toBuilder().setConfState(confState).build();
-        snapshot = snapshot.toBuilder().setMetadata(md).build();
+    public synchronized void setConfState(ConfState state) {
+        this.confState = state;
     }
 
     @Override
@@ -88,6 +91,7 @@ public final class MemoryRaftStorage implements RaftStorage {
             throw new SnapshotOutOfDateException(offered, current);
         }
         snapshot = snap;
+        confState = snap.getMetadata().getConfState();
         entries = new ArrayList<>(List.of(Entry.newBuilder().setIndex(offered).setTerm(snap.getMetadata().getTerm()).build()));
     }
 
@@ -104,6 +108,7 @@ public final class MemoryRaftStorage implements RaftStorage {
         SnapshotMetadata.Builder md = SnapshotMetadata.newBuilder().setIndex(index).setTerm(term);
         if (confState != null) {
             md.setConfState(confState);
+            this.confState = confState;
         }
         snapshot = Snapshot.newBuilder().setMetadata(md).setData(ByteString.copyFrom(data)).build();
         return snapshot;

@@ -35,6 +35,7 @@ final class Raft {
     final RaftLog log;
     final ProgressTracker tracker;
     final Replication replication;
+    private final Election election;
 
     long term;
     long vote;
@@ -46,6 +47,8 @@ final class Raft {
     /** Conf changes up to here are already reflected in the tracker (bootstrap applies them itself). */
     long confReflectedThrough;
     long uncommittedSize;
+    /** New proposals are waiting to be broadcast (done once per Ready, which batches them). */
+    boolean appendsPending;
     ReadIndexQueue readIndexQueue = new ReadIndexQueue();
     /** Read requests that arrived before this leader committed an entry of its own term. */
     final List<Message> pendingReadIndexMessages = new ArrayList<>();
@@ -70,6 +73,7 @@ final class Raft {
         this.log = new RaftLog(storage, config.maxSizePerMsg());
         this.tracker = new ProgressTracker(config.maxInflightMsgs());
         this.replication = new Replication(this);
+        this.election = new Election(this);
         this.follower = new FollowerRole(this);
         this.candidate = new CandidateRole(this);
         this.leader = new LeaderRole(this);
@@ -221,91 +225,19 @@ final class Raft {
         }
     }
 
-    // ---- elections ------------------------------------------------------------------------------
+    // ---- elections (see Election) --------------------------------------------------------------
 
     void hup(CampaignType type) {
-        if (role == RaftRole.LEADER || !promotable() || hasUnappliedConfChanges()) {
-            return;
-        }
-        campaign(type);
-    }
-
-    private boolean hasUnappliedConfChanges() {
-        long from = Math.max(log.applied(), confReflectedThrough) + 1;
-        if (from > log.committed()) {
-            return false;
-        }
-        try {
-            for (Entry e : log.slice(from, log.committed() + 1, Long.MAX_VALUE)) {
-                if (e.getType() == EntryType.EntryConfChange) {
-                    return true;
-                }
-            }
-        } catch (CompactedException e) {
-            return false;
-        }
-        return false;
+        election.hup(type);
     }
 
     void campaign(CampaignType type) {
-        if (!promotable()) {
-            return;
-        }
-        MessageType voteType;
-        long voteTerm;
-        if (type == CampaignType.PRE_ELECTION) {
-            becomePreCandidate();
-            voteType = MessageType.MsgPreVote;
-            // Pre-votes ask about the term we would use, without raising ours.
-            voteTerm = term + 1;
-        } else {
-            becomeCandidate();
-            voteType = MessageType.MsgVote;
-            voteTerm = term;
-        }
-        if (poll(id, true) == VoteResult.WON) {
-            // Single voter: no one else to ask.
-            if (type == CampaignType.PRE_ELECTION) {
-                campaign(CampaignType.ELECTION);
-            } else {
-                becomeLeader();
-            }
-            return;
-        }
-        for (long voter : tracker.voters().voters()) {
-            if (voter == id) {
-                continue;
-            }
-            Message.Builder m = Message.newBuilder().setType(voteType).setTo(voter).setTerm(voteTerm)
-                    .setIndex(log.lastIndex()).setLogTerm(log.lastTerm());
-            if (type == CampaignType.TRANSFER) {
-                m.setContext(CAMPAIGN_TRANSFER);
-            }
-            send(m);
-        }
+        election.campaign(type);
     }
 
     VoteResult poll(long from, boolean granted) {
         tracker.recordVote(from, granted);
         return tracker.tallyVotes();
-    }
-
-    private void handleVoteRequest(Message m) {
-        boolean preVote = m.getType() == MessageType.MsgPreVote;
-        MessageType respType = preVote ? MessageType.MsgPreVoteResp : MessageType.MsgVoteResp;
-        boolean canVote = vote == m.getFrom()
-                || (vote == NONE && lead == NONE)
-                || (preVote && m.getTerm() > term);
-        if (canVote && log.isUpToDate(m.getIndex(), m.getLogTerm())) {
-            // Answer with the request's term: a pre-vote grant must not look stale to the asker.
-            send(Message.newBuilder().setType(respType).setTo(m.getFrom()).setTerm(m.getTerm()));
-            if (!preVote) {
-                electionElapsed = 0;
-                vote = m.getFrom();
-            }
-        } else {
-            send(Message.newBuilder().setType(respType).setTo(m.getFrom()).setTerm(term).setReject(true));
-        }
     }
 
     // ---- message entry point ----------------------------------------------------------------------
@@ -347,7 +279,7 @@ final class Raft {
         }
         switch (m.getType()) {
             case MsgHup -> hup(config.preVote() ? CampaignType.PRE_ELECTION : CampaignType.ELECTION);
-            case MsgVote, MsgPreVote -> handleVoteRequest(m);
+            case MsgVote, MsgPreVote -> election.handleVoteRequest(m);
             default -> behavior.step(m);
         }
     }
@@ -409,11 +341,9 @@ final class Raft {
         if (index <= log.committed()) {
             return false;
         }
+        // The snapshot's membership may not list us yet: a member added after the snapshot was
+        // taken catches up through it and then applies its own addition from the log.
         ConfState cs = s.getMetadata().getConfState();
-        if (!cs.getVotersList().contains(id) && !cs.getLearnersList().contains(id)) {
-            // A snapshot whose membership lacks us would leave us unable to act; refuse it.
-            return false;
-        }
         if (log.matchTerm(index, s.getMetadata().getTerm())) {
             // We already hold that entry: just fast-forward the commit index.
             log.commitTo(index);

@@ -21,7 +21,7 @@ public interface RaftStorage {
      * @throws CompactedException if {@code lo <= firstIndex() - 1}
      * @throws UnavailableException if the storage holds no entries at all
      */
-    List<io.etcdj.raftpb.Entry> entries(long lo, long hi, long maxSize);
+    List<Entry> entries(long lo, long hi, long maxSize);
 
     /**
      * Term of entry {@code i}; valid for {@code firstIndex() - 1 <= i <= lastIndex()}.
@@ -39,13 +39,4 @@ public interface RaftStorage {
 
     /** The most recent snapshot, sent to followers that need compacted entries. */
     Snapshot snapshot();
-
-    /** Convenience for tests and the driver: the entries' total serialized size. */
-    static long sizeOf(List<Entry> entries) {
-        long size = 0;
-        for (Entry e : entries) {
-            size += e.getSerializedSize();
-        }
-        return size;
-    }
 }

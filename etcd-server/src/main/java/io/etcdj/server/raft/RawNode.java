@@ -158,7 +158,7 @@ public final class RawNode {
                 || (!hs.equals(HardState.getDefaultInstance()) && !hs.equals(prevHardState))
                 || raft.log.hasPendingSnapshot()
                 || !raft.msgs.isEmpty()
-                || !raft.log.unstableEntries().isEmpty()
+                || raft.log.unstable().hasEntries()
                 || raft.log.hasNextEntries()
                 || !raft.readStates.isEmpty();
     }
@@ -168,6 +168,7 @@ public final class RawNode {
         if (outstanding != null) {
             throw new IllegalStateException("the previous Ready was not advanced");
         }
+        raft.replication.flushPendingAppends();
         SoftState soft = raft.softState();
         HardState hard = raft.hardState();
         List<Entry> entries = raft.log.unstableEntries();

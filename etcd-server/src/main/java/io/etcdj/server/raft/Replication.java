@@ -75,6 +75,24 @@ final class Replication {
         return true;
     }
 
+    /** Broadcasts proposals accepted since the last Ready, filling each follower's window. */
+    void flushPendingAppends() {
+        if (!r.appendsPending) {
+            return;
+        }
+        r.appendsPending = false;
+        if (r.role != RaftRole.LEADER) {
+            return;
+        }
+        for (long peer : r.tracker.allProgress().keySet()) {
+            if (peer != r.id) {
+                while (maybeSendAppend(peer, false)) {
+                    // keep filling the in-flight window
+                }
+            }
+        }
+    }
+
     void bcastAppend() {
         for (long peer : r.tracker.allProgress().keySet()) {
             if (peer != r.id) {

@@ -14,7 +14,8 @@ import java.util.Map;
 public record Status(long id, long term, long vote, long commit, long applied, long lead, RaftRole role,
                      long leadTransferee, boolean learner, ConfState confState, Map<Long, PeerProgress> progress) {
     public Status {
-        progress = Map.copyOf(progress);
+        // Sorted by member id, so printing a status is stable.
+        progress = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(progress));
     }
 
     /** The leader's view of one member's log. */

@@ -26,6 +26,10 @@ final class UnstableLog {
         return offset;
     }
 
+    boolean hasEntries() {
+        return !entries.isEmpty();
+    }
+
     List<Entry> entries() {
         return List.copyOf(entries);
     }

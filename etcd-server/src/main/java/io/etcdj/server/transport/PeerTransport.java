@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import javax.net.ssl.SSLException;
 
 /**
@@ -124,8 +125,19 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
         return defaultClientTls;
     }
 
-    private ManagedChannel oneShot(String peerUrl) {
-        return channelBuilder(peerUrl, clientTls).build();
+    /** One blocking call on a short-lived channel to a peer URL ({@code tls} for https). */
+    private static <T> T call(String peerUrl, SslContext tls, long timeoutMillis,
+                              Function<PeerGrpc.PeerBlockingStub, T> fn) {
+        ManagedChannel ch = channelBuilder(peerUrl, tls).build();
+        try {
+            return fn.apply(PeerGrpc.newBlockingStub(ch).withDeadlineAfter(timeoutMillis, TimeUnit.MILLISECONDS));
+        } finally {
+            ch.shutdownNow();
+        }
+    }
+
+    private <T> T call(String peerUrl, long timeoutMillis, Function<PeerGrpc.PeerBlockingStub, T> fn) {
+        return call(peerUrl, clientTls, timeoutMillis, fn);
     }
 
     /**
@@ -133,45 +145,24 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
      * is https (null: the JDK's default trust, no client certificate).
      */
     public static MembersResponse fetchMembers(String peerUrl, long timeoutMillis, SslContext tls) {
-        ManagedChannel ch = channelBuilder(peerUrl, tls).build();
-        try {
-            return PeerGrpc.newBlockingStub(ch).withDeadlineAfter(timeoutMillis, TimeUnit.MILLISECONDS)
-                    .members(MembersRequest.getDefaultInstance());
-        } finally {
-            ch.shutdownNow();
-        }
+        return call(peerUrl, tls, timeoutMillis, stub -> stub.members(MembersRequest.getDefaultInstance()));
     }
 
     /** Renews a lease on the leader. */
     public LeaseRenewResponse renewOnLeader(long leaderId, long lease, long timeoutMillis) {
-        ManagedChannel ch = oneShot(firstUrl(leaderId));
-        try {
-            return PeerGrpc.newBlockingStub(ch).withDeadlineAfter(timeoutMillis, TimeUnit.MILLISECONDS)
-                    .leaseRenew(LeaseRenewRequest.newBuilder().setId(lease).build());
-        } finally {
-            ch.shutdownNow();
-        }
+        return call(firstUrl(leaderId), timeoutMillis,
+                stub -> stub.leaseRenew(LeaseRenewRequest.newBuilder().setId(lease).build()));
     }
 
     /** Asks the leader for a lease's time to live. */
     public LeaseTimeToLiveResponse timeToLiveOnLeader(long leaderId, LeaseTimeToLiveRequest r, long timeoutMillis) {
-        ManagedChannel ch = oneShot(firstUrl(leaderId));
-        try {
-            return PeerGrpc.newBlockingStub(ch).withDeadlineAfter(timeoutMillis, TimeUnit.MILLISECONDS).leaseTimeToLive(r);
-        } finally {
-            ch.shutdownNow();
-        }
+        return call(firstUrl(leaderId), timeoutMillis, stub -> stub.leaseTimeToLive(r));
     }
 
     /** Asks the leader whether a learner has caught up. */
     public io.etcdj.peerpb.LearnerReadyResponse learnerReadyOnLeader(long leaderId, long member, long timeoutMillis) {
-        ManagedChannel ch = oneShot(firstUrl(leaderId));
-        try {
-            return PeerGrpc.newBlockingStub(ch).withDeadlineAfter(timeoutMillis, TimeUnit.MILLISECONDS)
-                    .learnerReady(io.etcdj.peerpb.LearnerReadyRequest.newBuilder().setMemberId(member).build());
-        } finally {
-            ch.shutdownNow();
-        }
+        return call(firstUrl(leaderId), timeoutMillis, stub -> stub.learnerReady(
+                io.etcdj.peerpb.LearnerReadyRequest.newBuilder().setMemberId(member).build()));
     }
 
     private String firstUrl(long id) {

@@ -25,20 +25,55 @@ class RaftSimulationTest {
 
     @Test
     void randomizedRunsAreSafeAndLive() {
+        runSeeds(SEEDS, false);
+    }
+
+    /** The same, plus random membership changes: learners added and promoted, voters added and removed. */
+    @Test
+    void randomizedRunsWithMembershipChangesAreSafeAndLive() {
+        runSeeds(Math.max(1, SEEDS / 2), true);
+    }
+
+    /** The core is deterministic: one seed always produces the very same run. */
+    @Test
+    void sameSeedReplaysTheSameRun() {
+        for (long seed = FIRST_SEED; seed < FIRST_SEED + 20; seed++) {
+            Run first = new Run(seed, true);
+            first.execute();
+            Run second = new Run(seed, true);
+            second.execute();
+            org.junit.jupiter.api.Assertions.assertEquals(first.fingerprint(), second.fingerprint(), "seed " + seed);
+        }
+    }
+
+    private static void runSeeds(int seeds, boolean membership) {
         List<String> failures = new ArrayList<>();
-        for (long seed = FIRST_SEED; seed < FIRST_SEED + SEEDS; seed++) {
+        long committed = 0;
+        long leaders = 0;
+        SafetyChecker.APPLIED_CONF_CHANGES.reset();
+        SafetyChecker.SNAPSHOTS_INSTALLED.reset();
+        SafetyChecker.READS_ANSWERED.reset();
+        for (long seed = FIRST_SEED; seed < FIRST_SEED + seeds; seed++) {
             try {
-                new Run(seed).execute();
+                Run run = new Run(seed, membership);
+                run.execute();
+                committed += run.checker.maxApplied();
+                leaders += run.checker.termsWithLeader();
             } catch (Throwable t) {
                 String line = "seed " + seed + ": " + t;
-                System.err.println("raft simulation failed: " + line + " (replay with -Draft.sim.firstSeed=" + seed
-                        + " -Draft.sim.seeds=1)");
+                System.err.println("raft simulation failed" + (membership ? " (membership)" : "") + ": " + line
+                        + " (replay with -Draft.sim.firstSeed=" + seed + " -Draft.sim.seeds=1)");
                 failures.add(line);
                 if (failures.size() >= 10) {
                     break;
                 }
             }
         }
+        System.out.printf("raft simulation%s: %d seeds from %d, %d steps each: %d log indexes committed, %d terms with"
+                + " a leader, %d conf changes applied, %d snapshots installed, %d reads answered, %d failures%n",
+                membership ? " with membership changes" : "", seeds, FIRST_SEED, STEPS, committed, leaders,
+                SafetyChecker.APPLIED_CONF_CHANGES.sum(), SafetyChecker.SNAPSHOTS_INSTALLED.sum(),
+                SafetyChecker.READS_ANSWERED.sum(), failures.size());
         assertTrue(failures.isEmpty(), "failing seeds:\n" + String.join("\n", failures));
     }
 
@@ -49,11 +84,15 @@ class RaftSimulationTest {
         private final SafetyChecker checker = new SafetyChecker();
         private final SimulatedNetwork net;
         private final int electionTick;
+        private final boolean membership;
+        private final java.util.function.UnaryOperator<RaftConfig.Builder> configurer;
+        private long nextId;
         private int proposals;
         private int reads;
 
-        Run(long seed) {
+        Run(long seed, boolean membership) {
             this.seed = seed;
+            this.membership = membership;
             this.rnd = new Random(seed);
             int size = rnd.nextBoolean() ? 3 : 5;
             this.electionTick = rnd.nextBoolean() ? 5 : 10;
@@ -61,8 +100,10 @@ class RaftSimulationTest {
             boolean checkQuorum = rnd.nextInt(4) != 0;
             long maxSize = rnd.nextBoolean() ? 64 : RaftConfig.DEFAULT_MAX_SIZE_PER_MSG;
             int inflight = rnd.nextBoolean() ? 2 : 64;
-            this.net = new SimulatedNetwork(rnd, size, seed, b -> b.electionTick(electionTick).preVote(preVote)
-                    .checkQuorum(checkQuorum).maxSizePerMsg(maxSize).maxInflightMsgs(inflight), checker);
+            this.configurer = b -> b.electionTick(electionTick).preVote(preVote)
+                    .checkQuorum(checkQuorum).maxSizePerMsg(maxSize).maxInflightMsgs(inflight);
+            this.net = new SimulatedNetwork(rnd, size, seed, configurer, checker);
+            this.nextId = size + 1;
             checker.attach(net);
             net.maxDelay = rnd.nextInt(4);
             net.dropRate = rnd.nextInt(3) == 0 ? 0.1 : 0;
@@ -70,20 +111,32 @@ class RaftSimulationTest {
         }
 
         void execute() {
-            List<Long> ids = new ArrayList<>(net.nodes.keySet());
             for (int step = 0; step < STEPS; step++) {
-                randomAction(ids);
+                randomAction(new ArrayList<>(net.nodes.keySet()));
                 net.step();
                 checker.checkAll();
             }
-            checkLiveness(ids);
+            checkLiveness(new ArrayList<>(net.nodes.keySet()));
+        }
+
+        /** Everything observable at the end of a run. */
+        String fingerprint() {
+            StringBuilder sb = new StringBuilder();
+            for (TestNode n : net.nodes.values()) {
+                sb.append(n.status()).append(' ').append(n.storage.initialState().hardState())
+                        .append(' ').append(n.storage.lastIndex()).append(' ').append(n.appliedData()).append('\n');
+            }
+            return sb.append(net.now()).toString();
         }
 
         private void randomAction(List<Long> ids) {
             long id = ids.get(rnd.nextInt(ids.size()));
             int r = rnd.nextInt(100);
             if (r < 45) {
-                net.deliverOne();
+                // Deliver a few due messages: about as many as the ticks produce, so queues stay bounded.
+                for (int i = rnd.nextInt(4); i >= 0; i--) {
+                    net.deliverOne();
+                }
             } else if (r < 70) {
                 net.tick(id);
             } else if (r < 78) {
@@ -106,9 +159,55 @@ class RaftSimulationTest {
                 }
             } else if (r < 95) {
                 transfer(ids, id);
+            } else if (membership && r < 98) {
+                changeMembership();
             } else {
                 net.deliverAllDue();
             }
+        }
+
+        private void changeMembership() {
+            TestNode leader = currentLeader();
+            if (leader == null) {
+                return;
+            }
+            io.etcdj.raftpb.ConfState cs = leader.status().confState();
+            List<Long> members = new ArrayList<>(cs.getVotersList());
+            members.addAll(cs.getLearnersList());
+            io.etcdj.raftpb.ConfChange.Builder cc = io.etcdj.raftpb.ConfChange.newBuilder();
+            int choice = rnd.nextInt(3);
+            if (choice == 0 && cs.getLearnersCount() > 0) {
+                cc.setType(io.etcdj.raftpb.ConfChangeType.ConfChangeAddNode)
+                        .setNodeId(cs.getLearners(rnd.nextInt(cs.getLearnersCount())));
+            } else if (choice == 1 && cs.getVotersCount() > 2) {
+                cc.setType(io.etcdj.raftpb.ConfChangeType.ConfChangeRemoveNode)
+                        .setNodeId(members.get(rnd.nextInt(members.size())));
+            } else if (net.nodes.size() < 8) {
+                long id = nextId++;
+                net.addNode(id, seed, configurer, checker);
+                cc.setType(rnd.nextBoolean() ? io.etcdj.raftpb.ConfChangeType.ConfChangeAddLearnerNode
+                        : io.etcdj.raftpb.ConfChangeType.ConfChangeAddNode).setNodeId(id);
+            } else {
+                return;
+            }
+            try {
+                leader.node.proposeConfChange(cc.build());
+            } catch (ProposalDroppedException e) {
+                // another change is pending or a transfer is running: fine
+            }
+            net.flush(leader.id);
+        }
+
+        /** The up leader with the highest term, or null. */
+        private TestNode currentLeader() {
+            TestNode best = null;
+            for (long id : net.upNodes()) {
+                TestNode n = net.nodes.get(id);
+                if (n.isLeader() && (best == null || n.status().term() > best.status().term())) {
+                    best = n;
+                }
+            }
+            return best;
         }
 
         private void propose(long id) {
@@ -138,7 +237,8 @@ class RaftSimulationTest {
         }
 
         private void partition(List<Long> ids) {
-            switch (rnd.nextInt(3)) {
+            // Heal as often as we break, so runs alternate between trouble and recovery.
+            switch (rnd.nextInt(4)) {
                 case 0 -> net.isolate(ids.get(rnd.nextInt(ids.size())));
                 case 1 -> net.cut(ids.get(rnd.nextInt(ids.size())), ids.get(rnd.nextInt(ids.size())));
                 default -> net.heal();
@@ -148,7 +248,8 @@ class RaftSimulationTest {
         private void crashOrRestart(List<Long> ids, long id) {
             if (!net.isUp(id)) {
                 net.restart(id);
-            } else if (net.down.size() < (ids.size() - 1) / 2 + 1) {
+            } else if (net.down.size() < (ids.size() - 1) / 2) {
+                // Keep a majority running most of the time; partitions still take quorum away.
                 net.crash(id);
             }
         }
@@ -194,7 +295,7 @@ class RaftSimulationTest {
                             net.flush(id);
                         }
                     }
-                } else if (allApplied(ids, marker)) {
+                } else if (allApplied(membersNow(ids), marker)) {
                     return;
                 } else if (rounds % (20 * electionTick) == 0) {
                     // The leader that took the proposal may have lost leadership before committing it.
@@ -207,6 +308,18 @@ class RaftSimulationTest {
                 sb.append("\n  ").append(net.nodes.get(id).status());
             }
             throw new AssertionError(sb.toString().replace(", progress=", "\n    progress="));
+        }
+
+        /** Nodes in the current leader's configuration (all nodes when no leader is known). */
+        private List<Long> membersNow(List<Long> ids) {
+            TestNode leader = currentLeader();
+            if (leader == null) {
+                return ids;
+            }
+            io.etcdj.raftpb.ConfState cs = leader.status().confState();
+            List<Long> out = new ArrayList<>(cs.getVotersList());
+            out.addAll(cs.getLearnersList());
+            return out;
         }
 
         private boolean allApplied(List<Long> ids, String marker) {

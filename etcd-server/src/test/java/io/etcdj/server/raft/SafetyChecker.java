@@ -26,6 +26,10 @@ final class SafetyChecker implements TestNode.ApplyListener {
     private final Map<LogKey, LogValue> seenEntries = new HashMap<>();
     private final Map<String, Long> readRequired = new HashMap<>();
     private SimulatedNetwork net;
+    /** Counters for the run summary, so a test run shows what it exercised. */
+    static final java.util.concurrent.atomic.LongAdder APPLIED_CONF_CHANGES = new java.util.concurrent.atomic.LongAdder();
+    static final java.util.concurrent.atomic.LongAdder SNAPSHOTS_INSTALLED = new java.util.concurrent.atomic.LongAdder();
+    static final java.util.concurrent.atomic.LongAdder READS_ANSWERED = new java.util.concurrent.atomic.LongAdder();
 
     void attach(SimulatedNetwork network) {
         this.net = network;
@@ -33,6 +37,9 @@ final class SafetyChecker implements TestNode.ApplyListener {
 
     @Override
     public void applied(long node, Entry e) {
+        if (e.getType() == io.etcdj.raftpb.EntryType.EntryConfChange && e.getTerm() > 1) {
+            APPLIED_CONF_CHANGES.increment();
+        }
         long termNow = net == null ? e.getTerm() : net.nodes.get(node).status().term();
         Applied prev = applied.get(e.getIndex());
         if (prev == null) {
@@ -50,6 +57,7 @@ final class SafetyChecker implements TestNode.ApplyListener {
 
     @Override
     public void snapshotInstalled(long node, long index, long term) {
+        SNAPSHOTS_INSTALLED.increment();
         Applied prev = applied.get(index);
         if (prev != null && prev.entry().getTerm() != term) {
             throw new AssertionError("state machine safety: node " + node + " installed a snapshot at " + index
@@ -136,12 +144,17 @@ final class SafetyChecker implements TestNode.ApplyListener {
         for (ReadState rs : n.readStates) {
             String ctx = new String(rs.requestCtx(), java.nio.charset.StandardCharsets.UTF_8);
             Long required = readRequired.remove(ctx);
+            READS_ANSWERED.increment();
             if (required != null && rs.index() < required) {
                 throw new AssertionError("read index: node " + n.id + " answered " + ctx + " with index " + rs.index()
                         + " but index " + required + " was already applied when it was asked");
             }
         }
         n.readStates.clear();
+    }
+
+    int termsWithLeader() {
+        return leaderOfTerm.size();
     }
 
     long maxApplied() {

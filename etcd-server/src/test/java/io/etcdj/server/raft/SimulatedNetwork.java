@@ -48,6 +48,14 @@ final class SimulatedNetwork {
         flushAll();
     }
 
+    /** Adds a node with empty storage; it joins once a conf change adds it and the leader reaches it. */
+    TestNode addNode(long id, long seed, UnaryOperator<RaftConfig.Builder> configurer, TestNode.ApplyListener listener) {
+        TestNode n = new TestNode(id, seed, configurer);
+        n.listener = listener;
+        nodes.put(id, n);
+        return n;
+    }
+
     long now() {
         return now;
     }

@@ -98,8 +98,6 @@ final class TestNode {
                 appliedIndex = e.getIndex();
                 if (e.getType() == EntryType.EntryConfChange) {
                     confState = node.applyConfChange(parse(e));
-                    // Remember the membership for restarts (a WAL-backed server records it likewise).
-                    storage.setConfState(confState);
                 } else if (!e.getData().isEmpty()) {
                     applied.add(e);
                 }

@@ -3,7 +3,8 @@ package io.etcdj.server.raft.quorum;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Map;
-import java.util.Set;
+import java.util.Collections;
+import java.util.SortedSet;
 import java.util.TreeSet;
 
 /**
@@ -11,13 +12,15 @@ import java.util.TreeSet;
  * terms, messages or logs, which keeps the quorum rules testable on their own.
  */
 public final class MajorityConfig {
-    private final Set<Long> voters;
+    /** Sorted: iteration order decides message order, and runs must be reproducible. */
+    private final SortedSet<Long> voters;
 
     public MajorityConfig(Collection<Long> voters) {
-        this.voters = Set.copyOf(new TreeSet<>(voters));
+        this.voters = Collections.unmodifiableSortedSet(new TreeSet<>(voters));
     }
 
-    public Set<Long> voters() {
+    /** The voters in ascending id order. */
+    public SortedSet<Long> voters() {
         return voters;
     }
 

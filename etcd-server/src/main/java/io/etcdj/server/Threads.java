@@ -1,0 +1,19 @@
+package io.etcdj.server;
+
+/** Stopping the member's own loop threads. */
+final class Threads {
+    private static final long JOIN_MILLIS = 5000;
+
+    private Threads() {
+    }
+
+    /** Interrupts a loop thread and waits (bounded) for it to finish. */
+    static void stop(Thread t) {
+        t.interrupt();
+        try {
+            t.join(JOIN_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,255 @@
+package io.etcdj.server.it;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.regex.Pattern;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * An etcd member as an operating-system process: ours (a JVM on the module's classes and runtime jars)
+ * or the real etcd binary. Ports are picked once and kept across restarts, so clients can reconnect to
+ * the same endpoint after {@link #kill9()} or {@link #stop()} and {@link #start()}.
+ */
+public final class EtcdProcess implements EtcdMember {
+    /** The installed reference server (etcd 3.4). */
+    static final Path REAL_ETCD = Path.of("/usr/bin/etcd");
+    private static final String READY = "ready to serve client requests";
+    private static final long START_TIMEOUT_MS = 60_000;
+    /** A non-zero leader in the gateway's status JSON (uint64 fields are strings there). */
+    private static final Pattern LEADER = Pattern.compile("\"leader\":\"[1-9][0-9]*\"");
+    private static final long STOP_TIMEOUT_MS = 20_000;
+
+    /** Which server binary runs. */
+    public enum Binary {
+        OURS("ours"), REAL_ETCD("etcd 3.4");
+
+        private final String label;
+
+        Binary(String label) {
+            this.label = label;
+        }
+    }
+
+    private final Binary binary;
+    private final List<String> extraFlags;
+    private final Path home = TempDirs.create("etcd-it-");
+    private final Path dataDir = home.resolve("data");
+    private final Path logFile = home.resolve("etcd.log");
+    private final int clientPort = FreePorts.pick();
+    private final int peerPort = FreePorts.pick();
+    private Process process;
+
+    private EtcdProcess(Binary binary, List<String> extraFlags) {
+        this.binary = binary;
+        this.extraFlags = List.copyOf(extraFlags);
+    }
+
+    /** Our server, with extra etcd flags such as {@code --max-txn-ops=4}. */
+    public static EtcdProcess ours(String... extraFlags) {
+        return new EtcdProcess(Binary.OURS, List.of(extraFlags));
+    }
+
+    /** The real etcd, with the same flag syntax. */
+    public static EtcdProcess realEtcd(String... extraFlags) {
+        return new EtcdProcess(Binary.REAL_ETCD, List.of(extraFlags));
+    }
+
+    @Override
+    public String endpoint() {
+        return "127.0.0.1:" + clientPort;
+    }
+
+    @Override
+    public Path dataDir() {
+        return dataDir;
+    }
+
+    @Override
+    public String describe() {
+        return binary.label + " at " + endpoint() + (process != null ? " (pid " + process.pid() + ")" : "");
+    }
+
+    public Path logFile() {
+        return logFile;
+    }
+
+    public boolean isAlive() {
+        return process != null && process.isAlive();
+    }
+
+    /**
+     * Starts and returns once the member logged that it serves clients and reports a leader. The second
+     * condition keeps tests independent of how soon after the log line a member can serve linearizable
+     * requests; {@link #startUntilReadyLine()} checks that on its own.
+     */
+    @Override
+    public synchronized void start() throws IOException, InterruptedException {
+        startUntilReadyLine();
+        awaitLeader();
+    }
+
+    /** Starts and returns as soon as the member logged "ready to serve client requests" (ours) or listens (etcd 3.4). */
+    public synchronized void startUntilReadyLine() throws IOException, InterruptedException {
+        if (isAlive()) {
+            throw new IllegalStateException(describe() + " is already running");
+        }
+        long logOffset = Files.exists(logFile) ? Files.size(logFile) : 0;
+        ProcessBuilder pb = new ProcessBuilder(command())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
+        pb.environment().keySet().removeIf(k -> k.startsWith("ETCD"));
+        process = pb.start();
+        awaitReady(logOffset);
+    }
+
+    private List<String> command() {
+        String peerUrl = "http://127.0.0.1:" + peerPort;
+        List<String> cmd = new ArrayList<>();
+        if (binary == Binary.OURS) {
+            Path target = Path.of(System.getProperty("user.dir"), "target");
+            cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            // the flags bin/etcd passes, plus a heap cap: the tests share a small machine
+            cmd.addAll(List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                    "--add-opens", "java.base/java.nio=ALL-UNNAMED",
+                    "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
+                    "-cp", target.resolve("classes") + java.io.File.pathSeparator + target.resolve("lib") + "/*",
+                    "io.etcdj.server.Main"));
+        } else {
+            cmd.add(REAL_ETCD.toString());
+            cmd.addAll(List.of("--logger=zap", "--log-outputs=stderr"));
+        }
+        cmd.addAll(List.of("--name=it", "--data-dir=" + dataDir,
+                "--listen-client-urls=" + clientUrl(), "--advertise-client-urls=" + clientUrl(),
+                "--listen-peer-urls=" + peerUrl, "--initial-advertise-peer-urls=" + peerUrl,
+                "--initial-cluster=it=" + peerUrl));
+        cmd.addAll(extraFlags);
+        return cmd;
+    }
+
+    private void awaitReady(long logOffset) throws IOException, InterruptedException {
+        long deadline = System.currentTimeMillis() + START_TIMEOUT_MS;
+        while (System.currentTimeMillis() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException(describe() + " exited with " + process.exitValue()
+                        + " before it was ready; log:\n" + logTail());
+            }
+            // etcd 3.4 prints the ready line only with its old logger; with zap the open port plus the
+            // leader check in start() decide
+            boolean logged = binary == Binary.REAL_ETCD || logSince(logOffset).contains(READY);
+            if (logged && acceptsConnections()) {
+                return;
+            }
+            Thread.sleep(50);
+        }
+        kill9();
+        throw new IllegalStateException(describe() + " not ready after " + START_TIMEOUT_MS + " ms; log:\n" + logTail());
+    }
+
+    private void awaitLeader() throws IOException, InterruptedException {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        HttpRequest status = HttpRequest.newBuilder(URI.create(clientUrl() + "/v3/maintenance/status"))
+                .timeout(Duration.ofSeconds(5)).POST(HttpRequest.BodyPublishers.ofString("{}")).build();
+        long deadline = System.currentTimeMillis() + START_TIMEOUT_MS;
+        String last = "";
+        while (System.currentTimeMillis() < deadline && process.isAlive()) {
+            try {
+                last = http.send(status, HttpResponse.BodyHandlers.ofString()).body();
+                if (LEADER.matcher(last).find()) {
+                    return;
+                }
+            } catch (IOException e) {
+                last = e.toString();
+            }
+            Thread.sleep(50);
+        }
+        throw new IllegalStateException(describe() + " reports no leader (last status: " + last + "); log:\n" + logTail());
+    }
+
+    private String logSince(long offset) throws IOException {
+        byte[] all = Files.readAllBytes(logFile);
+        return new String(all, (int) Math.min(offset, all.length), (int) Math.max(0, all.length - offset),
+                StandardCharsets.UTF_8);
+    }
+
+    private boolean acceptsConnections() {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress("127.0.0.1", clientPort), 1000);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** SIGTERM, then SIGKILL if the process has not exited in time. */
+    @Override
+    public synchronized void stop() throws InterruptedException {
+        if (process == null) {
+            return;
+        }
+        process.destroy();
+        if (!process.waitFor(STOP_TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
+            process.destroyForcibly().waitFor(STOP_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** SIGKILL: no shutdown hook runs, nothing is flushed. */
+    public synchronized void kill9() throws InterruptedException {
+        if (process == null) {
+            return;
+        }
+        process.destroyForcibly();
+        process.waitFor(STOP_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+    }
+
+    /** Exit code of the last run, or -1 while it runs. */
+    public int exitCode() {
+        return process == null || process.isAlive() ? -1 : process.exitValue();
+    }
+
+    @Override
+    public String logTail() {
+        try {
+            if (!Files.exists(logFile)) {
+                return "(no log)";
+            }
+            List<String> lines = Files.readAllLines(logFile, StandardCharsets.UTF_8);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        try {
+            if (isAlive()) {
+                process.destroy();
+                if (!process.waitFor(5, TimeUnit.SECONDS)) {
+                    process.destroyForcibly().waitFor(STOP_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+                }
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        } finally {
+            TempDirs.delete(home);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return describe();
+    }
+}

@@ -1,0 +1,70 @@
+package io.etcdj.server.it;
+
+import io.etcdj.api.etcdserverpb.ClusterGrpc;
+import io.etcdj.api.etcdserverpb.KVGrpc;
+import io.etcdj.api.etcdserverpb.LeaseGrpc;
+import io.etcdj.api.etcdserverpb.MaintenanceGrpc;
+import io.etcdj.api.etcdserverpb.MemberListRequest;
+import io.etcdj.api.etcdserverpb.RangeRequest;
+import io.etcdj.api.etcdserverpb.ResponseHeader;
+import io.etcdj.api.etcdserverpb.WatchGrpc;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.NettyChannelBuilder;
+import java.util.concurrent.TimeUnit;
+
+/** Blocking gRPC stubs for one member, with a deadline on every call so a hung server fails the test. */
+final class GrpcEndpoint implements AutoCloseable {
+    private static final long DEADLINE_SECONDS = 15;
+
+    private final EtcdMember member;
+    private final ManagedChannel channel;
+
+    GrpcEndpoint(EtcdMember member) {
+        this.member = member;
+        this.channel = NettyChannelBuilder.forTarget(member.endpoint()).usePlaintext()
+                .maxInboundMessageSize(64 << 20).build();
+    }
+
+    EtcdMember member() {
+        return member;
+    }
+
+    KVGrpc.KVBlockingStub kv() {
+        return KVGrpc.newBlockingStub(channel).withDeadlineAfter(DEADLINE_SECONDS, TimeUnit.SECONDS);
+    }
+
+    LeaseGrpc.LeaseBlockingStub lease() {
+        return LeaseGrpc.newBlockingStub(channel).withDeadlineAfter(DEADLINE_SECONDS, TimeUnit.SECONDS);
+    }
+
+    LeaseGrpc.LeaseStub leaseAsync() {
+        return LeaseGrpc.newStub(channel);
+    }
+
+    MaintenanceGrpc.MaintenanceBlockingStub maintenance() {
+        return MaintenanceGrpc.newBlockingStub(channel).withDeadlineAfter(DEADLINE_SECONDS, TimeUnit.SECONDS);
+    }
+
+    ClusterGrpc.ClusterBlockingStub cluster() {
+        return ClusterGrpc.newBlockingStub(channel).withDeadlineAfter(DEADLINE_SECONDS, TimeUnit.SECONDS);
+    }
+
+    WatchGrpc.WatchStub watch() {
+        return WatchGrpc.newStub(channel);
+    }
+
+    /** The current revision, read linearizably. */
+    long revision() {
+        return kv().range(RangeRequest.newBuilder().setKey(com.google.protobuf.ByteString.copyFromUtf8("\0")).build())
+                .getHeader().getRevision();
+    }
+
+    ResponseHeader header() {
+        return cluster().memberList(MemberListRequest.getDefaultInstance()).getHeader();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
+}
