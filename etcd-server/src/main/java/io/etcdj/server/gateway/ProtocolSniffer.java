@@ -57,12 +57,12 @@ public final class ProtocolSniffer implements InternalProtocolNegotiator.Protoco
     @Override
     public ChannelHandler newHandler(GrpcHttp2ConnectionHandler grpcHandler) {
         if (tls == null) {
-            return new Sniff(() -> grpc.newHandler(grpcHandler), null);
+            return new Sniff(() -> grpc.newHandler(grpcHandler));
         }
         // After the handshake grpc-java's negotiation is complete (the event carries the TLS
         // session), so gRPC connections go straight to its negotiation-completing handler.
         return new TlsHandshake(tls,
-                event -> new Sniff(() -> InternalProtocolNegotiators.grpcNegotiationHandler(grpcHandler), event));
+                event -> new Sniff(() -> InternalProtocolNegotiators.grpcNegotiationHandler(grpcHandler)));
     }
 
     @Override
@@ -77,9 +77,8 @@ public final class ProtocolSniffer implements InternalProtocolNegotiator.Protoco
         /** grpc-java starts its negotiation with this event; held until we know the protocol. */
         private Object negotiationEvent;
 
-        Sniff(Supplier<ChannelHandler> grpcNext, Object negotiationEvent) {
+        Sniff(Supplier<ChannelHandler> grpcNext) {
             this.grpcNext = grpcNext;
-            this.negotiationEvent = negotiationEvent;
         }
 
         @Override

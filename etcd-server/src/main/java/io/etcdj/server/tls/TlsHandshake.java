@@ -20,7 +20,7 @@ import javax.net.ssl.SSLSession;
 /**
  * The server side of the TLS handshake on a grpc-java connection: puts an {@code SslHandler} in
  * front of itself, and once the handshake succeeds replaces itself with the handler {@code next}
- * makes, giving it grpc-java's negotiation event with the TLS session attached. A client that
+ * makes and fires grpc-java's negotiation event, with the TLS session attached, at it. A client that
  * fails the handshake (no certificate, untrusted certificate, no common protocol) gets the TLS
  * alert, is logged as etcd logs it ("rejected connection") and disconnected; nothing else is
  * affected.
@@ -53,7 +53,10 @@ public final class TlsHandshake extends ChannelInboundHandlerAdapter {
         }
         if (evt instanceof SslHandshakeCompletionEvent done) {
             if (done.isSuccess()) {
-                ctx.pipeline().replace(this, null, next.apply(withTlsSession(ctx)));
+                ProtocolNegotiationEvent event = withTlsSession(ctx);
+                ctx.pipeline().replace(this, null, next.apply(event));
+                // from the replaced context: the next handler is the first to see it
+                ctx.fireUserEventTriggered(event);
             } else {
                 reject(ctx, done.cause());
             }

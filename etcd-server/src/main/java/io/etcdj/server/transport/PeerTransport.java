@@ -10,6 +10,7 @@ import io.etcdj.api.etcdserverpb.LeaseTimeToLiveResponse;
 import io.etcdj.raftpb.Message;
 import io.etcdj.server.PeerSender;
 import io.etcdj.server.log.Log;
+import io.etcdj.server.tls.TlsProtocolNegotiator;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.netty.GrpcSslContexts;
@@ -71,7 +72,7 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
                     .permitKeepAliveWithoutCalls(true)
                     .permitKeepAliveTime(1, TimeUnit.SECONDS);
             if (secure) {
-                b.sslContext(serverTls);
+                b.protocolNegotiator(new TlsProtocolNegotiator(serverTls));
             }
             try {
                 servers.add(b.build().start());
