@@ -271,9 +271,11 @@ final class Raft {
                 // A stale leader that cannot see the higher term (pre-vote/lease kept it from
                 // rising) must learn it, or it would never step down.
                 send(Message.newBuilder().setType(MessageType.MsgAppResp).setTo(m.getFrom()));
-            } else if (m.getType() == MessageType.MsgPreVote) {
-                send(Message.newBuilder().setType(MessageType.MsgPreVoteResp).setTo(m.getFrom())
-                        .setTerm(term).setReject(true));
+            } else if (isVoteRequest(m.getType())) {
+                // Refuse with our term so a candidate that fell behind catches up: otherwise a
+                // voter with a lagging configuration can keep one term ahead of it forever.
+                MessageType resp = m.getType() == MessageType.MsgVote ? MessageType.MsgVoteResp : MessageType.MsgPreVoteResp;
+                send(Message.newBuilder().setType(resp).setTo(m.getFrom()).setTerm(term).setReject(true));
             }
             return;
         }

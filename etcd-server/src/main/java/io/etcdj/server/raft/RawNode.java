@@ -86,7 +86,9 @@ public final class RawNode {
 
     /**
      * Proposes a membership change. Only one may be pending: a second one proposed at the leader
-     * before the first is applied is dropped.
+     * before the first is applied throws. At a follower the change is forwarded; if the leader
+     * must refuse it, it is committed as an empty entry instead and never reaches
+     * {@link #applyConfChange}, so the caller's wait should time out.
      *
      * @throws ProposalDroppedException as {@link #propose}, or if another conf change is pending
      */

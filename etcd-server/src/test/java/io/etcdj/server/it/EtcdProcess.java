@@ -4,12 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
-import java.util.regex.Pattern;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,8 +21,6 @@ public final class EtcdProcess implements EtcdMember {
     static final Path REAL_ETCD = Path.of("/usr/bin/etcd");
     private static final String READY = "ready to serve client requests";
     private static final long START_TIMEOUT_MS = 60_000;
-    /** A non-zero leader in the gateway's status JSON (uint64 fields are strings there). */
-    private static final Pattern LEADER = Pattern.compile("\"leader\":\"[1-9][0-9]*\"");
     private static final long STOP_TIMEOUT_MS = 20_000;
 
     /** Which server binary runs. */
@@ -47,13 +39,44 @@ public final class EtcdProcess implements EtcdMember {
     private final Path home = TempDirs.create("etcd-it-");
     private final Path dataDir = home.resolve("data");
     private final Path logFile = home.resolve("etcd.log");
-    private final int clientPort = FreePorts.pick();
-    private final int peerPort = FreePorts.pick();
+    private final int clientPort;
+    private final int peerPort;
+    private final String name;
+    /** --initial-cluster and --initial-cluster-state; null for a one-member cluster of its own. */
+    private String initialCluster;
+    private String clusterState = "new";
     private Process process;
+    private long launchLogOffset;
 
     private EtcdProcess(Binary binary, List<String> extraFlags) {
+        this(binary, "it", FreePorts.pick(), FreePorts.pick(), extraFlags);
+    }
+
+    private EtcdProcess(Binary binary, String name, int clientPort, int peerPort, List<String> extraFlags) {
         this.binary = binary;
+        this.name = name;
+        this.clientPort = clientPort;
+        this.peerPort = peerPort;
         this.extraFlags = List.copyOf(extraFlags);
+    }
+
+    /** A member of a multi-member cluster; {@link ProcessCluster} sets its initial cluster. */
+    static EtcdProcess clusterMember(Binary binary, String name, List<String> extraFlags) {
+        return new EtcdProcess(binary, name, FreePorts.pick(), FreePorts.pick(), extraFlags);
+    }
+
+    /** Sets --initial-cluster and --initial-cluster-state (new or existing) for the next start. */
+    void joinAs(String initialCluster, String state) {
+        this.initialCluster = initialCluster;
+        this.clusterState = state;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public String peerUrl() {
+        return "http://127.0.0.1:" + peerPort;
     }
 
     /** Our server, with extra etcd flags such as {@code --max-txn-ops=4}. */
@@ -102,16 +125,35 @@ public final class EtcdProcess implements EtcdMember {
 
     /** Starts and returns as soon as the member logged "ready to serve client requests" (ours) or listens (etcd 3.4). */
     public synchronized void startUntilReadyLine() throws IOException, InterruptedException {
+        launch();
+        awaitReady(launchLogOffset);
+    }
+
+    /**
+     * Starts the process without waiting. Members of a new multi-member cluster are launched
+     * together: none is ready before a quorum runs.
+     */
+    public synchronized void launch() throws IOException {
         if (isAlive()) {
             throw new IllegalStateException(describe() + " is already running");
         }
-        long logOffset = Files.exists(logFile) ? Files.size(logFile) : 0;
+        launchLogOffset = Files.exists(logFile) ? Files.size(logFile) : 0;
         ProcessBuilder pb = new ProcessBuilder(command())
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
         pb.environment().keySet().removeIf(k -> k.startsWith("ETCD"));
         process = pb.start();
-        awaitReady(logOffset);
+    }
+
+    /** Waits for a launched member to serve clients and see a leader. */
+    public synchronized void awaitStarted() throws IOException, InterruptedException {
+        awaitReady(launchLogOffset);
+        awaitLeader();
+    }
+
+    /** The process's pid while it runs. */
+    public long pid() {
+        return process == null ? -1 : process.pid();
     }
 
     private List<String> command() {
@@ -130,10 +172,11 @@ public final class EtcdProcess implements EtcdMember {
             cmd.add(REAL_ETCD.toString());
             cmd.addAll(List.of("--logger=zap", "--log-outputs=stderr"));
         }
-        cmd.addAll(List.of("--name=it", "--data-dir=" + dataDir,
+        cmd.addAll(List.of("--name=" + name, "--data-dir=" + dataDir,
                 "--listen-client-urls=" + clientUrl(), "--advertise-client-urls=" + clientUrl(),
                 "--listen-peer-urls=" + peerUrl, "--initial-advertise-peer-urls=" + peerUrl,
-                "--initial-cluster=it=" + peerUrl));
+                "--initial-cluster=" + (initialCluster != null ? initialCluster : name + "=" + peerUrl),
+                "--initial-cluster-state=" + clusterState));
         cmd.addAll(extraFlags);
         return cmd;
     }
@@ -157,24 +200,11 @@ public final class EtcdProcess implements EtcdMember {
         throw new IllegalStateException(describe() + " not ready after " + START_TIMEOUT_MS + " ms; log:\n" + logTail());
     }
 
-    private void awaitLeader() throws IOException, InterruptedException {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        HttpRequest status = HttpRequest.newBuilder(URI.create(clientUrl() + "/v3/maintenance/status"))
-                .timeout(Duration.ofSeconds(5)).POST(HttpRequest.BodyPublishers.ofString("{}")).build();
-        long deadline = System.currentTimeMillis() + START_TIMEOUT_MS;
-        String last = "";
-        while (System.currentTimeMillis() < deadline && process.isAlive()) {
-            try {
-                last = http.send(status, HttpResponse.BodyHandlers.ofString()).body();
-                if (LEADER.matcher(last).find()) {
-                    return;
-                }
-            } catch (IOException e) {
-                last = e.toString();
-            }
-            Thread.sleep(50);
+    private void awaitLeader() throws InterruptedException {
+        String problem = LeaderProbe.await(clientUrl(), START_TIMEOUT_MS, () -> process.isAlive());
+        if (problem != null) {
+            throw new IllegalStateException(describe() + " reports no leader (" + problem + "); log:\n" + logTail());
         }
-        throw new IllegalStateException(describe() + " reports no leader (last status: " + last + "); log:\n" + logTail());
     }
 
     private String logSince(long offset) throws IOException {

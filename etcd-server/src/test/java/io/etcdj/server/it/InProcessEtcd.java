@@ -56,6 +56,10 @@ public final class InProcessEtcd implements EtcdMember {
         flags.put("initial-cluster", "it=" + peerUrl);
         flags.putAll(extraFlags);
         member = Member.start(ServerConfig.from(flags), () -> fatal = "the member reported a fatal error");
+        String problem = LeaderProbe.await(clientUrl(), 60_000, () -> fatal == null);
+        if (problem != null) {
+            throw new IllegalStateException(describe() + " reports no leader (" + problem + "); " + logTail());
+        }
     }
 
     @Override

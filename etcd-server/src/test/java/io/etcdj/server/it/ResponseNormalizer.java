@@ -14,6 +14,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
@@ -22,7 +23,8 @@ import java.util.regex.Pattern;
  * <p>Only what legitimately differs between two independent clusters is rewritten: cluster and member IDs,
  * raft terms and indexes, database sizes, server versions, generated lease IDs (named lease#1, lease#2... in
  * order of first appearance) and revisions, which are shown relative to the revision the scenario started at
- * ({@code base+3}), because the two servers' histories differ before a scenario starts. Fields that etcd
+ * ({@code base+3}), because the two servers' histories differ before a scenario starts; 127.0.0.1 URLs
+ * become {@code <client-url>} or {@code <other-url>}; JSON objects are compared with sorted members. Fields that etcd
  * 3.5/3.6 added and 3.4 does not send are removed (the list is {@link #NEWER_THAN_34}); everything else,
  * including zero values, is compared.
  */
@@ -39,16 +41,27 @@ final class ResponseNormalizer {
      * dbSizeQuota (3.6), /health "reason" (3.5) and /version "storage" (3.6).
      */
     static final Set<String> NEWER_THAN_34 = Set.of("storageVersion", "dbSizeQuota", "reason", "storage");
+    /** Fields carrying a server or cluster version (Status, /version); KeyValue.version is a number. */
+    private static final Set<String> VERSION_FIELDS = Set.of("version", "etcdserver", "etcdcluster");
     private static final Pattern SERVER_VERSION = Pattern.compile("\\d+\\.\\d+\\.\\d+");
+
+    /**
+     * Gateway error bodies: etcd 3.4/3.5 (grpc-gateway v1) send {error, code, message}, 3.6 (grpc-gateway v2)
+     * sends {code, message, details}. Only code and message are compared.
+     */
+    static final Set<String> GATEWAY_ERROR_EXTRAS = Set.of("error", "details");
+    private static final Pattern LOCAL_URL = Pattern.compile("http://127\\.0\\.0\\.1:\\d+");
 
     private final Map<Long, String> leaseNames = new HashMap<>();
     private final long memberId;
     private final long clusterId;
+    private final String clientUrl;
     private long base;
 
-    ResponseNormalizer(long clusterId, long memberId) {
+    ResponseNormalizer(long clusterId, long memberId, String clientUrl) {
         this.clusterId = clusterId;
         this.memberId = memberId;
+        this.clientUrl = clientUrl;
     }
 
     /** Starts a scenario: revisions are shown relative to {@code base}, lease names start again. */
@@ -100,13 +113,19 @@ final class ResponseNormalizer {
 
     private JsonNode rewrite(JsonNode node, String field) {
         if (node.isObject()) {
-            ObjectNode out = JSON.createObjectNode();
+            // JSON member order carries no meaning: compare sorted
+            Map<String, JsonNode> sorted = new TreeMap<>();
+            boolean gatewayError = node.has("code") && node.has("message") && !node.has("header");
             for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
-                if (!NEWER_THAN_34.contains(e.getKey())) {
-                    out.set(e.getKey(), rewrite(e.getValue(), e.getKey()));
+                boolean dropped = NEWER_THAN_34.contains(e.getKey())
+                        || gatewayError && GATEWAY_ERROR_EXTRAS.contains(e.getKey());
+                if (!dropped) {
+                    sorted.put(e.getKey(), rewrite(e.getValue(), e.getKey()));
                 }
             }
+            ObjectNode out = JSON.createObjectNode();
+            sorted.forEach(out::set);
             return out;
         }
         if (node.isArray()) {
@@ -119,7 +138,10 @@ final class ResponseNormalizer {
 
     private JsonNode rewriteValue(JsonNode node, String field) {
         String text = node.asText();
-        if (field.equals("version") && SERVER_VERSION.matcher(text).matches()) {
+        if (node.isTextual() && LOCAL_URL.matcher(text).matches()) {
+            return TextNode.valueOf(text.equals(clientUrl) ? "<client-url>" : "<other-url>");
+        }
+        if (VERSION_FIELDS.contains(field) && SERVER_VERSION.matcher(text).matches()) {
             return TextNode.valueOf("<version>");
         }
         if (!text.matches("-?\\d+")) {

@@ -100,6 +100,21 @@ class ElectionTest {
     }
 
     @Test
+    void candidateBehindInTermLearnsTheTermFromTheRefusal() {
+        TestCluster c = TestCluster.of(3, b -> b.preVote(false).checkQuorum(false));
+        c.isolate(1);
+        for (int i = 0; i < 4; i++) {
+            c.campaign(1);
+        }
+        long high = c.node(1).status().term();
+        c.heal();
+        c.isolate(3);
+        c.campaign(2);
+        assertEquals(high, c.node(2).status().term(), "the refusal carries the voter's term");
+        assertEquals(RaftRole.FOLLOWER, c.node(2).status().role());
+    }
+
+    @Test
     void learnerNeverVotesOrCampaigns() {
         TestCluster c = TestCluster.of(2);
         c.campaign(1);

@@ -305,9 +305,17 @@ class RaftSimulationTest {
             StringBuilder sb = new StringBuilder("liveness: '" + marker + "' not applied everywhere after healing (proposed="
                     + proposed + ")");
             for (long id : ids) {
-                sb.append("\n  ").append(net.nodes.get(id).status());
+                TestNode n = net.nodes.get(id);
+                Status st = n.status();
+                long last = n.storage.lastIndex();
+                sb.append("\n  node ").append(id).append(": ").append(st.role()).append(" term=").append(st.term())
+                        .append(" vote=").append(st.vote()).append(" lead=").append(st.lead()).append(" commit=")
+                        .append(st.commit()).append(" applied=").append(st.applied()).append(" last=").append(last)
+                        .append(" lastTerm=").append(n.storage.term(last)).append(" voters=")
+                        .append(st.confState().getVotersList()).append(" learners=")
+                        .append(st.confState().getLearnersList()).append(" progress=").append(st.progress());
             }
-            throw new AssertionError(sb.toString().replace(", progress=", "\n    progress="));
+            throw new AssertionError(sb.toString());
         }
 
         /** Nodes in the current leader's configuration (all nodes when no leader is known). */

@@ -7,8 +7,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Checks Raft's safety properties across a {@link SimulatedNetwork}: election safety, log
- * matching, leader completeness, state-machine safety, and ReadIndex linearizability.
+ * Checks Raft's safety properties across a {@link SimulatedNetwork}: election safety (and that
+ * learners never lead or campaign), log matching, leader completeness, state-machine safety, and
+ * ReadIndex linearizability.
  */
 final class SafetyChecker implements TestNode.ApplyListener {
     private record Applied(Entry entry, long minTermWhenApplied) {
@@ -82,6 +83,9 @@ final class SafetyChecker implements TestNode.ApplyListener {
     private void checkElectionSafety() {
         for (long id : net.upNodes()) {
             Status st = net.nodes.get(id).status();
+            if (st.learner() && st.role() != RaftRole.FOLLOWER) {
+                throw new AssertionError("learner " + id + " is " + st.role() + " in term " + st.term());
+            }
             if (st.role() != RaftRole.LEADER) {
                 continue;
             }

@@ -94,13 +94,59 @@ final class TestCluster {
         throw new AssertionError("cluster did not stabilize");
     }
 
+    /** When set, every message handed to the network is described here (for script tests). */
+    java.util.function.Consumer<String> trace;
+
     private void deliver(Message m) {
         TestNode to = nodes.get(m.getTo());
-        if (to == null || isolated.contains(m.getTo()) || isolated.contains(m.getFrom())
-                || cutLinks.contains(m.getFrom() + "-" + m.getTo()) || dropFilter.test(m)) {
-            return;
+        boolean dropped = to == null || isolated.contains(m.getTo()) || isolated.contains(m.getFrom())
+                || cutLinks.contains(m.getFrom() + "-" + m.getTo()) || dropFilter.test(m);
+        if (trace != null) {
+            trace.accept(describe(m) + (dropped ? " DROPPED" : ""));
         }
-        to.node.step(m);
+        if (!dropped) {
+            to.node.step(m);
+        }
+    }
+
+    /** One line per message: sender, receiver, type, term and the fields that matter for the type. */
+    static String describe(Message m) {
+        StringBuilder sb = new StringBuilder().append(m.getFrom()).append("->").append(m.getTo()).append(' ')
+                .append(m.getType()).append(" term=").append(m.getTerm());
+        switch (m.getType()) {
+            case MsgApp -> {
+                sb.append(" log=").append(m.getLogTerm()).append('/').append(m.getIndex()).append(" commit=").append(m.getCommit());
+                if (m.getEntriesCount() > 0) {
+                    sb.append(" entries=[");
+                    for (int i = 0; i < m.getEntriesCount(); i++) {
+                        io.etcdj.raftpb.Entry e = m.getEntries(i);
+                        sb.append(i == 0 ? "" : " ").append(e.getTerm()).append('/').append(e.getIndex());
+                        if (e.getType() == io.etcdj.raftpb.EntryType.EntryConfChange) {
+                            sb.append(" conf");
+                        } else if (!e.getData().isEmpty()) {
+                            sb.append(' ').append(e.getData().toStringUtf8());
+                        }
+                    }
+                    sb.append(']');
+                }
+            }
+            case MsgAppResp -> {
+                sb.append(" index=").append(m.getIndex());
+                if (m.getReject()) {
+                    sb.append(" rejected hint=").append(m.getRejectHint()).append(" hintTerm=").append(m.getLogTerm());
+                }
+            }
+            case MsgVote, MsgPreVote -> sb.append(" log=").append(m.getLogTerm()).append('/').append(m.getIndex());
+            case MsgVoteResp, MsgPreVoteResp -> sb.append(m.getReject() ? " rejected" : " granted");
+            case MsgHeartbeat -> sb.append(" commit=").append(m.getCommit());
+            case MsgSnap -> sb.append(" snapshot=").append(m.getSnapshot().getMetadata().getTerm()).append('/')
+                    .append(m.getSnapshot().getMetadata().getIndex());
+            case MsgReadIndexResp -> sb.append(" index=").append(m.getIndex());
+            default -> {
+                // type and term say it all
+            }
+        }
+        return sb.toString();
     }
 
     /** Ticks the given nodes (all when none given) {@code n} times, stabilizing after each tick. */
