@@ -35,7 +35,10 @@ public final class TlsContexts {
         this.options = options;
     }
 
-    /** The peer client context for a member's flags (self-signed files must already exist). */
+    /**
+     * The peer client context for a member's flags (self-signed files must already exist); null
+     * when the member has no peer certificate.
+     */
     public static SslContext peerClientFor(ServerConfig cfg) throws ConfigException {
         return new TlsContexts(cfg.tlsOptions()).peerClient(TlsSides.of(cfg).peer());
     }
@@ -66,15 +69,16 @@ public final class TlsContexts {
      * verification of self-signed peers.
      */
     SslContext peerClient(SideTls side) throws ConfigException {
+        if (side == null) {
+            return null; // no peer certificate: https peers are dialed with the JDK's defaults
+        }
         SslContextBuilder b = GrpcSslContexts.configure(SslContextBuilder.forClient(), SslProvider.JDK);
         try {
-            if (side != null) {
-                b.keyManager(side.files().keyManagerFactory());
-                if (side.selfSigned()) {
-                    b.trustManager(new TrustAnyCertificate());
-                } else {
-                    b.trustManager(side.files().trustManagerFactory());
-                }
+            b.keyManager(side.files().keyManagerFactory());
+            if (side.selfSigned()) {
+                b.trustManager(new TrustAnyCertificate());
+            } else {
+                b.trustManager(side.files().trustManagerFactory());
             }
         } catch (CertsException e) {
             throw new ConfigException(e.getMessage());
@@ -135,8 +139,7 @@ public final class TlsContexts {
         try {
             return b.build();
         } catch (SSLException | IllegalArgumentException e) {
-            String file = side == null ? "" : side.files().certFile() + ": ";
-            throw new ConfigException(file + "cannot set up TLS: " + e.getMessage());
+            throw new ConfigException(side.files().certFile() + ": cannot set up TLS: " + e.getMessage());
         }
     }
 }

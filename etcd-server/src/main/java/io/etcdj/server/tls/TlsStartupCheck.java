@@ -9,7 +9,6 @@ import io.etcdj.server.config.ConfigException;
 import io.etcdj.server.config.ServerConfig;
 import io.etcdj.server.config.TransportSecurity;
 import io.etcdj.server.log.Log;
-import java.net.InetAddress;
 import java.net.URI;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -124,15 +123,12 @@ public final class TlsStartupCheck {
         return new ArrayList<>(hosts);
     }
 
+    /** The wildcard addresses; compared as text so that no name is ever resolved here. */
     private static boolean isUnspecified(String host) {
-        if (!host.chars().allMatch(c -> Character.digit(c, 16) >= 0 || c == '.' || c == ':')) {
-            return false; // a DNS name: never resolve it here
-        }
-        try {
-            return InetAddress.getByName(host).isAnyLocalAddress();
-        } catch (java.net.UnknownHostException e) {
-            return false;
-        }
+        return switch (host) {
+            case "0.0.0.0", "::", "0:0:0:0:0:0:0:0" -> true;
+            default -> false;
+        };
     }
 
     /** etcd's warnings for TLS flags that an http URL makes pointless. */
