@@ -41,7 +41,7 @@ public final class HandshakeFailures {
         if (lower.contains("is not enabled or supported in server context") || lower.contains("no appropriate protocol")) {
             return "tls: client offered only unsupported versions (" + msg + ")";
         }
-        if (lower.contains("unsupported or unrecognized ssl message")) {
+        if (lower.contains("unsupported or unrecognized ssl message") || lower.startsWith("not an ssl/tls record")) {
             return "tls: first record does not look like a TLS handshake";
         }
         if (lower.startsWith("received fatal alert: ")) {

@@ -18,6 +18,8 @@ class HandshakeFailuresTest {
                 HandshakeFailures.describe(new SSLHandshakeException("Received fatal alert: unknown_ca")));
         assertEquals("tls: first record does not look like a TLS handshake",
                 HandshakeFailures.describe(new SSLHandshakeException("Unsupported or unrecognized SSL message")));
+        assertEquals("tls: first record does not look like a TLS handshake", HandshakeFailures.describe(
+                new io.netty.handler.ssl.NotSslRecordException("not an SSL/TLS record: 474554202f")));
         assertEquals("tls: something new", HandshakeFailures.describe(new SSLHandshakeException("something new")));
         assertEquals("tls: handshake failed", HandshakeFailures.describe(new SSLHandshakeException(null)));
     }
