@@ -94,5 +94,19 @@ expect_healthy() {
   esac
 }
 
+# poll_health URL CURL-ARGS... : prints the /health reply, polling up to about 10 s until it says
+# healthy. Right after a cluster starts, a follower can briefly report unhealthy (no leader yet,
+# or a read barrier that timed out during an election) although TLS works.
+poll_health() {
+  local url="$1"; shift
+  local body=""
+  for _ in $(seq 1 20); do
+    body=$(curl -sS "$@" "$url" || true)
+    case "$body" in '{"health":"true"'*) break ;; esac
+    sleep 0.5
+  done
+  printf '%s' "$body"
+}
+
 need "$ETCD_BIN" ETCD_BIN
 need "$ETCDCTL_BIN" ETCDCTL_BIN
