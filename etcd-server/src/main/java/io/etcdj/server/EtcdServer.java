@@ -76,6 +76,7 @@ public final class EtcdServer implements AutoCloseable {
     });
     private final long requestTimeoutMillis;
     private final Runnable onFatal;
+    private final DataDirLock dataDirLock;
     private volatile long lastSnapshotIndex;
     private volatile boolean published;
     private final CompletableFuture<Void> publishedFuture = new CompletableFuture<>();
@@ -86,6 +87,7 @@ public final class EtcdServer implements AutoCloseable {
         this.sm = opened.stateMachines();
         this.memberId = opened.memberId();
         this.onFatal = onFatal;
+        this.dataDirLock = opened.lock();
         this.hub = new WatchHub(sm.store);
         this.progress = new ProgressNotifier(Math.max(1, config.watchProgressNotifyInterval().toMillis()));
         this.ids = new IdGenerator(memberId, System.currentTimeMillis());
@@ -567,6 +569,9 @@ public final class EtcdServer implements AutoCloseable {
         waiters.failAll(EtcdError.STOPPED.exception());
         reads.failAll(EtcdError.STOPPED.exception());
         sm.close();
+        if (dataDirLock != null) {
+            dataDirLock.close();
+        }
     }
 
 }

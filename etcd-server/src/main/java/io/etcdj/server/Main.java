@@ -43,6 +43,12 @@ public final class Main {
             return e.exitCode();
         }
         Log.setLevel(cfg.logLevel());
+        try {
+            Log.setOutput(cfg.logOutputs());
+        } catch (IOException e) {
+            System.err.println("etcd: cannot open log output: " + e.getMessage());
+            return 1;
+        }
         Log.captureJavaLogging();
         for (String env : parsed.envUsed()) {
             LOG.info("recognized and used environment variable", "variable-name", env.substring(0, env.indexOf('=')),

@@ -216,7 +216,7 @@ final class RaftLoop implements AutoCloseable {
                     nextTick = now + tickNanos;
                     retryParked();
                 }
-                long ctx = reads.nextRequest(now, parkLimitNanos / 4);
+                long ctx = reads.nextRequest(now, parkLimitNanos / 2);
                 if (ctx > 0) {
                     try {
                         node.readIndex(ByteBuffer.allocate(8).putLong(ctx).array());

@@ -1,6 +1,7 @@
 package io.etcdj.server;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -13,9 +14,14 @@ import java.util.concurrent.CompletableFuture;
  */
 final class ReadBarrier {
     private List<CompletableFuture<Void>> waiting = new ArrayList<>();
-    private List<CompletableFuture<Void>> inFlight;
-    private long inFlightCtx;
-    private long inFlightSinceNanos;
+    /**
+     * Batches asked for and not yet answered, by request context. A batch asked for again after a
+     * timeout stays under its old context too: on slow links the first answer may still arrive,
+     * and whichever comes first completes it.
+     */
+    private final Map<Long, List<CompletableFuture<Void>>> inFlight = new HashMap<>();
+    private List<CompletableFuture<Void>> latest;
+    private long latestSinceNanos;
     private long nextCtx = 1;
     private final TreeMap<Long, List<CompletableFuture<Void>>> byIndex = new TreeMap<>();
     private long applied;
@@ -28,31 +34,43 @@ final class ReadBarrier {
 
     /**
      * Called by the raft loop: returns the context of a new ReadIndex request to issue, or -1.
-     * A request unanswered for {@code retryNanos} (no leader, lost message) is issued again.
+     * Reads waiting while a request is unanswered join the next one; a request unanswered for
+     * {@code retryNanos} (no leader, lost message) is asked again with everything waiting.
      */
     synchronized long nextRequest(long nowNanos, long retryNanos) {
-        if (inFlight != null && nowNanos - inFlightSinceNanos > retryNanos) {
-            inFlight.addAll(waiting);
-            waiting = inFlight;
-            inFlight = null;
-        }
-        if (inFlight != null || waiting.isEmpty()) {
+        boolean stale = latest != null && nowNanos - latestSinceNanos > retryNanos;
+        if (latest != null && !stale) {
             return -1;
         }
-        inFlight = waiting;
+        List<CompletableFuture<Void>> batch = new ArrayList<>(waiting);
+        if (stale) {
+            batch.addAll(latest);
+        }
+        batch.removeIf(CompletableFuture::isDone);
         waiting = new ArrayList<>();
-        inFlightCtx = nextCtx++;
-        inFlightSinceNanos = nowNanos;
-        return inFlightCtx;
+        if (batch.isEmpty()) {
+            latest = null;
+            return -1;
+        }
+        long ctx = nextCtx++;
+        inFlight.put(ctx, batch);
+        latest = batch;
+        latestSinceNanos = nowNanos;
+        if (inFlight.size() > 64) {
+            inFlight.keySet().removeIf(c -> inFlight.get(c).stream().allMatch(CompletableFuture::isDone));
+        }
+        return ctx;
     }
 
     /** The leader confirmed {@code index} for request {@code ctx}. */
     synchronized void confirmed(long ctx, long index) {
-        if (inFlight == null || ctx != inFlightCtx) {
+        List<CompletableFuture<Void>> batch = inFlight.remove(ctx);
+        if (batch == null) {
             return;
         }
-        List<CompletableFuture<Void>> batch = inFlight;
-        inFlight = null;
+        if (batch == latest) {
+            latest = null;
+        }
         if (index <= applied) {
             batch.forEach(f -> f.complete(null));
         } else {
@@ -74,9 +92,7 @@ final class ReadBarrier {
 
     synchronized void failAll(Throwable t) {
         waiting.forEach(f -> f.completeExceptionally(t));
-        if (inFlight != null) {
-            inFlight.forEach(f -> f.completeExceptionally(t));
-        }
+        inFlight.values().forEach(l -> l.forEach(f -> f.completeExceptionally(t)));
         byIndex.values().forEach(l -> l.forEach(f -> f.completeExceptionally(t)));
     }
 }

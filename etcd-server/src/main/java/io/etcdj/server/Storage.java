@@ -44,13 +44,25 @@ final class Storage {
     private static final Log LOG = Log.get("etcdserver/storage");
 
     record Opened(StateMachines stateMachines, RawNode node, MemoryRaftStorage storage, Wal wal,
-                  Snapshotter snapshotter, long memberId, long snapshotIndex, boolean fresh) {
+                  Snapshotter snapshotter, long memberId, long snapshotIndex, boolean fresh, DataDirLock lock) {
     }
 
     private Storage() {
     }
 
     static Opened open(ServerConfig cfg) throws ConfigException, IOException {
+        DataDirLock lock = DataDirLock.acquire(cfg.dataDir());
+        try {
+            Opened o = openLocked(cfg);
+            return new Opened(o.stateMachines(), o.node(), o.storage(), o.wal(), o.snapshotter(), o.memberId(),
+                    o.snapshotIndex(), o.fresh(), lock);
+        } catch (ConfigException | IOException | RuntimeException e) {
+            lock.close();
+            throw e;
+        }
+    }
+
+    private static Opened openLocked(ServerConfig cfg) throws ConfigException, IOException {
         Path walDir = cfg.walPath();
         Files.createDirectories(cfg.snapDir());
         WalOptions walOptions = WalOptions.builder().unsafeNoFsync(cfg.unsafeNoFsync()).maxWals(cfg.maxWals())
@@ -133,7 +145,7 @@ final class Storage {
         }
         LOG.info("starting local member", "local-member-id", MemberIds.hex(memberId),
                 "cluster-id", MemberIds.hex(clusterId), "initial-cluster-state", joining ? "existing" : "new");
-        return new Opened(sm, node, storage, wal, snapshotter, memberId, 0, true);
+        return new Opened(sm, node, storage, wal, snapshotter, memberId, 0, true, null);
     }
 
     /** Joining: the cluster as a running member reports it. */
@@ -205,6 +217,6 @@ final class Storage {
         RawNode node = RawNode.create(raftConfig(cfg, meta.getMemberId()).applied(snapIndex).build(), storage);
         LOG.info("restarting local member", "local-member-id", MemberIds.hex(meta.getMemberId()),
                 "cluster-id", MemberIds.hex(meta.getClusterId()), "commit-index", hs.getCommit());
-        return new Opened(sm, node, storage, wal, snapshotter, meta.getMemberId(), snapIndex, false);
+        return new Opened(sm, node, storage, wal, snapshotter, meta.getMemberId(), snapIndex, false, null);
     }
 }

@@ -23,7 +23,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * etcd's Cluster service: the member list and runtime reconfiguration. Changes are Raft conf
+ * etcd's Cluster service (its headers carry no revision, as etcd's): the member list and runtime reconfiguration. Changes are Raft conf
  * changes carrying the member record, applied on every member; with --strict-reconfig-check a
  * change that would leave the cluster without a quorum of started members is refused.
  */
@@ -43,7 +43,7 @@ public final class ClusterService extends ClusterGrpc.ClusterImplBase {
             CompletableFuture<Void> ready = r.getLinearizable()
                     ? server.linearizableBarrier() : CompletableFuture.completedFuture(null);
             return ready.thenApply(x -> MemberListResponse.newBuilder()
-                    .setHeader(server.header())
+                    .setHeader(server.header(0))
                     .addAllMembers(server.membership().members())
                     .build());
         }, out);
@@ -67,7 +67,7 @@ public final class ClusterService extends ClusterGrpc.ClusterImplBase {
             Member m = Member.newBuilder().setID(id).addAllPeerURLs(r.getPeerURLsList()).setIsLearner(r.getIsLearner()).build();
             ConfChangeType type = r.getIsLearner() ? ConfChangeType.ConfChangeAddLearnerNode : ConfChangeType.ConfChangeAddNode;
             return server.proposeConfChange(type, id, m).thenApply(res -> MemberAddResponse.newBuilder()
-                    .setHeader(server.header()).setMember(m).addAllMembers(server.membership().members()).build());
+                    .setHeader(server.header(0)).setMember(m).addAllMembers(server.membership().members()).build());
         }, out);
     }
 
@@ -82,7 +82,7 @@ public final class ClusterService extends ClusterGrpc.ClusterImplBase {
                 throw EtcdError.MEMBER_NOT_ENOUGH_STARTED.exception();
             }
             return server.proposeConfChange(ConfChangeType.ConfChangeRemoveNode, r.getID(), null)
-                    .thenApply(res -> MemberRemoveResponse.newBuilder().setHeader(server.header())
+                    .thenApply(res -> MemberRemoveResponse.newBuilder().setHeader(server.header(0))
                             .addAllMembers(server.membership().members()).build());
         }, out);
     }
@@ -97,7 +97,7 @@ public final class ClusterService extends ClusterGrpc.ClusterImplBase {
             checkUrls(r.getPeerURLsList(), r.getID());
             Member updated = m.toBuilder().clearPeerURLs().addAllPeerURLs(r.getPeerURLsList()).build();
             return server.proposeConfChange(ConfChangeType.ConfChangeUpdateNode, r.getID(), updated)
-                    .thenApply(res -> MemberUpdateResponse.newBuilder().setHeader(server.header())
+                    .thenApply(res -> MemberUpdateResponse.newBuilder().setHeader(server.header(0))
                             .addAllMembers(server.membership().members()).build());
         }, out);
     }
@@ -119,7 +119,7 @@ public final class ClusterService extends ClusterGrpc.ClusterImplBase {
                         }
                         return server.proposeConfChange(ConfChangeType.ConfChangeAddNode, r.getID(), null);
                     })
-                    .thenApply(res -> MemberPromoteResponse.newBuilder().setHeader(server.header())
+                    .thenApply(res -> MemberPromoteResponse.newBuilder().setHeader(server.header(0))
                             .addAllMembers(server.membership().members()).build());
         }, out);
     }

@@ -63,7 +63,8 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchSink {
     private synchronized void create(WatchCreateRequest c) {
         long id = c.getWatchId();
         if (id != 0 && watchers.containsKey(id)) {
-            control(WatchResponse.newBuilder().setWatchId(id).setCreated(true).setCanceled(true).setCancelReason(DUPLICATE_ID));
+            // etcd answers with the "invalid" watch ID -1, not the duplicate one
+            control(WatchResponse.newBuilder().setWatchId(-1).setCreated(true).setCanceled(true).setCancelReason(DUPLICATE_ID));
             return;
         }
         if (id == 0) {
@@ -104,6 +105,12 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchSink {
 
     private void control(WatchResponse.Builder r) {
         queue.add(r.setHeader(server.header()).build());
+        drain();
+    }
+
+    /** A control response whose header carries no revision (etcd's compaction cancel). */
+    private void controlWithoutRevision(WatchResponse.Builder r) {
+        queue.add(r.setHeader(server.header(0)).build());
         drain();
     }
 
@@ -149,7 +156,7 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchSink {
     public void compacted(Watcher w, long compactRevision) {
         watchers.remove(w.id());
         options.remove(w.id());
-        control(WatchResponse.newBuilder().setWatchId(w.id()).setCanceled(true).setCompactRevision(compactRevision));
+        controlWithoutRevision(WatchResponse.newBuilder().setWatchId(w.id()).setCanceled(true).setCompactRevision(compactRevision));
     }
 
     private void drain() {

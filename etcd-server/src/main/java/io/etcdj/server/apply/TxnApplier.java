@@ -34,8 +34,7 @@ final class TxnApplier {
         check(txn, r, new ArrayDeque<>(path));
         TxnResponse.Builder resp = execute(txn, r, new ArrayDeque<>(path));
         txn.end();
-        long rev = txn.readRevision();
-        return ApplyResult.ok(withInnerRevision(resp, rev).build(), rev);
+        return ApplyResult.ok(resp.build(), txn.readRevision());
     }
 
     /** Records, depth first, which branch every txn in the tree takes. */
@@ -65,11 +64,21 @@ final class TxnApplier {
         TxnResponse.Builder resp = TxnResponse.newBuilder().setSucceeded(ok);
         for (RequestOp op : ok ? r.getSuccessList() : r.getFailureList()) {
             ResponseOp.Builder out = ResponseOp.newBuilder();
+            // Each operation's header carries only the revision it saw or made at that point (a
+            // read before the first write sees the old revision); a nested txn has no header.
             switch (op.getRequestCase()) {
-                case REQUEST_RANGE -> out.setResponseRange(txn.range(op.getRequestRange()));
-                case REQUEST_PUT -> out.setResponsePut(applier.put(txn, op.getRequestPut()));
-                case REQUEST_DELETE_RANGE -> out.setResponseDeleteRange(applier.deleteRange(txn, op.getRequestDeleteRange()));
-                case REQUEST_TXN -> out.setResponseTxn(execute(txn, op.getRequestTxn(), path));
+                case REQUEST_RANGE -> {
+                    long at = txn.readRevision();
+                    out.setResponseRange(txn.range(op.getRequestRange()).setHeader(revisionOnly(at)));
+                }
+                case REQUEST_PUT -> out.setResponsePut(applier.put(txn, op.getRequestPut()).toBuilder()
+                        .setHeader(revisionOnly(txn.revision())));
+                case REQUEST_DELETE_RANGE -> {
+                    var d = applier.deleteRange(txn, op.getRequestDeleteRange());
+                    out.setResponseDeleteRange(d.toBuilder().setHeader(revisionOnly(txn.readRevision())));
+                }
+                case REQUEST_TXN -> out.setResponseTxn(execute(txn, op.getRequestTxn(), path)
+                        .setHeader(ResponseHeader.getDefaultInstance()));
                 default -> {
                 }
             }
@@ -78,20 +87,8 @@ final class TxnApplier {
         return resp;
     }
 
-    /** etcd reports the txn's revision in the header of every inner response. */
-    private static TxnResponse.Builder withInnerRevision(TxnResponse.Builder resp, long rev) {
-        ResponseHeader h = ResponseHeader.newBuilder().setRevision(rev).build();
-        for (ResponseOp.Builder op : resp.getResponsesBuilderList()) {
-            switch (op.getResponseCase()) {
-                case RESPONSE_RANGE -> op.getResponseRangeBuilder().setHeader(h);
-                case RESPONSE_PUT -> op.getResponsePutBuilder().setHeader(h);
-                case RESPONSE_DELETE_RANGE -> op.getResponseDeleteRangeBuilder().setHeader(h);
-                case RESPONSE_TXN -> withInnerRevision(op.getResponseTxnBuilder(), rev).setHeader(h);
-                default -> {
-                }
-            }
-        }
-        return resp;
+    private static ResponseHeader revisionOnly(long rev) {
+        return ResponseHeader.newBuilder().setRevision(rev).build();
     }
 
     private static boolean holds(TxnWrite txn, Compare c) {

@@ -35,6 +35,7 @@ public record ServerConfig(
         boolean forceNewCluster,
         boolean unsafeNoFsync,
         String logLevel,
+        List<String> logOutputs,
         Duration watchProgressNotifyInterval,
         long snapshotCatchupEntries,
         TransportSecurity clientSecurity,
@@ -101,6 +102,10 @@ public record ServerConfig(
         if (!mode.equals("periodic") && !mode.equals("revision")) {
             throw new ConfigException("unknown auto-compaction-mode " + mode);
         }
+        if (!all.get("logger").equals("zap")) {
+            throw new ConfigException("unknown logger option \"" + all.get("logger") + "\"");
+        }
+        List<String> outputs = List.of(all.get("log-outputs").split(","));
         String level = all.get("log-level");
         if (!io.etcdj.server.log.Log.validLevel(level)) {
             throw new ConfigException("unknown log-level: \"" + level + "\"");
@@ -131,6 +136,7 @@ public record ServerConfig(
                 bool(all, "force-new-cluster"),
                 bool(all, "unsafe-no-fsync"),
                 level,
+                outputs,
                 Durations.parse(all.get("experimental-watch-progress-notify-interval"),
                         "experimental-watch-progress-notify-interval"),
                 positiveLong(all, "experimental-snapshot-catchup-entries"),

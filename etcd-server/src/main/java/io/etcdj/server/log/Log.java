@@ -31,6 +31,19 @@ public final class Log {
         return new Log(caller);
     }
 
+    /**
+     * Where log lines go, from etcd's --log-outputs: "default" and "stderr" mean stderr,
+     * "stdout" stdout, anything else a file path (appended to). Only the first target is used.
+     */
+    public static void setOutput(java.util.List<String> outputs) throws java.io.IOException {
+        String target = outputs.isEmpty() ? "default" : outputs.get(0).trim();
+        out = switch (target) {
+            case "default", "stderr" -> System.err;
+            case "stdout" -> System.out;
+            default -> new PrintStream(new java.io.FileOutputStream(target, true), true);
+        };
+    }
+
     /** Sets the level from etcd's --log-level (debug, info, warn, error, panic, fatal). */
     public static void setLevel(String level) {
         threshold = rank(level);

@@ -76,14 +76,17 @@ public class ReadView implements AutoCloseable {
         if (order == RangeRequest.SortOrder.UNRECOGNIZED || target == RangeRequest.SortTarget.UNRECOGNIZED) {
             throw EtcdError.INVALID_SORT_OPTION.exception();
         }
+        Predicate<KeyHistory.Change> filter = revisionFilter(r);
+        long limit = r.getLimit();
+        // As etcd: only an explicit sort order (or a revision filter) makes the whole range load
+        // before the limit applies; with order NONE the limit applies to keys in key order, and a
+        // non-KEY target then sorts just those, ascending.
+        long fetch = (order != RangeRequest.SortOrder.NONE || filter != null || limit <= 0) ? Long.MAX_VALUE : limit + 1;
         if (order == RangeRequest.SortOrder.NONE && target != RangeRequest.SortTarget.KEY) {
             order = RangeRequest.SortOrder.ASCEND;
         }
         boolean keyOrder = order == RangeRequest.SortOrder.NONE
                 || (order == RangeRequest.SortOrder.ASCEND && target == RangeRequest.SortTarget.KEY);
-        Predicate<KeyHistory.Change> filter = revisionFilter(r);
-        long limit = r.getLimit();
-        long fetch = (!keyOrder || filter != null || limit <= 0) ? Long.MAX_VALUE : limit + 1;
 
         byte[] key = r.getKey().toByteArray();
         byte[] end = r.getRangeEnd().isEmpty() ? null : r.getRangeEnd().toByteArray();
@@ -216,13 +219,14 @@ public class ReadView implements AutoCloseable {
     }
 
     /**
-     * etcd's HashKV: a CRC-32C over the key bucket's revisions and values in (compact, rev],
-     * so members with the same history agree. Returns the hash and the revision it covers.
+     * etcd's HashKV: a CRC-32C over the key bucket's revisions and values up to {@code rev},
+     * which after a compaction are exactly the revisions it kept, so members with the same
+     * history agree. Returns the hash and the revision it covers.
      */
     public long[] hashKv(long rev) {
         long at = checkRevision(rev, readRevision());
         CRC32C crc = new CRC32C();
-        tx.forEach(Bucket.KEY, Revision.startKey(store.compactRev), Revision.startKey(at + 1), (k, v) -> {
+        tx.forEach(Bucket.KEY, null, Revision.startKey(at + 1), (k, v) -> {
             crc.update(k);
             crc.update(v);
             return true;

@@ -1,0 +1,8 @@
+package io.etcdj.launcher.process;
+
+/** Receives the output lines of members (and the launcher's own notices about them). */
+public interface LogSink {
+  void line(String process, String text);
+
+  LogSink NONE = (process, text) -> { };
+}

@@ -1,0 +1,63 @@
+package io.etcdj.launcher.proxy;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Which members are cut off and which are slowed down. A link between two members is affected
+ * when either end is; a connection whose source is unknown is judged by its destination only.
+ * Thread-safe: proxies read it on every chunk while commands change it.
+ */
+public final class FaultRules {
+  private final Set<String> partitioned = new HashSet<>();
+  private final Map<String, Integer> delays = new HashMap<>();
+
+  public synchronized void partition(String member) {
+    partitioned.add(member);
+  }
+
+  public synchronized void delay(String member, int millis) {
+    if (millis <= 0) {
+      delays.remove(member);
+    } else {
+      delays.put(member, millis);
+    }
+  }
+
+  /** Removes every partition and delay. */
+  public synchronized void heal() {
+    partitioned.clear();
+    delays.clear();
+  }
+
+  public synchronized void forget(String member) {
+    partitioned.remove(member);
+    delays.remove(member);
+  }
+
+  public synchronized boolean blocked(String destination, Optional<String> source) {
+    return partitioned.contains(destination) || source.map(partitioned::contains).orElse(false);
+  }
+
+  public synchronized int delayMillis(String destination, Optional<String> source) {
+    int d = delays.getOrDefault(destination, 0);
+    int s = source.map(m -> delays.getOrDefault(m, 0)).orElse(0);
+    return Math.max(d, s);
+  }
+
+  public synchronized boolean isPartitioned(String member) {
+    return partitioned.contains(member);
+  }
+
+  public synchronized int delayOf(String member) {
+    return delays.getOrDefault(member, 0);
+  }
+
+  public synchronized Map<String, Integer> delays() {
+    return new TreeMap<>(delays);
+  }
+}

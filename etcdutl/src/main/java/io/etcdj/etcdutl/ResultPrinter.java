@@ -1,0 +1,62 @@
+package io.etcdj.etcdutl;
+
+import io.etcdj.server.datadir.KvHash;
+import io.etcdj.server.datadir.SnapshotStatus;
+import java.io.PrintStream;
+import java.util.List;
+
+/**
+ * Prints {@code snapshot status} and {@code hashkv} results in each output format as etcdutl 3.6
+ * does. Protobuf has no message for these results, so it is refused as etcd refuses it.
+ */
+final class ResultPrinter {
+    private final OutputFormat format;
+    private final PrintStream out;
+
+    ResultPrinter(OutputFormat format, PrintStream out) {
+        this.format = format;
+        this.out = out;
+    }
+
+    void print(SnapshotStatus s) {
+        List<String> headers = List.of("hash", "revision", "total keys", "total size", "version");
+        List<String> row = List.of(Long.toHexString(s.hash()), Long.toString(s.revision()),
+                Long.toString(s.totalKeys()), HumanBytes.format(s.totalSize()), s.version());
+        switch (format) {
+            case SIMPLE -> out.println(String.join(", ", row));
+            case TABLE -> out.print(new AsciiTable(headers).row(row).render());
+            case JSON -> out.println("{\"hash\":" + s.hash() + ",\"revision\":" + s.revision() + ",\"totalKey\":"
+                    + s.totalKeys() + ",\"totalSize\":" + s.totalSize() + ",\"version\":" + Json.string(s.version()) + "}");
+            case FIELDS -> {
+                out.println("\"Hash\" : " + s.hash());
+                out.println("\"Revision\" : " + s.revision());
+                out.println("\"Keys\" : " + s.totalKeys());
+                out.println("\"Size\" : " + s.totalSize());
+                out.println("\"Version\" : " + s.version());
+            }
+            case PROTOBUF -> throw unsupported();
+        }
+    }
+
+    void print(KvHash h) {
+        List<String> headers = List.of("hash", "hash revision", "compact revision");
+        List<String> row = List.of(Long.toString(h.hash()), Long.toString(h.hashRevision()),
+                Long.toString(h.compactRevision()));
+        switch (format) {
+            case SIMPLE -> out.println(String.join(", ", row));
+            case TABLE -> out.print(new AsciiTable(headers).row(row).render());
+            case JSON -> out.println("{\"hash\":" + h.hash() + ",\"hashRevision\":" + h.hashRevision()
+                    + ",\"compactRevision\":" + h.compactRevision() + "}");
+            case FIELDS -> {
+                out.println("\"Hash\" : " + h.hash());
+                out.println("\"Hash revision\" : " + h.hashRevision());
+                out.println("\"Compact revision\" : " + h.compactRevision());
+            }
+            case PROTOBUF -> throw unsupported();
+        }
+    }
+
+    private static UtlException unsupported() {
+        return new UtlException(ExitCodes.BAD_FEATURE, "protobuf not supported as output format");
+    }
+}
