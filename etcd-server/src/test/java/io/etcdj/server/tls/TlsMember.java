@@ -4,6 +4,7 @@ import io.etcdj.server.Member;
 import io.etcdj.server.config.ServerConfig;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -13,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -82,10 +84,22 @@ final class TlsMember implements AutoCloseable {
         }
     }
 
+    /**
+     * A port free right now, from below the kernel's ephemeral range: a port bind(0) hands out can
+     * be taken by an outgoing connection (members dial each other) before the member binds it.
+     */
     private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            return s.getLocalPort();
+        for (int attempt = 0; attempt < 200; attempt++) {
+            int port = ThreadLocalRandom.current().nextInt(20000, 32000);
+            try (ServerSocket s = new ServerSocket()) {
+                s.setReuseAddress(true);
+                s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+                return port;
+            } catch (IOException e) {
+                // taken: try another
+            }
         }
+        throw new IOException("no free port on 127.0.0.1 between 20000 and 32000");
     }
 
     @Override
