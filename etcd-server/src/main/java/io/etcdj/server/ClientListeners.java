@@ -16,8 +16,12 @@ import io.grpc.ServerServiceDefinition;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.netty.NettyServerBuilder;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.ssl.SslContext;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -36,6 +40,13 @@ final class ClientListeners implements AutoCloseable {
     private static final int GRPC_OVERHEAD_BYTES = 512 * 1024;
 
     private final List<Server> servers = new ArrayList<>();
+    /**
+     * Event loops of their own: /health waits for a linearizable read on the connection's event
+     * loop, and on grpc-java's shared loops that wait would also stall the peer connections the
+     * read depends on (a follower's ReadIndex to the leader), so it timed out.
+     */
+    private final EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory("client-accept", true));
+    private final EventLoopGroup workers = new NioEventLoopGroup(0, new DefaultThreadFactory("client-io", true));
     private Server inProcess;
     private ManagedChannel gatewayChannel;
 
@@ -59,6 +70,9 @@ final class ClientListeners implements AutoCloseable {
             InetSocketAddress addr = new InetSocketAddress(bindHost(url), url.getPort());
             boolean secure = TlsSides.isHttps(url);
             NettyServerBuilder b = NettyServerBuilder.forAddress(addr)
+                    .channelType(NioServerSocketChannel.class)
+                    .bossEventLoopGroup(boss)
+                    .workerEventLoopGroup(workers)
                     .protocolNegotiator(new ProtocolSniffer(() -> http, maxMessage, secure ? tls : null))
                     .maxInboundMessageSize(maxMessage)
                     .permitKeepAliveTime(5, TimeUnit.SECONDS)
@@ -141,5 +155,7 @@ final class ClientListeners implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
+        workers.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+        boss.shutdownGracefully(0, 2, TimeUnit.SECONDS);
     }
 }
