@@ -57,6 +57,15 @@ class PeerTlsClusterIT {
                 TlsClients.close(last);
             }
 
+            // /health does a linearizable read; on followers it needs the leader over peer TLS
+            java.net.http.HttpClient http = TlsClients.https(pki.ca(), client);
+            for (TlsMember m : members) {
+                for (int i = 0; i < 3; i++) {
+                    var health = TlsClients.httpGet(http, m.https("/health"));
+                    assertEquals(200, health.statusCode(), m.name + ": " + health.body());
+                }
+            }
+
             assertEquals(3, askMembers(members.get(1), pki.layout.peer("infra0"), pki.ca()).getMembersCount(),
                     "a member's own peer certificate is accepted");
             StatusRuntimeException refused = assertThrows(StatusRuntimeException.class,
