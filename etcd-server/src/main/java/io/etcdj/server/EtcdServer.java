@@ -273,7 +273,9 @@ public final class EtcdServer implements AutoCloseable {
         if (closed) {
             return CompletableFuture.failedFuture(EtcdError.STOPPED.exception());
         }
-        return reads.enqueue().orTimeout(requestTimeoutMillis, TimeUnit.MILLISECONDS);
+        CompletableFuture<Void> f = reads.enqueue();
+        raft.wake();
+        return f.orTimeout(requestTimeoutMillis, TimeUnit.MILLISECONDS);
     }
 
     /** Renews a lease on the leader; answers with the TTL. */

@@ -141,6 +141,12 @@ final class RaftLoop implements AutoCloseable {
         return f;
     }
 
+    /** Makes the loop take its next turn now (a read is waiting for a ReadIndex request). */
+    void wake() {
+        inbox.add(() -> {
+        });
+    }
+
     void step(Message m) {
         inbox.add(() -> node.step(m));
     }

@@ -73,7 +73,8 @@ public final class MaintenanceService extends MaintenanceGrpc.MaintenanceImplBas
     public void defragment(DefragmentRequest r, StreamObserver<DefragmentResponse> out) {
         Replies.now(() -> {
             server.defragment();
-            return DefragmentResponse.newBuilder().setHeader(server.header()).build();
+            // etcd answers a defragment with an empty response, without a header
+            return DefragmentResponse.getDefaultInstance();
         }, out);
     }
 

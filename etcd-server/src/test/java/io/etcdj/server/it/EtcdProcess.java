@@ -160,13 +160,18 @@ public final class EtcdProcess implements EtcdMember {
         String peerUrl = "http://127.0.0.1:" + peerPort;
         List<String> cmd = new ArrayList<>();
         if (binary == Binary.OURS) {
+            // what bin/etcd runs: the module jar, its runtime jars, the LMDB opens and the AppCDS archive
+            // recorded at package time (when present); plus a heap cap, the tests share a small machine
             Path target = Path.of(System.getProperty("user.dir"), "target");
             cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            // the flags bin/etcd passes, plus a heap cap: the tests share a small machine
-            cmd.addAll(List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+            cmd.addAll(List.of("-Xmx384m", "-XX:TieredStopAtLevel=1",
                     "--add-opens", "java.base/java.nio=ALL-UNNAMED",
-                    "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
-                    "-cp", target.resolve("classes") + java.io.File.pathSeparator + target.resolve("lib") + "/*",
+                    "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED"));
+            Path archive = target.resolve("app.jsa");
+            if (Files.exists(archive)) {
+                cmd.addAll(List.of("-XX:SharedArchiveFile=" + archive, "-Xshare:auto"));
+            }
+            cmd.addAll(List.of("-cp", serverJar(target) + java.io.File.pathSeparator + target.resolve("lib") + "/*",
                     "io.etcdj.server.Main"));
         } else {
             cmd.add(REAL_ETCD.toString());
@@ -179,6 +184,16 @@ public final class EtcdProcess implements EtcdMember {
                 "--initial-cluster-state=" + clusterState));
         cmd.addAll(extraFlags);
         return cmd;
+    }
+
+    private static Path serverJar(Path target) {
+        try (var files = Files.list(target)) {
+            return files.filter(p -> p.getFileName().toString().matches("etcd-server-.*(?<!-tests)\\.jar"))
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no server jar in " + target + "; run the package phase first"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private void awaitReady(long logOffset) throws IOException, InterruptedException {

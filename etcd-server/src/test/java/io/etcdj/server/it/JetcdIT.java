@@ -53,14 +53,18 @@ class JetcdIT {
 
     @BeforeAll
     static void connect() {
-        // A plain gRPC target: jetcd's own "ip:///" resolver does not resolve under the grpc-java
-        // version this build uses for both server and client.
-        client = Client.builder().target("dns:///" + CLUSTER.member(0).endpoint()).build();
+        // jetcd's own "ip" name resolver does not resolve with the gRPC version on this class path; the
+        // standard dns scheme reaches the same address
+        client = Client.builder().target(target()).build();
     }
 
     @AfterAll
     static void disconnect() {
         client.close();
+    }
+
+    private static String target() {
+        return "dns:///" + CLUSTER.member(0).endpoint();
     }
 
     private static ByteSequence bs(String s) {
@@ -198,7 +202,7 @@ class JetcdIT {
         assertEquals("it", members.get(0).getName());
         assertEquals(List.of(java.net.URI.create(CLUSTER.member(0).clientUrl())), members.get(0).getClientURIs());
 
-        StatusResponse status = client.getMaintenanceClient().statusMember("dns:///" + CLUSTER.member(0).endpoint())
+        StatusResponse status = client.getMaintenanceClient().statusMember(target())
                 .get(TIMEOUT_S, TimeUnit.SECONDS);
         assertEquals(members.get(0).getId(), status.getLeader());
         assertTrue(status.getVersion().startsWith("3."), status.getVersion());
