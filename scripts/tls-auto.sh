@@ -30,8 +30,8 @@ step "curl without -k: the self-signed certificate is not trusted"
 expect_fail "curl verifying the self-signed certificate" curl -sS "https://127.0.0.1:$PORT_BASE/health"
 
 step "curl -k and etcdctl --insecure-skip-tls-verify"
-health=$(curl -sSk "https://127.0.0.1:$PORT_BASE/health")
-expect_eq '{"health":"true"}' "$health" "curl -k /health"
+health=$(poll_health "https://127.0.0.1:$PORT_BASE/health" -k)
+expect_healthy "$health" "curl -k /health"
 "$ETCDCTL_BIN" --endpoints "https://127.0.0.1:$PORT_BASE" "${insecure[@]}" put foo bar
 value=$("$ETCDCTL_BIN" --endpoints "https://127.0.0.1:$((PORT_BASE + 20))" "${insecure[@]}" get foo --print-value-only)
 expect_eq bar "$value" "replicated over auto TLS"

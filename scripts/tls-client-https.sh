@@ -21,7 +21,7 @@ step "curl --cacert ca.pem (handshake verified against our CA)"
 curl -sS --cacert "$WORK/certs/ca.pem" "$client/v3/kv/put" -X POST -d '{"key":"Zm9v","value":"YmFy"}'
 echo
 health=$(curl -sS --cacert "$WORK/certs/ca.pem" "$client/health")
-expect_eq '{"health":"true"}' "$health" "curl /health over HTTPS"
+expect_healthy "$health" "curl /health over HTTPS"
 expect_fail "curl without our CA" curl -sS "$client/health"
 
 step "etcdctl --cacert ca.pem"

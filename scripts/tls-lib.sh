@@ -3,7 +3,7 @@
 # directory, remembers their PIDs, and on exit stops exactly those and removes the directory.
 #
 # Environment:
-#   ETCD_BIN      etcd server to run (default: etcd on PATH); our server can be dropped in later
+#   ETCD_BIN      etcd server to run (default: etcd on PATH; bin/etcd runs ours)
 #   ETCDCTL_BIN   etcdctl to use (default: etcdctl on PATH)
 #   CERTS_BIN     etcd-certs launcher (default: bin/etcd-certs of this checkout)
 #   PORT_BASE     first port to use; each script has its own default in 23000-23999
@@ -83,6 +83,29 @@ expect_fail() {
 expect_eq() {
   [ "$1" = "$2" ] || fail "$3: expected '$1', got '$2'"
   echo "ok: $3"
+}
+
+# expect_healthy BODY DESCRIPTION: a /health reply saying healthy, in etcd 3.4's form
+# ({"health":"true"}) or the later one with a reason field (etcd 3.5+ and our server).
+expect_healthy() {
+  case "$1" in
+    '{"health":"true"}'|'{"health":"true","reason":""}') echo "ok: $2" ;;
+    *) fail "$2: expected a healthy reply, got '$1'" ;;
+  esac
+}
+
+# poll_health URL CURL-ARGS... : prints the /health reply, polling up to about 10 s until it says
+# healthy. Right after a cluster starts, a follower can briefly report unhealthy (no leader yet,
+# or a read barrier that timed out during an election) although TLS works.
+poll_health() {
+  local url="$1"; shift
+  local body=""
+  for _ in $(seq 1 20); do
+    body=$(curl -sS "$@" "$url" || true)
+    case "$body" in '{"health":"true"'*) break ;; esac
+    sleep 0.5
+  done
+  printf '%s' "$body"
 }
 
 need "$ETCD_BIN" ETCD_BIN

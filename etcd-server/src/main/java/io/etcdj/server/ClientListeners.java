@@ -9,23 +9,30 @@ import io.etcdj.server.gateway.GatewayRoutes;
 import io.etcdj.server.gateway.HttpHandler;
 import io.etcdj.server.gateway.ProtocolSniffer;
 import io.etcdj.server.log.Log;
+import io.etcdj.server.tls.TlsSides;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.netty.NettyServerBuilder;
-import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.ssl.SslContext;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The client-facing listeners: for every --listen-client-urls address one port that serves gRPC
- * and HTTP/1.1, plus the in-process gRPC server the JSON gateway calls into.
+ * and HTTP/1.1 (over TLS for https URLs), plus the in-process gRPC server the JSON gateway calls
+ * into.
  */
 final class ClientListeners implements AutoCloseable {
     private static final Log LOG = Log.get("embed/serve");
@@ -40,10 +47,18 @@ final class ClientListeners implements AutoCloseable {
                 t.setDaemon(true);
                 return t;
             });
+    /**
+     * Event loops of their own: /health waits for a linearizable read on the connection's event
+     * loop, and on grpc-java's shared loops that wait would also stall the peer connections the
+     * read depends on (a follower's ReadIndex to the leader), so it timed out.
+     */
+    private final EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory("client-accept", true));
+    private final EventLoopGroup workers = new NioEventLoopGroup(0, new DefaultThreadFactory("client-io", true));
     private Server inProcess;
     private ManagedChannel gatewayChannel;
 
-    void start(EtcdServer server) throws IOException {
+    /** Starts the listeners; {@code tls} serves the https URLs (null when all are http). */
+    void start(EtcdServer server, SslContext tls) throws IOException {
         List<ServerServiceDefinition> services = List.of(
                 new KvService(server).bindService(),
                 new WatchService(server).bindService(),
@@ -60,8 +75,12 @@ final class ClientListeners implements AutoCloseable {
         HttpHandler http = new HttpHandler(routes, gatewayChannel, new Endpoints(server));
         for (URI url : server.config().listenClientUrls()) {
             InetSocketAddress addr = new InetSocketAddress(bindHost(url), url.getPort());
+            boolean secure = TlsSides.isHttps(url);
             NettyServerBuilder b = NettyServerBuilder.forAddress(addr)
-                    .protocolNegotiator(new ProtocolSniffer(() -> http, maxMessage))
+                    .channelType(NioServerSocketChannel.class)
+                    .bossEventLoopGroup(boss)
+                    .workerEventLoopGroup(workers)
+                    .protocolNegotiator(new ProtocolSniffer(() -> http, maxMessage, secure ? tls : null))
                     .maxInboundMessageSize(maxMessage)
                     .executor(handlers)
                     .permitKeepAliveTime(5, TimeUnit.SECONDS)
@@ -73,7 +92,11 @@ final class ClientListeners implements AutoCloseable {
             } catch (IOException e) {
                 throw new IOException("listen tcp " + url.getHost() + ":" + url.getPort() + ": bind: address already in use", e);
             }
-            LOG.info("serving client traffic insecurely; this is strongly discouraged!", "address", url.getHost() + ":" + url.getPort());
+            if (secure) {
+                LOG.info("serving client traffic securely", "address", url.getHost() + ":" + url.getPort());
+            } else {
+                LOG.info("serving client traffic insecurely; this is strongly discouraged!", "address", url.getHost() + ":" + url.getPort());
+            }
         }
     }
 
@@ -89,25 +112,20 @@ final class ClientListeners implements AutoCloseable {
         }
 
         @Override
-        public Object[] health(boolean serializable, List<String> exclude) {
-            boolean ok = server.leader() != 0;
-            String reason = ok ? "" : "RAFT NO LEADER";
+        public CompletableFuture<HttpHandler.Health> health(boolean serializable, List<String> exclude) {
+            String reason = server.leader() != 0 ? "" : "RAFT NO LEADER";
             for (var a : server.alarms().list()) {
                 if (!exclude.contains(a.getAlarm().name())) {
-                    ok = false;
                     reason = "ALARM " + a.getAlarm().name();
                 }
             }
-            if (ok && !serializable) {
-                try {
-                    server.linearizableBarrier().get(server.config().electionMillis() * 2, TimeUnit.MILLISECONDS);
-                } catch (Exception e) {
-                    ok = false;
-                    reason = "RANGE ERROR";
-                }
+            if (!reason.isEmpty() || serializable) {
+                return CompletableFuture.completedFuture(HttpHandler.Health.of(reason));
             }
-            String body = "{\"health\":\"" + ok + "\",\"reason\":\"" + reason + "\"}";
-            return new Object[] {ok ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE, body};
+            // The read completes on another thread; no event loop waits for it.
+            return server.linearizableBarrier()
+                    .orTimeout(server.config().electionMillis() * 2, TimeUnit.MILLISECONDS)
+                    .handle((x, err) -> HttpHandler.Health.of(err == null ? "" : "RANGE ERROR"));
         }
 
         @Override
@@ -141,5 +159,7 @@ final class ClientListeners implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
+        workers.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+        boss.shutdownGracefully(0, 2, TimeUnit.SECONDS);
     }
 }

@@ -3,8 +3,11 @@ package io.etcdj.server;
 import io.etcdj.server.config.ConfigException;
 import io.etcdj.server.config.ServerConfig;
 import io.etcdj.server.log.Log;
+import io.etcdj.server.tls.MemberTls;
+import io.etcdj.server.tls.TlsStartupCheck;
 import java.io.IOException;
 import java.net.URI;
+import java.time.Clock;
 
 /** A member process: the server plus its listeners, started and stopped together. */
 public final class Member implements AutoCloseable {
@@ -31,13 +34,15 @@ public final class Member implements AutoCloseable {
                 "max-request-bytes", config.maxRequestBytes(),
                 "heartbeat-interval", config.heartbeatMillis() + "ms",
                 "election-timeout", config.electionMillis() + "ms");
+        MemberTls tls = new TlsStartupCheck(config, Clock.systemUTC()).run();
         Storage.Opened opened = Storage.open(config);
         m.server = new EtcdServer(config, opened, onFatal);
         try {
+            m.server.transport().useTls(tls.peerServer(), tls.peerClient());
             m.server.transport().listen(config.listenPeerUrls());
             m.server.start();
             m.server.publishedFuture().join();
-            m.clients.start(m.server);
+            m.clients.start(m.server, tls.clientPort());
         } catch (IOException | RuntimeException e) {
             m.close();
             throw e;

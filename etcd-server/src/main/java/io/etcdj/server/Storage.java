@@ -21,7 +21,9 @@ import io.etcdj.server.wal.WalOptions;
 import io.etcdj.server.wal.WalReadResult;
 import io.etcdj.server.wal.WalSnapshot;
 import io.etcdj.peerpb.MembersResponse;
+import io.etcdj.server.tls.TlsContexts;
 import io.etcdj.server.transport.PeerTransport;
+import io.netty.handler.ssl.SslContext;
 import io.etcdj.serverpb.WalMetadata;
 import java.io.IOException;
 import java.net.URI;
@@ -122,7 +124,7 @@ final class Storage {
             // A member added at runtime has an ID made with the time of its addition: take the cluster's.
             memberId = me.getID();
         } else {
-            checkNoConflictingCluster(otherPeers, clusterId);
+            checkNoConflictingCluster(otherPeers, clusterId, TlsContexts.peerClientFor(cfg));
         }
         sm.membership.setClusterId(clusterId);
         final long selfId = memberId;
@@ -148,9 +150,10 @@ final class Storage {
 
     /** Joining: the cluster as a running member reports it. */
     private static MembersResponse fetchCluster(List<String> peers, ServerConfig cfg) throws ConfigException {
+        SslContext peerTls = TlsContexts.peerClientFor(cfg);
         for (String url : peers) {
             try {
-                return PeerTransport.fetchMembers(url, Math.max(3000, 2 * cfg.electionMillis()));
+                return PeerTransport.fetchMembers(url, Math.max(3000, 2 * cfg.electionMillis()), peerTls);
             } catch (RuntimeException e) {
                 LOG.warn("failed to get cluster from peer", "remote-peer-url", url, "error", String.valueOf(e.getMessage()));
             }
@@ -159,11 +162,12 @@ final class Storage {
     }
 
     /** A new member whose peers already run another cluster must not start a second one beside it. */
-    private static void checkNoConflictingCluster(List<String> peers, long clusterId) throws ConfigException {
+    private static void checkNoConflictingCluster(List<String> peers, long clusterId, SslContext peerTls)
+            throws ConfigException {
         for (String url : peers) {
             MembersResponse remote;
             try {
-                remote = PeerTransport.fetchMembers(url, 300);
+                remote = PeerTransport.fetchMembers(url, 300, peerTls);
             } catch (RuntimeException e) {
                 continue; // not up yet: the usual case when a cluster starts
             }

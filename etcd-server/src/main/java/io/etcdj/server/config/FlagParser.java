@@ -117,12 +117,43 @@ public final class FlagParser {
         Iterator<Map.Entry<String, JsonNode>> it = root.fields();
         while (it.hasNext()) {
             Map.Entry<String, JsonNode> e = it.next();
+            String prefix = TRANSPORT_SECURITY_SECTIONS.get(e.getKey());
+            if (prefix != null && e.getValue().isObject()) {
+                readSection(e.getValue(), prefix, values);
+                continue;
+            }
             if (Flag.find(e.getKey()) == null || e.getValue().isNull()) {
                 continue; // etcd's config file may carry settings this server does not use
             }
-            values.put(e.getKey(), e.getValue().asText());
+            values.put(e.getKey(), yamlText(e.getValue()));
         }
         return values;
+    }
+
+    /** The config file nests the TLS settings; inside, keys are the client-side flag names. */
+    private static final Map<String, String> TRANSPORT_SECURITY_SECTIONS =
+            Map.of("client-transport-security", "", "peer-transport-security", "peer-");
+
+    private static void readSection(JsonNode section, String prefix, Map<String, String> values) {
+        Iterator<Map.Entry<String, JsonNode>> it = section.fields();
+        while (it.hasNext()) {
+            Map.Entry<String, JsonNode> e = it.next();
+            String name = prefix + e.getKey();
+            if (Flag.find(name) == null || e.getValue().isNull()) {
+                continue; // e.g. crl-file, allowed-cn: settings this server does not use
+            }
+            values.put(name, yamlText(e.getValue()));
+        }
+    }
+
+    /** A scalar as text; a list (cipher-suites) as the comma-separated form the flag takes. */
+    private static String yamlText(JsonNode node) {
+        if (node.isArray()) {
+            List<String> items = new java.util.ArrayList<>();
+            node.forEach(item -> items.add(item.asText()));
+            return String.join(",", items);
+        }
+        return node.asText();
     }
 
     private static String firstLine(String s) {

@@ -37,7 +37,10 @@ public record ServerConfig(
         String logLevel,
         List<String> logOutputs,
         Duration watchProgressNotifyInterval,
-        long snapshotCatchupEntries) {
+        long snapshotCatchupEntries,
+        TransportSecurity clientSecurity,
+        TransportSecurity peerSecurity,
+        TlsOptions tlsOptions) {
 
     /** etcd's default space quota: 2 GiB. */
     public static final long DEFAULT_QUOTA = 2L << 30;
@@ -136,7 +139,21 @@ public record ServerConfig(
                 outputs,
                 Durations.parse(all.get("experimental-watch-progress-notify-interval"),
                         "experimental-watch-progress-notify-interval"),
-                positiveLong(all, "experimental-snapshot-catchup-entries"));
+                positiveLong(all, "experimental-snapshot-catchup-entries"),
+                security(all, ""),
+                security(all, "peer-"),
+                TlsOptions.parse(all.get("cipher-suites"), all.get("tls-min-version"), all.get("tls-max-version"),
+                        (int) positiveLong(all, "self-signed-cert-validity")));
+    }
+
+    /** The client side's flags (prefix "") or the peer side's ("peer-"). */
+    private static TransportSecurity security(Map<String, String> all, String prefix) {
+        return new TransportSecurity(
+                TransportSecurity.path(all.get(prefix + "cert-file")),
+                TransportSecurity.path(all.get(prefix + "key-file")),
+                TransportSecurity.path(all.get(prefix + "trusted-ca-file")),
+                bool(all, prefix + "client-cert-auth"),
+                bool(all, prefix + "auto-tls"));
     }
 
     private static long longValue(Map<String, String> all, String flag) throws ConfigException {
@@ -179,9 +196,6 @@ public record ServerConfig(
         if (!"http".equals(u.getScheme()) && !"https".equals(u.getScheme())) {
             throw new ConfigException("invalid value \"" + s + "\" for flag -" + flag
                     + ": URL scheme must be http, https, unix, or unixs: " + s, 2, true);
-        }
-        if ("https".equals(u.getScheme())) {
-            throw new ConfigException("--" + flag + " " + s + ": TLS is not supported by this build; use http URLs");
         }
         if (u.getHost() == null || u.getPort() < 0) {
             throw new ConfigException("invalid value \"" + s + "\" for flag -" + flag + ": URL address does not have the form \"host:port\": " + s, 2, true);

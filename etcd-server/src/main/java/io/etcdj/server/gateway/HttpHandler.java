@@ -48,12 +48,27 @@ public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpReque
 
     /** The non-gateway endpoints, answered by the server. */
     public interface Endpoints {
-        /** Returns the HTTP status and JSON body of /health. */
-        Object[] health(boolean serializable, java.util.List<String> exclude);
+        /** The answer to /health, when the member knows it (a linearizable check may take a moment). */
+        java.util.concurrent.CompletableFuture<Health> health(boolean serializable, java.util.List<String> exclude);
 
         String version();
 
         String metrics();
+    }
+
+    /** The outcome of a health check: healthy when there is no reason against it. */
+    public record Health(String reason) {
+        public static Health of(String reason) {
+            return new Health(reason);
+        }
+
+        boolean ok() {
+            return reason.isEmpty();
+        }
+
+        String json() {
+            return "{\"health\":\"" + ok() + "\",\"reason\":\"" + reason + "\"}";
+        }
     }
 
     public HttpHandler(GatewayRoutes routes, ManagedChannel channel, Endpoints endpoints) {
@@ -68,11 +83,11 @@ public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpReque
         String path = q.path();
         boolean keepAlive = HttpUtil.isKeepAlive(req);
         switch (path) {
-            case "/health" -> {
-                Object[] h = endpoints.health("true".equals(first(q, "serializable")),
-                        q.parameters().getOrDefault("exclude", java.util.List.of()));
-                send(ctx, (HttpResponseStatus) h[0], "application/json", (String) h[1], keepAlive);
-            }
+            case "/health" -> endpoints.health("true".equals(first(q, "serializable")),
+                            q.parameters().getOrDefault("exclude", java.util.List.of()))
+                    .thenAccept(h -> ctx.executor().execute(() -> send(ctx,
+                            h.ok() ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE,
+                            "application/json", h.json(), keepAlive)));
             case "/version" -> send(ctx, HttpResponseStatus.OK, "application/json", endpoints.version(), keepAlive);
             case "/metrics" -> send(ctx, HttpResponseStatus.OK, "text/plain; version=0.0.4; charset=utf-8",
                     endpoints.metrics(), keepAlive);

@@ -1,5 +1,6 @@
 package io.etcdj.server.gateway;
 
+import io.etcdj.server.tls.TlsHandshake;
 import io.grpc.netty.GrpcHttp2ConnectionHandler;
 import io.grpc.netty.InternalProtocolNegotiator;
 import io.grpc.netty.InternalProtocolNegotiators;
@@ -13,6 +14,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.ssl.SslContext;
 import io.netty.util.AsciiString;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -23,7 +25,9 @@ import java.util.function.Supplier;
 /**
  * Serves gRPC and HTTP/1.1 on the same port, as etcd does with cmux: a connection that opens with
  * the HTTP/2 preface goes to grpc-java; anything else gets the HTTP/1.1 handlers (gateway,
- * /health, /version, /metrics). Plugged into grpc-java as its protocol negotiator.
+ * /health, /version, /metrics). Plugged into grpc-java as its protocol negotiator. With an
+ * {@code SslContext} (https client URLs) the TLS handshake comes first ({@link TlsHandshake})
+ * and the same detection then runs on the decrypted bytes.
  */
 public final class ProtocolSniffer implements InternalProtocolNegotiator.ProtocolNegotiator {
     private static final byte[] PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
@@ -31,20 +35,34 @@ public final class ProtocolSniffer implements InternalProtocolNegotiator.Protoco
     private final InternalProtocolNegotiator.ProtocolNegotiator grpc = InternalProtocolNegotiators.serverPlaintext();
     private final Supplier<ChannelHandler> httpHandler;
     private final int maxContentBytes;
+    private final SslContext tls;
 
+    /** Plaintext: detection on the raw bytes. */
     public ProtocolSniffer(Supplier<ChannelHandler> httpHandler, int maxContentBytes) {
+        this(httpHandler, maxContentBytes, null);
+    }
+
+    /** TLS first when {@code tls} is not null, then detection on the decrypted bytes. */
+    public ProtocolSniffer(Supplier<ChannelHandler> httpHandler, int maxContentBytes, SslContext tls) {
         this.httpHandler = httpHandler;
         this.maxContentBytes = maxContentBytes;
+        this.tls = tls;
     }
 
     @Override
     public AsciiString scheme() {
-        return grpc.scheme();
+        return tls == null ? grpc.scheme() : AsciiString.of("https");
     }
 
     @Override
     public ChannelHandler newHandler(GrpcHttp2ConnectionHandler grpcHandler) {
-        return new Sniff(grpcHandler);
+        if (tls == null) {
+            return new Sniff(() -> grpc.newHandler(grpcHandler));
+        }
+        // After the handshake grpc-java's negotiation is complete (the event carries the TLS
+        // session), so gRPC connections go straight to its negotiation-completing handler.
+        return new TlsHandshake(tls,
+                event -> new Sniff(() -> InternalProtocolNegotiators.grpcNegotiationHandler(grpcHandler)));
     }
 
     @Override
@@ -53,13 +71,14 @@ public final class ProtocolSniffer implements InternalProtocolNegotiator.Protoco
     }
 
     private final class Sniff extends ChannelInboundHandlerAdapter {
-        private final GrpcHttp2ConnectionHandler grpcHandler;
+        /** What takes over for gRPC: it finishes grpc-java's negotiation when it gets the event. */
+        private final Supplier<ChannelHandler> grpcNext;
         private ByteBuf buffered = Unpooled.EMPTY_BUFFER;
         /** grpc-java starts its negotiation with this event; held until we know the protocol. */
         private Object negotiationEvent;
 
-        Sniff(GrpcHttp2ConnectionHandler grpcHandler) {
-            this.grpcHandler = grpcHandler;
+        Sniff(Supplier<ChannelHandler> grpcNext) {
+            this.grpcNext = grpcNext;
         }
 
         @Override
@@ -88,9 +107,9 @@ public final class ProtocolSniffer implements InternalProtocolNegotiator.Protoco
             buffered = Unpooled.EMPTY_BUFFER;
             ChannelPipeline p = ctx.pipeline();
             if (prefixMatches) {
-                p.replace(this, null, grpc.newHandler(grpcHandler));
+                p.replace(this, null, grpcNext.get());
                 if (negotiationEvent != null) {
-                    p.fireUserEventTriggered(negotiationEvent);
+                    ctx.fireUserEventTriggered(negotiationEvent);
                 }
             } else {
                 removeGrpcWriteBuffer(p);
@@ -98,7 +117,9 @@ public final class ProtocolSniffer implements InternalProtocolNegotiator.Protoco
                 p.addLast(new HttpObjectAggregator(maxContentBytes));
                 p.addLast(httpHandler.get());
             }
-            p.fireChannelRead(data);
+            // From this handler's (replaced) context, not the pipeline's head: with TLS the head
+            // is the SslHandler, which must not see the already decrypted bytes again.
+            ctx.fireChannelRead(data);
         }
 
         /** grpc-java holds writes until its negotiation finishes; an HTTP/1 connection never negotiates. */

@@ -12,16 +12,16 @@ import io.etcdj.server.membership.MemberIds;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
+import io.netty.handler.ssl.SslContext;
 import java.io.InputStream;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * The sending side towards one peer: a queue drained by its own thread onto one long-lived gRPC
@@ -36,6 +36,8 @@ final class PeerClient implements AutoCloseable {
 
     private final long peerId;
     private final PeerHandler handler;
+    /** The transport's context for https peers, read when a channel is (re)built. */
+    private final Supplier<SslContext> tls;
     private final LinkedBlockingQueue<Message> queue = new LinkedBlockingQueue<>(QUEUE_LIMIT);
     private final Thread thread;
     private volatile boolean closed;
@@ -45,9 +47,10 @@ final class PeerClient implements AutoCloseable {
     private volatile Throwable streamError;
     private boolean wasActive;
 
-    PeerClient(long peerId, PeerHandler handler) {
+    PeerClient(long peerId, PeerHandler handler, Supplier<SslContext> tls) {
         this.peerId = peerId;
         this.handler = handler;
+        this.tls = tls;
         this.thread = new Thread(this::run, "peer-" + MemberIds.hex(peerId));
         this.thread.setDaemon(true);
         this.thread.start();
@@ -122,14 +125,12 @@ final class PeerClient implements AutoCloseable {
         if (urls.isEmpty()) {
             throw new IllegalStateException("no peer URL known for member " + MemberIds.hex(peerId));
         }
-        URI u = URI.create(urls.get(0));
-        String target = ("localhost".equals(u.getHost()) ? "127.0.0.1" : u.getHost()) + ":" + u.getPort();
+        String target = urls.get(0);
         if (channel == null || !target.equals(channelTarget)) {
             if (channel != null) {
                 channel.shutdownNow();
             }
-            channel = NettyChannelBuilder.forTarget(target).usePlaintext()
-                    .maxInboundMessageSize(64 << 20).build();
+            channel = PeerTransport.channelBuilder(target, tls.get()).maxInboundMessageSize(64 << 20).build();
             channelTarget = target;
         }
         return channel;

@@ -10,10 +10,13 @@ import io.etcdj.api.etcdserverpb.LeaseTimeToLiveResponse;
 import io.etcdj.raftpb.Message;
 import io.etcdj.server.PeerSender;
 import io.etcdj.server.log.Log;
+import io.etcdj.server.tls.TlsProtocolNegotiator;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
+import io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.NettyServerBuilder;
+import io.netty.handler.ssl.SslContext;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -23,6 +26,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import javax.net.ssl.SSLException;
 
 /**
  * Member-to-member traffic over the peer URLs: a gRPC server on each --listen-peer-urls address
@@ -32,30 +36,50 @@ import java.util.function.Function;
 public final class PeerTransport implements PeerSender, AutoCloseable {
     private static final Log LOG = Log.get("rafthttp/transport");
 
+    private static SslContext defaultClientTls;
+
     private final PeerHandler handler;
     private final Map<Long, PeerClient> clients = new ConcurrentHashMap<>();
     private final List<Server> servers = new ArrayList<>();
     private volatile boolean closed;
+    private volatile SslContext serverTls;
+    private volatile SslContext clientTls;
 
     public PeerTransport(PeerHandler handler) {
         this.handler = handler;
     }
 
+    /**
+     * Sets the TLS contexts: {@code server} for https listen URLs, {@code client} for dialing https
+     * peers (null: the JDK's default trust, no client certificate). Call before listening.
+     */
+    public void useTls(SslContext server, SslContext client) {
+        this.serverTls = server;
+        this.clientTls = client;
+    }
+
     public void listen(List<URI> urls) throws IOException {
         for (URI u : urls) {
             String host = "localhost".equals(u.getHost()) ? "127.0.0.1" : u.getHost();
-            Server s = NettyServerBuilder.forAddress(new InetSocketAddress(host, u.getPort()))
+            boolean secure = "https".equalsIgnoreCase(u.getScheme());
+            if (secure && serverTls == null) {
+                throw new IOException("cannot listen on TLS for " + host + ":" + u.getPort()
+                        + ": KeyFile and CertFile are not presented");
+            }
+            NettyServerBuilder b = NettyServerBuilder.forAddress(new InetSocketAddress(host, u.getPort()))
                     .addService(new PeerService(handler))
                     .maxInboundMessageSize(64 << 20)
                     .permitKeepAliveWithoutCalls(true)
-                    .permitKeepAliveTime(1, TimeUnit.SECONDS)
-                    .build();
+                    .permitKeepAliveTime(1, TimeUnit.SECONDS);
+            if (secure) {
+                b.protocolNegotiator(new TlsProtocolNegotiator(serverTls));
+            }
             try {
-                servers.add(s.start());
+                servers.add(b.build().start());
             } catch (IOException e) {
                 throw new IOException("listen tcp " + host + ":" + u.getPort() + ": bind: address already in use", e);
             }
-            LOG.info("serving peer traffic", "address", host + ":" + u.getPort());
+            LOG.info(secure ? "serving peer traffic securely" : "serving peer traffic", "address", host + ":" + u.getPort());
         }
     }
 
@@ -68,7 +92,7 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
             if (m.getTo() == handler.memberId() || m.getTo() == 0) {
                 continue;
             }
-            clients.computeIfAbsent(m.getTo(), id -> new PeerClient(id, handler)).send(m);
+            clients.computeIfAbsent(m.getTo(), id -> new PeerClient(id, handler, () -> clientTls)).send(m);
         }
     }
 
@@ -80,11 +104,32 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
         }
     }
 
-    /** One blocking call on a short-lived channel to a peer URL. */
-    private static <T> T call(String peerUrl, long timeoutMillis, Function<PeerGrpc.PeerBlockingStub, T> fn) {
+    /** A channel builder for {@code peerUrl}: TLS with {@code tls} for https (null: JDK trust, no client certificate). */
+    static NettyChannelBuilder channelBuilder(String peerUrl, SslContext tls) {
         URI u = URI.create(peerUrl);
         String host = "localhost".equals(u.getHost()) ? "127.0.0.1" : u.getHost();
-        ManagedChannel ch = NettyChannelBuilder.forTarget(host + ":" + u.getPort()).usePlaintext().build();
+        NettyChannelBuilder b = NettyChannelBuilder.forTarget(host + ":" + u.getPort());
+        if ("https".equalsIgnoreCase(u.getScheme())) {
+            return b.sslContext(tls != null ? tls : defaultClientTls());
+        }
+        return b.usePlaintext();
+    }
+
+    private static synchronized SslContext defaultClientTls() {
+        if (defaultClientTls == null) {
+            try {
+                defaultClientTls = GrpcSslContexts.forClient().build();
+            } catch (SSLException e) {
+                throw new IllegalStateException("TLS is not available in this Java runtime: " + e.getMessage(), e);
+            }
+        }
+        return defaultClientTls;
+    }
+
+    /** One blocking call on a short-lived channel to a peer URL ({@code tls} for https). */
+    private static <T> T call(String peerUrl, SslContext tls, long timeoutMillis,
+                              Function<PeerGrpc.PeerBlockingStub, T> fn) {
+        ManagedChannel ch = channelBuilder(peerUrl, tls).build();
         try {
             return fn.apply(PeerGrpc.newBlockingStub(ch).withDeadlineAfter(timeoutMillis, TimeUnit.MILLISECONDS));
         } finally {
@@ -92,9 +137,16 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
         }
     }
 
-    /** Asks a peer for the cluster's members (used when joining). */
-    public static MembersResponse fetchMembers(String peerUrl, long timeoutMillis) {
-        return call(peerUrl, timeoutMillis, stub -> stub.members(MembersRequest.getDefaultInstance()));
+    private <T> T call(String peerUrl, long timeoutMillis, Function<PeerGrpc.PeerBlockingStub, T> fn) {
+        return call(peerUrl, clientTls, timeoutMillis, fn);
+    }
+
+    /**
+     * Asks a peer for the cluster's members (used when joining); {@code tls} is used when the URL
+     * is https (null: the JDK's default trust, no client certificate).
+     */
+    public static MembersResponse fetchMembers(String peerUrl, long timeoutMillis, SslContext tls) {
+        return call(peerUrl, tls, timeoutMillis, stub -> stub.members(MembersRequest.getDefaultInstance()));
     }
 
     /** Renews a lease on the leader. */

@@ -1,0 +1,32 @@
+package io.etcdj.server.config;
+
+import java.nio.file.Path;
+
+/**
+ * One side's transport security flags as given: the client side ({@code --cert-file},
+ * {@code --key-file}, {@code --trusted-ca-file}, {@code --client-cert-auth}, {@code --auto-tls})
+ * or the peer side (the same with {@code --peer-}). Paths are null when the flag is empty. Which
+ * files are finally used (given ones or generated ones) is decided when the member starts.
+ */
+public record TransportSecurity(Path certFile, Path keyFile, Path trustedCaFile, boolean clientCertAuth,
+                                boolean autoTls) {
+
+    public static final TransportSecurity NONE = new TransportSecurity(null, null, null, false, false);
+
+    /** Either half of a certificate/key pair was given. */
+    public boolean hasCertificate() {
+        return certFile != null || keyFile != null;
+    }
+
+    /**
+     * Whether connecting clients must present a certificate. As in etcd, a trusted CA file alone
+     * turns verification on, not only the explicit client-cert-auth flag.
+     */
+    public boolean verifiesClients() {
+        return clientCertAuth || trustedCaFile != null;
+    }
+
+    static Path path(String flagValue) {
+        return flagValue == null || flagValue.isBlank() ? null : Path.of(flagValue.trim());
+    }
+}

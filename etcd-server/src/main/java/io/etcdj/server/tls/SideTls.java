@@ -1,0 +1,13 @@
+package io.etcdj.server.tls;
+
+import io.etcdj.certs.TlsFiles;
+
+/**
+ * The files one side (client or peer) ends up using and how it treats the other end.
+ *
+ * @param files the certificate, key and trusted CA file (null: the JDK's default roots)
+ * @param verifyClients connecting clients must present a certificate the trusted CA signed
+ * @param selfSigned the certificate came from --auto-tls/--peer-auto-tls, so nobody can verify it
+ */
+public record SideTls(TlsFiles files, boolean verifyClients, boolean selfSigned) {
+}

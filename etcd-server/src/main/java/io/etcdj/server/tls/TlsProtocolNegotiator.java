@@ -1,0 +1,37 @@
+package io.etcdj.server.tls;
+
+import io.grpc.netty.GrpcHttp2ConnectionHandler;
+import io.grpc.netty.InternalProtocolNegotiator;
+import io.grpc.netty.InternalProtocolNegotiators;
+import io.netty.channel.ChannelHandler;
+import io.netty.handler.ssl.SslContext;
+import io.netty.util.AsciiString;
+
+/**
+ * TLS for a gRPC-only server (the peer port) through {@link TlsHandshake}, so that a peer
+ * refused at the handshake is logged as etcd logs it, as on the client port.
+ */
+public final class TlsProtocolNegotiator implements InternalProtocolNegotiator.ProtocolNegotiator {
+    private static final AsciiString HTTPS = AsciiString.of("https");
+
+    private final SslContext context;
+
+    public TlsProtocolNegotiator(SslContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public AsciiString scheme() {
+        return HTTPS;
+    }
+
+    @Override
+    public ChannelHandler newHandler(GrpcHttp2ConnectionHandler grpcHandler) {
+        return new TlsHandshake(context, event -> InternalProtocolNegotiators.grpcNegotiationHandler(grpcHandler));
+    }
+
+    @Override
+    public void close() {
+        // nothing held beyond the context, which the member owns
+    }
+}

@@ -1,0 +1,161 @@
+package io.etcdj.server.tls;
+
+import io.etcdj.certs.CertsException;
+import io.etcdj.certs.ChainValidator;
+import io.etcdj.certs.CheckedTlsMaterial;
+import io.etcdj.certs.TlsMaterialCheck;
+import io.etcdj.certs.TlsPurpose;
+import io.etcdj.server.config.ConfigException;
+import io.etcdj.server.config.ServerConfig;
+import io.etcdj.server.config.TransportSecurity;
+import io.etcdj.server.log.Log;
+import java.net.URI;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Checks the member's TLS material before anything listens, so that a missing or unreadable
+ * file, a key that does not match its certificate, an expired certificate, a certificate that
+ * lacks the needed usage or address, or a peer certificate the peer CA did not sign stops the
+ * member with one line naming the file, instead of failing handshakes later.
+ *
+ * <p>What is required of each side:
+ * <ul>
+ *   <li>client side: "server auth" usage, and SANs covering the hosts of the https
+ *       --advertise-client-urls. A --trusted-ca-file that did not sign the server certificate
+ *       only earns a warning: it names the CA of the clients, which may differ from the server's.
+ *   <li>peer side: "server auth" usage, plus "client auth" when peers must present certificates
+ *       (members dial each other with the same certificate); SANs covering the https
+ *       --initial-advertise-peer-urls; and, with --peer-trusted-ca-file, a chain to that CA, since
+ *       the other members check this certificate against the same file.
+ * </ul>
+ * Self-signed (auto TLS) certificates are only checked for readability, dates and key match.
+ */
+public final class TlsStartupCheck {
+    private static final Log LOG = Log.get("embed/etcd");
+
+    private final ServerConfig cfg;
+    private final Clock clock;
+
+    public TlsStartupCheck(ServerConfig cfg, Clock clock) {
+        this.cfg = cfg;
+        this.clock = clock;
+    }
+
+    /** Resolves (creating self-signed files if asked), checks, logs what is used; throws on the first problem. */
+    public MemberTls run() throws ConfigException {
+        warnIgnored();
+        TlsSides sides = TlsSides.generating(cfg);
+        SideTls client = sides.client();
+        SideTls peer = sides.peerForListening();
+        SideTls peerDialing = peer != null ? peer : sides.peer();
+        if (client != null) {
+            checkClientSide(client);
+            LOG.info("configuring client TLS", "cert-file", String.valueOf(client.files().certFile()),
+                    "key-file", String.valueOf(client.files().keyFile()),
+                    "trusted-ca-file", String.valueOf(client.files().trustedCaFile()),
+                    "client-cert-auth", client.verifyClients(), "auto-tls", client.selfSigned());
+        }
+        if (peerDialing != null) {
+            checkPeerSide(peerDialing);
+            LOG.info("configuring peer TLS", "cert-file", String.valueOf(peerDialing.files().certFile()),
+                    "key-file", String.valueOf(peerDialing.files().keyFile()),
+                    "trusted-ca-file", String.valueOf(peerDialing.files().trustedCaFile()),
+                    "client-cert-auth", peerDialing.verifyClients(), "auto-tls", peerDialing.selfSigned());
+        }
+        TlsContexts contexts = new TlsContexts(cfg.tlsOptions());
+        return new MemberTls(
+                client == null ? null : contexts.clientPort(client),
+                peer == null ? null : contexts.peerServer(peer),
+                contexts.peerClient(peerDialing));
+    }
+
+    private void checkClientSide(SideTls side) throws ConfigException {
+        List<String> hosts = side.selfSigned() ? List.of() : certificateHosts(cfg.advertiseClientUrls());
+        CheckedTlsMaterial material = check(TlsMaterialCheck.of(side.files()).purpose(TlsPurpose.SERVER).hosts(hosts));
+        if (!side.selfSigned() && side.files().trustedCaFile() != null) {
+            ChainValidator.Result signed = ChainValidator.validate(material.certificateChain(),
+                    material.trustedCertificates(), clock.instant());
+            if (!signed.valid()) {
+                LOG.warn("client certificate is not signed by --trusted-ca-file; clients that use that file as "
+                                + "their CA will refuse the server",
+                        "cert-file", side.files().certFile().toString(),
+                        "trusted-ca-file", side.files().trustedCaFile().toString(), "error", signed.problem());
+            }
+        }
+    }
+
+    private void checkPeerSide(SideTls side) throws ConfigException {
+        TlsMaterialCheck check = TlsMaterialCheck.of(side.files());
+        if (!side.selfSigned()) {
+            check = check.purpose(side.verifyClients() ? TlsPurpose.PEER : TlsPurpose.SERVER)
+                    .hosts(certificateHosts(cfg.initialAdvertisePeerUrls()))
+                    .requireSignedByTrustedCa(true);
+        }
+        check(check);
+    }
+
+    private CheckedTlsMaterial check(TlsMaterialCheck check) throws ConfigException {
+        try {
+            CheckedTlsMaterial material = check.clock(clock).check();
+            material.warnings().forEach(w -> LOG.warn("TLS certificate warning", "warning", w));
+            return material;
+        } catch (CertsException e) {
+            throw new ConfigException(e.getMessage());
+        }
+    }
+
+    /** Hosts a client dials, from the https URLs; wildcard addresses name no host. */
+    static List<String> certificateHosts(List<URI> urls) {
+        Set<String> hosts = new LinkedHashSet<>();
+        for (URI u : TlsSides.https(urls)) {
+            String host = u.getHost();
+            if (host.startsWith("[")) {
+                host = host.substring(1, host.length() - 1);
+            }
+            if (!isUnspecified(host)) {
+                hosts.add(host);
+            }
+        }
+        return new ArrayList<>(hosts);
+    }
+
+    /** The wildcard addresses; compared as text so that no name is ever resolved here. */
+    private static boolean isUnspecified(String host) {
+        return switch (host) {
+            case "0.0.0.0", "::", "0:0:0:0:0:0:0:0" -> true;
+            default -> false;
+        };
+    }
+
+    /** etcd's warnings for TLS flags that an http URL makes pointless. */
+    private void warnIgnored() {
+        TransportSecurity client = cfg.clientSecurity();
+        for (URI u : cfg.listenClientUrls()) {
+            if (!TlsSides.isHttps(u) && client.hasCertificate()) {
+                LOG.warn("scheme is HTTP while key and cert files are present; ignoring key and cert files",
+                        "client-url", u.toString());
+            }
+            if (!TlsSides.isHttps(u) && client.verifiesClients()) {
+                LOG.warn("scheme is HTTP while --client-cert-auth is enabled; ignoring client cert auth for this URL",
+                        "client-url", u.toString());
+            }
+        }
+        TransportSecurity peer = cfg.peerSecurity();
+        for (URI u : cfg.listenPeerUrls()) {
+            if (!TlsSides.isHttps(u) && peer.verifiesClients()) {
+                LOG.warn("scheme is HTTP while --peer-client-cert-auth is enabled; ignoring client cert auth for this URL",
+                        "peer-url", u.toString());
+            }
+        }
+        if (client.autoTls() && client.hasCertificate()) {
+            LOG.warn("ignoring client auto TLS since certs given");
+        }
+        if (peer.autoTls() && peer.hasCertificate()) {
+            LOG.warn("ignoring peer auto TLS since certs given");
+        }
+    }
+}
