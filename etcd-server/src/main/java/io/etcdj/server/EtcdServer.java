@@ -281,6 +281,13 @@ public final class EtcdServer implements AutoCloseable {
         }
         CompletableFuture<Void> f = reads.enqueue();
         raft.wake();
+        // Without a leader a read cannot be confirmed: say so after two election timeouts (as
+        // proposals do) rather than at the end of the request timeout.
+        timers.schedule(() -> {
+            if (!f.isDone() && raft.lead() == 0) {
+                f.completeExceptionally(EtcdError.NO_LEADER.exception());
+            }
+        }, 2 * config.electionMillis(), TimeUnit.MILLISECONDS);
         return f.orTimeout(requestTimeoutMillis, TimeUnit.MILLISECONDS);
     }
 
