@@ -2,16 +2,16 @@ package io.etcdj.ctl.check;
 
 import io.etcdj.ctl.printer.Out;
 
+import java.util.Locale;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The progress line etcdctl's check perf redraws five times a second on stdout when it is not a
- * terminal: {@code \r 12 / 60   20.00% 00m47s} (seconds elapsed of the run, percent, estimated time
- * left once a step is done). It advances one step per second; the last step draws the time spent and
- * ends the line.
+ * The progress line etcdctl's check commands redraw five times a second on stdout when it is not a
+ * terminal: {@code \r 12 / 60   20.00% 00m47s} (steps done, percent, estimated time left when at
+ * least a second), and on finishing {@code \r 60 / 60  100.00% 1m0s} (time spent) and a newline.
  */
 public final class ProgressCounter implements AutoCloseable {
 
@@ -23,7 +23,7 @@ public final class ProgressCounter implements AutoCloseable {
     private boolean finished;
     private final ScheduledExecutorService redraw;
 
-    public ProgressCounter(Out out, int total) {
+    private ProgressCounter(Out out, int total, boolean stepEverySecond) {
         this.out = out;
         this.total = total;
         this.redraw = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -32,22 +32,46 @@ public final class ProgressCounter implements AutoCloseable {
             return t;
         });
         redraw.scheduleAtFixedRate(this::draw, 0, 200, TimeUnit.MILLISECONDS);
-        redraw.scheduleAtFixedRate(this::step, 1, 1, TimeUnit.SECONDS);
+        if (stepEverySecond) {
+            redraw.scheduleAtFixedRate(this::step, 1, 1, TimeUnit.SECONDS);
+        }
+    }
+
+    /** check perf's counter: one step per second, finishing by itself after {@code seconds}. */
+    public static ProgressCounter seconds(Out out, int seconds) {
+        return new ProgressCounter(out, seconds, true);
+    }
+
+    /** check datascale's counter: one step per {@link #increment()}. */
+    public static ProgressCounter steps(Out out, int total) {
+        return new ProgressCounter(out, total, false);
+    }
+
+    public void increment() {
+        current.incrementAndGet();
+        lastChangeNanos = System.nanoTime();
     }
 
     private synchronized void step() {
-        if (finished || current.get() >= total) {
+        if (finished) {
             return;
         }
-        lastChangeNanos = System.nanoTime();
-        if (current.incrementAndGet() == total) {
-            // The last step ends the line with the time spent, e.g. " 60 / 60  100.00% 1m0s".
-            finished = true;
-            long spent = (lastChangeNanos - startNanos) / 1_000_000_000L;
-            out.print("\r" + counters(total) + " " + goSeconds(spent));
-            out.println();
-            redraw.shutdown();
+        increment();
+        if (current.get() >= total) {
+            finish();
         }
+    }
+
+    /** Draws the final line with the time spent and ends it. */
+    public synchronized void finish() {
+        if (finished) {
+            return;
+        }
+        finished = true;
+        redraw.shutdown();
+        long spent = (System.nanoTime() - startNanos) / 1_000_000_000L;
+        out.print("\r" + counters(current.get()) + " " + goSeconds(spent));
+        out.println();
     }
 
     /** Go's time.Duration text for whole seconds: 0s, 59s, 1m0s, 1h2m3s. */
@@ -75,19 +99,19 @@ public final class ProgressCounter implements AutoCloseable {
             long leftNanos = (total - done) * perStep - (now - lastChangeNanos);
             long leftSeconds = leftNanos / 1_000_000_000L;
             if (leftSeconds > 0) {
-                b.append(String.format(java.util.Locale.ROOT, " %02dm%02ds", leftSeconds / 60, leftSeconds % 60));
+                b.append(String.format(Locale.ROOT, " %02dm%02ds", leftSeconds / 60, leftSeconds % 60));
             }
         }
         return b.toString();
     }
 
     private String counters(int done) {
-        return " " + done + " / " + total + " " + String.format(java.util.Locale.ROOT, " %6.02f%%", done * 100.0 / total);
+        return " " + done + " / " + total + " " + String.format(Locale.ROOT, " %6.02f%%", done * 100.0 / total);
     }
 
     /**
-     * Stops redrawing. Like etcdctl, whose counter runs on its own and is cut off when the verdict is
-     * printed, a line that has not reached its last step is not ended: the next output follows it.
+     * Stops redrawing. Like etcdctl, whose per-second counter runs on its own and is cut off when the
+     * verdict is printed, a line that has not finished is not ended: the next output follows it.
      */
     @Override
     public void close() {

@@ -8,11 +8,15 @@ import io.etcdj.api.etcdserverpb.RangeRequest;
 import io.etcdj.api.etcdserverpb.RangeResponse;
 import io.etcdj.client.EtcdClient;
 import io.etcdj.client.EtcdClientException;
+import io.etcdj.ctl.check.DatascaleLoad;
+import io.etcdj.ctl.check.DatascaleRun;
 import io.etcdj.ctl.check.LatencyStats;
+import io.etcdj.ctl.check.MemoryMetric;
 import io.etcdj.ctl.check.PerfLoad;
 import io.etcdj.ctl.check.PerfRun;
 import io.etcdj.ctl.check.ProgressCounter;
 import io.etcdj.ctl.cli.CtlCommand;
+import io.etcdj.ctl.cli.CtlContext;
 import io.etcdj.ctl.cli.CtlException;
 import io.etcdj.ctl.cli.ExitCodes;
 import io.etcdj.ctl.printer.KeyRanges;
@@ -27,11 +31,60 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** {@code check perf}: etcdctl's one-minute write-load check with its PASS/FAIL verdict. */
+/**
+ * {@code check perf} (etcdctl's one-minute write-load check with its PASS/FAIL verdict) and
+ * {@code check datascale} (the memory a member uses to hold a workload's data).
+ */
 @Command(name = "check", description = "commands for checking properties of the etcd cluster",
         customSynopsis = "etcdctl check <subcommand> [flags]",
-        subcommands = {CheckCommand.Perf.class})
+        subcommands = {CheckCommand.Datascale.class, CheckCommand.Perf.class})
 public final class CheckCommand {
+
+    /** Refuses a prefix that already holds keys, as both checks do. */
+    static void requireEmpty(EtcdClient client, String prefix) {
+        ByteString key = ByteString.copyFromUtf8(prefix);
+        RangeResponse existing = client.kvRead(s -> s.range(RangeRequest.newBuilder().setKey(key)
+                .setRangeEnd(KeyRanges.prefixEnd(key)).setLimit(1).build()));
+        if (existing.getKvsCount() > 0) {
+            throw new CtlException(ExitCodes.INVALID_INPUT, "prefix \"" + prefix + "\" has keys. Delete with etcdctl del --prefix "
+                    + prefix + " first");
+        }
+    }
+
+    static DeleteRangeResponse deletePrefix(EtcdClient client, String prefix) {
+        ByteString key = ByteString.copyFromUtf8(prefix);
+        return client.kv(s -> s.deleteRange(DeleteRangeRequest.newBuilder().setKey(key)
+                .setRangeEnd(KeyRanges.prefixEnd(key)).build()));
+    }
+
+    /** --auto-compact and --auto-defrag after a check, with etcdctl's progress lines. */
+    static void compactAndDefrag(CtlContext ctx, EtcdClient client, long rev, boolean compact, boolean defrag) {
+        if (compact) {
+            ctx.out().println("Compacting with revision " + rev);
+            client.kv(s -> s.compact(CompactionRequest.newBuilder().setRevision(rev).setPhysical(true).build()));
+            ctx.out().println("Compacted with revision " + rev);
+        }
+        if (defrag) {
+            for (String ep : ctx.options().endpoints()) {
+                ctx.out().println("Defragmenting \"" + ep + "\"");
+                try (EtcdClient one = ctx.newClient(List.of(ep))) {
+                    one.maintenance(s -> s.defragment(DefragmentRequest.getDefaultInstance()));
+                }
+                ctx.out().println("Defragmented \"" + ep + "\"");
+            }
+        }
+    }
+
+    /** Prints etcdctl's error summary; true when there were errors. */
+    static boolean printErrors(Out out, LatencyStats stats) {
+        Map<String, Integer> errors = stats.errors();
+        if (errors.isEmpty()) {
+            return false;
+        }
+        out.println("FAIL: too many errors");
+        errors.forEach((error, count) -> out.println("FAIL: ERROR(" + error + ") -> " + count));
+        return true;
+    }
 
     /**
      * Sustains the model's write rate for a minute, then passes when throughput is above 90% of the
@@ -76,21 +129,15 @@ public final class CheckCommand {
             PerfLoad model = PerfLoad.byName(load)
                     .orElseThrow(() -> new CtlException(ExitCodes.BAD_FEATURE, "unknown load option " + load));
             EtcdClient client = ctx.client();
-            ByteString key = ByteString.copyFromUtf8(prefix);
-            RangeResponse existing = client.kvRead(s -> s.range(RangeRequest.newBuilder().setKey(key)
-                    .setRangeEnd(KeyRanges.prefixEnd(key)).setLimit(1).build()));
-            if (existing.getKvsCount() > 0) {
-                throw new CtlException(ExitCodes.INVALID_INPUT, "prefix \"" + prefix + "\" has keys. Delete with etcdctl del --prefix "
-                        + prefix + " first");
-            }
+            requireEmpty(client, prefix);
             PerfRun.Result result;
-            try (ProgressCounter ignoredBar = new ProgressCounter(ctx.out(), (int) duration.toSeconds())) {
+            try (ProgressCounter ignoredBar = ProgressCounter.seconds(ctx.out(), (int) duration.toSeconds())) {
                 result = new PerfRun(client, model, prefix, duration).run();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new CtlException(ExitCodes.INTERRUPTED, "interrupted");
             }
-            cleanUp(client, key);
+            cleanUp(client);
             if (!verdict(ctx.out(), result, model)) {
                 ctx.out().println("FAIL");
                 throw new CtlException(ExitCodes.ERROR, null);
@@ -98,42 +145,21 @@ public final class CheckCommand {
             ctx.out().println("PASS");
         }
 
-        private void cleanUp(EtcdClient client, ByteString key) {
+        private void cleanUp(EtcdClient client) {
             DeleteRangeResponse deleted;
             try {
-                deleted = client.kv(s -> s.deleteRange(DeleteRangeRequest.newBuilder().setKey(key)
-                        .setRangeEnd(KeyRanges.prefixEnd(key)).build()));
+                deleted = deletePrefix(client, prefix);
             } catch (EtcdClientException e) {
                 ctx.out().println("FAIL: Cleanup failed during key deletion: ERROR(" + e.getMessage() + ")");
                 return;
             }
-            if (autoCompact) {
-                long rev = deleted.getHeader().getRevision();
-                ctx.out().println("Compacting with revision " + rev);
-                client.kv(s -> s.compact(CompactionRequest.newBuilder().setRevision(rev).setPhysical(true).build()));
-                ctx.out().println("Compacted with revision " + rev);
-            }
-            if (autoDefrag) {
-                for (String ep : ctx.options().endpoints()) {
-                    ctx.out().println("Defragmenting \"" + ep + "\"");
-                    try (EtcdClient one = ctx.newClient(List.of(ep))) {
-                        one.maintenance(s -> s.defragment(DefragmentRequest.getDefaultInstance()));
-                    }
-                    ctx.out().println("Defragmented \"" + ep + "\"");
-                }
-            }
+            compactAndDefrag(ctx, client, deleted.getHeader().getRevision(), autoCompact, autoDefrag);
         }
 
         /** Prints etcdctl's PASS/FAIL lines for each criterion; true when all pass. */
         static boolean verdict(Out out, PerfRun.Result result, PerfLoad model) {
             LatencyStats s = result.stats();
-            boolean ok = true;
-            Map<String, Integer> errors = s.errors();
-            if (!errors.isEmpty()) {
-                out.println("FAIL: too many errors");
-                errors.forEach((error, count) -> out.println("FAIL: ERROR(" + error + ") -> " + count));
-                ok = false;
-            }
+            boolean ok = !printErrors(out, s);
             double rps = result.requestsPerSecond();
             if (rps / model.writesPerSecond() <= 0.9) {
                 out.println("FAIL: Throughput too low: " + ((int) rps + 1) + " writes/s");
@@ -159,6 +185,71 @@ public final class CheckCommand {
         /** Go's %f. */
         private static String seconds(double v) {
             return String.format(Locale.ROOT, "%f", v);
+        }
+    }
+
+    /**
+     * Writes the model's key-value pairs and reports how much the first endpoint's resident memory grew
+     * (from its /metrics page); fails only when requests failed or the metric cannot be read.
+     */
+    @Command(name = "datascale",
+            description = "Check the memory usage of holding data for different workloads on a given server endpoint.",
+            customSynopsis = "etcdctl check datascale [options] [flags]",
+            header = {"If no endpoint is provided, localhost will be used. If multiple endpoints are provided, first endpoint will be used."})
+    public static final class Datascale extends CtlCommand {
+
+        @Option(names = "--load", defaultValue = "s",
+                description = "The datascale check's workload model. Accepted workloads: s(small), m(medium), l(large), xl(xLarge)")
+        String load;
+
+        @Option(names = "--prefix", defaultValue = "/etcdctl-check-datascale/",
+                description = "The prefix for writing the datascale check's keys.")
+        String prefix;
+
+        @Option(names = "--auto-compact", arity = "0..1",
+                description = "Compact storage with last revision after test is finished.")
+        boolean autoCompact;
+
+        @Option(names = "--auto-defrag", arity = "0..1", description = "Defragment storage after test is finished.")
+        boolean autoDefrag;
+
+        @Parameters(arity = "0..*", hidden = true)
+        List<String> ignored;
+
+        @Override
+        protected void run() {
+            DatascaleLoad model = DatascaleLoad.byName(load)
+                    .orElseThrow(() -> new CtlException(ExitCodes.BAD_FEATURE, "unknown load option " + load));
+            EtcdClient client = ctx.client();
+            String endpoint = ctx.options().endpoints().get(0);
+            requireEmpty(client, prefix);
+            double before = MemoryMetric.residentBytes(endpoint, ctx.out());
+            if (before == 0) {
+                ctx.out().println("FAIL: Could not read process_resident_memory_bytes before the put operations.");
+                throw new CtlException(ExitCodes.ERROR, null);
+            }
+            ctx.out().println("Start data scale check for work load [" + model.pairs() + " key-value pairs, "
+                    + DatascaleLoad.KEY_VALUE_BYTES + " bytes per key-value, " + model.clients() + " concurrent clients].");
+            LatencyStats stats;
+            try (ProgressCounter bar = ProgressCounter.steps(ctx.out(), model.pairs())) {
+                stats = new DatascaleRun(client, model, prefix).run(bar);
+                bar.finish();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new CtlException(ExitCodes.INTERRUPTED, "interrupted");
+            }
+            double after = MemoryMetric.residentBytes(endpoint, ctx.out());
+            if (after == 0) {
+                ctx.out().println("FAIL: Could not read process_resident_memory_bytes after the put operations.");
+                throw new CtlException(ExitCodes.ERROR, null);
+            }
+            DeleteRangeResponse deleted = deletePrefix(client, prefix);
+            compactAndDefrag(ctx, client, deleted.getHeader().getRevision(), autoCompact, autoDefrag);
+            if (printErrors(ctx.out(), stats)) {
+                throw new CtlException(ExitCodes.ERROR, null);
+            }
+            ctx.out().println("PASS: Approximate system memory used : "
+                    + String.format(Locale.ROOT, "%.2f", (after - before) / (1024 * 1024)) + " MB.");
         }
     }
 }

@@ -24,12 +24,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code check perf} against a real etcd 3.4. etcdctl runs a minute; here the run is cut to three
- * seconds (the command's test constructor), so the test checks the output's structure, that the
- * verdict agrees with the exit code and the figures, and the clean-up and compaction, while the
- * argument errors and the help page are compared with the real etcdctl's.
+ * {@code check perf} and {@code check datascale} against a real etcd 3.4. etcdctl's perf check runs
+ * a minute; here the run is cut to three seconds (the command's test constructor), so the test
+ * checks the output's structure, that the verdict agrees with the exit code and the figures, and the
+ * clean-up and compaction, while argument errors and help pages are compared with the real etcdctl's.
  */
-class CheckPerfIT {
+class CheckIT {
 
     private static final Pattern OUTPUT = Pattern.compile("((?:\\r [0-3] / 3 +[0-9]+\\.[0-9]{2}%(?: 00m0[0-9]s)?)+(?:\\r 3 / 3  100\\.00% [34]s\n)?)"
             + "((?:Compacting with revision [0-9]+\nCompacted with revision [0-9]+\n)?)"
@@ -37,6 +37,12 @@ class CheckPerfIT {
             + "(PASS: Slowest request took|Slowest request took too long:) ([0-9]+\\.[0-9]{6})s\n"
             + "(PASS: Stddev is|Stddev too high:) ([0-9]+\\.[0-9]{6})s\n"
             + "(PASS|FAIL)\n");
+
+    private static final Pattern DATASCALE = Pattern.compile("Start data scale check for work load \\[10000 key-value "
+            + "pairs, 1024 bytes per key-value, 50 concurrent clients\\]\\.\n"
+            + "(?:\\r [0-9]+ / 10000 +[0-9]+\\.[0-9]{2}%(?: 00m[0-9]{2}s| 01m[0-9]{2}s)?)*\\r 10000 / 10000  100\\.00% [0-9]+s\n"
+            + "Defragmenting \"127\\.0\\.0\\.1:[0-9]+\"\nDefragmented \"127\\.0\\.0\\.1:[0-9]+\"\n"
+            + "PASS: Approximate system memory used : -?[0-9]+\\.[0-9]{2} MB\\.\n");
 
     private static RealEtcd etcd;
 
@@ -75,7 +81,7 @@ class CheckPerfIT {
         all.addAll(List.of(args));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = new EtcdctlApp(CheckPerfIT::shortRunTree).run(all.toArray(new String[0]),
+        int code = new EtcdctlApp(CheckIT::shortRunTree).run(all.toArray(new String[0]),
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
                 new ByteArrayInputStream(new byte[0]), Map.of());
         return new Differ.Result(out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8), code);
@@ -121,5 +127,24 @@ class CheckPerfIT {
                 ours("check", "perf", "--prefix=/perf-b/").toString());
         assertEquals(reference("check", "perf", "--load=q").toString(), ours("check", "perf", "--load=q").toString());
         assertEquals(reference("check", "perf", "--help").toString(), ours("check", "perf", "--help").toString());
+    }
+
+    @Test
+    void datascaleWritesTheLoadAndReportsTheMemoryGrowth() {
+        Differ.Result r = ours("check", "datascale", "--prefix=/scale-a/", "--auto-defrag");
+        assertEquals(0, r.code(), r.toString());
+        assertTrue(DATASCALE.matcher(r.out()).matches(), r.toString());
+        assertEquals("", ours("get", "/scale-a/", "--prefix").out());
+    }
+
+    @Test
+    void datascaleErrorsAndHelpAsEtcdctl() throws Exception {
+        assertEquals(0, ours("put", "/scale-b/k", "v").code());
+        assertEquals(reference("check", "datascale", "--prefix=/scale-b/").toString(),
+                ours("check", "datascale", "--prefix=/scale-b/").toString());
+        assertEquals(reference("check", "datascale", "--load=huge").toString(),
+                ours("check", "datascale", "--load=huge").toString());
+        assertEquals(reference("check", "datascale", "--help").toString(), ours("check", "datascale", "--help").toString());
+        assertEquals(reference("check", "--help").toString(), ours("check", "--help").toString());
     }
 }
