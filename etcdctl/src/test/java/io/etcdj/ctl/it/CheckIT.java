@@ -40,7 +40,7 @@ class CheckIT {
 
     private static final Pattern DATASCALE = Pattern.compile("Start data scale check for work load \\[10000 key-value "
             + "pairs, 1024 bytes per key-value, 50 concurrent clients\\]\\.\n"
-            + "(?:\\r [0-9]+ / 10000 +[0-9]+\\.[0-9]{2}%(?: 00m[0-9]{2}s| 01m[0-9]{2}s)?)*\\r 10000 / 10000  100\\.00% [0-9]+s\n"
+            + "(?:\\r [0-9]+ / 10000 +[0-9]+\\.[0-9]{2}%(?: [0-9]{2}m[0-9]{2}s)?)*\\r 10000 / 10000  100\\.00% [0-9]+s\n"
             + "Defragmenting \"127\\.0\\.0\\.1:[0-9]+\"\nDefragmented \"127\\.0\\.0\\.1:[0-9]+\"\n"
             + "PASS: Approximate system memory used : -?[0-9]+\\.[0-9]{2} MB\\.\n");
 
