@@ -29,7 +29,9 @@ public final class MemoryMetric {
             body = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).GET().build(),
                     HttpResponse.BodyHandlers.ofString()).body();
         } catch (IOException | IllegalArgumentException e) {
-            out.println("fetch error: Get \"" + url + "\": " + e.getMessage());
+            // Java's connect failures often carry no message; name the exception then.
+            String why = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+            out.println("fetch error: Get \"" + url + "\": " + why);
             return 0;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
