@@ -2,7 +2,9 @@ package io.etcdj.ctl;
 
 import io.etcdj.ctl.command.AlarmCommand;
 import io.etcdj.ctl.command.AuthCommand;
+import io.etcdj.ctl.command.CheckCommand;
 import io.etcdj.ctl.command.CompactionCommand;
+import io.etcdj.ctl.command.CompletionCommand;
 import io.etcdj.ctl.command.DefragCommand;
 import io.etcdj.ctl.command.DelCommand;
 import io.etcdj.ctl.command.DowngradeCommand;
@@ -61,7 +63,9 @@ public final class RootCommand {
         m.put("lock", LockCommand::new);
         m.put("elect", ElectCommand::new);
         m.put("make-mirror", MakeMirrorCommand::new);
+        m.put("check", CheckCommand::new);
         m.put("downgrade", DowngradeCommand::new);
+        m.put("completion", CompletionCommand::new);
         m.put("version", VersionCommand::new);
         m.put("shell", ShellCommand::new);
         return m;

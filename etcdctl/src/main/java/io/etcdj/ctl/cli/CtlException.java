@@ -7,19 +7,34 @@ package io.etcdj.ctl.cli;
 public final class CtlException extends RuntimeException {
 
     private final int exitCode;
+    private final boolean showsUsage;
 
     public CtlException(int exitCode, String message) {
-        super(message);
-        this.exitCode = exitCode;
+        this(exitCode, message, null, false);
     }
 
     public CtlException(int exitCode, String message, Throwable cause) {
+        this(exitCode, message, cause, false);
+    }
+
+    private CtlException(int exitCode, String message, Throwable cause, boolean showsUsage) {
         super(message, cause);
         this.exitCode = exitCode;
+        this.showsUsage = showsUsage;
     }
 
     public int exitCode() {
         return exitCode;
+    }
+
+    /** True for cobra's argument-validation errors, which print the command's usage between two error lines. */
+    public boolean showsUsage() {
+        return showsUsage;
+    }
+
+    /** A cobra argument-validation failure (exit 1, usage shown), e.g. {@code accepts 1 arg(s), received 0}. */
+    public static CtlException usage(String message) {
+        return new CtlException(ExitCodes.ERROR, message, null, true);
     }
 
     public static CtlException badArgs(String message) {

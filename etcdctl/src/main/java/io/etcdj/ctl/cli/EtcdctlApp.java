@@ -102,6 +102,8 @@ public final class EtcdctlApp {
         ctx.globalArgs(globals.consumed());
         try {
             return command.call();
+        } catch (CtlException e) {
+            return e.showsUsage() ? flagError(leaf, e.getMessage(), ctx) : ErrorReporter.report(e, err);
         } catch (RuntimeException e) {
             return ErrorReporter.report(e, err);
         }

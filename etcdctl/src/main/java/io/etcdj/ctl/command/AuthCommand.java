@@ -2,6 +2,8 @@ package io.etcdj.ctl.command;
 
 import io.etcdj.api.etcdserverpb.AuthDisableRequest;
 import io.etcdj.api.etcdserverpb.AuthEnableRequest;
+import io.etcdj.api.etcdserverpb.AuthStatusRequest;
+import io.etcdj.api.etcdserverpb.AuthStatusResponse;
 import io.etcdj.api.etcdserverpb.AuthUserGrantRoleRequest;
 import io.etcdj.client.EtcdClientException;
 import io.etcdj.ctl.cli.CtlCommand;
@@ -11,9 +13,9 @@ import picocli.CommandLine.Parameters;
 
 import java.util.List;
 
-/** {@code auth enable|disable}. */
+/** {@code auth enable|disable|status}. */
 @Command(name = "auth", description = "Enable or disable authentication", customSynopsis = "etcdctl auth <enable or disable> [flags]",
-        subcommands = {AuthCommand.Enable.class, AuthCommand.Disable.class})
+        subcommands = {AuthCommand.Enable.class, AuthCommand.Disable.class, AuthCommand.Status.class})
 public final class AuthCommand {
 
     /** Enables auth; like etcdctl, grants the root role to root first when that is all that is missing. */
@@ -54,6 +56,23 @@ public final class AuthCommand {
             }
             ctx.client().auth(s -> s.authDisable(AuthDisableRequest.getDefaultInstance()));
             ctx.out().println("Authentication Disabled");
+        }
+    }
+
+    /** Reports whether auth is enabled and the auth store's revision (etcdctl 3.5; etcd 3.4 servers answer it too). */
+    @Command(name = "status", description = "Returns authentication status", customSynopsis = "etcdctl auth status [flags]")
+    public static final class Status extends CtlCommand {
+        @Parameters(arity = "0..*")
+        List<String> args;
+
+        @Override
+        protected void run() {
+            if (!orEmpty(args).isEmpty()) {
+                throw CtlException.badArgs("auth status command does not accept any arguments");
+            }
+            ctx.checkFormat();
+            AuthStatusResponse resp = ctx.client().auth(s -> s.authStatus(AuthStatusRequest.getDefaultInstance()));
+            ctx.printer().authStatus(resp);
         }
     }
 }

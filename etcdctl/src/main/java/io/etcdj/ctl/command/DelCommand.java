@@ -26,6 +26,13 @@ public final class DelCommand extends CtlCommand {
             description = "delete keys that are greater than or equal to the given key using byte compare")
     boolean fromKey;
 
+    /**
+     * etcdctl 3.5's flag that marks a two-argument delete as intended. etcdctl 3.6 warns and waits two
+     * seconds before a two-argument delete without it; here, as in 3.4, the delete is sent at once.
+     */
+    @Option(names = "--range", arity = "0..1", description = "delete range of keys")
+    boolean range;
+
     @Parameters(arity = "0..*")
     List<String> args;
 

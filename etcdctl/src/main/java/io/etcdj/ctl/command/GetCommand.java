@@ -42,6 +42,22 @@ public final class GetCommand extends CtlCommand {
     @Option(names = "--keys-only", arity = "0..1", description = "Get only the keys")
     boolean keysOnly;
 
+    @Option(names = "--count-only", arity = "0..1", description = "Get only the count")
+    boolean countOnly;
+
+    // etcdctl 3.6's revision filters; the server applies them after the range is read.
+    @Option(names = "--min-create-rev", defaultValue = "0", description = "Minimum create revision")
+    long minCreateRev;
+
+    @Option(names = "--max-create-rev", defaultValue = "0", description = "Maximum create revision")
+    long maxCreateRev;
+
+    @Option(names = "--min-mod-rev", defaultValue = "0", description = "Minimum modification revision")
+    long minModRev;
+
+    @Option(names = "--max-mod-rev", defaultValue = "0", description = "Maximum modification revision")
+    long maxModRev;
+
     @Option(names = "--print-value-only", arity = "0..1",
             description = "Only write values when using the \"simple\" output format")
     boolean printValueOnly;
@@ -52,6 +68,9 @@ public final class GetCommand extends CtlCommand {
     @Override
     protected void run() {
         RangeRequest req = request(orEmpty(args));
+        if (countOnly && !"fields".equals(ctx.options().writeOut())) {
+            throw CtlException.badArgs("--count-only is only for `--write-out=fields`");
+        }
         if (printValueOnly && !"simple".equals(ctx.options().writeOut())) {
             throw CtlException.badArgs("print-value-only is only for `--write-out=simple`");
         }
@@ -69,6 +88,9 @@ public final class GetCommand extends CtlCommand {
         }
         if (prefix && fromKey) {
             throw CtlException.badArgs("`--prefix` and `--from-key` cannot be set at the same time, choose one");
+        }
+        if (keysOnly && countOnly) {
+            throw CtlException.badArgs("`--keys-only` and `--count-only` cannot be set at the same time, choose one");
         }
         RangeRequest.Builder b = RangeRequest.newBuilder().setKey(Args.bytes(a.get(0)));
         if (a.size() > 1) {
@@ -97,7 +119,9 @@ public final class GetCommand extends CtlCommand {
             sortOrder = RangeRequest.SortOrder.ASCEND;
         }
         b.setSortOrder(sortOrder).setSortTarget(target);
-        b.setLimit(limit).setRevision(rev).setKeysOnly(keysOnly);
+        b.setLimit(limit).setRevision(rev).setKeysOnly(keysOnly).setCountOnly(countOnly);
+        b.setMinCreateRevision(minCreateRev).setMaxCreateRevision(maxCreateRev);
+        b.setMinModRevision(minModRev).setMaxModRevision(maxModRev);
         if (prefix) {
             b.setRangeEnd(a.get(0).isEmpty() ? KeyRanges.FROM_KEY : KeyRanges.prefixEnd(b.getKey()));
             if (a.get(0).isEmpty()) {

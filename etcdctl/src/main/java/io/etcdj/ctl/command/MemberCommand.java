@@ -9,6 +9,7 @@ import io.etcdj.api.etcdserverpb.MemberRemoveRequest;
 import io.etcdj.api.etcdserverpb.MemberUpdateRequest;
 import io.etcdj.ctl.cli.CtlCommand;
 import io.etcdj.ctl.cli.CtlException;
+import io.etcdj.ctl.cli.ExitCodes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -131,14 +132,27 @@ public final class MemberCommand {
             header = {"When --write-out is set to simple, this command prints out comma-separated member lists for each endpoint.",
                 "The items in the lists are ID, Status, Name, Peer Addrs, Client Addrs, Is Learner."})
     public static final class ListMembers extends CtlCommand {
+        @Option(names = "--consistency", defaultValue = "l", description = "Linearizable(l) or Serializable(s)")
+        String consistency;
+
         @Parameters(arity = "0..*", hidden = true)
         List<String> ignored;
 
         @Override
         protected void run() {
+            MemberListRequest req = request();
             ctx.checkFormat();
-            var resp = ctx.client().cluster(s -> s.memberList(MemberListRequest.getDefaultInstance()));
+            var resp = ctx.client().cluster(s -> s.memberList(req));
             ctx.printer().memberList(resp);
+        }
+
+        /** etcdctl 3.6's --consistency; servers before 3.5 ignore the field and answer from their own state. */
+        MemberListRequest request() {
+            return switch (consistency) {
+                case "l" -> MemberListRequest.newBuilder().setLinearizable(true).build();
+                case "s" -> MemberListRequest.newBuilder().setLinearizable(false).build();
+                default -> throw new CtlException(ExitCodes.BAD_FEATURE, "unknown consistency flag \"" + consistency + "\"");
+            };
         }
     }
 

@@ -6,6 +6,7 @@ import io.etcdj.api.authpb.Permission;
 import io.etcdj.api.etcdserverpb.AlarmMember;
 import io.etcdj.api.etcdserverpb.AlarmResponse;
 import io.etcdj.api.etcdserverpb.AuthRoleGetResponse;
+import io.etcdj.api.etcdserverpb.AuthStatusResponse;
 import io.etcdj.api.etcdserverpb.AuthRoleListResponse;
 import io.etcdj.api.etcdserverpb.AuthUserGetResponse;
 import io.etcdj.api.etcdserverpb.AuthUserListResponse;
@@ -254,6 +255,13 @@ public final class FieldsPrinter implements Printer {
     public void authMessage(Message r, String simpleText) {
         ResponseHeader h = (ResponseHeader) r.getField(r.getDescriptorForType().findFieldByName("header"));
         hdr(h);
+    }
+
+    @Override
+    public void authStatus(AuthStatusResponse r) {
+        hdr(r.getHeader());
+        line("Enabled", r.getEnabled());
+        line("AuthRevision", Long.toUnsignedString(r.getAuthRevision()));
     }
 
     @Override

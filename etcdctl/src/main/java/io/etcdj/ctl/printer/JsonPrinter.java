@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.Message;
 import io.etcdj.api.etcdserverpb.AlarmResponse;
 import io.etcdj.api.etcdserverpb.AuthRoleGetResponse;
+import io.etcdj.api.etcdserverpb.AuthStatusResponse;
 import io.etcdj.api.etcdserverpb.AuthRoleListResponse;
 import io.etcdj.api.etcdserverpb.AuthUserGetResponse;
 import io.etcdj.api.etcdserverpb.AuthUserListResponse;
@@ -198,6 +199,11 @@ public final class JsonPrinter implements Printer {
 
     @Override
     public void authMessage(Message r, String simpleText) {
+        print(r);
+    }
+
+    @Override
+    public void authStatus(AuthStatusResponse r) {
         print(r);
     }
 

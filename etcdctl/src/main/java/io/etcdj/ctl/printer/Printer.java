@@ -2,6 +2,7 @@ package io.etcdj.ctl.printer;
 
 import io.etcdj.api.etcdserverpb.AlarmResponse;
 import io.etcdj.api.etcdserverpb.AuthRoleGetResponse;
+import io.etcdj.api.etcdserverpb.AuthStatusResponse;
 import io.etcdj.api.etcdserverpb.AuthUserGetResponse;
 import io.etcdj.api.etcdserverpb.AuthRoleListResponse;
 import io.etcdj.api.etcdserverpb.AuthUserListResponse;
@@ -67,6 +68,9 @@ public interface Printer {
 
     /** Auth responses whose simple form is one fixed sentence, e.g. "Role r created". */
     void authMessage(Message r, String simpleText);
+
+    /** {@code auth status} (etcdctl 3.5). */
+    void authStatus(AuthStatusResponse r);
 
     void roleGet(String role, AuthRoleGetResponse r);
 

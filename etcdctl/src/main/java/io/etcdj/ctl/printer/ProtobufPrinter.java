@@ -3,6 +3,7 @@ package io.etcdj.ctl.printer;
 import com.google.protobuf.Message;
 import io.etcdj.api.etcdserverpb.AlarmResponse;
 import io.etcdj.api.etcdserverpb.AuthRoleGetResponse;
+import io.etcdj.api.etcdserverpb.AuthStatusResponse;
 import io.etcdj.api.etcdserverpb.AuthRoleListResponse;
 import io.etcdj.api.etcdserverpb.AuthUserGetResponse;
 import io.etcdj.api.etcdserverpb.AuthUserListResponse;
@@ -123,6 +124,11 @@ public final class ProtobufPrinter extends UnsupportedPrinter {
 
     @Override
     public void authMessage(Message r, String simpleText) {
+        print(r);
+    }
+
+    @Override
+    public void authStatus(AuthStatusResponse r) {
         print(r);
     }
 

@@ -6,6 +6,7 @@ import io.etcdj.api.authpb.Permission;
 import io.etcdj.api.etcdserverpb.AlarmMember;
 import io.etcdj.api.etcdserverpb.AlarmResponse;
 import io.etcdj.api.etcdserverpb.AuthRoleGetResponse;
+import io.etcdj.api.etcdserverpb.AuthStatusResponse;
 import io.etcdj.api.etcdserverpb.AuthRoleListResponse;
 import io.etcdj.api.etcdserverpb.AuthUserGetResponse;
 import io.etcdj.api.etcdserverpb.AuthUserListResponse;
@@ -223,6 +224,12 @@ public class SimplePrinter implements Printer {
     @Override
     public void authMessage(Message r, String simpleText) {
         out.println(simpleText);
+    }
+
+    @Override
+    public void authStatus(AuthStatusResponse r) {
+        out.println("Authentication Status: " + r.getEnabled());
+        out.println("AuthRevision: " + Long.toUnsignedString(r.getAuthRevision()));
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.etcdj.ctl.printer;
 
 import io.etcdj.api.etcdserverpb.AlarmResponse;
 import io.etcdj.api.etcdserverpb.AuthRoleGetResponse;
+import io.etcdj.api.etcdserverpb.AuthStatusResponse;
 import io.etcdj.api.etcdserverpb.AuthUserGetResponse;
 import io.etcdj.api.etcdserverpb.AuthRoleListResponse;
 import io.etcdj.api.etcdserverpb.AuthUserListResponse;
@@ -133,6 +134,11 @@ public abstract class UnsupportedPrinter implements Printer {
 
     @Override
     public void authMessage(Message r, String simpleText) {
+        throw CtlException.unsupportedFormat(format);
+    }
+
+    @Override
+    public void authStatus(AuthStatusResponse r) {
         throw CtlException.unsupportedFormat(format);
     }
 

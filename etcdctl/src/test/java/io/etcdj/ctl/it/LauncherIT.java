@@ -93,7 +93,7 @@ class LauncherIT {
     @Test
     void errorsAndExitCodesMatch() throws Exception {
         same(Map.of(), "--endpoints=" + etcd.endpoint(), "get");
-        same(Map.of(), "--endpoints=" + etcd.endpoint(), "get", "--bogus");
+        same(Map.of(), "--endpoints=" + etcd.endpoint(), "put", "--bogus");
         same(Map.of(), "--endpoints=" + etcd.endpoint(), "lease", "revoke", "ffff");
         same(Map.of(), "--endpoints=127.0.0.1:1", "--command-timeout=1s", "endpoint", "health");
         Differ.Result r = exec(LAUNCHER.toString(), Map.of(), "--endpoints=127.0.0.1:1", "--command-timeout=1s",

@@ -1,0 +1,52 @@
+package io.etcdj.ctl.check;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class CheckPartsTest {
+
+    private static byte[] varint(long x) {
+        byte[] b = new byte[4];
+        WriterPool.putVarint(b, x);
+        return b;
+    }
+
+    @Test
+    void putVarintZigZagsLikeGo() {
+        assertArrayEquals(new byte[] {2, 0, 0, 0}, varint(1));
+        assertArrayEquals(new byte[] {1, 0, 0, 0}, varint(-1));
+        assertArrayEquals(new byte[] {(byte) 0x80, 1, 0, 0}, varint(64));
+        assertArrayEquals(new byte[] {(byte) 0xD8, 4, 0, 0}, varint(300));
+    }
+
+    @Test
+    void goDurationText() {
+        assertEquals("0s", ProgressCounter.goSeconds(0));
+        assertEquals("59s", ProgressCounter.goSeconds(59));
+        assertEquals("1m0s", ProgressCounter.goSeconds(60));
+        assertEquals("1h2m3s", ProgressCounter.goSeconds(3723));
+    }
+
+    @Test
+    void statsGivePopulationStddevAndSlowest() {
+        LatencyStats s = new LatencyStats();
+        s.success(1);
+        s.success(3);
+        s.failure("boom");
+        s.failure("boom");
+        assertEquals(1.0, s.stddev(), 1e-12);
+        assertEquals(3.0, s.slowest());
+        assertEquals(0.5, s.requestsPerSecond(4));
+        assertEquals(java.util.Map.of("boom", 2), s.errors());
+    }
+
+    @Test
+    void loadsByEtcdctlNames() {
+        assertEquals(PerfLoad.XLARGE, PerfLoad.byName("xLarge").orElseThrow());
+        assertEquals(PerfLoad.MEDIUM, PerfLoad.byName("m").orElseThrow());
+        assertEquals(true, PerfLoad.byName("XL").isEmpty());
+        assertEquals(DatascaleLoad.LARGE, DatascaleLoad.byName("large").orElseThrow());
+    }
+}
