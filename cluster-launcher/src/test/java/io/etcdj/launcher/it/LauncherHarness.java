@@ -31,7 +31,7 @@ final class LauncherHarness implements AutoCloseable {
   /** Test-cluster timing: short, but long enough for a busy 2-core machine. */
   static final String FAST_FLAGS = "flags: [--heartbeat-interval=50, --election-timeout=500]";
 
-  /** The etcd binary under test: the real etcd by default, ours with -Dlauncher.etcd=... */
+  /** The etcd binary under test: ours by default (the pom sets it), the real one with -Dlauncher.etcd=/usr/bin/etcd. */
   static String etcd() {
     // absolute, because cluster files resolve a relative etcd: against their own directory
     return Path.of(System.getProperty("launcher.etcd", "/usr/bin/etcd")).toAbsolutePath().normalize().toString();

@@ -139,7 +139,12 @@ final class PeerClient implements AutoCloseable {
     private StreamObserver<PeerMessage> ensureStream() {
         if (stream == null) {
             streamError = null;
-            stream = PeerGrpc.newStub(channel()).withWaitForReady().stream(new StreamObserver<>() {
+            ManagedChannel ch = channel();
+            // Our own backoff (50 ms doubling to 1 s) decides when to try again, as etcd's peer
+            // layer does; grpc-java's would grow towards two minutes while a member is down, and
+            // waiting for ready would only pile messages into a call that never starts.
+            ch.resetConnectBackoff();
+            stream = PeerGrpc.newStub(ch).stream(new StreamObserver<>() {
                 @Override
                 public void onNext(PeerAck value) {
                 }
