@@ -34,12 +34,18 @@ import java.util.List;
  * {@link GoJson}; the Go client's own response types (lease results, watch batches) embed the header
  * and use their own field names, which are spelled out here.
  */
-public final class JsonPrinter implements Printer {
+public final class JsonPrinter extends WholeMessagePrinter {
 
     private final Out out;
 
     public JsonPrinter(Out out) {
+        super("json");
         this.out = out;
+    }
+
+    @Override
+    protected void printMessage(Message m) {
+        print(m);
     }
 
     private void print(Message m) {
@@ -53,26 +59,6 @@ public final class JsonPrinter implements Printer {
     /** A Go struct that embeds *pb.ResponseHeader: the header's fields appear at top level. */
     private static GoJson withEmbeddedHeader(ResponseHeader h) {
         return new GoJson().beginObject().embeddedFields(h);
-    }
-
-    @Override
-    public void get(RangeResponse r) {
-        print(r);
-    }
-
-    @Override
-    public void put(PutResponse r) {
-        print(r);
-    }
-
-    @Override
-    public void del(DeleteRangeResponse r) {
-        print(r);
-    }
-
-    @Override
-    public void txn(TxnResponse r) {
-        print(r);
     }
 
     @Override
@@ -97,11 +83,6 @@ public final class JsonPrinter implements Printer {
     public void grant(LeaseGrantResponse r) {
         print(withEmbeddedHeader(r.getHeader()).name("ID").value(r.getID()).name("TTL").value(r.getTTL())
                 .name("Error").value(r.getError()).endObject());
-    }
-
-    @Override
-    public void revoke(long id, LeaseRevokeResponse r) {
-        print(r);
     }
 
     @Override
@@ -136,31 +117,6 @@ public final class JsonPrinter implements Printer {
     }
 
     @Override
-    public void memberAdd(MemberAddResponse r) {
-        print(r);
-    }
-
-    @Override
-    public void memberRemove(long id, MemberRemoveResponse r) {
-        print(r);
-    }
-
-    @Override
-    public void memberUpdate(long id, MemberUpdateResponse r) {
-        print(r);
-    }
-
-    @Override
-    public void memberPromote(long id, MemberPromoteResponse r) {
-        print(r);
-    }
-
-    @Override
-    public void memberList(MemberListResponse r) {
-        print(r);
-    }
-
-    @Override
     public void endpointHealth(List<EndpointHealth> r) {
         GoJson j = new GoJson().beginArray();
         for (EndpointHealth h : r) {
@@ -192,38 +148,4 @@ public final class JsonPrinter implements Printer {
         print(j.endArray());
     }
 
-    @Override
-    public void alarm(AlarmResponse r) {
-        print(r);
-    }
-
-    @Override
-    public void authMessage(Message r, String simpleText) {
-        print(r);
-    }
-
-    @Override
-    public void authStatus(AuthStatusResponse r) {
-        print(r);
-    }
-
-    @Override
-    public void roleGet(String role, AuthRoleGetResponse r) {
-        print(r);
-    }
-
-    @Override
-    public void roleList(AuthRoleListResponse r) {
-        print(r);
-    }
-
-    @Override
-    public void userGet(String user, AuthUserGetResponse r) {
-        print(r);
-    }
-
-    @Override
-    public void userList(AuthUserListResponse r) {
-        print(r);
-    }
 }

@@ -27,7 +27,7 @@ import io.etcdj.api.etcdserverpb.WatchResponse;
  * {@code -w protobuf}: the response's wire bytes, no newline. For the Go client's lease types only the
  * embedded header is marshalled, which is what etcdctl writes; endpoint results have no protobuf form.
  */
-public final class ProtobufPrinter extends UnsupportedPrinter {
+public final class ProtobufPrinter extends WholeMessagePrinter {
 
     private final Out out;
 
@@ -36,28 +36,13 @@ public final class ProtobufPrinter extends UnsupportedPrinter {
         this.out = out;
     }
 
+    @Override
+    protected void printMessage(Message m) {
+        print(m);
+    }
+
     private void print(Message m) {
         out.write(m.toByteArray());
-    }
-
-    @Override
-    public void get(RangeResponse r) {
-        print(r);
-    }
-
-    @Override
-    public void put(PutResponse r) {
-        print(r);
-    }
-
-    @Override
-    public void del(DeleteRangeResponse r) {
-        print(r);
-    }
-
-    @Override
-    public void txn(TxnResponse r) {
-        print(r);
     }
 
     @Override
@@ -70,11 +55,6 @@ public final class ProtobufPrinter extends UnsupportedPrinter {
     @Override
     public void grant(LeaseGrantResponse r) {
         print(r.getHeader());
-    }
-
-    @Override
-    public void revoke(long id, LeaseRevokeResponse r) {
-        print(r);
     }
 
     @Override
@@ -92,63 +72,4 @@ public final class ProtobufPrinter extends UnsupportedPrinter {
         print(r.getHeader());
     }
 
-    @Override
-    public void memberAdd(MemberAddResponse r) {
-        print(r);
-    }
-
-    @Override
-    public void memberRemove(long id, MemberRemoveResponse r) {
-        print(r);
-    }
-
-    @Override
-    public void memberUpdate(long id, MemberUpdateResponse r) {
-        print(r);
-    }
-
-    @Override
-    public void memberPromote(long id, MemberPromoteResponse r) {
-        print(r);
-    }
-
-    @Override
-    public void memberList(MemberListResponse r) {
-        print(r);
-    }
-
-    @Override
-    public void alarm(AlarmResponse r) {
-        print(r);
-    }
-
-    @Override
-    public void authMessage(Message r, String simpleText) {
-        print(r);
-    }
-
-    @Override
-    public void authStatus(AuthStatusResponse r) {
-        print(r);
-    }
-
-    @Override
-    public void roleGet(String role, AuthRoleGetResponse r) {
-        print(r);
-    }
-
-    @Override
-    public void roleList(AuthRoleListResponse r) {
-        print(r);
-    }
-
-    @Override
-    public void userGet(String user, AuthUserGetResponse r) {
-        print(r);
-    }
-
-    @Override
-    public void userList(AuthUserListResponse r) {
-        print(r);
-    }
 }
