@@ -24,6 +24,15 @@ public abstract class CtlCommand implements Callable<Integer> {
     /** Runs the command; failures are thrown as {@link CtlException} or client exceptions. */
     protected abstract void run();
 
+    /** The one positional argument, or etcdctl's usage error {@code errorText} when there is not exactly one. */
+    protected static String onlyArg(List<String> args, String errorText) {
+        List<String> a = orEmpty(args);
+        if (a.size() != 1) {
+            throw CtlException.badArgs(errorText);
+        }
+        return a.get(0);
+    }
+
     protected static List<String> orEmpty(List<String> args) {
         return args == null ? List.of() : args;
     }

@@ -24,13 +24,10 @@ public final class CompactionCommand extends CtlCommand {
 
     @Override
     protected void run() {
-        List<String> a = orEmpty(args);
-        if (a.size() != 1) {
-            throw CtlException.badArgs("compaction command needs 1 argument");
-        }
+        String arg = onlyArg(args, "compaction command needs 1 argument");
         long rev;
         try {
-            rev = GoValues.parseInt(a.get(0), 10);
+            rev = GoValues.parseInt(arg, 10);
         } catch (IllegalArgumentException e) {
             throw CtlException.error(e.getMessage());
         }

@@ -30,13 +30,10 @@ public final class LeaseCommand {
 
         @Override
         protected void run() {
-            List<String> a = orEmpty(args);
-            if (a.size() != 1) {
-                throw CtlException.badArgs("lease grant command needs TTL argument");
-            }
+            String arg = onlyArg(args, "lease grant command needs TTL argument");
             long ttl;
             try {
-                ttl = GoValues.parseInt(a.get(0), 10);
+                ttl = GoValues.parseInt(arg, 10);
             } catch (IllegalArgumentException e) {
                 throw CtlException.badArgs("bad TTL (" + e.getMessage() + ")");
             }
@@ -55,11 +52,8 @@ public final class LeaseCommand {
 
         @Override
         protected void run() {
-            List<String> a = orEmpty(args);
-            if (a.size() != 1) {
-                throw CtlException.badArgs("lease revoke command needs 1 argument");
-            }
-            long id = Args.leaseArg(a.get(0));
+            String arg = onlyArg(args, "lease revoke command needs 1 argument");
+            long id = Args.leaseArg(arg);
             ctx.checkFormat();
             LeaseRevokeRequest req = LeaseRevokeRequest.newBuilder().setID(id).build();
             try {
@@ -83,11 +77,8 @@ public final class LeaseCommand {
 
         @Override
         protected void run() {
-            List<String> a = orEmpty(args);
-            if (a.size() != 1) {
-                throw CtlException.badArgs("lease timetolive command needs lease ID as argument");
-            }
-            long id = Args.leaseArg(a.get(0));
+            String arg = onlyArg(args, "lease timetolive command needs lease ID as argument");
+            long id = Args.leaseArg(arg);
             ctx.checkFormat();
             LeaseTimeToLiveRequest req = LeaseTimeToLiveRequest.newBuilder().setID(id).setKeys(keys).build();
             var resp = ctx.client().lease(s -> s.leaseTimeToLive(req));
@@ -121,11 +112,8 @@ public final class LeaseCommand {
 
         @Override
         protected void run() {
-            List<String> a = orEmpty(args);
-            if (a.size() != 1) {
-                throw CtlException.badArgs("lease keep-alive command needs lease ID as argument");
-            }
-            long id = Args.leaseArg(a.get(0));
+            String arg = onlyArg(args, "lease keep-alive command needs lease ID as argument");
+            long id = Args.leaseArg(arg);
             ctx.checkFormat();
             LeaseKeepAlive stream = new LeaseKeepAlive(ctx.client(), id);
             try {

@@ -78,11 +78,8 @@ public final class MakeMirrorCommand extends CtlCommand {
 
     @Override
     protected void run() {
-        List<String> a = orEmpty(args);
-        if (a.size() != 1) {
-            throw CtlException.badArgs("make-mirror takes one destination argument");
-        }
-        try (EtcdClient dest = destination(a.get(0))) {
+        String arg = onlyArg(args, "make-mirror takes one destination argument");
+        try (EtcdClient dest = destination(arg)) {
             EtcdClient source = ctx.client();
             if (noDestPrefix && !destPrefix.isEmpty()) {
                 throw CtlException.badArgs("`--dest-prefix` and `--no-dest-prefix` cannot be set at the same time, choose one");

@@ -47,14 +47,11 @@ public final class MemberCommand {
 
         @Override
         protected void run() {
-            List<String> a = orEmpty(args);
-            if (a.size() != 1) {
-                throw CtlException.badArgs("member name not provided");
-            }
+            String arg = onlyArg(args, "member name not provided");
             if (peerUrls.isEmpty()) {
                 throw CtlException.badArgs("member peer urls not provided");
             }
-            String name = a.get(0);
+            String name = arg;
             List<String> peers = urls(peerUrls);
             ctx.checkFormat();
             MemberAddRequest req = MemberAddRequest.newBuilder().addAllPeerURLs(peers).setIsLearner(learner).build();
@@ -88,11 +85,8 @@ public final class MemberCommand {
 
         @Override
         protected void run() {
-            List<String> a = orEmpty(args);
-            if (a.size() != 1) {
-                throw CtlException.badArgs("member ID is not provided");
-            }
-            long id = Args.memberId(a.get(0));
+            String arg = onlyArg(args, "member ID is not provided");
+            long id = Args.memberId(arg);
             ctx.checkFormat();
             var resp = ctx.client().cluster(s -> s.memberRemove(MemberRemoveRequest.newBuilder().setID(id).build()));
             ctx.printer().memberRemove(id, resp);
@@ -111,11 +105,8 @@ public final class MemberCommand {
 
         @Override
         protected void run() {
-            List<String> a = orEmpty(args);
-            if (a.size() != 1) {
-                throw CtlException.badArgs("member ID is not provided");
-            }
-            long id = Args.memberId(a.get(0));
+            String arg = onlyArg(args, "member ID is not provided");
+            long id = Args.memberId(arg);
             if (peerUrls.isEmpty()) {
                 throw CtlException.badArgs("member peer urls not provided");
             }
@@ -166,11 +157,8 @@ public final class MemberCommand {
 
         @Override
         protected void run() {
-            List<String> a = orEmpty(args);
-            if (a.size() != 1) {
-                throw CtlException.badArgs("member ID is not provided");
-            }
-            long id = Args.memberId(a.get(0));
+            String arg = onlyArg(args, "member ID is not provided");
+            long id = Args.memberId(arg);
             ctx.checkFormat();
             var resp = ctx.client().cluster(s -> s.memberPromote(MemberPromoteRequest.newBuilder().setID(id).build()));
             ctx.printer().memberPromote(id, resp);

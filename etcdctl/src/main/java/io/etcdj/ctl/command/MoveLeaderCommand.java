@@ -22,13 +22,10 @@ public final class MoveLeaderCommand extends CtlCommand {
 
     @Override
     protected void run() {
-        List<String> a = orEmpty(args);
-        if (a.size() != 1) {
-            throw CtlException.badArgs("move-leader command needs 1 argument");
-        }
+        String arg = onlyArg(args, "move-leader command needs 1 argument");
         long target;
         try {
-            target = Args.parseUintHex(a.get(0));
+            target = Args.parseUintHex(arg);
         } catch (IllegalArgumentException e) {
             throw CtlException.badArgs(e.getMessage());
         }

@@ -51,13 +51,10 @@ public final class RoleCommand {
 
         @Override
         protected void run() {
-            List<String> a = orEmpty(args);
-            if (a.size() != 1) {
-                throw CtlException.badArgs("role add command requires role name as its argument");
-            }
+            String arg = onlyArg(args, "role add command requires role name as its argument");
             ctx.checkFormat();
-            var resp = ctx.client().auth(s -> s.roleAdd(AuthRoleAddRequest.newBuilder().setName(a.get(0)).build()));
-            ctx.printer().authMessage(resp, "Role " + a.get(0) + " created");
+            var resp = ctx.client().auth(s -> s.roleAdd(AuthRoleAddRequest.newBuilder().setName(arg).build()));
+            ctx.printer().authMessage(resp, "Role " + arg + " created");
         }
     }
 
@@ -69,13 +66,10 @@ public final class RoleCommand {
 
         @Override
         protected void run() {
-            List<String> a = orEmpty(args);
-            if (a.size() != 1) {
-                throw CtlException.badArgs("role delete command requires role name as its argument");
-            }
+            String arg = onlyArg(args, "role delete command requires role name as its argument");
             ctx.checkFormat();
-            var resp = ctx.client().auth(s -> s.roleDelete(AuthRoleDeleteRequest.newBuilder().setRole(a.get(0)).build()));
-            ctx.printer().authMessage(resp, "Role " + a.get(0) + " deleted");
+            var resp = ctx.client().auth(s -> s.roleDelete(AuthRoleDeleteRequest.newBuilder().setRole(arg).build()));
+            ctx.printer().authMessage(resp, "Role " + arg + " deleted");
         }
     }
 
@@ -88,13 +82,10 @@ public final class RoleCommand {
 
         @Override
         protected void run() {
-            List<String> a = orEmpty(args);
-            if (a.size() != 1) {
-                throw CtlException.badArgs("role get command requires role name as its argument");
-            }
+            String arg = onlyArg(args, "role get command requires role name as its argument");
             ctx.checkFormat();
-            var resp = ctx.client().auth(s -> s.roleGet(AuthRoleGetRequest.newBuilder().setRole(a.get(0)).build()));
-            ctx.printer().roleGet(a.get(0), resp);
+            var resp = ctx.client().auth(s -> s.roleGet(AuthRoleGetRequest.newBuilder().setRole(arg).build()));
+            ctx.printer().roleGet(arg, resp);
         }
     }
 

@@ -34,17 +34,14 @@ public final class SnapshotCommand {
 
         @Override
         protected void run() {
-            List<String> a = orEmpty(args);
-            if (a.size() != 1) {
-                throw CtlException.badArgs("snapshot save expects one argument");
-            }
+            String arg = onlyArg(args, "snapshot save expects one argument");
             List<String> eps = ctx.options().endpoints();
             if (eps.size() != 1) {
                 throw new CtlException(ExitCodes.INTERRUPTED, "snapshot must be requested to one selected node, not multiple ["
                         + String.join(" ", eps) + "]");
             }
-            Path target = Path.of(a.get(0));
-            Path part = Path.of(a.get(0) + ".part");
+            Path target = Path.of(arg);
+            Path part = Path.of(arg + ".part");
             SnapshotLog log = new SnapshotLog(ctx.err());
             long start = System.nanoTime();
             long size = 0;
@@ -82,7 +79,7 @@ public final class SnapshotCommand {
                 throw new CtlException(ExitCodes.INTERRUPTED, "could not rename " + part + " to " + target, e);
             }
             log.epoch("snapshot/v3_snapshot.go:152", "saved", ",\"path\":\"" + target + "\"");
-            ctx.out().println("Snapshot saved at " + a.get(0));
+            ctx.out().println("Snapshot saved at " + arg);
         }
 
         private static void deleteQuietly(Path p) {

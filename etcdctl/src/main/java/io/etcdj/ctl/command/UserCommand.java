@@ -60,11 +60,8 @@ public final class UserCommand {
 
         @Override
         protected void run() {
-            List<String> a = orEmpty(args);
-            if (a.size() != 1) {
-                throw CtlException.badArgs("user add command requires user name as its argument");
-            }
-            String name = a.get(0);
+            String arg = onlyArg(args, "user add command requires user name as its argument");
+            String name = arg;
             String password = "";
             int colon = name.indexOf(':');
             if (colon >= 0) {
@@ -97,13 +94,10 @@ public final class UserCommand {
 
         @Override
         protected void run() {
-            List<String> a = orEmpty(args);
-            if (a.size() != 1) {
-                throw CtlException.badArgs("user delete command requires user name as its argument");
-            }
+            String arg = onlyArg(args, "user delete command requires user name as its argument");
             ctx.checkFormat();
-            var resp = ctx.client().auth(s -> s.userDelete(AuthUserDeleteRequest.newBuilder().setName(a.get(0)).build()));
-            ctx.printer().authMessage(resp, "User " + a.get(0) + " deleted");
+            var resp = ctx.client().auth(s -> s.userDelete(AuthUserDeleteRequest.newBuilder().setName(arg).build()));
+            ctx.printer().authMessage(resp, "User " + arg + " deleted");
         }
     }
 
@@ -119,11 +113,8 @@ public final class UserCommand {
 
         @Override
         protected void run() {
-            List<String> a = orEmpty(args);
-            if (a.size() != 1) {
-                throw CtlException.badArgs("user get command requires user name as its argument");
-            }
-            String name = a.get(0);
+            String arg = onlyArg(args, "user get command requires user name as its argument");
+            String name = arg;
             ctx.checkFormat();
             AuthUserGetResponse resp = ctx.client().auth(s -> s.userGet(AuthUserGetRequest.newBuilder().setName(name).build()));
             if (detail && "simple".equals(ctx.options().writeOut())) {
@@ -166,14 +157,11 @@ public final class UserCommand {
 
         @Override
         protected void run() {
-            List<String> a = orEmpty(args);
-            if (a.size() != 1) {
-                throw CtlException.badArgs("user passwd command requires user name as its argument");
-            }
-            String password = readPassword(ctx, "Password of " + a.get(0) + ": ");
+            String arg = onlyArg(args, "user passwd command requires user name as its argument");
+            String password = readPassword(ctx, "Password of " + arg + ": ");
             ctx.checkFormat();
             var resp = ctx.client().auth(s -> s.userChangePassword(AuthUserChangePasswordRequest.newBuilder()
-                    .setName(a.get(0)).setPassword(password).build()));
+                    .setName(arg).setPassword(password).build()));
             ctx.printer().authMessage(resp, "Password updated");
         }
     }
