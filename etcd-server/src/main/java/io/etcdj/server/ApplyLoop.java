@@ -19,22 +19,33 @@ import java.util.concurrent.LinkedBlockingQueue;
 /**
  * Applies committed entries in order on its own thread: one backend transaction per run of
  * entries (the batch commit), then watchers, read barriers and waiting client calls hear about
- * it. Entries at or below the consistent index were applied before a restart and are skipped,
- * except that conf changes always reach Raft's configuration.
+ * it, and Raft learns the applied index. Entries at or below the consistent index were applied
+ * before a restart and are skipped, except that conf changes always reach Raft's configuration.
+ *
+ * <p>This thread never waits for the Raft loop (conf changes and the applied index are handed to
+ * it without blocking), and never completes a client's future itself. Any exception here stops
+ * the member through {@link Hooks#fatal}: half-applied state must not keep serving.
  */
 final class ApplyLoop implements AutoCloseable {
     private static final Log LOG = Log.get("etcdserver/apply");
 
-    /** Committed entries to apply, or (with {@code snapshotFile}) a leader's snapshot to install first. */
-    private record Batch(List<Entry> entries, long term, java.nio.file.Path snapshotFile) {
+    /**
+     * Committed entries to apply, or (with {@code snapshotFile}) a leader's snapshot to install
+     * first, taken at Raft index {@code snapshotIndex}.
+     */
+    private record Batch(List<Entry> entries, long term, java.nio.file.Path snapshotFile, long snapshotIndex) {
     }
 
     /** Hooks into the rest of the server. */
     interface Hooks {
-        /** Applies a conf change to Raft and, if {@code fresh}, to the membership. */
+        /** Applies a conf change to Raft and, if {@code fresh}, to the membership. Must not block. */
         void confChange(ConfChange cc, WriteBatch batch, boolean fresh);
 
+        /** Every entry up to Raft index {@code index} is applied and in the backend. */
         void applied(long index);
+
+        /** Applying failed: the member must stop. */
+        void fatal(Throwable t);
     }
 
     private final StateMachines sm;
@@ -70,12 +81,12 @@ final class ApplyLoop implements AutoCloseable {
     }
 
     void submit(List<Entry> entries, long term) {
-        queue.add(new Batch(entries, term, null));
+        queue.add(new Batch(entries, term, null, 0));
     }
 
-    /** Installs a snapshot's backend file before any entry committed after it is applied. */
-    void submitSnapshot(java.nio.file.Path dbFile) {
-        queue.add(new Batch(List.of(), 0, dbFile));
+    /** Installs the backend file of the Raft snapshot at {@code index} before any later entry is applied. */
+    void submitSnapshot(java.nio.file.Path dbFile, long index) {
+        queue.add(new Batch(List.of(), 0, dbFile, index));
     }
 
     private void run() {
@@ -83,7 +94,7 @@ final class ApplyLoop implements AutoCloseable {
             while (running) {
                 Batch first = queue.take();
                 if (first.snapshotFile() != null) {
-                    install(first.snapshotFile());
+                    install(first.snapshotFile(), first.snapshotIndex());
                     continue;
                 }
                 List<Batch> batches = new ArrayList<>();
@@ -95,10 +106,15 @@ final class ApplyLoop implements AutoCloseable {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (Throwable t) {
+            if (running) {
+                LOG.error("failed to apply committed entries; stopping the member", "error", String.valueOf(t));
+                hooks.fatal(t);
+            }
         }
     }
 
-    private void install(java.nio.file.Path dbFile) {
+    private void install(java.nio.file.Path dbFile, long snapshotIndex) {
         sm.installSnapshot(dbFile);
         consistentIndex = sm.consistentIndex();
         appliedIndex = Math.max(appliedIndex, consistentIndex);
@@ -106,6 +122,7 @@ final class ApplyLoop implements AutoCloseable {
         reads.applied(appliedIndex);
         LOG.info("applied snapshot from leader", "consistent-index", consistentIndex,
                 "revision", sm.store.currentRevision());
+        hooks.applied(snapshotIndex);
     }
 
     private record Done(long id, ApplyResult result) {
@@ -116,6 +133,7 @@ final class ApplyLoop implements AutoCloseable {
         List<Done> done = new ArrayList<>();
         long last = appliedIndex;
         long lastTerm = 0;
+        long lastEntry = 0;
         try {
             for (Batch b : batches) {
                 for (Entry e : b.entries()) {
@@ -137,10 +155,13 @@ final class ApplyLoop implements AutoCloseable {
                     }
                     last = Math.max(last, e.getIndex());
                     lastTerm = e.getTerm();
+                    lastEntry = e.getIndex();
                 }
             }
-        } catch (RuntimeException t) {
-            LOG.error("apply failed; stopping", "error", String.valueOf(t));
+        } catch (RuntimeException | Error t) {
+            // Release the write lock and abort the backend transaction, so stopping the member
+            // (which closes the backend) cannot wait on them.
+            wb.close();
             throw t;
         }
         List<ChangeEvent> events = wb.commit(last, lastTerm);
@@ -150,7 +171,7 @@ final class ApplyLoop implements AutoCloseable {
         for (Done d : done) {
             waiters.complete(d.id(), d.result());
         }
-        hooks.applied(last);
+        hooks.applied(lastEntry);
     }
 
     private static ConfChange parseConfChange(Entry e) {

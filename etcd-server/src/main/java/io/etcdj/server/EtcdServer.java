@@ -65,7 +65,7 @@ public final class EtcdServer implements AutoCloseable {
         return t;
     });
     private final Waiters waiters = new Waiters(responders);
-    private final ReadBarrier reads = new ReadBarrier();
+    private final ReadBarrier reads = new ReadBarrier(responders);
     private final ProgressNotifier progress;
     private final IdGenerator ids;
     private final long memberId;
@@ -321,10 +321,21 @@ public final class EtcdServer implements AutoCloseable {
         return transport;
     }
 
-    /** A follower received the backend file for the Raft snapshot at {@code index}. */
+    /**
+     * A follower received the backend file for the Raft snapshot at {@code index}. It is made
+     * durable under its index before Raft sees the snapshot: if the member crashes after saving
+     * the snapshot and before installing the file, the restart installs it from there.
+     */
     void snapshotArrived(long index, Path dbFile) {
-        Path old = incomingSnapshots.put(index, dbFile);
-        if (old != null && !old.equals(dbFile)) {
+        Path durable = SnapshotDb.path(config.snapDir(), index);
+        try {
+            SnapshotDb.makeDurable(dbFile, durable);
+        } catch (IOException e) {
+            deleteQuietly(dbFile);
+            throw new java.io.UncheckedIOException("cannot store the snapshot's database file", e);
+        }
+        Path old = incomingSnapshots.put(index, durable);
+        if (old != null && !old.equals(durable)) {
             deleteQuietly(old);
         }
     }
@@ -499,7 +510,7 @@ public final class EtcdServer implements AutoCloseable {
         public void snapshotInstalled(io.etcdj.raftpb.Snapshot snapshot) {
             Path db = incomingSnapshots.remove(snapshot.getMetadata().getIndex());
             if (db != null) {
-                apply.submitSnapshot(db);
+                apply.submitSnapshot(db, snapshot.getMetadata().getIndex());
             } else {
                 LOG.warn("raft snapshot has no backend file; keeping the local one",
                         "snapshot-index", snapshot.getMetadata().getIndex());
@@ -520,7 +531,7 @@ public final class EtcdServer implements AutoCloseable {
             if (fresh) {
                 applyToMembership(cc, batch);
             }
-            raft.applyConfChange(cc).join();
+            raft.applyConfChange(cc);
             if (cc.getType() == ConfChangeType.ConfChangeRemoveNode) {
                 if (cc.getNodeId() == memberId) {
                     timers.execute(EtcdServer.this::removedFromCluster);
@@ -558,11 +569,20 @@ public final class EtcdServer implements AutoCloseable {
 
         @Override
         public void applied(long index) {
+            raft.appliedTo(index);
             Metrics.APPLIED_INDEX.set(index);
             if (config.snapshotCount() > 0 && index - lastSnapshotIndex >= config.snapshotCount()) {
                 lastSnapshotIndex = index;
-                raft.snapshot(index, config.snapshotCatchupEntries(), sm.backend::sync);
+                // The backend must be durable up to the snapshot before the snapshot is: a restart
+                // resumes from the snapshot and never replays the entries behind it.
+                sm.backend.sync();
+                raft.snapshot(index, config.snapshotCatchupEntries());
             }
+        }
+
+        @Override
+        public void fatal(Throwable t) {
+            onFatal.run();
         }
     }
 

@@ -15,10 +15,12 @@ import io.etcdj.server.raft.RaftRole;
 import io.etcdj.server.raft.RawNode;
 import io.etcdj.server.raft.ReadState;
 import io.etcdj.server.raft.Ready;
+import io.etcdj.server.raft.SnapshotOutOfDateException;
 import io.etcdj.server.snap.Snapshotter;
 import io.etcdj.server.wal.Wal;
 import io.etcdj.server.wal.WalSnapshot;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -35,8 +37,14 @@ import java.util.function.LongSupplier;
  * The one thread that owns the Raft node. Each turn it runs queued work (proposals, peer
  * messages, calls), ticks on the heartbeat interval, and handles every Ready in the order the
  * raft package requires: persist (one WAL fsync for the batch), send, hand committed entries to
- * the apply loop, advance. Proposals made while there is no leader are retried each tick and
- * fail with "no leader" after two election timeouts.
+ * the apply loop, advance. The node runs with asynchronous apply: the apply loop reports what it
+ * applied ({@link #appliedTo}) and applies conf changes through this thread, in log order, so
+ * Raft never campaigns on a membership the server has not reached. Proposals made while there
+ * is no leader are retried each tick and fail with "no leader" after two election timeouts.
+ *
+ * <p>Any exception escaping the node, the WAL or the snapshotter stops the member (etcd panics
+ * there too): a member that cannot persist or whose Raft state is broken must not keep serving.
+ * Only a peer's malformed message is dropped, and a client call's failure goes to its future.
  */
 final class RaftLoop implements AutoCloseable {
     private static final Log LOG = Log.get("etcdserver/raft");
@@ -148,12 +156,25 @@ final class RaftLoop implements AutoCloseable {
     }
 
     void step(Message m) {
+        if (RawNode.isLocalMessage(m.getType())) {
+            LOG.warn("dropped a peer message of a local-only type", "type", m.getType().name(),
+                    "from", Long.toHexString(m.getFrom()));
+            return;
+        }
         inbox.add(() -> node.step(m));
     }
 
-    /** Applies a committed conf change to Raft's own configuration (from the apply loop). */
-    CompletableFuture<ConfState> applyConfChange(ConfChange cc) {
-        return call(n -> n.applyConfChange(cc));
+    /**
+     * Applies a committed conf change to Raft's own configuration. Called by the apply loop in log
+     * order; it does not wait, so the apply loop never blocks on this thread.
+     */
+    void applyConfChange(ConfChange cc) {
+        inbox.add(() -> node.applyConfChange(cc));
+    }
+
+    /** The apply loop has applied every entry up to {@code index}. */
+    void appliedTo(long index) {
+        inbox.add(() -> node.appliedTo(index));
     }
 
     /** The term of log entry {@code index}, or {@code fallback} if it is no longer in the log. Raft thread only. */
@@ -165,24 +186,32 @@ final class RaftLoop implements AutoCloseable {
         }
     }
 
-    /** Takes a Raft snapshot at {@code index} and compacts the log behind it (keeping {@code keep} entries). */
-    void snapshot(long index, long keep, Runnable beforeRelease) {
+    /**
+     * Takes a Raft snapshot at {@code index} and compacts the log behind it (keeping {@code keep}
+     * entries). The caller has made the backend durable up to {@code index} first, so a restart
+     * from this snapshot never finds the backend behind it.
+     */
+    void snapshot(long index, long keep) {
         inbox.add(() -> {
+            ConfState cs = node.status().confState();
+            Snapshot snap;
             try {
-                ConfState cs = node.status().confState();
-                Snapshot snap = storage.createSnapshot(index, cs, new byte[0]);
+                snap = storage.createSnapshot(index, cs, new byte[0]);
+            } catch (SnapshotOutOfDateException e) {
+                return; // a newer snapshot (e.g. from the leader) is already in place
+            }
+            try {
                 snapshotter.save(snap);
                 wal.saveSnapshot(new WalSnapshot(index, snap.getMetadata().getTerm(), cs));
                 long compactTo = index - keep;
                 if (compactTo > storage.firstIndex()) {
                     storage.compact(compactTo);
                 }
-                beforeRelease.run();
                 wal.releaseLockTo(Math.max(1, compactTo));
-                LOG.info("saved snapshot", "snapshot-index", index);
-            } catch (IOException | RuntimeException e) {
-                LOG.warn("failed to save snapshot", "error", String.valueOf(e));
+            } catch (IOException e) {
+                throw new UncheckedIOException("failed to save snapshot at index " + index, e);
             }
+            LOG.info("saved snapshot", "snapshot-index", index);
         });
     }
 
@@ -212,12 +241,11 @@ final class RaftLoop implements AutoCloseable {
                 long wait = nextTick - clock.getAsLong();
                 Runnable task = wait > 0 ? inbox.poll(wait, TimeUnit.NANOSECONDS) : inbox.poll();
                 while (task != null) {
-                    runGuarded(task);
+                    task.run();
                     task = inbox.poll();
                 }
                 long now = clock.getAsLong();
                 if (now >= nextTick) {
-                    campaignIfSoleVoter();
                     node.tick();
                     nextTick = now + tickNanos;
                     retryParked();
@@ -238,30 +266,6 @@ final class RaftLoop implements AutoCloseable {
             Thread.currentThread().interrupt();
         } catch (Throwable t) {
             listener.fatal(t);
-        }
-    }
-
-    /** A sole voter needs no election timeout to know it wins (etcd fast-forwards its first election too). */
-    private void campaignIfSoleVoter() {
-        if (lead != 0) {
-            return;
-        }
-        io.etcdj.server.raft.Status st = node.status();
-        List<Long> voters = st.confState().getVotersList();
-        if (voters.size() == 1 && voters.get(0) == st.id()) {
-            node.campaign();
-        }
-    }
-
-    /**
-     * Runs one queued operation. A bad peer message or a refused request must not stop the member:
-     * it is logged and dropped. Only persistence failures (in {@link #handle}) are fatal.
-     */
-    private static void runGuarded(Runnable task) {
-        try {
-            task.run();
-        } catch (RuntimeException e) {
-            LOG.warn("raft: dropped an operation that failed", "error", String.valueOf(e));
         }
     }
 

@@ -6,13 +6,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 
 /**
  * Linearizable reads (etcd's ReadIndex path): reads that arrive while one ReadIndex request is in
  * flight share the next one; each batch completes once the member has applied up to the index
- * the leader confirmed. Called from the raft loop and the apply loop; synchronized.
+ * the leader confirmed. Called from the raft loop and the apply loop; synchronized. Reads are
+ * completed on {@code completer}: what a read does next (the range, the response) must never run
+ * on the raft or the apply thread.
  */
 final class ReadBarrier {
+    private final Executor completer;
     private List<CompletableFuture<Void>> waiting = new ArrayList<>();
     /**
      * Batches asked for and not yet answered, by request context. A batch asked for again after a
@@ -25,6 +29,10 @@ final class ReadBarrier {
     private long nextCtx = 1;
     private final TreeMap<Long, List<CompletableFuture<Void>>> byIndex = new TreeMap<>();
     private long applied;
+
+    ReadBarrier(Executor completer) {
+        this.completer = completer;
+    }
 
     synchronized CompletableFuture<Void> enqueue() {
         CompletableFuture<Void> f = new CompletableFuture<>();
@@ -72,7 +80,7 @@ final class ReadBarrier {
             latest = null;
         }
         if (index <= applied) {
-            batch.forEach(f -> f.complete(null));
+            release(batch);
         } else {
             byIndex.computeIfAbsent(index, k -> new ArrayList<>()).addAll(batch);
         }
@@ -87,7 +95,13 @@ final class ReadBarrier {
             head.values().forEach(done::addAll);
             head.clear();
         }
-        done.forEach(f -> f.complete(null));
+        if (!done.isEmpty()) {
+            release(done);
+        }
+    }
+
+    private void release(List<CompletableFuture<Void>> batch) {
+        completer.execute(() -> batch.forEach(f -> f.complete(null)));
     }
 
     synchronized void failAll(Throwable t) {

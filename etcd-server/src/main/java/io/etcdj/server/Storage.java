@@ -15,6 +15,7 @@ import io.etcdj.server.membership.MemberIds;
 import io.etcdj.server.raft.MemoryRaftStorage;
 import io.etcdj.server.raft.RaftConfig;
 import io.etcdj.server.raft.RawNode;
+import io.etcdj.server.raft.RestartPoint;
 import io.etcdj.server.snap.Snapshotter;
 import io.etcdj.server.wal.Wal;
 import io.etcdj.server.wal.WalOptions;
@@ -82,7 +83,7 @@ final class Storage {
 
     private static RaftConfig.Builder raftConfig(ServerConfig cfg, long id) {
         return RaftConfig.builder().id(id).electionTick((int) cfg.electionTicks()).heartbeatTick(1)
-                .checkQuorum(true).preVote(cfg.preVote()).random(new Random());
+                .checkQuorum(true).preVote(cfg.preVote()).random(new Random()).asyncApply(true);
     }
 
     private static Opened bootstrap(ServerConfig cfg, StateMachines sm, Path walDir, WalOptions walOptions,
@@ -178,6 +179,33 @@ final class Storage {
         }
     }
 
+    /**
+     * A member that crashed after saving a leader's snapshot but before installing its database
+     * file has a backend behind the snapshot: the entries between them are no longer in the log,
+     * so the file kept under the snapshot's index is installed now. Leftover files of snapshots the
+     * backend already covers are removed.
+     */
+    private static void catchUpBackendToSnapshot(ServerConfig cfg, StateMachines sm, long snapIndex, Wal wal)
+            throws IOException {
+        Path db = SnapshotDb.path(cfg.snapDir(), snapIndex);
+        if (snapIndex > sm.consistentIndex()) {
+            if (!Files.exists(db)) {
+                wal.close();
+                throw new IOException("the backend (consistent index " + sm.consistentIndex()
+                        + ") is behind the newest snapshot (index " + snapIndex + ") and the snapshot's database file "
+                        + db + " is missing");
+            }
+            LOG.info("installing the database file of the newest snapshot", "snapshot-index", snapIndex,
+                    "consistent-index", sm.consistentIndex());
+            sm.installSnapshot(db);
+        }
+        try (var files = Files.list(cfg.snapDir())) {
+            for (Path p : files.filter(f -> f.getFileName().toString().endsWith(".snap.db")).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
     private static Opened restart(ServerConfig cfg, StateMachines sm, Path walDir, WalOptions walOptions,
                                   Snapshotter snapshotter) throws IOException {
         List<WalSnapshot> valid = Wal.validSnapshots(walDir, walOptions);
@@ -214,9 +242,15 @@ final class Storage {
         storage.setHardState(hs);
         storage.append(entries);
         long snapIndex = snap.map(s -> s.getMetadata().getIndex()).orElse(0L);
-        RawNode node = RawNode.create(raftConfig(cfg, meta.getMemberId()).applied(snapIndex).build(), storage);
+        catchUpBackendToSnapshot(cfg, sm, snapIndex, wal);
+        // Raft starts with the membership the backend has reached, never an older one (see RestartPoint).
+        RestartPoint at = RestartPoint.of(snap.orElse(null), hs, entries, sm.consistentIndex());
+        storage.setConfState(at.confState());
+        RawNode node = RawNode.create(raftConfig(cfg, meta.getMemberId()).applied(at.applied()).build(), storage);
         LOG.info("restarting local member", "local-member-id", MemberIds.hex(meta.getMemberId()),
-                "cluster-id", MemberIds.hex(meta.getClusterId()), "commit-index", hs.getCommit());
+                "cluster-id", MemberIds.hex(meta.getClusterId()), "commit-index", hs.getCommit(),
+                "applied-index", at.applied(), "voters", at.confState().getVotersList().stream()
+                        .map(MemberIds::hex).toList().toString());
         return new Opened(sm, node, storage, wal, snapshotter, meta.getMemberId(), snapIndex, false, null);
     }
 }

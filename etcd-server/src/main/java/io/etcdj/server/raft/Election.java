@@ -23,7 +23,10 @@ final class Election {
     }
 
     private boolean hasUnappliedConfChanges() {
-        long from = Math.max(r.log.applied(), r.confReflectedThrough) + 1;
+        // Applied as the application reports it: a conf change handed out but not yet applied there
+        // still counts, or a restarting node could campaign in a configuration it has not reached.
+        // Below the first index the membership is the snapshot's, already in force.
+        long from = Math.max(Math.max(r.log.applied(), r.confReflectedThrough), r.log.firstIndex() - 1) + 1;
         if (from > r.log.committed()) {
             return false;
         }

@@ -2,6 +2,7 @@ package io.etcdj.server.raft;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.etcdj.raftpb.ConfChange;
+import io.etcdj.raftpb.ConfChangeType;
 import io.etcdj.raftpb.Entry;
 import io.etcdj.server.raft.tracker.ProgressTracker;
 
@@ -36,14 +37,27 @@ final class Membership {
     }
 
     static void apply(Raft r, ConfChange cc) {
+        // Start probing at the last entry so the new member gets an append right away.
+        long next = Math.max(r.log.lastIndex(), 1);
+        if (!applyTo(r.tracker, cc, next)) {
+            return;
+        }
+        if (cc.getType() == ConfChangeType.ConfChangeRemoveNode) {
+            r.removed.add(cc.getNodeId());
+        }
+        switchToNewConfig(r);
+    }
+
+    /**
+     * The configuration rule itself, shared by a running node and by {@link RestartPoint}'s
+     * replay: returns false when the change leaves the configuration as it was.
+     */
+    static boolean applyTo(ProgressTracker t, ConfChange cc, long next) {
         long node = cc.getNodeId();
         if (node == Raft.NONE) {
             // A refused change travels as a no-op.
-            return;
+            return false;
         }
-        ProgressTracker t = r.tracker;
-        // Start probing at the last entry so the new member gets an append right away.
-        long next = Math.max(r.log.lastIndex(), 1);
         switch (cc.getType()) {
             // Adding an existing learner promotes it and keeps its progress.
             case ConfChangeAddNode -> t.addVoter(node, 0, next);
@@ -51,16 +65,16 @@ final class Membership {
             case ConfChangeRemoveNode -> {
                 if (t.isVoter(node) && t.voters().size() == 1) {
                     // Never leave a configuration without voters; refused at proposal time too.
-                    return;
+                    return false;
                 }
                 t.remove(node);
-                r.removed.add(node);
             }
             case ConfChangeUpdateNode, UNRECOGNIZED -> {
                 // Only the application's view of the member (its URLs) changes.
+                return false;
             }
         }
-        switchToNewConfig(r);
+        return true;
     }
 
     private static void switchToNewConfig(Raft r) {

@@ -197,7 +197,14 @@ final class Raft {
 
     private void tickElection() {
         electionElapsed++;
-        if (promotable() && electionElapsed >= randomizedElectionTimeout) {
+        if (!promotable()) {
+            return;
+        }
+        // A sole voter needs no timeout: no one else can win (etcd fast-forwards that election too).
+        // hup still refuses while a committed conf change is unapplied, so a node replaying its
+        // membership never mistakes a partial configuration for a one-voter cluster.
+        boolean soleVoter = tracker.voters().size() == 1 && tracker.isVoter(id);
+        if (soleVoter || electionElapsed >= randomizedElectionTimeout) {
             electionElapsed = 0;
             hup(config.preVote() ? CampaignType.PRE_ELECTION : CampaignType.ELECTION);
         }

@@ -24,6 +24,7 @@ public final class RaftConfig {
     private final boolean preVote;
     private final Random random;
     private final long applied;
+    private final boolean asyncApply;
 
     private RaftConfig(Builder b) {
         if (b.id == 0) {
@@ -52,6 +53,7 @@ public final class RaftConfig {
         // A fixed default seed keeps even an unconfigured node deterministic.
         this.random = b.random != null ? b.random : new Random(b.id);
         this.applied = b.applied;
+        this.asyncApply = b.asyncApply;
     }
 
     public static Builder builder() {
@@ -62,7 +64,7 @@ public final class RaftConfig {
         return new Builder().id(id).electionTick(electionTick).heartbeatTick(heartbeatTick)
                 .maxSizePerMsg(maxSizePerMsg).maxInflightMsgs(maxInflightMsgs)
                 .maxUncommittedEntriesSize(maxUncommittedEntriesSize).checkQuorum(checkQuorum)
-                .preVote(preVote).random(random).applied(applied);
+                .preVote(preVote).random(random).applied(applied).asyncApply(asyncApply);
     }
 
     /** This node's id; never zero (zero means "none" on the wire). */
@@ -115,6 +117,17 @@ public final class RaftConfig {
         return applied;
     }
 
+    /**
+     * Whether the application applies committed entries after {@link RawNode#advance} returns (on
+     * another thread) and reports progress with {@link RawNode#appliedTo}. When false,
+     * {@code advance} itself marks the Ready's committed entries applied. Either way the node
+     * never campaigns while a committed conf change is not applied, so it cannot act on a
+     * membership the application has not reached.
+     */
+    public boolean asyncApply() {
+        return asyncApply;
+    }
+
     /** Builder with etcd's defaults. */
     public static final class Builder {
         private long id;
@@ -127,6 +140,7 @@ public final class RaftConfig {
         private boolean preVote = true;
         private Random random;
         private long applied;
+        private boolean asyncApply;
 
         private Builder() {
         }
@@ -178,6 +192,11 @@ public final class RaftConfig {
 
         public Builder applied(long value) {
             this.applied = value;
+            return this;
+        }
+
+        public Builder asyncApply(boolean value) {
+            this.asyncApply = value;
             return this;
         }
 

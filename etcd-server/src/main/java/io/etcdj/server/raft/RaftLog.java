@@ -14,6 +14,9 @@ final class RaftLog {
     private final UnstableLog unstable;
     private final long maxApplySize;
     private long committed;
+    /** Highest index handed to the application in a Ready (it may still be applying it). */
+    private long applying;
+    /** Highest index the application reported as applied: what elections and conf changes trust. */
     private long applied;
 
     RaftLog(RaftStorage storage, long maxApplySize) {
@@ -23,6 +26,7 @@ final class RaftLog {
         long last = storage.lastIndex();
         this.unstable = new UnstableLog(last + 1);
         this.committed = first - 1;
+        this.applying = first - 1;
         this.applied = first - 1;
     }
 
@@ -32,6 +36,10 @@ final class RaftLog {
 
     long applied() {
         return applied;
+    }
+
+    long applying() {
+        return applying;
     }
 
     UnstableLog unstable() {
@@ -177,6 +185,19 @@ final class RaftLog {
                     + "), committed(" + committed + ")]");
         }
         applied = index;
+        applying = Math.max(applying, index);
+    }
+
+    /** The application was handed entries up to {@code index}; they are not handed out again. */
+    void applyingTo(long index) {
+        if (index == 0) {
+            return;
+        }
+        if (committed < index || index < applying) {
+            throw new IllegalStateException("applying(" + index + ") is out of range [prevApplying(" + applying
+                    + "), committed(" + committed + ")]");
+        }
+        applying = index;
     }
 
     void stableTo(long i, long t) {
@@ -191,9 +212,9 @@ final class RaftLog {
         return unstable.entries();
     }
 
-    /** Committed entries not yet applied, limited in size. */
+    /** Committed entries not yet handed to the application, limited in size. */
     List<Entry> nextEntries() {
-        long lo = Math.max(applied + 1, firstIndex());
+        long lo = Math.max(applying + 1, firstIndex());
         if (committed + 1 > lo) {
             return slice(lo, committed + 1, maxApplySize);
         }
@@ -201,7 +222,7 @@ final class RaftLog {
     }
 
     boolean hasNextEntries() {
-        return committed + 1 > Math.max(applied + 1, firstIndex());
+        return committed + 1 > Math.max(applying + 1, firstIndex());
     }
 
     boolean hasPendingSnapshot() {

@@ -109,7 +109,7 @@ public final class RawNode {
      * @throws IllegalArgumentException for message types that only the node itself may generate
      */
     public void step(Message m) {
-        if (isLocalOnly(m.getType())) {
+        if (isLocalMessage(m.getType())) {
             throw new IllegalArgumentException("raft: cannot step raft local message " + m.getType());
         }
         if (raft.removed.contains(m.getFrom())) {
@@ -195,7 +195,11 @@ public final class RawNode {
         return rd;
     }
 
-    /** Tells the node the Ready was persisted, sent and applied. */
+    /**
+     * Tells the node the Ready was persisted and sent, and its committed entries applied (or, with
+     * {@link RaftConfig#asyncApply()}, handed to the application, which reports them with
+     * {@link #appliedTo}).
+     */
     public void advance(Ready rd) {
         if (rd != outstanding) {
             throw new IllegalArgumentException("advance must be called with the last Ready returned by ready()");
@@ -204,16 +208,42 @@ public final class RawNode {
             Entry last = rd.entries().get(rd.entries().size() - 1);
             raft.log.stableTo(last.getIndex(), last.getTerm());
         }
+        boolean async = raft.config.asyncApply();
         if (rd.snapshot() != null) {
             long index = rd.snapshot().getMetadata().getIndex();
             raft.log.stableSnapTo(index);
-            raft.log.appliedTo(index);
+            if (async) {
+                raft.log.applyingTo(index);
+            } else {
+                raft.log.appliedTo(index);
+            }
         }
         if (!rd.committedEntries().isEmpty()) {
-            raft.log.appliedTo(rd.committedEntries().get(rd.committedEntries().size() - 1).getIndex());
+            long last = rd.committedEntries().get(rd.committedEntries().size() - 1).getIndex();
+            if (async) {
+                raft.log.applyingTo(last);
+            } else {
+                raft.log.appliedTo(last);
+            }
             raft.reduceUncommittedSize(rd.committedEntries());
         }
         outstanding = null;
+    }
+
+    /**
+     * With {@link RaftConfig#asyncApply()}: the application has applied every entry up to
+     * {@code index} (including the conf changes among them, through {@link #applyConfChange}).
+     * Indexes at or below the current applied index are ignored.
+     */
+    public void appliedTo(long index) {
+        if (index <= raft.log.applied()) {
+            return;
+        }
+        if (index > raft.log.applying()) {
+            throw new IllegalArgumentException("applied index " + index + " was never handed out (applying "
+                    + raft.log.applying() + ")");
+        }
+        raft.log.appliedTo(index);
     }
 
     public Status status() {
@@ -232,7 +262,8 @@ public final class RawNode {
         return Message.newBuilder().setType(type).setFrom(raft.id);
     }
 
-    private static boolean isLocalOnly(MessageType t) {
+    /** Message types only the node itself generates; a peer sending one is misbehaving. */
+    public static boolean isLocalMessage(MessageType t) {
         return t == MessageType.MsgHup || t == MessageType.MsgBeat || t == MessageType.MsgUnreachable
                 || t == MessageType.MsgSnapStatus || t == MessageType.MsgCheckQuorum;
     }

@@ -186,6 +186,14 @@ final class SimulatedNetwork {
         }
     }
 
+    /** Async apply: the node applies up to {@code max} handed-out entries, then its new Ready goes out. */
+    void applySome(long id, int max) {
+        if (isUp(id)) {
+            nodes.get(id).applyPending(max);
+            flush(id);
+        }
+    }
+
     void tick(long id) {
         if (isUp(id)) {
             nodes.get(id).node.tick();
