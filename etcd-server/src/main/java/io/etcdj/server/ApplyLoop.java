@@ -139,6 +139,7 @@ final class ApplyLoop implements AutoCloseable {
                 for (Entry e : b.entries()) {
                     boolean fresh = e.getIndex() > consistentIndex;
                     if (e.getType() == EntryType.EntryConfChange) {
+                        Failpoints.hit("applyBeforeConfChange");
                         ConfChange cc = parseConfChange(e);
                         hooks.confChange(cc, wb, fresh);
                         if (fresh && cc.getId() != 0) {
@@ -165,6 +166,7 @@ final class ApplyLoop implements AutoCloseable {
             throw t;
         }
         List<ChangeEvent> events = wb.commit(last, lastTerm);
+        Failpoints.hit("applyAfterCommit");
         appliedIndex = last;
         hub.notify(events);
         reads.applied(last);

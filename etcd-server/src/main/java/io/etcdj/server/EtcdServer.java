@@ -102,7 +102,7 @@ public final class EtcdServer implements AutoCloseable {
         this.apply = new ApplyLoop(sm, hub, waiters, reads, memberId, new ApplyHooks());
         this.transport = new PeerTransport(new PeerBridge(this));
         this.raft = new RaftLoop(opened.node(), opened.storage(), opened.wal(), opened.snapshotter(), transport, reads,
-                new RaftListener(), config.heartbeatMillis(), config.electionMillis(), System::nanoTime);
+                new RaftListener(), config.heartbeatMillis(), config.electionMillis(), System::nanoTime, responders);
         this.timers = Executors.newScheduledThreadPool(1, r -> {
             Thread t = new Thread(r, "server-timers");
             t.setDaemon(true);
@@ -520,7 +520,10 @@ public final class EtcdServer implements AutoCloseable {
 
         @Override
         public void fatal(Throwable t) {
-            LOG.error("raft loop stopped", "error", String.valueOf(t));
+            if (closed) {
+                return;
+            }
+            LOG.error("raft loop failed; stopping the member", "error", String.valueOf(t));
             onFatal.run();
         }
     }
@@ -582,7 +585,9 @@ public final class EtcdServer implements AutoCloseable {
 
         @Override
         public void fatal(Throwable t) {
-            onFatal.run();
+            if (!closed) {
+                onFatal.run();
+            }
         }
     }
 
@@ -595,10 +600,11 @@ public final class EtcdServer implements AutoCloseable {
         closed = true;
         timers.shutdownNow();
         forwarders.shutdownNow();
-        responders.shutdown();
         transport.close();
         raft.close();
         apply.close();
+        // After the loops: they hand completions to the responders until they stop.
+        responders.shutdown();
         hub.close();
         progress.close();
         publishedFuture.completeExceptionally(EtcdError.STOPPED.exception());

@@ -54,6 +54,11 @@ public final class Main {
             LOG.info("recognized and used environment variable", "variable-name", env.substring(0, env.indexOf('=')),
                     "variable-value", env.substring(env.indexOf('=') + 1));
         }
+        String failpoints = Failpoints.configurationError();
+        if (failpoints != null) {
+            System.err.println("etcd: " + failpoints);
+            return 1;
+        }
         CountDownLatch stop = new CountDownLatch(1);
         java.util.concurrent.atomic.AtomicBoolean fatal = new java.util.concurrent.atomic.AtomicBoolean();
         java.util.concurrent.atomic.AtomicBoolean signaled = new java.util.concurrent.atomic.AtomicBoolean(true);

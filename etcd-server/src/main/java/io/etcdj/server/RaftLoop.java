@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -71,6 +72,8 @@ final class RaftLoop implements AutoCloseable {
     private final long tickNanos;
     private final long parkLimitNanos;
     private final LongSupplier clock;
+    /** Completes callers' futures, so nothing a caller chained onto them runs on this thread. */
+    private final Executor completer;
     private final LinkedBlockingQueue<Runnable> inbox = new LinkedBlockingQueue<>();
     private final Deque<Parked> parked = new ArrayDeque<>();
     private final Thread thread;
@@ -87,7 +90,8 @@ final class RaftLoop implements AutoCloseable {
     }
 
     RaftLoop(RawNode node, MemoryRaftStorage storage, Wal wal, Snapshotter snapshotter, PeerSender peers,
-             ReadBarrier reads, Listener listener, long tickMillis, long electionMillis, LongSupplier clock) {
+             ReadBarrier reads, Listener listener, long tickMillis, long electionMillis, LongSupplier clock,
+             Executor completer) {
         this.node = node;
         this.storage = storage;
         this.wal = wal;
@@ -98,6 +102,7 @@ final class RaftLoop implements AutoCloseable {
         this.tickNanos = TimeUnit.MILLISECONDS.toNanos(tickMillis);
         this.parkLimitNanos = TimeUnit.MILLISECONDS.toNanos(2 * electionMillis);
         this.clock = clock;
+        this.completer = completer;
         this.lastIndex = storage.lastIndex();
         this.thread = new Thread(this::run, "raft");
     }
@@ -141,9 +146,10 @@ final class RaftLoop implements AutoCloseable {
         CompletableFuture<T> f = new CompletableFuture<>();
         inbox.add(() -> {
             try {
-                f.complete(fn.apply(node));
+                T result = fn.apply(node);
+                completer.execute(() -> f.complete(result));
             } catch (RuntimeException e) {
-                f.completeExceptionally(e);
+                completer.execute(() -> f.completeExceptionally(e));
             }
         });
         return f;
@@ -227,7 +233,7 @@ final class RaftLoop implements AutoCloseable {
             }
         } catch (ProposalDroppedException e) {
             if (clock.getAsLong() - p.sinceNanos() > parkLimitNanos) {
-                p.owner().completeExceptionally(EtcdError.NO_LEADER.exception());
+                completer.execute(() -> p.owner().completeExceptionally(EtcdError.NO_LEADER.exception()));
             } else {
                 parked.add(p);
             }
@@ -294,9 +300,11 @@ final class RaftLoop implements AutoCloseable {
             storage.applySnapshot(rd.snapshot());
             listener.snapshotInstalled(rd.snapshot());
         }
+        Failpoints.hit("raftBeforeSave");
         if (rd.hardState() != null || !rd.entries().isEmpty()) {
             wal.save(lastHardState, rd.entries());
         }
+        Failpoints.hit("raftAfterSave");
         if (rd.hardState() != null) {
             storage.setHardState(rd.hardState());
         }
@@ -311,6 +319,7 @@ final class RaftLoop implements AutoCloseable {
             listener.leaderChanged(lead, term, role == RaftRole.LEADER);
         }
         peers.send(rd.messages());
+        Failpoints.hit("raftAfterSend");
         for (ReadState rs : rd.readStates()) {
             byte[] c = rs.requestCtx();
             if (c != null && c.length == 8) {

@@ -47,6 +47,8 @@ public final class EtcdProcess implements EtcdMember {
     private String clusterState = "new";
     private Process process;
     private long launchLogOffset;
+    /** Extra JVM options for our server (e.g. failpoints); ignored for etcd 3.4. */
+    private List<String> jvmOptions = List.of();
 
     private EtcdProcess(Binary binary, List<String> extraFlags) {
         this(binary, "it", FreePorts.pick(), FreePorts.pick(), extraFlags);
@@ -73,6 +75,11 @@ public final class EtcdProcess implements EtcdMember {
 
     public String name() {
         return name;
+    }
+
+    /** JVM options for the next launches of our server, such as {@code -Detcdj.failpoints=...}. */
+    void jvmOptions(List<String> options) {
+        this.jvmOptions = List.copyOf(options);
     }
 
     public String peerUrl() {
@@ -167,6 +174,7 @@ public final class EtcdProcess implements EtcdMember {
             cmd.addAll(List.of("-Xmx384m", "-XX:TieredStopAtLevel=1",
                     "--add-opens", "java.base/java.nio=ALL-UNNAMED",
                     "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED"));
+            cmd.addAll(jvmOptions);
             Path archive = target.resolve("app.jsa");
             if (Files.exists(archive)) {
                 cmd.addAll(List.of("-XX:SharedArchiveFile=" + archive, "-Xshare:auto"));

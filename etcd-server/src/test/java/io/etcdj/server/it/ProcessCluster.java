@@ -24,13 +24,21 @@ final class ProcessCluster implements AutoCloseable {
     }
 
     static ProcessCluster start(EtcdProcess.Binary binary, int size, String... extraFlags) throws Exception {
+        return start(binary, size, List.of(), extraFlags);
+    }
+
+    /** As {@link #start(EtcdProcess.Binary, int, String...)}, our members running with {@code jvmOptions}. */
+    static ProcessCluster start(EtcdProcess.Binary binary, int size, List<String> jvmOptions, String... extraFlags)
+            throws Exception {
         List<String> flags = new ArrayList<>(FAST_RAFT);
         flags.add("--initial-cluster-token=it-cluster");
         flags.addAll(List.of(extraFlags));
         ProcessCluster c = new ProcessCluster(binary, flags);
         try {
             for (int i = 1; i <= size; i++) {
-                c.members.add(EtcdProcess.clusterMember(binary, "m" + i, flags));
+                EtcdProcess m = EtcdProcess.clusterMember(binary, "m" + i, flags);
+                m.jvmOptions(jvmOptions);
+                c.members.add(m);
             }
             String initial = c.initialCluster(c.members);
             for (EtcdProcess m : c.members) {

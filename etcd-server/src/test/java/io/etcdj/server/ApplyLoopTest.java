@@ -1,0 +1,117 @@
+package io.etcdj.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.protobuf.ByteString;
+import io.etcdj.api.etcdserverpb.PutRequest;
+import io.etcdj.raftpb.ConfChange;
+import io.etcdj.raftpb.ConfChangeType;
+import io.etcdj.raftpb.Entry;
+import io.etcdj.raftpb.EntryType;
+import io.etcdj.server.apply.ApplyResult;
+import io.etcdj.server.apply.StateMachines;
+import io.etcdj.server.mvcc.WriteBatch;
+import io.etcdj.server.watch.WatchHub;
+import io.etcdj.serverpb.InternalRaftRequest;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The apply loop's contract with the rest of the member: what it reports, and that it never half-fails. */
+class ApplyLoopTest {
+    private static final long MEMBER = 0x10;
+
+    @TempDir
+    Path dir;
+    private StateMachines sm;
+    private WatchHub hub;
+    private ExecutorService completer;
+    private final LinkedBlockingQueue<Long> appliedReports = new LinkedBlockingQueue<>();
+    private final List<ConfChange> confChanges = new CopyOnWriteArrayList<>();
+    private final CompletableFuture<Throwable> fatal = new CompletableFuture<>();
+    private ApplyLoop loop;
+    private Waiters waiters;
+
+    @BeforeEach
+    void open() {
+        sm = StateMachines.open(dir.resolve("db"), 64L << 20, System::nanoTime, 2);
+        hub = new WatchHub(sm.store);
+        completer = Executors.newSingleThreadExecutor(r -> new Thread(r, "completer"));
+        waiters = new Waiters(completer);
+        loop = new ApplyLoop(sm, hub, waiters, new ReadBarrier(completer), MEMBER, new ApplyLoop.Hooks() {
+            @Override
+            public void confChange(ConfChange cc, WriteBatch batch, boolean fresh) {
+                confChanges.add(cc);
+            }
+
+            @Override
+            public void applied(long index) {
+                appliedReports.add(index);
+            }
+
+            @Override
+            public void fatal(Throwable t) {
+                fatal.complete(t);
+            }
+        });
+        loop.start();
+    }
+
+    @AfterEach
+    void close() {
+        loop.close();
+        hub.close();
+        completer.shutdownNow();
+        sm.close();
+    }
+
+    private static Entry put(long index, long id, String key) {
+        InternalRaftRequest r = InternalRaftRequest.newBuilder().setId(id).setOrigin(MEMBER)
+                .setPut(PutRequest.newBuilder().setKey(ByteString.copyFromUtf8(key)).setValue(ByteString.copyFromUtf8("v")))
+                .build();
+        return Entry.newBuilder().setIndex(index).setTerm(2).setData(r.toByteString()).build();
+    }
+
+    @Test
+    void reportsTheRaftIndexOfWhatItAppliedAndCompletesCallersOffItsThread() throws Exception {
+        CompletableFuture<ApplyResult> call = waiters.register(7);
+        CompletableFuture<String> completedOn = call.thenApply(r -> Thread.currentThread().getName());
+        ConfChange cc = ConfChange.newBuilder().setType(ConfChangeType.ConfChangeAddNode).setNodeId(MEMBER).build();
+        loop.submit(List.of(
+                Entry.newBuilder().setIndex(1).setTerm(1).setType(EntryType.EntryConfChange).setData(cc.toByteString()).build(),
+                put(2, 7, "a")), 2);
+        assertEquals(2L, appliedReports.poll(10, TimeUnit.SECONDS));
+        assertEquals(List.of(cc), confChanges);
+        assertEquals("completer", completedOn.get(10, TimeUnit.SECONDS));
+        assertEquals(2, loop.appliedIndex());
+    }
+
+    @Test
+    void aFailureStopsTheMemberAndReleasesTheStore() throws Exception {
+        Entry corrupt = Entry.newBuilder().setIndex(2).setTerm(1).setType(EntryType.EntryConfChange)
+                .setData(ByteString.copyFrom(new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff})).build();
+        loop.submit(List.of(put(1, 1, "before"), corrupt), 1);
+        Throwable t = fatal.get(10, TimeUnit.SECONDS);
+        assertNotNull(t);
+        assertTrue(String.valueOf(t).contains("corrupt conf change at index 2"), String.valueOf(t));
+        // The half-applied batch was abandoned: the store's write lock is free and nothing of it is visible.
+        CompletableFuture<Long> rev = CompletableFuture.supplyAsync(() -> {
+            try (WriteBatch b = sm.store.openWriteBatch()) {
+                return b.revision();
+            }
+        });
+        assertEquals(1L, rev.get(10, TimeUnit.SECONDS));
+        assertTrue(appliedReports.isEmpty(), "nothing reported applied");
+    }
+}
