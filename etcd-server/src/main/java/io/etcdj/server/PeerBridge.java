@@ -9,7 +9,7 @@ import io.etcdj.peerpb.MembersResponse;
 import io.etcdj.raftpb.Message;
 import io.etcdj.server.error.EtcdException;
 import io.etcdj.server.log.Log;
-import io.etcdj.server.raft.Status;
+import io.etcdj.raft.Status;
 import io.etcdj.server.transport.PeerHandler;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,9 +1,0 @@
-package io.etcdj.server.raft;
-
-/** The role a node plays in its current term. */
-public enum RaftRole {
-    FOLLOWER,
-    CANDIDATE,
-    PRE_CANDIDATE,
-    LEADER
-}

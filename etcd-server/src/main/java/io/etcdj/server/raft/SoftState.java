@@ -1,5 +1,0 @@
-package io.etcdj.server.raft;
-
-/** Volatile state worth telling the driver about: who leads and which role this node plays. Never persisted. */
-public record SoftState(long lead, RaftRole role) {
-}

@@ -1,0 +1,24 @@
+package io.etcdj.raft;
+
+import io.etcdj.raftpb.ConfState;
+import io.etcdj.raft.tracker.ProgressState;
+import java.util.Map;
+
+/**
+ * A snapshot of a node's state for monitoring and tests.
+ *
+ * @param progress per-member replication progress; empty unless this node leads
+ * @param learner whether this node is a learner
+ * @param confState the membership this node currently applies
+ */
+public record Status(long id, long term, long vote, long commit, long applied, long lead, RaftRole role,
+                     long leadTransferee, boolean learner, ConfState confState, Map<Long, PeerProgress> progress) {
+    public Status {
+        // Sorted by member id, so printing a status is stable.
+        progress = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(progress));
+    }
+
+    /** The leader's view of one member's log. */
+    public record PeerProgress(long match, long next, ProgressState state, boolean learner, boolean recentActive) {
+    }
+}
