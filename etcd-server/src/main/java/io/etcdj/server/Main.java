@@ -1,5 +1,10 @@
 package io.etcdj.server;
 
+import io.etcdj.server.version.Versions;
+
+import io.etcdj.server.etcdserver.Failpoints;
+import io.etcdj.server.embed.Member;
+
 import io.etcdj.server.config.ConfigException;
 import io.etcdj.server.config.FlagParser;
 import io.etcdj.server.config.ServerConfig;
@@ -28,7 +33,7 @@ public final class Main {
                 return 0;
             }
             if (parsed.version()) {
-                System.out.println("etcd Version: " + EtcdServer.VERSION);
+                System.out.println("etcd Version: " + Versions.SERVER);
                 System.out.println("Git SHA: etcdj");
                 System.out.println("Java Version: " + System.getProperty("java.version"));
                 System.out.println("OS/Arch: " + System.getProperty("os.name").toLowerCase() + "/" + System.getProperty("os.arch"));

@@ -1,6 +1,7 @@
 package io.etcdj.etcdutl;
 
-import io.etcdj.server.EtcdServer;
+import io.etcdj.server.version.Versions;
+
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -18,8 +19,8 @@ final class VersionCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        ctx.out().println("etcdutl version: " + EtcdServer.VERSION);
-        ctx.out().println("API version: " + EtcdServer.VERSION.substring(0, EtcdServer.VERSION.lastIndexOf('.')));
+        ctx.out().println("etcdutl version: " + Versions.SERVER);
+        ctx.out().println("API version: " + Versions.SERVER.substring(0, Versions.SERVER.lastIndexOf('.')));
         return ExitCodes.SUCCESS;
     }
 }

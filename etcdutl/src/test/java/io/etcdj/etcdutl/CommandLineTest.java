@@ -1,10 +1,11 @@
 package io.etcdj.etcdutl;
 
+import io.etcdj.server.version.Versions;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.etcdj.server.EtcdServer;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,7 +19,7 @@ class CommandLineTest {
     void version() {
         Run r = Run.of("version");
         assertEquals(0, r.code());
-        assertEquals("etcdutl version: " + EtcdServer.VERSION + "\nAPI version: 3.6\n", r.out());
+        assertEquals("etcdutl version: " + Versions.SERVER + "\nAPI version: 3.6\n", r.out());
     }
 
     @Test

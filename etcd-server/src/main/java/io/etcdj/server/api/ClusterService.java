@@ -13,7 +13,7 @@ import io.etcdj.api.etcdserverpb.MemberRemoveResponse;
 import io.etcdj.api.etcdserverpb.MemberUpdateRequest;
 import io.etcdj.api.etcdserverpb.MemberUpdateResponse;
 import io.etcdj.raftpb.ConfChangeType;
-import io.etcdj.server.EtcdServer;
+import io.etcdj.server.etcdserver.EtcdServer;
 import io.etcdj.server.error.EtcdError;
 import io.etcdj.server.membership.MemberIds;
 import io.etcdj.server.membership.Membership;

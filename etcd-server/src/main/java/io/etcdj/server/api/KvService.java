@@ -11,7 +11,7 @@ import io.etcdj.api.etcdserverpb.RangeRequest;
 import io.etcdj.api.etcdserverpb.RangeResponse;
 import io.etcdj.api.etcdserverpb.TxnRequest;
 import io.etcdj.api.etcdserverpb.TxnResponse;
-import io.etcdj.server.EtcdServer;
+import io.etcdj.server.etcdserver.EtcdServer;
 import io.etcdj.server.mvcc.ReadView;
 import io.etcdj.serverpb.InternalRaftRequest;
 import io.grpc.stub.StreamObserver;

@@ -12,7 +12,7 @@ import io.etcdj.api.etcdserverpb.LeaseRevokeResponse;
 import io.etcdj.api.etcdserverpb.LeaseStatus;
 import io.etcdj.api.etcdserverpb.LeaseTimeToLiveRequest;
 import io.etcdj.api.etcdserverpb.LeaseTimeToLiveResponse;
-import io.etcdj.server.EtcdServer;
+import io.etcdj.server.etcdserver.EtcdServer;
 import io.etcdj.server.error.EtcdError;
 import io.etcdj.server.error.EtcdException;
 import io.etcdj.server.lease.Lease;

@@ -1,5 +1,7 @@
 package io.etcdj.server.api;
 
+import io.etcdj.server.version.Versions;
+
 import com.google.protobuf.ByteString;
 import io.etcdj.api.etcdserverpb.AlarmMember;
 import io.etcdj.api.etcdserverpb.AlarmRequest;
@@ -16,7 +18,7 @@ import io.etcdj.api.etcdserverpb.SnapshotRequest;
 import io.etcdj.api.etcdserverpb.SnapshotResponse;
 import io.etcdj.api.etcdserverpb.StatusRequest;
 import io.etcdj.api.etcdserverpb.StatusResponse;
-import io.etcdj.server.EtcdServer;
+import io.etcdj.server.etcdserver.EtcdServer;
 import io.etcdj.server.backend.Bucket;
 import io.etcdj.server.backend.ReadTx;
 import io.etcdj.server.mvcc.ReadView;
@@ -135,7 +137,7 @@ public final class MaintenanceService extends MaintenanceGrpc.MaintenanceImplBas
                 }
             }
             out.onNext(SnapshotResponse.newBuilder().setHeader(server.header()).setRemainingBytes(0)
-                    .setBlob(ByteString.copyFrom(sha.digest())).setVersion(EtcdServer.STORAGE_VERSION).build());
+                    .setBlob(ByteString.copyFrom(sha.digest())).setVersion(Versions.STORAGE).build());
             out.onCompleted();
         } catch (IOException | NoSuchAlgorithmException | RuntimeException e) {
             out.onError(GrpcErrors.toStatus(e));

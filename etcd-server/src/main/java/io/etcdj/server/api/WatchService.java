@@ -3,7 +3,7 @@ package io.etcdj.server.api;
 import io.etcdj.api.etcdserverpb.WatchGrpc;
 import io.etcdj.api.etcdserverpb.WatchRequest;
 import io.etcdj.api.etcdserverpb.WatchResponse;
-import io.etcdj.server.EtcdServer;
+import io.etcdj.server.etcdserver.EtcdServer;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 

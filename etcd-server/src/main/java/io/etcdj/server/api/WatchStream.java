@@ -4,7 +4,8 @@ import io.etcdj.api.etcdserverpb.WatchCreateRequest;
 import io.etcdj.api.etcdserverpb.WatchRequest;
 import io.etcdj.api.etcdserverpb.WatchResponse;
 import io.etcdj.api.mvccpb.Event;
-import io.etcdj.server.EtcdServer;
+import io.etcdj.server.etcdserver.EtcdServer;
+import io.etcdj.server.watch.ProgressNotifier;
 import io.etcdj.server.watch.WatchHub;
 import io.etcdj.server.watch.WatchSink;
 import io.etcdj.server.watch.Watcher;
@@ -24,7 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * so a slow client fills its own queue; once the queue is full the hub stops feeding it directly
  * and the watchers catch up from history later, and writes never wait for this stream.
  */
-final class WatchStream implements StreamObserver<WatchRequest>, WatchSink {
+final class WatchStream implements StreamObserver<WatchRequest>, WatchSink, ProgressNotifier.Listener {
     /** Event responses a stream may hold unsent before its watchers are made to catch up later. */
     private static final int MAX_PENDING = 128;
     static final String DUPLICATE_ID = "mvcc: duplicate watch ID provided on the WatchStream";
@@ -94,7 +95,8 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchSink {
     }
 
     /** Sends progress notifications to this stream's watchers that asked for them and are caught up. */
-    void progressNotify() {
+    @Override
+    public void progressNotify() {
         for (Map.Entry<Long, Watcher> e : watchers.entrySet()) {
             WatchCreateRequest c = options.get(e.getKey());
             if (c != null && c.getProgressNotify() && hub.isSynced(e.getValue())) {

@@ -1,6 +1,7 @@
 package io.etcdj.server.datadir;
 
-import io.etcdj.server.EtcdServer;
+import io.etcdj.server.version.Versions;
+
 import io.etcdj.server.backend.Bucket;
 import io.etcdj.server.backend.Bytes;
 import io.etcdj.server.backend.MetaKeys;
@@ -49,7 +50,7 @@ public record SnapshotStatus(long hash, long revision, long totalKeys, long tota
             }
             byte[] compacted = tx.get(Bucket.META, MetaKeys.FINISHED_COMPACT_REV);
             long revision = Math.max(lastRev[0], compacted == null ? 0 : Bytes.toLong(compacted));
-            return new SnapshotStatus(crc.getValue(), revision, keys[0], scratch.dbSize(), EtcdServer.STORAGE_VERSION);
+            return new SnapshotStatus(crc.getValue(), revision, keys[0], scratch.dbSize(), Versions.STORAGE);
         }
     }
 }

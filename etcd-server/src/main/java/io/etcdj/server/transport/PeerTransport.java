@@ -8,7 +8,6 @@ import io.etcdj.peerpb.PeerGrpc;
 import io.etcdj.api.etcdserverpb.LeaseTimeToLiveRequest;
 import io.etcdj.api.etcdserverpb.LeaseTimeToLiveResponse;
 import io.etcdj.raftpb.Message;
-import io.etcdj.server.PeerSender;
 import io.etcdj.server.log.Log;
 import io.etcdj.server.tls.TlsProtocolNegotiator;
 import io.grpc.ManagedChannel;
@@ -33,7 +32,7 @@ import javax.net.ssl.SSLException;
  * and one {@link PeerClient} per remote member. Also the one-shot calls a member makes before or
  * beside Raft (cluster discovery when joining, lease calls forwarded to the leader).
  */
-public final class PeerTransport implements PeerSender, AutoCloseable {
+public final class PeerTransport implements AutoCloseable {
     private static final Log LOG = Log.get("rafthttp/transport");
 
     private static SslContext defaultClientTls;
@@ -83,7 +82,6 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
         }
     }
 
-    @Override
     public void send(List<Message> messages) {
         if (closed) {
             return;

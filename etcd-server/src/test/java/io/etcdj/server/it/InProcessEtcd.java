@@ -1,6 +1,6 @@
 package io.etcdj.server.it;
 
-import io.etcdj.server.Member;
+import io.etcdj.server.embed.Member;
 import io.etcdj.server.config.ServerConfig;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

@@ -1,6 +1,6 @@
 package io.etcdj.server.tls;
 
-import io.etcdj.server.Member;
+import io.etcdj.server.embed.Member;
 import io.etcdj.server.config.ServerConfig;
 import java.io.IOException;
 import java.net.InetAddress;

@@ -1,4 +1,6 @@
-package io.etcdj.server;
+package io.etcdj.server.etcdserver;
+
+import io.etcdj.server.metrics.Metrics;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.etcdj.api.etcdserverpb.Member;

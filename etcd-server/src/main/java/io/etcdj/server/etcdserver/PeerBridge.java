@@ -1,4 +1,5 @@
-package io.etcdj.server;
+package io.etcdj.server.etcdserver;
+
 
 import io.etcdj.api.etcdserverpb.LeaseTimeToLiveRequest;
 import io.etcdj.api.etcdserverpb.LeaseTimeToLiveResponse;

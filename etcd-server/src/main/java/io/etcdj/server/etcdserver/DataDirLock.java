@@ -1,4 +1,4 @@
-package io.etcdj.server;
+package io.etcdj.server.etcdserver;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;

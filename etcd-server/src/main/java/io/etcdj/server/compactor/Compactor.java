@@ -1,13 +1,13 @@
-package io.etcdj.server;
+package io.etcdj.server.compactor;
 
-import io.etcdj.api.etcdserverpb.CompactionRequest;
+
 import io.etcdj.server.config.Durations;
 import io.etcdj.server.config.ServerConfig;
 import io.etcdj.server.log.Log;
-import io.etcdj.serverpb.InternalRaftRequest;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -16,21 +16,34 @@ import java.util.concurrent.TimeUnit;
  * once the retention has passed, compacts to the revision seen one window ago. "revision" keeps
  * the last N revisions, checked every 5 minutes. Only the leader compacts; it goes through Raft.
  */
-final class Compactor {
+public final class Compactor {
     private static final Log LOG = Log.get("v3compactor");
-    private final EtcdServer server;
+
+    /** What the compactor needs from the member (owned here, so this package depends on no server class). */
+    public interface Target {
+        long currentRevision();
+
+        long compactRevision();
+
+        boolean isLeader();
+
+        /** Proposes a compaction through Raft; completes when applied. */
+        CompletableFuture<?> compact(long revision);
+    }
+
+    private final Target server;
     private final String mode;
     private final String retention;
     private final Deque<long[]> samples = new ArrayDeque<>();
     private long lastCompacted;
 
-    Compactor(EtcdServer server, ServerConfig cfg) {
+    public Compactor(Target server, ServerConfig cfg) {
         this.server = server;
         this.mode = cfg.autoCompactionMode();
         this.retention = cfg.autoCompactionRetention();
     }
 
-    void schedule(ScheduledExecutorService timers) {
+    public void schedule(ScheduledExecutorService timers) {
         if (mode.equals("revision")) {
             long keep = parseLong(retention);
             if (keep > 0) {
@@ -65,7 +78,7 @@ final class Compactor {
 
     private void periodic(Duration window) {
         long now = System.nanoTime();
-        samples.addLast(new long[] {now, server.store().currentRevision()});
+        samples.addLast(new long[] {now, server.currentRevision()});
         long target = 0;
         while (!samples.isEmpty() && now - samples.peekFirst()[0] >= window.toNanos()) {
             target = samples.pollFirst()[1];
@@ -76,16 +89,15 @@ final class Compactor {
     }
 
     private void compactKeeping(long keep) {
-        compact(server.store().currentRevision() - keep);
+        compact(server.currentRevision() - keep);
     }
 
     private void compact(long rev) {
-        if (!server.isLeader() || rev <= lastCompacted || rev <= server.store().compactRevision()) {
+        if (!server.isLeader() || rev <= lastCompacted || rev <= server.compactRevision()) {
             return;
         }
         lastCompacted = rev;
-        server.propose(InternalRaftRequest.newBuilder().setCompaction(CompactionRequest.newBuilder().setRevision(rev)))
-                .whenComplete((r, e) -> {
+        server.compact(rev).whenComplete((r, e) -> {
                     if (e == null) {
                         LOG.info("completed auto compaction", "revision", rev);
                     }

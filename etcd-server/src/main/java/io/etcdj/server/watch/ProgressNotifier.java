@@ -1,4 +1,4 @@
-package io.etcdj.server.api;
+package io.etcdj.server.watch;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -8,7 +8,12 @@ import java.util.concurrent.TimeUnit;
 
 /** Sends periodic progress notifications to watchers created with progress_notify. */
 public final class ProgressNotifier implements AutoCloseable {
-    private final Set<WatchStream> streams = ConcurrentHashMap.newKeySet();
+    /** A watch stream that wants progress notifications. */
+    public interface Listener {
+        void progressNotify();
+    }
+
+    private final Set<Listener> streams = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "watch-progress");
         t.setDaemon(true);
@@ -16,15 +21,15 @@ public final class ProgressNotifier implements AutoCloseable {
     });
 
     public ProgressNotifier(long intervalMillis) {
-        timer.scheduleAtFixedRate(() -> streams.forEach(WatchStream::progressNotify),
+        timer.scheduleAtFixedRate(() -> streams.forEach(Listener::progressNotify),
                 intervalMillis, intervalMillis, TimeUnit.MILLISECONDS);
     }
 
-    void register(WatchStream s) {
+    public void register(Listener s) {
         streams.add(s);
     }
 
-    void unregister(WatchStream s) {
+    public void unregister(Listener s) {
         streams.remove(s);
     }
 

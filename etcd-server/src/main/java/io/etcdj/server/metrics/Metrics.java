@@ -1,4 +1,7 @@
-package io.etcdj.server;
+package io.etcdj.server.metrics;
+
+import io.etcdj.server.version.Versions;
+
 
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -125,8 +128,13 @@ public final class Metrics {
                 .append(name).append(' ').append(v).append('\n');
     }
 
-    /** The whole exposition, with values read from the server at scrape time. */
-    public static String render(EtcdServer server) {
+    /** Values read from the member at scrape time. */
+    public record Gauges(long committedIndex, long quotaBackendBytes, long dbSize, long dbSizeInUse, long revision,
+                         long compactRevision, long watchers, long leases) {
+    }
+
+    /** The whole exposition, with the member's values read at scrape time. */
+    public static String render(Gauges server) {
         StringBuilder sb = new StringBuilder(4096);
         HAS_LEADER.render(sb);
         IS_LEADER.render(sb);
@@ -135,21 +143,21 @@ public final class Metrics {
         gauge(sb, "etcd_server_proposals_committed_total", "The total number of consensus proposals committed.",
                 server.committedIndex());
         gauge(sb, "etcd_server_quota_backend_bytes", "Current backend storage quota size in bytes.",
-                server.config().quotaBackendBytes());
+                server.quotaBackendBytes());
         gauge(sb, "etcd_mvcc_db_total_size_in_bytes",
-                "Total size of the underlying database physically allocated in bytes.", server.backend().size());
+                "Total size of the underlying database physically allocated in bytes.", server.dbSize());
         gauge(sb, "etcd_mvcc_db_total_size_in_use_in_bytes",
-                "Total size of the underlying database logically in use in bytes.", server.backend().sizeInUse());
+                "Total size of the underlying database logically in use in bytes.", server.dbSizeInUse());
         gauge(sb, "etcd_debugging_mvcc_current_revision", "The current revision of store.",
-                server.store().currentRevision());
+                server.revision());
         gauge(sb, "etcd_debugging_mvcc_compact_revision", "The revision of the last compaction in store.",
-                server.store().compactRevision());
-        gauge(sb, "etcd_debugging_mvcc_watcher_total", "Total number of watchers.", server.watchHub().watcherCount());
-        gauge(sb, "etcd_debugging_lease_total", "The number of leases.", server.lessor().leases().size());
+                server.compactRevision());
+        gauge(sb, "etcd_debugging_mvcc_watcher_total", "Total number of watchers.", server.watchers());
+        gauge(sb, "etcd_debugging_lease_total", "The number of leases.", server.leases());
         WAL_FSYNC.render(sb);
         sb.append("# HELP etcd_server_version Which version is running. 1 for 'server_version' label with current version.\n")
                 .append("# TYPE etcd_server_version gauge\n")
-                .append("etcd_server_version{server_version=\"").append(EtcdServer.VERSION).append("\"} 1\n");
+                .append("etcd_server_version{server_version=\"").append(Versions.SERVER).append("\"} 1\n");
         return sb.toString();
     }
 }

@@ -1,4 +1,4 @@
-package io.etcdj.server;
+package io.etcdj.server.wait;
 
 import io.etcdj.server.apply.ApplyResult;
 import java.util.concurrent.CompletableFuture;
@@ -9,29 +9,29 @@ import java.util.concurrent.ConcurrentHashMap;
  * and sends its response, so it runs on {@code completer}, not on the apply loop that every write
  * goes through.
  */
-final class Waiters {
+public final class Waiters {
     private final ConcurrentHashMap<Long, CompletableFuture<ApplyResult>> pending = new ConcurrentHashMap<>();
     private final java.util.concurrent.Executor completer;
 
-    Waiters(java.util.concurrent.Executor completer) {
+    public Waiters(java.util.concurrent.Executor completer) {
         this.completer = completer;
     }
 
-    CompletableFuture<ApplyResult> register(long id) {
+    public CompletableFuture<ApplyResult> register(long id) {
         CompletableFuture<ApplyResult> f = new CompletableFuture<>();
         pending.put(id, f);
         f.whenComplete((r, e) -> pending.remove(id));
         return f;
     }
 
-    void complete(long id, ApplyResult r) {
+    public void complete(long id, ApplyResult r) {
         CompletableFuture<ApplyResult> f = pending.remove(id);
         if (f != null) {
             completer.execute(() -> f.complete(r));
         }
     }
 
-    void failAll(Throwable t) {
+    public void failAll(Throwable t) {
         pending.values().forEach(f -> f.completeExceptionally(t));
     }
 }

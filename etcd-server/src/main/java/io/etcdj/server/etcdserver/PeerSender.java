@@ -1,4 +1,4 @@
-package io.etcdj.server;
+package io.etcdj.server.etcdserver;
 
 import io.etcdj.raftpb.Message;
 import java.util.List;

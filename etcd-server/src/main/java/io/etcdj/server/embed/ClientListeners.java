@@ -1,4 +1,9 @@
-package io.etcdj.server;
+package io.etcdj.server.embed;
+
+import io.etcdj.server.version.Versions;
+
+import io.etcdj.server.etcdserver.EtcdServer;
+import io.etcdj.server.metrics.Metrics;
 
 import io.etcdj.server.api.ClusterService;
 import io.etcdj.server.api.KvService;
@@ -130,13 +135,13 @@ final class ClientListeners implements AutoCloseable {
 
         @Override
         public String version() {
-            return "{\"etcdserver\":\"" + EtcdServer.VERSION + "\",\"etcdcluster\":\"" + EtcdServer.CLUSTER_VERSION
-                    + "\",\"storage\":\"" + EtcdServer.STORAGE_VERSION + "\"}";
+            return "{\"etcdserver\":\"" + Versions.SERVER + "\",\"etcdcluster\":\"" + Versions.CLUSTER
+                    + "\",\"storage\":\"" + Versions.STORAGE + "\"}";
         }
 
         @Override
         public String metrics() {
-            return Metrics.render(server);
+            return Metrics.render(server.metricsGauges());
         }
     }
 

@@ -1,4 +1,4 @@
-package io.etcdj.server;
+package io.etcdj.server.etcdserver;
 
 import java.util.concurrent.atomic.AtomicLong;
 

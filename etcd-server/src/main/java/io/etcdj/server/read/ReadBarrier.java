@@ -1,4 +1,4 @@
-package io.etcdj.server;
+package io.etcdj.server.read;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -15,7 +15,7 @@ import java.util.concurrent.Executor;
  * completed on {@code completer}: what a read does next (the range, the response) must never run
  * on the raft or the apply thread.
  */
-final class ReadBarrier {
+public final class ReadBarrier {
     private final Executor completer;
     private List<CompletableFuture<Void>> waiting = new ArrayList<>();
     /**
@@ -30,11 +30,11 @@ final class ReadBarrier {
     private final TreeMap<Long, List<CompletableFuture<Void>>> byIndex = new TreeMap<>();
     private long applied;
 
-    ReadBarrier(Executor completer) {
+    public ReadBarrier(Executor completer) {
         this.completer = completer;
     }
 
-    synchronized CompletableFuture<Void> enqueue() {
+    public synchronized CompletableFuture<Void> enqueue() {
         CompletableFuture<Void> f = new CompletableFuture<>();
         waiting.add(f);
         return f;
@@ -45,7 +45,7 @@ final class ReadBarrier {
      * Reads waiting while a request is unanswered join the next one; a request unanswered for
      * {@code retryNanos} (no leader, lost message) is asked again with everything waiting.
      */
-    synchronized long nextRequest(long nowNanos, long retryNanos) {
+    public synchronized long nextRequest(long nowNanos, long retryNanos) {
         boolean stale = latest != null && nowNanos - latestSinceNanos > retryNanos;
         if (latest != null && !stale) {
             return -1;
@@ -71,7 +71,7 @@ final class ReadBarrier {
     }
 
     /** The leader confirmed {@code index} for request {@code ctx}. */
-    synchronized void confirmed(long ctx, long index) {
+    public synchronized void confirmed(long ctx, long index) {
         List<CompletableFuture<Void>> batch = inFlight.remove(ctx);
         if (batch == null) {
             return;
@@ -87,7 +87,7 @@ final class ReadBarrier {
     }
 
     /** The apply loop reached {@code index}. */
-    void applied(long index) {
+    public void applied(long index) {
         List<CompletableFuture<Void>> done = new ArrayList<>();
         synchronized (this) {
             applied = index;
@@ -104,7 +104,7 @@ final class ReadBarrier {
         completer.execute(() -> batch.forEach(f -> f.complete(null)));
     }
 
-    synchronized void failAll(Throwable t) {
+    public synchronized void failAll(Throwable t) {
         waiting.forEach(f -> f.completeExceptionally(t));
         inFlight.values().forEach(l -> l.forEach(f -> f.completeExceptionally(t)));
         byIndex.values().forEach(l -> l.forEach(f -> f.completeExceptionally(t)));

@@ -1,4 +1,4 @@
-package io.etcdj.server;
+package io.etcdj.server.etcdserver;
 
 import io.etcdj.server.log.Log;
 import java.util.HashMap;
@@ -16,7 +16,7 @@ import java.util.Map;
  * {@code applyBeforeConfChange}, {@code applyAfterCommit} (a batch is in the backend, its
  * waiters not yet told).
  */
-final class Failpoints {
+public final class Failpoints {
     private static final Log LOG = Log.get("etcdserver/failpoints");
     private static final String SPEC = firstNonNull(System.getProperty("etcdj.failpoints"), System.getenv("ETCDJ_FAILPOINTS"));
     private static final Map<String, String> ACTIVE = parseOrEmpty(SPEC);
@@ -26,7 +26,7 @@ final class Failpoints {
     }
 
     /** Runs the action configured for {@code name}, if any. */
-    static void hit(String name) {
+    public static void hit(String name) {
         if (!ANY) {
             return;
         }
@@ -46,7 +46,7 @@ final class Failpoints {
     }
 
     /** Why the configured failpoints cannot be used, or null (checked once at start). */
-    static String configurationError() {
+    public static String configurationError() {
         try {
             parse(SPEC);
             return null;

@@ -1,4 +1,8 @@
-package io.etcdj.server;
+package io.etcdj.server.embed;
+
+import io.etcdj.server.version.Versions;
+
+import io.etcdj.server.etcdserver.EtcdServer;
 
 import io.etcdj.server.config.ConfigException;
 import io.etcdj.server.config.ServerConfig;
@@ -24,7 +28,7 @@ public final class Member implements AutoCloseable {
     /** Opens the data dir, starts Raft and the listeners; returns once clients can connect. */
     public static Member start(ServerConfig config, Runnable onFatal) throws ConfigException, IOException {
         Member m = new Member(config);
-        LOG.info("starting an etcd server", "etcd-version", EtcdServer.VERSION, "name", config.name(),
+        LOG.info("starting an etcd server", "etcd-version", Versions.SERVER, "name", config.name(),
                 "data-dir", config.dataDir().toString(),
                 "listen-client-urls", config.listenClientUrls().stream().map(URI::toString).toList(),
                 "advertise-client-urls", config.advertiseClientUrls().stream().map(URI::toString).toList(),
@@ -35,8 +39,7 @@ public final class Member implements AutoCloseable {
                 "heartbeat-interval", config.heartbeatMillis() + "ms",
                 "election-timeout", config.electionMillis() + "ms");
         MemberTls tls = new TlsStartupCheck(config, Clock.systemUTC()).run();
-        Storage.Opened opened = Storage.open(config);
-        m.server = new EtcdServer(config, opened, onFatal);
+        m.server = EtcdServer.open(config, onFatal);
         try {
             m.server.transport().useTls(tls.peerServer(), tls.peerClient());
             m.server.transport().listen(config.listenPeerUrls());

@@ -1,4 +1,7 @@
-package io.etcdj.server;
+package io.etcdj.server.etcdserver;
+
+import io.etcdj.server.read.ReadBarrier;
+import io.etcdj.server.wait.Waiters;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

@@ -1,4 +1,4 @@
-package io.etcdj.server;
+package io.etcdj.server.embed;
 
 import io.etcdj.server.config.ServerConfig;
 import java.io.IOException;

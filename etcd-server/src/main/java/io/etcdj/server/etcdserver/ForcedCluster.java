@@ -1,4 +1,4 @@
-package io.etcdj.server;
+package io.etcdj.server.etcdserver;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.etcdj.raftpb.ConfChange;

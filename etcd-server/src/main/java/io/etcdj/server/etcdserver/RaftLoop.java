@@ -1,4 +1,6 @@
-package io.etcdj.server;
+package io.etcdj.server.etcdserver;
+
+import io.etcdj.server.read.ReadBarrier;
 
 import com.google.protobuf.ByteString;
 import io.etcdj.raftpb.ConfChange;

@@ -1,4 +1,4 @@
-package io.etcdj.server;
+package io.etcdj.server.etcdserver;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

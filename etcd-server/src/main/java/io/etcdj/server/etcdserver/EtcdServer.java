@@ -1,4 +1,11 @@
-package io.etcdj.server;
+package io.etcdj.server.etcdserver;
+
+import io.etcdj.server.version.Versions;
+
+import io.etcdj.server.read.ReadBarrier;
+import io.etcdj.server.wait.Waiters;
+import io.etcdj.server.compactor.Compactor;
+import io.etcdj.server.metrics.Metrics;
 
 import com.google.protobuf.Descriptors;
 import com.google.protobuf.Message;
@@ -9,11 +16,12 @@ import io.etcdj.api.etcdserverpb.ResponseHeader;
 import io.etcdj.api.etcdserverpb.StatusResponse;
 import io.etcdj.raftpb.ConfChange;
 import io.etcdj.raftpb.Entry;
-import io.etcdj.server.api.ProgressNotifier;
+import io.etcdj.server.watch.ProgressNotifier;
 import io.etcdj.server.apply.AlarmStore;
 import io.etcdj.server.apply.ApplyResult;
 import io.etcdj.server.apply.StateMachines;
 import io.etcdj.server.backend.Backend;
+import io.etcdj.server.config.ConfigException;
 import io.etcdj.server.config.ServerConfig;
 import io.etcdj.server.error.EtcdError;
 import io.etcdj.server.lease.Lessor;
@@ -50,9 +58,6 @@ import java.util.concurrent.TimeUnit;
  * through Raft, a single member too.
  */
 public final class EtcdServer implements AutoCloseable {
-    public static final String VERSION = "3.6.0";
-    public static final String CLUSTER_VERSION = "3.6.0";
-    public static final String STORAGE_VERSION = "3.6.0";
     private static final Log LOG = Log.get("etcdserver/server");
 
     private final ServerConfig config;
@@ -101,7 +106,7 @@ public final class EtcdServer implements AutoCloseable {
         this.lastSnapshotIndex = opened.snapshotIndex();
         this.apply = new ApplyLoop(sm, hub, waiters, reads, memberId, new ApplyHooks());
         this.transport = new PeerTransport(new PeerBridge(this));
-        this.raft = new RaftLoop(opened.node(), opened.storage(), opened.wal(), opened.snapshotter(), transport, reads,
+        this.raft = new RaftLoop(opened.node(), opened.storage(), opened.wal(), opened.snapshotter(), transport::send, reads,
                 new RaftListener(), config.heartbeatMillis(), config.electionMillis(), System::nanoTime, responders);
         this.timers = Executors.newScheduledThreadPool(1, r -> {
             Thread t = new Thread(r, "server-timers");
@@ -110,13 +115,42 @@ public final class EtcdServer implements AutoCloseable {
         });
     }
 
+    /**
+     * Opens the member's data directory (bootstrapping or restarting it) and builds the server;
+     * {@code onFatal} is run if the member must stop (a failed apply, a broken Raft loop, removal).
+     */
+    public static EtcdServer open(ServerConfig config, Runnable onFatal) throws ConfigException, IOException {
+        return new EtcdServer(config, Storage.open(config), onFatal);
+    }
+
     /** Starts the loops, the lease and backend timers, and publishes this member's attributes. */
-    void start() {
+    public void start() {
         apply.start();
         raft.start();
         timers.scheduleWithFixedDelay(this::revokeExpiredLeases, 500, 500, TimeUnit.MILLISECONDS);
         timers.scheduleWithFixedDelay(this::syncBackend, 100, 100, TimeUnit.MILLISECONDS);
-        new Compactor(this, config).schedule(timers);
+        new Compactor(new Compactor.Target() {
+            @Override
+            public long currentRevision() {
+                return sm.store.currentRevision();
+            }
+
+            @Override
+            public long compactRevision() {
+                return sm.store.compactRevision();
+            }
+
+            @Override
+            public boolean isLeader() {
+                return raft.isLeader();
+            }
+
+            @Override
+            public CompletableFuture<?> compact(long revision) {
+                return propose(InternalRaftRequest.newBuilder().setCompaction(
+                        io.etcdj.api.etcdserverpb.CompactionRequest.newBuilder().setRevision(revision)));
+            }
+        }, config).schedule(timers);
         timers.execute(this::publish);
     }
 
@@ -132,7 +166,7 @@ public final class EtcdServer implements AutoCloseable {
                         "local-member-id", MemberIds.hex(memberId),
                         "local-member-attributes", "{Name:" + config.name() + " ClientURLs:" + attrs.getClientUrlsList() + "}",
                         "cluster-id", MemberIds.hex(sm.membership.clusterId()));
-                LOG.info("enabled capabilities for version", "cluster-version", CLUSTER_VERSION.substring(0, 3));
+                LOG.info("enabled capabilities for version", "cluster-version", Versions.CLUSTER.substring(0, 3));
             } catch (Exception e) {
                 if (!closed) {
                     LOG.warn("failed to publish local member to cluster through raft",
@@ -317,7 +351,8 @@ public final class EtcdServer implements AutoCloseable {
         return raft;
     }
 
-    PeerTransport transport() {
+    /** The peer transport, for the embedding to configure TLS and listen on the peer URLs before {@link #start}. */
+    public PeerTransport transport() {
         return transport;
     }
 
@@ -442,17 +477,23 @@ public final class EtcdServer implements AutoCloseable {
         return b.setHeader(header()).build();
     }
 
+    /** The member's gauges for a /metrics scrape. */
+    public Metrics.Gauges metricsGauges() {
+        return new Metrics.Gauges(raft.commitIndex(), config.quotaBackendBytes(), sm.backend.size(), sm.backend.sizeInUse(),
+                sm.store.currentRevision(), sm.store.compactRevision(), hub.watcherCount(), sm.lessor.leases().size());
+    }
+
     public StatusResponse status() {
         StatusResponse.Builder b = StatusResponse.newBuilder()
                 .setHeader(header())
-                .setVersion(VERSION)
+                .setVersion(Versions.SERVER)
                 .setDbSize(sm.backend.size())
                 .setDbSizeInUse(sm.backend.sizeInUse())
                 .setLeader(raft.lead())
                 .setRaftIndex(raft.lastIndex())
                 .setRaftTerm(raft.term())
                 .setRaftAppliedIndex(apply.appliedIndex())
-                .setStorageVersion(STORAGE_VERSION)
+                .setStorageVersion(Versions.STORAGE)
                 .setDbSizeQuota(config.quotaBackendBytes());
         Member me = sm.membership.member(memberId);
         b.setIsLearner(me != null && me.getIsLearner());

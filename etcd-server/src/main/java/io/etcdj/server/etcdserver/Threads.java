@@ -1,4 +1,4 @@
-package io.etcdj.server;
+package io.etcdj.server.etcdserver;
 
 /** Stopping the member's own loop threads. */
 final class Threads {
