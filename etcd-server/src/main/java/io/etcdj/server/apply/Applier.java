@@ -25,10 +25,11 @@ import io.etcdj.serverpb.MemberAttributes;
 import java.util.List;
 
 /**
- * Applies committed requests to the state machines, in Raft order, deterministically: the same
- * entries give the same state and the same responses on every member.
+ * The backend stage of the applier chain: applies committed requests to the state machines, in
+ * Raft order, deterministically: the same entries give the same state and the same responses on
+ * every member.
  */
-public final class Applier {
+public final class Applier implements RequestApplier {
     private final Lessor lessor;
     private final Membership membership;
     private final AlarmStore alarms;
@@ -41,6 +42,7 @@ public final class Applier {
         this.txns = new TxnApplier(this);
     }
 
+    @Override
     public ApplyResult apply(InternalRaftRequest r, WriteBatch batch) {
         try {
             return switch (r.getRequestCase()) {

@@ -21,7 +21,8 @@ public final class StateMachines implements AutoCloseable {
     public final Lessor lessor;
     public final Membership membership;
     public final AlarmStore alarms;
-    public final Applier applier;
+    /** The applier chain (corrupt, capped, backend). */
+    public final RequestApplier applier;
     private volatile long consistentIndex;
 
     private StateMachines(Backend backend, LongSupplier nanoClock, long minLeaseTtl) {
@@ -31,7 +32,7 @@ public final class StateMachines implements AutoCloseable {
         this.membership = new Membership();
         this.alarms = new AlarmStore();
         restoreOthers();
-        this.applier = new Applier(lessor, membership, alarms);
+        this.applier = RequestApplier.chain(alarms, new Applier(lessor, membership, alarms));
     }
 
     private void restoreOthers() {

@@ -29,7 +29,7 @@ public final class StoreFixture implements AutoCloseable {
     public Backend backend;
     public MvccStore store;
     public Lessor lessor;
-    public Applier applier;
+    public RequestApplier applier;
     public final AtomicLong nanos = new AtomicLong(1_000_000_000L);
     public final List<ChangeEvent> events = new ArrayList<>();
     private long index;
