@@ -115,7 +115,7 @@ final class LeaderRole implements RoleBehavior {
         if (anotherInBatch || r.pendingConfIndex > r.log.applied()) {
             return "possible unapplied conf change at index " + r.pendingConfIndex + " (applied to " + r.log.applied() + ")";
         }
-        return Membership.refusal(r, e);
+        return ConfChanges.refusal(r, e);
     }
 
     private void readIndex(Message m) {

@@ -375,7 +375,7 @@ final class Raft {
     }
 
     ConfState applyConfChange(ConfChange cc) {
-        Membership.apply(this, cc);
+        ConfChanges.apply(this, cc);
         return tracker.confState();
     }
 

@@ -60,7 +60,7 @@ public final class RawNode {
         raft.log.append(ents);
         raft.log.commitTo(ents.size());
         for (Entry e : ents) {
-            raft.applyConfChange(Membership.decode(e));
+            raft.applyConfChange(ConfChanges.decode(e));
         }
         raft.confReflectedThrough = ents.size();
     }

@@ -45,7 +45,7 @@ public record RestartPoint(long applied, ConfState confState) {
                 continue;
             }
             if (e.getType() == EntryType.EntryConfChange) {
-                Membership.applyTo(t, Membership.decode(e), 1);
+                ConfChanges.applyTo(t, ConfChanges.decode(e), 1);
             }
         }
         return new RestartPoint(applied, t.confState());

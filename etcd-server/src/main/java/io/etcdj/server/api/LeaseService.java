@@ -9,25 +9,19 @@ import io.etcdj.api.etcdserverpb.LeaseLeasesRequest;
 import io.etcdj.api.etcdserverpb.LeaseLeasesResponse;
 import io.etcdj.api.etcdserverpb.LeaseRevokeRequest;
 import io.etcdj.api.etcdserverpb.LeaseRevokeResponse;
-import io.etcdj.api.etcdserverpb.LeaseStatus;
 import io.etcdj.api.etcdserverpb.LeaseTimeToLiveRequest;
 import io.etcdj.api.etcdserverpb.LeaseTimeToLiveResponse;
-import io.etcdj.server.etcdserver.EtcdServer;
 import io.etcdj.server.error.EtcdError;
-import io.etcdj.server.error.EtcdException;
-import io.etcdj.server.lease.Lease;
 import io.etcdj.server.lease.Lessor;
-import io.etcdj.serverpb.InternalRaftRequest;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
-import java.util.concurrent.CompletableFuture;
 
 /** etcd's Lease service: grant and revoke through Raft; renewals and TTL queries on the leader. */
 public final class LeaseService extends LeaseGrpc.LeaseImplBase {
-    private final EtcdServer server;
+    private final LeaseOperations leases;
 
-    public LeaseService(EtcdServer server) {
-        this.server = server;
+    public LeaseService(LeaseOperations leases) {
+        this.leases = leases;
     }
 
     @Override
@@ -36,68 +30,81 @@ public final class LeaseService extends LeaseGrpc.LeaseImplBase {
             if (r.getTTL() > Lessor.MAX_TTL_SECONDS) {
                 throw EtcdError.LEASE_TTL_TOO_LARGE.exception();
             }
-            LeaseGrantRequest withId = r.getID() == 0 ? r.toBuilder().setID(server.nextLeaseId()).build() : r;
-            return server.propose(InternalRaftRequest.newBuilder().setLeaseGrant(withId), LeaseGrantResponse.class);
+            return leases.grant(r);
         }, out);
     }
 
     @Override
     public void leaseRevoke(LeaseRevokeRequest r, StreamObserver<LeaseRevokeResponse> out) {
-        Replies.async(() -> server.propose(InternalRaftRequest.newBuilder().setLeaseRevoke(r), LeaseRevokeResponse.class), out);
+        Replies.async(() -> leases.revoke(r), out);
     }
 
     @Override
     public void leaseTimeToLive(LeaseTimeToLiveRequest r, StreamObserver<LeaseTimeToLiveResponse> out) {
-        Replies.async(() -> server.timeToLive(r), out);
+        Replies.async(() -> leases.timeToLive(r), out);
     }
 
     @Override
     public void leaseLeases(LeaseLeasesRequest r, StreamObserver<LeaseLeasesResponse> out) {
-        Replies.async(() -> server.linearizableBarrier().thenApply(x -> {
-            LeaseLeasesResponse.Builder b = LeaseLeasesResponse.newBuilder();
-            server.lessor().leases().stream().map(Lease::id).sorted()
-                    .forEach(id -> b.addLeases(LeaseStatus.newBuilder().setID(id)));
-            return b.setHeader(server.header()).build();
-        }), out);
+        Replies.async(leases::leases, out);
     }
 
     @Override
     public StreamObserver<LeaseKeepAliveRequest> leaseKeepAlive(StreamObserver<LeaseKeepAliveResponse> out) {
-        ServerCallStreamObserver<LeaseKeepAliveResponse> stream = (ServerCallStreamObserver<LeaseKeepAliveResponse>) out;
-        return new StreamObserver<>() {
-            @Override
-            public void onNext(LeaseKeepAliveRequest req) {
-                CompletableFuture<Long> ttl = server.renewLease(req.getID());
-                ttl.whenComplete((t, err) -> {
-                    if (err != null && !(GrpcErrors.unwrap(err) instanceof EtcdException e
-                            && e.error() == EtcdError.LEASE_NOT_FOUND)) {
-                        synchronized (stream) {
-                            if (!stream.isCancelled()) {
-                                stream.onError(GrpcErrors.toStatus(err));
-                            }
-                        }
+        return new KeepAliveStream((ServerCallStreamObserver<LeaseKeepAliveResponse>) out);
+    }
+
+    /**
+     * One keep-alive stream. Each request is answered once its renewal completes (a follower's
+     * goes to the leader); a client that half-closes after its requests still gets every answer
+     * before the stream ends, as etcd answers them.
+     */
+    private final class KeepAliveStream implements StreamObserver<LeaseKeepAliveRequest> {
+        private final ServerCallStreamObserver<LeaseKeepAliveResponse> stream;
+        private int pending;
+        private boolean halfClosed;
+        private boolean ended;
+
+        KeepAliveStream(ServerCallStreamObserver<LeaseKeepAliveResponse> stream) {
+            this.stream = stream;
+        }
+
+        @Override
+        public void onNext(LeaseKeepAliveRequest req) {
+            synchronized (this) {
+                pending++;
+            }
+            leases.keepAlive(req.getID()).whenComplete((resp, err) -> {
+                synchronized (this) {
+                    pending--;
+                    if (ended || stream.isCancelled()) {
                         return;
                     }
-                    LeaseKeepAliveResponse resp = LeaseKeepAliveResponse.newBuilder()
-                            .setHeader(server.header()).setID(req.getID()).setTTL(err != null ? 0 : t).build();
-                    synchronized (stream) {
-                        if (!stream.isCancelled()) {
-                            stream.onNext(resp);
-                        }
+                    if (err != null) {
+                        ended = true;
+                        stream.onError(GrpcErrors.toStatus(err));
+                        return;
                     }
-                });
-            }
-
-            @Override
-            public void onError(Throwable t) {
-            }
-
-            @Override
-            public void onCompleted() {
-                synchronized (stream) {
-                    stream.onCompleted();
+                    stream.onNext(resp);
+                    if (halfClosed && pending == 0) {
+                        ended = true;
+                        stream.onCompleted();
+                    }
                 }
+            });
+        }
+
+        @Override
+        public void onError(Throwable t) {
+        }
+
+        @Override
+        public synchronized void onCompleted() {
+            halfClosed = true;
+            if (pending == 0 && !ended && !stream.isCancelled()) {
+                ended = true;
+                stream.onCompleted();
             }
-        };
+        }
     }
 }

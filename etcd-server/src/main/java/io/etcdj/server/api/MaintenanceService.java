@@ -3,10 +3,8 @@ package io.etcdj.server.api;
 import io.etcdj.server.version.Versions;
 
 import com.google.protobuf.ByteString;
-import io.etcdj.api.etcdserverpb.AlarmMember;
 import io.etcdj.api.etcdserverpb.AlarmRequest;
 import io.etcdj.api.etcdserverpb.AlarmResponse;
-import io.etcdj.api.etcdserverpb.AlarmType;
 import io.etcdj.api.etcdserverpb.DefragmentRequest;
 import io.etcdj.api.etcdserverpb.DefragmentResponse;
 import io.etcdj.api.etcdserverpb.HashKVRequest;
@@ -18,11 +16,6 @@ import io.etcdj.api.etcdserverpb.SnapshotRequest;
 import io.etcdj.api.etcdserverpb.SnapshotResponse;
 import io.etcdj.api.etcdserverpb.StatusRequest;
 import io.etcdj.api.etcdserverpb.StatusResponse;
-import io.etcdj.server.etcdserver.EtcdServer;
-import io.etcdj.server.backend.Bucket;
-import io.etcdj.server.backend.ReadTx;
-import io.etcdj.server.mvcc.ReadView;
-import io.etcdj.serverpb.InternalRaftRequest;
 import io.grpc.stub.StreamObserver;
 import java.io.IOException;
 import java.io.InputStream;
@@ -30,15 +23,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.zip.CRC32C;
 
 /** etcd's Maintenance service: status, alarms, defragment, hashes and snapshots. */
 public final class MaintenanceService extends MaintenanceGrpc.MaintenanceImplBase {
     private static final int SNAPSHOT_CHUNK = 32 * 1024;
 
-    private final EtcdServer server;
+    private final MaintenanceOperations server;
 
-    public MaintenanceService(EtcdServer server) {
+    public MaintenanceService(MaintenanceOperations server) {
         this.server = server;
     }
 
@@ -50,25 +42,16 @@ public final class MaintenanceService extends MaintenanceGrpc.MaintenanceImplBas
     @Override
     public void alarm(AlarmRequest r, StreamObserver<AlarmResponse> out) {
         if (r.getAction() == AlarmRequest.AlarmAction.GET) {
-            Replies.now(() -> {
-                AlarmResponse.Builder b = AlarmResponse.newBuilder().setHeader(server.header());
-                for (AlarmMember a : server.alarms().list()) {
-                    if (r.getAlarm() == AlarmType.NONE || a.getAlarm() == r.getAlarm()) {
-                        b.addAlarms(a);
-                    }
-                }
-                return b.build();
-            }, out);
+            Replies.now(() -> server.alarms(r), out);
             return;
         }
-        Replies.async(() -> server.propose(InternalRaftRequest.newBuilder().setAlarm(r), AlarmResponse.class), out);
+        Replies.async(() -> server.changeAlarm(r), out);
     }
 
     @Override
     public void moveLeader(io.etcdj.api.etcdserverpb.MoveLeaderRequest r,
                            StreamObserver<io.etcdj.api.etcdserverpb.MoveLeaderResponse> out) {
-        Replies.async(() -> server.moveLeader(r.getTargetID()).thenApply(x ->
-                io.etcdj.api.etcdserverpb.MoveLeaderResponse.newBuilder().setHeader(server.header()).build()), out);
+        Replies.async(() -> server.moveLeader(r.getTargetID()), out);
     }
 
     @Override
@@ -82,35 +65,12 @@ public final class MaintenanceService extends MaintenanceGrpc.MaintenanceImplBas
 
     @Override
     public void hash(HashRequest r, StreamObserver<HashResponse> out) {
-        Replies.now(() -> {
-            CRC32C crc = new CRC32C();
-            try (ReadView v = server.store().openRead()) {
-                ReadTx tx = v.backendRead();
-                for (Bucket b : Bucket.values()) {
-                    if (b == Bucket.META) {
-                        continue; // holds the consistent index, which differs between members
-                    }
-                    crc.update(b.dbName().getBytes());
-                    tx.forEach(b, null, null, (k, val) -> {
-                        crc.update(k);
-                        crc.update(val);
-                        return true;
-                    });
-                }
-                return HashResponse.newBuilder().setHeader(server.header(v.revision())).setHash((int) crc.getValue()).build();
-            }
-        }, out);
+        Replies.now(server::hash, out);
     }
 
     @Override
     public void hashKV(HashKVRequest r, StreamObserver<HashKVResponse> out) {
-        Replies.now(() -> {
-            try (ReadView v = server.store().openRead()) {
-                long[] h = v.hashKv(r.getRevision());
-                return HashKVResponse.newBuilder().setHeader(server.header(v.revision()))
-                        .setHash((int) h[0]).setCompactRevision(v.compactRevision()).setHashRevision(h[1]).build();
-            }
-        }, out);
+        Replies.now(() -> server.hashKv(r.getRevision()), out);
     }
 
     /**
@@ -121,8 +81,7 @@ public final class MaintenanceService extends MaintenanceGrpc.MaintenanceImplBas
     public void snapshot(SnapshotRequest r, StreamObserver<SnapshotResponse> out) {
         Path tmp = null;
         try {
-            tmp = Files.createTempFile(server.config().dataDir().toAbsolutePath(), "snapshot", ".tmp");
-            server.backend().copyTo(tmp);
+            tmp = server.copyBackend();
             long size = Files.size(tmp);
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
             long sent = 0;

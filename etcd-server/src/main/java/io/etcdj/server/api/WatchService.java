@@ -3,15 +3,14 @@ package io.etcdj.server.api;
 import io.etcdj.api.etcdserverpb.WatchGrpc;
 import io.etcdj.api.etcdserverpb.WatchRequest;
 import io.etcdj.api.etcdserverpb.WatchResponse;
-import io.etcdj.server.etcdserver.EtcdServer;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 
 /** etcd's Watch service: one {@link WatchStream} per client stream. */
 public final class WatchService extends WatchGrpc.WatchImplBase {
-    private final EtcdServer server;
+    private final WatchOperations server;
 
-    public WatchService(EtcdServer server) {
+    public WatchService(WatchOperations server) {
         this.server = server;
     }
 

@@ -4,7 +4,6 @@ import io.etcdj.api.etcdserverpb.WatchCreateRequest;
 import io.etcdj.api.etcdserverpb.WatchRequest;
 import io.etcdj.api.etcdserverpb.WatchResponse;
 import io.etcdj.api.mvccpb.Event;
-import io.etcdj.server.etcdserver.EtcdServer;
 import io.etcdj.server.watch.ProgressNotifier;
 import io.etcdj.server.watch.WatchHub;
 import io.etcdj.server.watch.WatchSink;
@@ -30,7 +29,7 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchSink, Prog
     private static final int MAX_PENDING = 128;
     static final String DUPLICATE_ID = "mvcc: duplicate watch ID provided on the WatchStream";
 
-    private final EtcdServer server;
+    private final WatchOperations server;
     private final WatchHub hub;
     private final ServerCallStreamObserver<WatchResponse> out;
     private final Map<Long, Watcher> watchers = new ConcurrentHashMap<>();
@@ -41,13 +40,13 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchSink, Prog
     private volatile boolean closed;
     private long nextId;
 
-    WatchStream(EtcdServer server, ServerCallStreamObserver<WatchResponse> out) {
+    WatchStream(WatchOperations server, ServerCallStreamObserver<WatchResponse> out) {
         this.server = server;
-        this.hub = server.watchHub();
+        this.hub = server.hub();
         this.out = out;
         out.setOnReadyHandler(this::drain);
         out.setOnCancelHandler(this::close);
-        server.progressNotifier().register(this);
+        server.progress().register(this);
     }
 
     @Override
@@ -137,7 +136,7 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchSink, Prog
     private List<WatchResponse> split(long id, List<Event> events, long revision, boolean fragment) {
         WatchResponse whole = WatchResponse.newBuilder().setHeader(server.header(revision))
                 .setWatchId(id).addAllEvents(events).build();
-        long limit = server.config().maxRequestBytes();
+        long limit = server.maxRequestBytes();
         if (!fragment || whole.getSerializedSize() <= limit || events.size() <= 1) {
             return List.of(whole);
         }
@@ -210,7 +209,7 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchSink, Prog
             return;
         }
         closed = true;
-        server.progressNotifier().unregister(this);
+        server.progress().unregister(this);
         for (Watcher w : watchers.values()) {
             hub.cancel(w);
         }

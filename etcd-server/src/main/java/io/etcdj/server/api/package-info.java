@@ -1,6 +1,9 @@
 /**
- * etcd's gRPC services (KV, Watch, Lease, Cluster, Maintenance) over the server. Validates
- * requests as etcd does, maps every failure to gRPC in {@link io.etcdj.server.api.GrpcErrors},
- * and never touches Raft or storage directly: it goes through {@link io.etcdj.server.etcdserver.EtcdServer}.
+ * etcd's gRPC services (KV, Watch, Lease, Cluster, Maintenance). Validates requests as etcd does,
+ * maps every failure to gRPC in {@link io.etcdj.server.api.GrpcErrors}, and reaches the member
+ * only through the small interfaces it owns ({@link io.etcdj.server.api.KvOperations},
+ * {@link io.etcdj.server.api.LeaseOperations}, {@link io.etcdj.server.api.ClusterOperations},
+ * {@link io.etcdj.server.api.MaintenanceOperations}, {@link io.etcdj.server.api.WatchOperations}),
+ * which the server implements: it never touches Raft, storage or the server's classes.
  */
 package io.etcdj.server.api;

@@ -10,6 +10,7 @@ import java.util.Deque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * etcd's auto-compaction. "periodic" keeps a window of history: it samples the revision and,
@@ -32,15 +33,22 @@ public final class Compactor {
     }
 
     private final Target server;
+    private final LongSupplier nanoClock;
     private final String mode;
     private final String retention;
     private final Deque<long[]> samples = new ArrayDeque<>();
     private long lastCompacted;
 
     public Compactor(Target server, ServerConfig cfg) {
+        this(server, cfg.autoCompactionMode(), cfg.autoCompactionRetention(), System::nanoTime);
+    }
+
+    /** For tests: the mode and retention as etcd's flags spell them, and the clock to sample with. */
+    Compactor(Target server, String mode, String retention, LongSupplier nanoClock) {
         this.server = server;
-        this.mode = cfg.autoCompactionMode();
-        this.retention = cfg.autoCompactionRetention();
+        this.nanoClock = nanoClock;
+        this.mode = mode;
+        this.retention = retention;
     }
 
     public void schedule(ScheduledExecutorService timers) {
@@ -76,8 +84,9 @@ public final class Compactor {
         }
     }
 
-    private void periodic(Duration window) {
-        long now = System.nanoTime();
+    /** One sample of the periodic mode: compacts to the revision seen one window ago, if any. */
+    void periodic(Duration window) {
+        long now = nanoClock.getAsLong();
         samples.addLast(new long[] {now, server.currentRevision()});
         long target = 0;
         while (!samples.isEmpty() && now - samples.peekFirst()[0] >= window.toNanos()) {
@@ -88,7 +97,8 @@ public final class Compactor {
         }
     }
 
-    private void compactKeeping(long keep) {
+    /** The revision mode's check: keeps the last {@code keep} revisions. */
+    void compactKeeping(long keep) {
         compact(server.currentRevision() - keep);
     }
 

@@ -65,11 +65,11 @@ final class ClientListeners implements AutoCloseable {
     /** Starts the listeners; {@code tls} serves the https URLs (null when all are http). */
     void start(EtcdServer server, SslContext tls) throws IOException {
         List<ServerServiceDefinition> services = List.of(
-                new KvService(server).bindService(),
-                new WatchService(server).bindService(),
-                new LeaseService(server).bindService(),
-                new ClusterService(server).bindService(),
-                new MaintenanceService(server).bindService());
+                new KvService(server.kv()).bindService(),
+                new WatchService(server.watches()).bindService(),
+                new LeaseService(server.leases()).bindService(),
+                new ClusterService(server.cluster()).bindService(),
+                new MaintenanceService(server.maintenance()).bindService());
         int maxMessage = server.config().maxRequestBytes() + GRPC_OVERHEAD_BYTES;
         String name = "gateway-" + server.memberId() + "-" + System.nanoTime();
         InProcessServerBuilder ipb = InProcessServerBuilder.forName(name).maxInboundMessageSize(maxMessage);
@@ -119,7 +119,7 @@ final class ClientListeners implements AutoCloseable {
         @Override
         public CompletableFuture<HttpHandler.Health> health(boolean serializable, List<String> exclude) {
             String reason = server.leader() != 0 ? "" : "RAFT NO LEADER";
-            for (var a : server.alarms().list()) {
+            for (var a : server.alarmList()) {
                 if (!exclude.contains(a.getAlarm().name())) {
                     reason = "ALARM " + a.getAlarm().name();
                 }

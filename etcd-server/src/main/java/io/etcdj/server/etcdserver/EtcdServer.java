@@ -1,5 +1,11 @@
 package io.etcdj.server.etcdserver;
 
+import io.etcdj.server.api.ClusterOperations;
+import io.etcdj.server.api.KvOperations;
+import io.etcdj.server.api.LeaseOperations;
+import io.etcdj.server.api.MaintenanceOperations;
+import io.etcdj.server.api.WatchOperations;
+
 import io.etcdj.server.version.Versions;
 
 import io.etcdj.server.read.ReadBarrier;
@@ -7,8 +13,6 @@ import io.etcdj.server.wait.Waiters;
 import io.etcdj.server.compactor.Compactor;
 import io.etcdj.server.metrics.Metrics;
 
-import com.google.protobuf.Descriptors;
-import com.google.protobuf.Message;
 import io.etcdj.api.etcdserverpb.AlarmType;
 import io.etcdj.api.etcdserverpb.LeaseRevokeRequest;
 import io.etcdj.api.etcdserverpb.Member;
@@ -17,18 +21,13 @@ import io.etcdj.api.etcdserverpb.StatusResponse;
 import io.etcdj.raftpb.ConfChange;
 import io.etcdj.raftpb.Entry;
 import io.etcdj.server.watch.ProgressNotifier;
-import io.etcdj.server.apply.AlarmStore;
 import io.etcdj.server.apply.ApplyResult;
 import io.etcdj.server.apply.StateMachines;
-import io.etcdj.server.backend.Backend;
 import io.etcdj.server.config.ConfigException;
 import io.etcdj.server.config.ServerConfig;
 import io.etcdj.server.error.EtcdError;
-import io.etcdj.server.lease.Lessor;
 import io.etcdj.server.log.Log;
 import io.etcdj.server.membership.MemberIds;
-import io.etcdj.server.membership.Membership;
-import io.etcdj.server.mvcc.MvccStore;
 import io.etcdj.server.mvcc.WriteBatch;
 import io.etcdj.server.watch.WatchHub;
 import io.etcdj.serverpb.InternalRaftRequest;
@@ -92,6 +91,11 @@ public final class EtcdServer implements AutoCloseable {
     private volatile boolean published;
     private final CompletableFuture<Void> publishedFuture = new CompletableFuture<>();
     private volatile boolean closed;
+    private final KvOperations kv = new KvOps(this);
+    private final LeaseOperations leases = new LeaseOps(this);
+    private final ClusterOperations cluster = new ClusterOps(this);
+    private final MaintenanceOperations maintenance = new MaintenanceOps(this);
+    private final WatchOperations watches = new WatchOps(this);
 
     EtcdServer(ServerConfig config, Storage.Opened opened, Runnable onFatal) {
         this.config = config;
@@ -197,31 +201,46 @@ public final class EtcdServer implements AutoCloseable {
         return sm.membership.clusterId();
     }
 
-    public MvccStore store() {
-        return sm.store;
+    /** The state machines, for this package's operations classes. */
+    StateMachines stateMachines() {
+        return sm;
     }
 
-    public Backend backend() {
-        return sm.backend;
+    /** The raised alarms, as /health reports them. */
+    public List<io.etcdj.api.etcdserverpb.AlarmMember> alarmList() {
+        return sm.alarms.list();
     }
 
-    public Lessor lessor() {
-        return sm.lessor;
+    /** What the KV service calls. */
+    public KvOperations kv() {
+        return kv;
     }
 
-    public Membership membership() {
-        return sm.membership;
+    /** What the Lease service calls. */
+    public LeaseOperations leases() {
+        return leases;
     }
 
-    public AlarmStore alarms() {
-        return sm.alarms;
+    /** What the Cluster service calls. */
+    public ClusterOperations cluster() {
+        return cluster;
     }
 
-    public WatchHub watchHub() {
+    /** What the Maintenance service calls. */
+    public MaintenanceOperations maintenance() {
+        return maintenance;
+    }
+
+    /** What watch streams call. */
+    public WatchOperations watches() {
+        return watches;
+    }
+
+    WatchHub watchHub() {
         return hub;
     }
 
-    public ProgressNotifier progressNotifier() {
+    ProgressNotifier progressNotifier() {
         return progress;
     }
 
@@ -292,20 +311,6 @@ public final class EtcdServer implements AutoCloseable {
                     || r.getTxn().getFailureList().stream().anyMatch(op -> op.hasRequestPut() || op.hasRequestTxn());
             default -> false;
         };
-    }
-
-    /** Proposes and shapes the response with its header, as the API returns it. */
-    public <T extends Message> CompletableFuture<T> propose(InternalRaftRequest.Builder r, Class<T> type) {
-        return propose(r).thenApply(res -> withHeader(res.response(), type, res.revision()));
-    }
-
-    private <T extends Message> T withHeader(Message m, Class<T> type, long revision) {
-        Message.Builder b = m.toBuilder();
-        Descriptors.FieldDescriptor hf = b.getDescriptorForType().findFieldByName("header");
-        if (hf != null) {
-            b.setField(hf, header(revision));
-        }
-        return type.cast(b.build());
     }
 
     /** Completes when this member has applied everything committed before the call (ReadIndex). */
@@ -587,28 +592,7 @@ public final class EtcdServer implements AutoCloseable {
 
         private void applyToMembership(ConfChange cc, WriteBatch batch) {
             Member ctx = cc.getContext().isEmpty() ? null : ApplyLoop.parseMember(cc.getContext().toByteArray());
-            switch (cc.getType()) {
-                case ConfChangeAddNode, ConfChangeAddLearnerNode -> {
-                    Member existing = sm.membership.member(cc.getNodeId());
-                    if (existing != null) {
-                        if (cc.getType() == io.etcdj.raftpb.ConfChangeType.ConfChangeAddNode && existing.getIsLearner()) {
-                            sm.membership.add(batch.backendTx(), existing.toBuilder().setIsLearner(false).build());
-                        }
-                    } else if (ctx != null) {
-                        sm.membership.add(batch.backendTx(), ctx);
-                    }
-                }
-                case ConfChangeRemoveNode -> sm.membership.remove(batch.backendTx(), cc.getNodeId());
-                case ConfChangeUpdateNode -> {
-                    Member existing = sm.membership.member(cc.getNodeId());
-                    if (existing != null && ctx != null) {
-                        sm.membership.add(batch.backendTx(), existing.toBuilder().clearPeerURLs()
-                                .addAllPeerURLs(ctx.getPeerURLsList()).build());
-                    }
-                }
-                default -> {
-                }
-            }
+            sm.membership.apply(batch.backendTx(), cc.getType(), cc.getNodeId(), ctx);
         }
 
         @Override

@@ -38,13 +38,13 @@ final class PeerBridge implements PeerHandler {
 
     @Override
     public List<String> peerUrls(long memberId) {
-        Member m = server.membership().member(memberId);
+        Member m = server.stateMachines().membership.member(memberId);
         return m == null ? List.of() : m.getPeerURLsList();
     }
 
     @Override
     public boolean isRemoved(long memberId) {
-        return server.membership().isRemoved(memberId);
+        return server.stateMachines().membership.isRemoved(memberId);
     }
 
     @Override
@@ -71,7 +71,7 @@ final class PeerBridge implements PeerHandler {
         Path tmp;
         try {
             tmp = Files.createTempFile(server.config().snapDir(), "outgoing", ".snap.db");
-            server.backend().copyTo(tmp);
+            server.stateMachines().backend.copyTo(tmp);
         } catch (IOException e) {
             throw new IllegalStateException("cannot copy the backend for a snapshot: " + e.getMessage(), e);
         }
@@ -109,7 +109,7 @@ final class PeerBridge implements PeerHandler {
     @Override
     public MembersResponse members() {
         MembersResponse.Builder b = MembersResponse.newBuilder().setClusterId(server.clusterId())
-                .addAllMembers(server.membership().members());
+                .addAllMembers(server.stateMachines().membership.members());
         return b.build();
     }
 
@@ -119,7 +119,7 @@ final class PeerBridge implements PeerHandler {
             return LeaseRenewResponse.newBuilder().setNotFound(true).build();
         }
         try {
-            return LeaseRenewResponse.newBuilder().setTtl(server.lessor().renew(id)).build();
+            return LeaseRenewResponse.newBuilder().setTtl(server.stateMachines().lessor.renew(id)).build();
         } catch (EtcdException e) {
             return LeaseRenewResponse.newBuilder().setNotFound(true).build();
         }

@@ -2,7 +2,6 @@ package io.etcdj.server.etcdserver;
 
 import io.etcdj.server.read.ReadBarrier;
 
-import com.google.protobuf.ByteString;
 import io.etcdj.raftpb.ConfChange;
 import io.etcdj.raftpb.ConfState;
 import io.etcdj.raftpb.Entry;
@@ -32,7 +31,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 

@@ -1,5 +1,9 @@
 package io.etcdj.server.membership;
 
+import java.net.URISyntaxException;
+import java.net.URI;
+import io.etcdj.server.error.EtcdError;
+import io.etcdj.raftpb.ConfChangeType;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.etcdj.api.etcdserverpb.Member;
 import io.etcdj.server.backend.Bucket;
@@ -92,5 +96,114 @@ public final class Membership {
 
     public boolean isEmpty() {
         return members.isEmpty();
+    }
+
+    /** etcd's --max-learners default. */
+    public static final int MAX_LEARNERS = 1;
+
+    /** Refuses a member add as etcd does: bad or taken peer URLs, too many learners, too few started voters. */
+    public void checkAdd(List<String> peerUrls, boolean learner, boolean strictReconfigCheck) {
+        checkUrls(peerUrls, 0);
+        if (learner) {
+            if (members().stream().filter(Member::getIsLearner).count() >= MAX_LEARNERS) {
+                throw EtcdError.TOO_MANY_LEARNERS.exception();
+            }
+        } else if (strictReconfigCheck && !enoughStartedAfter(1, 0)) {
+            throw EtcdError.MEMBER_NOT_ENOUGH_STARTED.exception();
+        }
+    }
+
+    /** The member to remove, or etcd's error. */
+    public Member checkRemove(long id, boolean strictReconfigCheck) {
+        Member m = existing(id);
+        if (!m.getIsLearner() && strictReconfigCheck && !enoughStartedAfter(0, id)) {
+            throw EtcdError.MEMBER_NOT_ENOUGH_STARTED.exception();
+        }
+        return m;
+    }
+
+    /** The member with its new peer URLs, or etcd's error. */
+    public Member checkUpdate(long id, List<String> peerUrls) {
+        Member m = existing(id);
+        checkUrls(peerUrls, id);
+        return m.toBuilder().clearPeerURLs().addAllPeerURLs(peerUrls).build();
+    }
+
+    /** The learner to promote, or etcd's error (whether it caught up is the leader's to say). */
+    public Member checkPromote(long id) {
+        Member m = existing(id);
+        if (!m.getIsLearner()) {
+            throw EtcdError.MEMBER_NOT_LEARNER.exception();
+        }
+        return m;
+    }
+
+    /**
+     * Applies a committed conf change to the member records ({@code context} is the member the
+     * change carries, or null): add (or promote an existing learner), remove, update peer URLs.
+     */
+    public void apply(WriteTx tx, ConfChangeType type, long nodeId, Member context) {
+        switch (type) {
+            case ConfChangeAddNode, ConfChangeAddLearnerNode -> {
+                Member existing = member(nodeId);
+                if (existing != null) {
+                    if (type == ConfChangeType.ConfChangeAddNode && existing.getIsLearner()) {
+                        add(tx, existing.toBuilder().setIsLearner(false).build());
+                    }
+                } else if (context != null) {
+                    add(tx, context);
+                }
+            }
+            case ConfChangeRemoveNode -> remove(tx, nodeId);
+            case ConfChangeUpdateNode -> {
+                Member existing = member(nodeId);
+                if (existing != null && context != null) {
+                    add(tx, existing.toBuilder().clearPeerURLs().addAllPeerURLs(context.getPeerURLsList()).build());
+                }
+            }
+            default -> {
+            }
+        }
+    }
+
+    private Member existing(long id) {
+        Member m = member(id);
+        if (m == null) {
+            throw EtcdError.MEMBER_NOT_FOUND.exception();
+        }
+        return m;
+    }
+
+    /** Peer URLs must parse as http(s) URLs with host and port, and belong to no other member. */
+    private void checkUrls(List<String> urls, long self) {
+        if (urls.isEmpty()) {
+            throw EtcdError.MEMBER_BAD_URLS.exception();
+        }
+        for (String s : urls) {
+            try {
+                URI u = new URI(s);
+                if (!("http".equals(u.getScheme()) || "https".equals(u.getScheme())) || u.getHost() == null || u.getPort() < 0) {
+                    throw EtcdError.MEMBER_BAD_URLS.exception();
+                }
+            } catch (URISyntaxException e) {
+                throw EtcdError.MEMBER_BAD_URLS.exception();
+            }
+        }
+        for (Member m : members()) {
+            if (m.getID() != self && m.getPeerURLsList().stream().anyMatch(urls::contains)) {
+                throw EtcdError.PEER_URL_EXIST.exception();
+            }
+        }
+    }
+
+    /**
+     * Whether, after adding {@code add} voters or removing voter {@code removing}, the voters that
+     * have started (published their name) still make a quorum, as etcd's strict reconfig check.
+     */
+    private boolean enoughStartedAfter(int add, long removing) {
+        List<Member> voters = members().stream().filter(m -> !m.getIsLearner()).toList();
+        long started = voters.stream().filter(m -> m.getID() != removing && !m.getName().isEmpty()).count();
+        int total = voters.size() + add - (removing != 0 ? 1 : 0);
+        return started >= total / 2 + 1;
     }
 }

@@ -29,6 +29,14 @@ class PackageStructureTest {
     }
 
     @Test
+    void theGrpcServicesReachTheMemberOnlyThroughTheirOwnInterfaces() {
+        com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses().that().resideInAPackage("io.etcdj.server.api..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.etcdj.server.etcdserver..", "io.etcdj.server.backend..",
+                        "io.etcdj.server.mvcc..", "io.etcdj.raft..", "io.etcdj.server.wal..")
+                .check(SERVER);
+    }
+
+    @Test
     void theRaftCoreDependsOnNothingOfTheServer() {
         com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses().that().resideInAPackage("io.etcdj.raft..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.etcdj.server..", "io.grpc..", "io.netty..", "java.nio.file..",

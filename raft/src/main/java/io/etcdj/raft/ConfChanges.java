@@ -11,8 +11,8 @@ import io.etcdj.raft.tracker.ProgressTracker;
  * committed entry and calls {@link RawNode#applyConfChange}; every member applies the same changes
  * at the same log positions, so all agree on the configuration at every index.
  */
-final class Membership {
-    private Membership() {
+final class ConfChanges {
+    private ConfChanges() {
     }
 
     static ConfChange decode(Entry e) {

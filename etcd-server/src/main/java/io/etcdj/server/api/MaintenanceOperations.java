@@ -1,0 +1,36 @@
+package io.etcdj.server.api;
+
+import io.etcdj.api.etcdserverpb.AlarmRequest;
+import io.etcdj.api.etcdserverpb.AlarmResponse;
+import io.etcdj.api.etcdserverpb.HashKVResponse;
+import io.etcdj.api.etcdserverpb.HashResponse;
+import io.etcdj.api.etcdserverpb.MoveLeaderResponse;
+import io.etcdj.api.etcdserverpb.ResponseHeader;
+import io.etcdj.api.etcdserverpb.StatusResponse;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+
+/** What the Maintenance service needs of the member (owned here, implemented by the server). */
+public interface MaintenanceOperations {
+    StatusResponse status();
+
+    /** Raised alarms of {@code r}'s type (all for NONE), read locally. */
+    AlarmResponse alarms(AlarmRequest r);
+
+    /** Raises or clears an alarm through Raft. */
+    CompletableFuture<AlarmResponse> changeAlarm(AlarmRequest r);
+
+    CompletableFuture<MoveLeaderResponse> moveLeader(long target);
+
+    void defragment();
+
+    HashResponse hash();
+
+    HashKVResponse hashKv(long revision);
+
+    /** A consistent copy of the backend in a new temporary file, which the caller deletes. */
+    Path copyBackend() throws IOException;
+
+    ResponseHeader header();
+}

@@ -1,0 +1,65 @@
+package io.etcdj.server.etcdserver;
+
+import io.etcdj.api.etcdserverpb.CompactionRequest;
+import io.etcdj.api.etcdserverpb.CompactionResponse;
+import io.etcdj.api.etcdserverpb.DeleteRangeRequest;
+import io.etcdj.api.etcdserverpb.DeleteRangeResponse;
+import io.etcdj.api.etcdserverpb.PutRequest;
+import io.etcdj.api.etcdserverpb.PutResponse;
+import io.etcdj.api.etcdserverpb.RangeRequest;
+import io.etcdj.api.etcdserverpb.RangeResponse;
+import io.etcdj.api.etcdserverpb.TxnRequest;
+import io.etcdj.api.etcdserverpb.TxnResponse;
+import io.etcdj.server.api.KvOperations;
+import io.etcdj.server.mvcc.ReadView;
+import io.etcdj.serverpb.InternalRaftRequest;
+import java.util.concurrent.CompletableFuture;
+
+/** The KV operations: writes proposed through Raft, reads from the local store after the ReadIndex barrier. */
+final class KvOps implements KvOperations {
+    private final EtcdServer server;
+
+    KvOps(EtcdServer server) {
+        this.server = server;
+    }
+
+    @Override
+    public CompletableFuture<RangeResponse> range(RangeRequest r) {
+        CompletableFuture<Void> ready = r.getSerializable()
+                ? CompletableFuture.completedFuture(null) : server.linearizableBarrier();
+        return ready.thenApply(x -> {
+            try (ReadView v = server.stateMachines().store.openRead()) {
+                return v.range(r).setHeader(server.header(v.revision())).build();
+            }
+        });
+    }
+
+    @Override
+    public CompletableFuture<PutResponse> put(PutRequest r) {
+        return server.propose(InternalRaftRequest.newBuilder().setPut(r)).thenApply(res ->
+                ((PutResponse) res.response()).toBuilder().setHeader(server.header(res.revision())).build());
+    }
+
+    @Override
+    public CompletableFuture<DeleteRangeResponse> deleteRange(DeleteRangeRequest r) {
+        return server.propose(InternalRaftRequest.newBuilder().setDeleteRange(r)).thenApply(res ->
+                ((DeleteRangeResponse) res.response()).toBuilder().setHeader(server.header(res.revision())).build());
+    }
+
+    @Override
+    public CompletableFuture<TxnResponse> txn(TxnRequest r) {
+        return server.propose(InternalRaftRequest.newBuilder().setTxn(r)).thenApply(res ->
+                ((TxnResponse) res.response()).toBuilder().setHeader(server.header(res.revision())).build());
+    }
+
+    @Override
+    public CompletableFuture<CompactionResponse> compact(CompactionRequest r) {
+        return server.propose(InternalRaftRequest.newBuilder().setCompaction(r)).thenApply(res ->
+                ((CompactionResponse) res.response()).toBuilder().setHeader(server.header(res.revision())).build());
+    }
+
+    @Override
+    public int maxTxnOps() {
+        return server.config().maxTxnOps();
+    }
+}

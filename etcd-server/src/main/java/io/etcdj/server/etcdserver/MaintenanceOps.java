@@ -1,0 +1,108 @@
+package io.etcdj.server.etcdserver;
+
+import io.etcdj.api.etcdserverpb.AlarmMember;
+import io.etcdj.api.etcdserverpb.AlarmRequest;
+import io.etcdj.api.etcdserverpb.AlarmResponse;
+import io.etcdj.api.etcdserverpb.AlarmType;
+import io.etcdj.api.etcdserverpb.HashKVResponse;
+import io.etcdj.api.etcdserverpb.HashResponse;
+import io.etcdj.api.etcdserverpb.MoveLeaderResponse;
+import io.etcdj.api.etcdserverpb.ResponseHeader;
+import io.etcdj.api.etcdserverpb.StatusResponse;
+import io.etcdj.server.api.MaintenanceOperations;
+import io.etcdj.server.backend.Bucket;
+import io.etcdj.server.backend.ReadTx;
+import io.etcdj.server.mvcc.ReadView;
+import io.etcdj.serverpb.InternalRaftRequest;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.zip.CRC32C;
+
+/** Maintenance: status, alarms, leader moves, defragment, hashes and backend copies for snapshots. */
+final class MaintenanceOps implements MaintenanceOperations {
+    private final EtcdServer server;
+
+    MaintenanceOps(EtcdServer server) {
+        this.server = server;
+    }
+
+    @Override
+    public StatusResponse status() {
+        return server.status();
+    }
+
+    @Override
+    public AlarmResponse alarms(AlarmRequest r) {
+        AlarmResponse.Builder b = AlarmResponse.newBuilder().setHeader(server.header());
+        for (AlarmMember a : server.stateMachines().alarms.list()) {
+            if (r.getAlarm() == AlarmType.NONE || a.getAlarm() == r.getAlarm()) {
+                b.addAlarms(a);
+            }
+        }
+        return b.build();
+    }
+
+    @Override
+    public CompletableFuture<AlarmResponse> changeAlarm(AlarmRequest r) {
+        return server.propose(InternalRaftRequest.newBuilder().setAlarm(r)).thenApply(res ->
+                ((AlarmResponse) res.response()).toBuilder().setHeader(server.header(res.revision())).build());
+    }
+
+    @Override
+    public CompletableFuture<MoveLeaderResponse> moveLeader(long target) {
+        return server.moveLeader(target).thenApply(x -> MoveLeaderResponse.newBuilder().setHeader(server.header()).build());
+    }
+
+    @Override
+    public void defragment() {
+        server.defragment();
+    }
+
+    @Override
+    public HashResponse hash() {
+        CRC32C crc = new CRC32C();
+        try (ReadView v = server.stateMachines().store.openRead()) {
+            ReadTx tx = v.backendRead();
+            for (Bucket b : Bucket.values()) {
+                if (b == Bucket.META) {
+                    continue; // holds the consistent index, which differs between members
+                }
+                crc.update(b.dbName().getBytes());
+                tx.forEach(b, null, null, (k, val) -> {
+                    crc.update(k);
+                    crc.update(val);
+                    return true;
+                });
+            }
+            return HashResponse.newBuilder().setHeader(server.header(v.revision())).setHash((int) crc.getValue()).build();
+        }
+    }
+
+    @Override
+    public HashKVResponse hashKv(long revision) {
+        try (ReadView v = server.stateMachines().store.openRead()) {
+            long[] h = v.hashKv(revision);
+            return HashKVResponse.newBuilder().setHeader(server.header(v.revision()))
+                    .setHash((int) h[0]).setCompactRevision(v.compactRevision()).setHashRevision(h[1]).build();
+        }
+    }
+
+    @Override
+    public Path copyBackend() throws IOException {
+        Path tmp = Files.createTempFile(server.config().dataDir().toAbsolutePath(), "snapshot", ".tmp");
+        try {
+            server.stateMachines().backend.copyTo(tmp);
+            return tmp;
+        } catch (RuntimeException e) {
+            Files.deleteIfExists(tmp);
+            throw e;
+        }
+    }
+
+    @Override
+    public ResponseHeader header() {
+        return server.header();
+    }
+}

@@ -1,0 +1,68 @@
+package io.etcdj.server.read;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+/** Linearizable reads wait for the confirmed index to be applied, and are released on the caller's executor. */
+class ReadBarrierTest {
+    private final List<Runnable> released = new ArrayList<>();
+    private final ReadBarrier barrier = new ReadBarrier(released::add);
+
+    private void runReleased() {
+        List<Runnable> now = new ArrayList<>(released);
+        released.clear();
+        now.forEach(Runnable::run);
+    }
+
+    @Test
+    void readsWaitingTogetherShareOneRequestAndWaitForTheApply() {
+        CompletableFuture<Void> a = barrier.enqueue();
+        CompletableFuture<Void> b = barrier.enqueue();
+        long ctx = barrier.nextRequest(0, 1_000);
+        assertTrue(ctx > 0);
+        assertEquals(-1, barrier.nextRequest(1, 1_000), "one request in flight at a time");
+        CompletableFuture<Void> c = barrier.enqueue();
+        barrier.confirmed(ctx, 10);
+        barrier.applied(9);
+        runReleased();
+        assertFalse(a.isDone(), "index 10 is not applied yet");
+        barrier.applied(10);
+        assertFalse(a.isDone(), "released on the executor, not on the applying thread");
+        runReleased();
+        assertTrue(a.isDone() && b.isDone());
+        assertFalse(c.isDone(), "a read that came after the request needs a request of its own");
+        long next = barrier.nextRequest(2, 1_000);
+        assertTrue(next > ctx);
+        barrier.confirmed(next, 10);
+        runReleased();
+        assertTrue(c.isDone(), "confirmed at an index already applied: released at once");
+    }
+
+    @Test
+    void anUnansweredRequestIsAskedAgainAndEitherAnswerReleasesIt() {
+        CompletableFuture<Void> a = barrier.enqueue();
+        long first = barrier.nextRequest(0, 100);
+        long second = barrier.nextRequest(200, 100);
+        assertTrue(second > first, "asked again after the retry interval");
+        barrier.applied(5);
+        barrier.confirmed(first, 5);
+        runReleased();
+        assertTrue(a.isDone(), "the late answer to the first request is good too");
+    }
+
+    @Test
+    void failAllFailsEveryWaitingRead() {
+        CompletableFuture<Void> waiting = barrier.enqueue();
+        CompletableFuture<Void> inFlight = barrier.enqueue();
+        barrier.nextRequest(0, 100);
+        CompletableFuture<Void> later = barrier.enqueue();
+        barrier.failAll(new IllegalStateException("stopped"));
+        assertTrue(waiting.isCompletedExceptionally() && inFlight.isCompletedExceptionally() && later.isCompletedExceptionally());
+    }
+}
