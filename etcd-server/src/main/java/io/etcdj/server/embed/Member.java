@@ -3,6 +3,7 @@ package io.etcdj.server.embed;
 import io.etcdj.server.version.Versions;
 
 import io.etcdj.server.etcdserver.EtcdServer;
+import io.etcdj.server.transport.PeerTransport;
 
 import io.etcdj.server.config.ConfigException;
 import io.etcdj.server.config.ServerConfig;
@@ -39,10 +40,18 @@ public final class Member implements AutoCloseable {
                 "heartbeat-interval", config.heartbeatMillis() + "ms",
                 "election-timeout", config.electionMillis() + "ms");
         MemberTls tls = new TlsStartupCheck(config, Clock.systemUTC()).run();
-        m.server = EtcdServer.open(config, onFatal);
+        m.server = EtcdServer.open(config, onFatal, handler -> {
+            PeerTransport peers = new PeerTransport(handler);
+            try {
+                peers.useTls(tls.peerServer(), tls.peerClient());
+                peers.listen(config.listenPeerUrls());
+            } catch (IOException | RuntimeException e) {
+                peers.close();
+                throw e;
+            }
+            return peers;
+        });
         try {
-            m.server.transport().useTls(tls.peerServer(), tls.peerClient());
-            m.server.transport().listen(config.listenPeerUrls());
             m.server.start();
             m.server.publishedFuture().join();
             m.clients.start(m.server, tls.clientPort());

@@ -37,7 +37,8 @@ import io.etcdj.api.etcdserverpb.LeaseTimeToLiveResponse;
 import io.etcdj.peerpb.LeaseRenewResponse;
 import io.etcdj.raftpb.ConfChangeType;
 import io.etcdj.server.lease.Lease;
-import io.etcdj.server.transport.PeerTransport;
+import io.etcdj.server.transport.PeerHandler;
+import io.etcdj.server.transport.Transporter;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -74,7 +75,7 @@ public final class EtcdServer implements AutoCloseable {
     private final IdGenerator ids;
     private final long memberId;
     private final RaftLoop raft;
-    private final PeerTransport transport;
+    private final Transporter transport;
     private final Map<Long, Path> incomingSnapshots = new ConcurrentHashMap<>();
     private final ApplyLoop apply;
     private final ScheduledExecutorService timers;
@@ -97,7 +98,13 @@ public final class EtcdServer implements AutoCloseable {
     private final MaintenanceOperations maintenance = new MaintenanceOps(this);
     private final WatchOperations watches = new WatchOps(this);
 
-    EtcdServer(ServerConfig config, Storage.Opened opened, Runnable onFatal) {
+    /** Builds the member's peer network around the handler that receives its traffic. */
+    @FunctionalInterface
+    public interface TransportFactory {
+        Transporter create(PeerHandler handler) throws IOException;
+    }
+
+    EtcdServer(ServerConfig config, Storage.Opened opened, Runnable onFatal, TransportFactory transports) throws IOException {
         this.config = config;
         this.sm = opened.stateMachines();
         this.memberId = opened.memberId();
@@ -109,7 +116,7 @@ public final class EtcdServer implements AutoCloseable {
         this.requestTimeoutMillis = 5000 + 2 * config.electionMillis();
         this.lastSnapshotIndex = opened.snapshotIndex();
         this.apply = new ApplyLoop(sm, hub, waiters, reads, memberId, new ApplyHooks());
-        this.transport = new PeerTransport(new PeerBridge(this));
+        this.transport = transports.create(new PeerBridge(this));
         this.raft = new RaftLoop(opened.node(), opened.storage(), opened.wal(), opened.snapshotter(), transport::send, reads,
                 new RaftListener(), config.heartbeatMillis(), config.electionMillis(), System::nanoTime, responders);
         this.timers = Executors.newScheduledThreadPool(1, r -> {
@@ -123,8 +130,19 @@ public final class EtcdServer implements AutoCloseable {
      * Opens the member's data directory (bootstrapping or restarting it) and builds the server;
      * {@code onFatal} is run if the member must stop (a failed apply, a broken Raft loop, removal).
      */
-    public static EtcdServer open(ServerConfig config, Runnable onFatal) throws ConfigException, IOException {
-        return new EtcdServer(config, Storage.open(config), onFatal);
+    public static EtcdServer open(ServerConfig config, Runnable onFatal, TransportFactory transports)
+            throws ConfigException, IOException {
+        Storage.Opened opened = Storage.open(config);
+        try {
+            return new EtcdServer(config, opened, onFatal, transports);
+        } catch (IOException | RuntimeException e) {
+            opened.wal().close();
+            opened.stateMachines().close();
+            if (opened.lock() != null) {
+                opened.lock().close();
+            }
+            throw e;
+        }
     }
 
     /** Starts the loops, the lease and backend timers, and publishes this member's attributes. */
@@ -354,11 +372,6 @@ public final class EtcdServer implements AutoCloseable {
 
     RaftLoop raft() {
         return raft;
-    }
-
-    /** The peer transport, for the embedding to configure TLS and listen on the peer URLs before {@link #start}. */
-    public PeerTransport transport() {
-        return transport;
     }
 
     /**

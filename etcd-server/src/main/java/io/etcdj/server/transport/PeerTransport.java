@@ -32,7 +32,7 @@ import javax.net.ssl.SSLException;
  * and one {@link PeerClient} per remote member. Also the one-shot calls a member makes before or
  * beside Raft (cluster discovery when joining, lease calls forwarded to the leader).
  */
-public final class PeerTransport implements AutoCloseable {
+public final class PeerTransport implements Transporter {
     private static final Log LOG = Log.get("rafthttp/transport");
 
     private static SslContext defaultClientTls;
@@ -82,6 +82,7 @@ public final class PeerTransport implements AutoCloseable {
         }
     }
 
+    @Override
     public void send(List<Message> messages) {
         if (closed) {
             return;
@@ -95,6 +96,7 @@ public final class PeerTransport implements AutoCloseable {
     }
 
     /** Forgets a removed member's connection. */
+    @Override
     public void removePeer(long id) {
         PeerClient c = clients.remove(id);
         if (c != null) {
@@ -148,17 +150,20 @@ public final class PeerTransport implements AutoCloseable {
     }
 
     /** Renews a lease on the leader. */
+    @Override
     public LeaseRenewResponse renewOnLeader(long leaderId, long lease, long timeoutMillis) {
         return call(firstUrl(leaderId), timeoutMillis,
                 stub -> stub.leaseRenew(LeaseRenewRequest.newBuilder().setId(lease).build()));
     }
 
     /** Asks the leader for a lease's time to live. */
+    @Override
     public LeaseTimeToLiveResponse timeToLiveOnLeader(long leaderId, LeaseTimeToLiveRequest r, long timeoutMillis) {
         return call(firstUrl(leaderId), timeoutMillis, stub -> stub.leaseTimeToLive(r));
     }
 
     /** Asks the leader whether a learner has caught up. */
+    @Override
     public io.etcdj.peerpb.LearnerReadyResponse learnerReadyOnLeader(long leaderId, long member, long timeoutMillis) {
         return call(firstUrl(leaderId), timeoutMillis, stub -> stub.learnerReady(
                 io.etcdj.peerpb.LearnerReadyRequest.newBuilder().setMemberId(member).build()));
