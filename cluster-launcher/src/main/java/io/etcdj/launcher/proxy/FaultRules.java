@@ -15,6 +15,8 @@ import java.util.TreeMap;
 public final class FaultRules {
   private final Set<String> partitioned = new HashSet<>();
   private final Map<String, Integer> delays = new HashMap<>();
+  /** Cut links between two members, each kept as "a|b" with a before b. */
+  private final Set<String> cutLinks = new HashSet<>();
 
   public synchronized void partition(String member) {
     partitioned.add(member);
@@ -28,10 +30,16 @@ public final class FaultRules {
     }
   }
 
-  /** Removes every partition and delay. */
+  /** Cuts the link between two members both ways; each keeps its links to the others. */
+  public synchronized void cut(String a, String b) {
+    cutLinks.add(linkKey(a, b));
+  }
+
+  /** Removes every partition, cut link and delay. */
   public synchronized void heal() {
     partitioned.clear();
     delays.clear();
+    cutLinks.clear();
   }
 
   public synchronized void forget(String member) {
@@ -40,7 +48,12 @@ public final class FaultRules {
   }
 
   public synchronized boolean blocked(String destination, Optional<String> source) {
-    return partitioned.contains(destination) || source.map(partitioned::contains).orElse(false);
+    return partitioned.contains(destination)
+        || source.map(s -> partitioned.contains(s) || cutLinks.contains(linkKey(s, destination))).orElse(false);
+  }
+
+  private static String linkKey(String a, String b) {
+    return a.compareTo(b) < 0 ? a + "|" + b : b + "|" + a;
   }
 
   public synchronized int delayMillis(String destination, Optional<String> source) {

@@ -27,4 +27,17 @@ class FaultRulesTest {
     assertFalse(rules.blocked("a", Optional.of("b")));
     assertEquals(0, rules.delayMillis("b", Optional.of("c")));
   }
+
+  @Test
+  void aCutLinkBlocksOnlyTrafficBetweenItsTwoEnds() {
+    FaultRules rules = new FaultRules();
+    rules.cut("b", "a");
+    assertTrue(rules.blocked("a", Optional.of("b")));
+    assertTrue(rules.blocked("b", Optional.of("a")));
+    assertFalse(rules.blocked("a", Optional.of("c")));
+    assertFalse(rules.blocked("c", Optional.of("b")));
+    assertFalse(rules.blocked("a", Optional.empty()), "an unknown source is judged by its destination only");
+    rules.heal();
+    assertFalse(rules.blocked("a", Optional.of("b")));
+  }
 }

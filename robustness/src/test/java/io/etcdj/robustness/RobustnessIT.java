@@ -1,0 +1,67 @@
+package io.etcdj.robustness;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The fault-injection suite in CI's budget: a few short runs against our server, one against the
+ * real etcd (the control, which must pass the same checks), and the live negative control that
+ * proves the checker sees what it should. {@code -Drobustness.runs=N -Drobustness.seconds=S}
+ * change the budget; the soak runner (scripts/robustness-soak.sh) runs for as long as asked.
+ */
+class RobustnessIT {
+    private static final int RUNS = Integer.getInteger("robustness.runs", 3);
+    private static final int SECONDS = Integer.getInteger("robustness.seconds", 20);
+    private static final long SEED = Long.getLong("robustness.seed", System.currentTimeMillis() % 100000);
+    private static final Path ROOT = Path.of(System.getProperty("robustness.projectRoot", "..")).toAbsolutePath().normalize();
+
+    private static List<RobustnessRun.Report> runs(Cluster.Server server, int runs, boolean staleControl) throws Exception {
+        Path dir = Files.createTempDirectory("robustness-it-");
+        List<RobustnessRun.Report> out = new ArrayList<>();
+        for (int i = 0; i < runs; i++) {
+            RobustnessRun.Report r = RobustnessRun.run(new RobustnessRun.Config(server, ROOT, dir.resolve("run-" + (SEED + i)),
+                    SECONDS, SEED + i, 10, List.of(Faults.Kind.values()), staleControl));
+            System.out.println(server + " run " + (i + 1) + ", " + r.summary());
+            out.add(r);
+        }
+        if (out.stream().allMatch(RobustnessRun.Report::passed)) {
+            Files.deleteIfExists(dir);
+        }
+        return out;
+    }
+
+    private static String describe(List<RobustnessRun.Report> reports) {
+        StringBuilder sb = new StringBuilder();
+        reports.forEach(r -> sb.append(r.summary()).append('\n'));
+        return sb.toString();
+    }
+
+    @Test
+    void ourServerKeepsEveryGuaranteeUnderFaults() throws Exception {
+        List<RobustnessRun.Report> reports = runs(Cluster.Server.OURS, RUNS, false);
+        System.out.println(Robustness.summary(Cluster.Server.OURS, reports));
+        assertTrue(reports.stream().allMatch(RobustnessRun.Report::passed), describe(reports));
+    }
+
+    @Test
+    void theRealEtcdPassesTheSameSuite() throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/etcd")), "the real etcd (Debian etcd-server) is not installed");
+        List<RobustnessRun.Report> reports = runs(Cluster.Server.ETCD, 1, false);
+        assertTrue(reports.stream().allMatch(RobustnessRun.Report::passed), describe(reports));
+    }
+
+    /** Serializable reads from a member cut off from the others are stale: the checker must say so. */
+    @Test
+    void staleReadsFromAPartitionedMemberAreReported() throws Exception {
+        RobustnessRun.Report r = runs(Cluster.Server.OURS, 1, true).get(0);
+        assertFalse(r.passed(), "the checker accepted stale reads: " + r.summary());
+        assertTrue(r.violations().stream().anyMatch(v -> v.contains("not linearizable")), r.summary());
+    }
+}
