@@ -5,7 +5,6 @@ import io.etcdj.api.etcdserverpb.MaintenanceGrpc;
 import io.etcdj.api.etcdserverpb.StatusRequest;
 import io.etcdj.api.etcdserverpb.StatusResponse;
 import io.etcdj.launcher.proxy.FaultProxy;
-import io.etcdj.launcher.proxy.FaultRules;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.NettyChannelBuilder;
 import java.io.IOException;
@@ -43,9 +42,8 @@ final class Cluster implements AutoCloseable {
 
     final Server server;
     final Path dir;
-    final FaultRules rules = new FaultRules();
+    private Network network;
     private final List<MemberProcess> members = new ArrayList<>();
-    private final List<FaultProxy> proxies = new ArrayList<>();
     private final Map<String, ManagedChannel> channels = new LinkedHashMap<>();
 
     private Cluster(Server server, Path dir) {
@@ -53,10 +51,32 @@ final class Cluster implements AutoCloseable {
         this.dir = dir;
     }
 
-    /** Starts the members and their proxies and waits until a leader serves. */
-    static Cluster start(Server server, Path dir, Path projectRoot, int size) throws Exception {
+    /**
+     * Starts the members and their network (fault proxies on loopback, or with {@code namespaces}
+     * one network namespace per member) and waits until a leader serves.
+     */
+    static Cluster start(Server server, Path dir, Path projectRoot, int size, boolean namespaces) throws Exception {
         Cluster c = new Cluster(server, dir);
         try {
+            if (namespaces) {
+                Namespaces ns = Namespaces.create(size);
+                c.network = ns;
+                String initial = "";
+                for (int i = 1; i <= size; i++) {
+                    initial += (i > 1 ? "," : "") + "m" + i + "=http://" + ns.address(i) + ":2380";
+                }
+                for (int i = 1; i <= size; i++) {
+                    String host = ns.address(i);
+                    List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", ns.namespace(i)));
+                    cmd.addAll(memberCommand(server, projectRoot, dir, "m" + i, host, 2379, 2380, 2380, initial));
+                    c.members.add(new MemberProcess("m" + i, host, 2379, 2380, 2380, dir, cmd));
+                }
+                for (MemberProcess m : c.members) {
+                    m.start();
+                }
+                c.awaitLeader(60);
+                return c;
+            }
             List<int[]> ports = new ArrayList<>();
             java.util.Set<Integer> taken = new java.util.HashSet<>();
             for (int i = 0; i < size; i++) {
@@ -75,23 +95,17 @@ final class Cluster implements AutoCloseable {
             for (int i = 0; i < size; i++) {
                 String name = "m" + (i + 1);
                 int[] p = ports.get(i);
-                List<String> cmd = new ArrayList<>();
-                cmd.add(server == Server.OURS ? projectRoot.resolve("bin/etcd").toString() : "/usr/bin/etcd");
-                cmd.addAll(List.of("--name=" + name, "--data-dir=" + dir.resolve(name + ".etcd"),
-                        "--listen-client-urls=http://127.0.0.1:" + p[0], "--advertise-client-urls=http://127.0.0.1:" + p[0],
-                        "--listen-peer-urls=http://127.0.0.1:" + p[1], "--initial-advertise-peer-urls=http://127.0.0.1:" + p[2],
-                        "--initial-cluster=" + initial, "--initial-cluster-state=new", "--initial-cluster-token=robustness",
-                        "--heartbeat-interval=50", "--election-timeout=500"));
-                if (server == Server.ETCD) {
-                    cmd.addAll(List.of("--logger=zap", "--log-outputs=stderr"));
-                }
-                c.members.add(new MemberProcess(name, "127.0.0.1", p[0], p[1], p[2], dir, cmd));
+                c.members.add(new MemberProcess(name, "127.0.0.1", p[0], p[1], p[2], dir,
+                        memberCommand(server, projectRoot, dir, name, "127.0.0.1", p[0], p[1], p[2], initial)));
             }
+            List<FaultProxy> proxies = new ArrayList<>();
+            Network.Proxied proxied = new Network.Proxied(proxies);
+            c.network = proxied;
             for (MemberProcess m : c.members) {
                 FaultProxy proxy = new FaultProxy(m.name, new InetSocketAddress("127.0.0.1", m.advertisedPeerPort),
-                        new InetSocketAddress("127.0.0.1", m.peerPort), c.rules, c::livePids);
+                        new InetSocketAddress("127.0.0.1", m.peerPort), proxied.rules, c::livePids);
                 proxy.start();
-                c.proxies.add(proxy);
+                proxies.add(proxy);
             }
             for (MemberProcess m : c.members) {
                 m.start();
@@ -102,6 +116,26 @@ final class Cluster implements AutoCloseable {
             c.close();
             throw e;
         }
+    }
+
+    private static List<String> memberCommand(Server server, Path projectRoot, Path dir, String name, String host,
+                                              int clientPort, int peerPort, int advertisedPeerPort, String initial) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(server == Server.OURS ? projectRoot.resolve("bin/etcd").toString() : "/usr/bin/etcd");
+        cmd.addAll(List.of("--name=" + name, "--data-dir=" + dir.resolve(name + ".etcd"),
+                "--listen-client-urls=http://" + host + ":" + clientPort, "--advertise-client-urls=http://" + host + ":" + clientPort,
+                "--listen-peer-urls=http://" + host + ":" + peerPort,
+                "--initial-advertise-peer-urls=http://" + host + ":" + advertisedPeerPort,
+                "--initial-cluster=" + initial, "--initial-cluster-state=new", "--initial-cluster-token=robustness",
+                "--heartbeat-interval=50", "--election-timeout=500"));
+        if (server == Server.ETCD) {
+            cmd.addAll(List.of("--logger=zap", "--log-outputs=stderr"));
+        }
+        return cmd;
+    }
+
+    Network network() {
+        return network;
     }
 
     private Map<String, Long> livePids() {
@@ -171,15 +205,9 @@ final class Cluster implements AutoCloseable {
         throw new IllegalStateException("no leader within " + seconds + " s; logs:\n" + logTails(15));
     }
 
-    /** Applies the fault rules to open connections (cuts what they now block). */
-    void enforce() {
-        proxies.forEach(FaultProxy::enforce);
-    }
-
     /** Ends every fault: links healed, paused members resumed, stopped members started. */
     void recover() throws IOException, InterruptedException {
-        rules.heal();
-        enforce();
+        network.heal();
         for (MemberProcess m : members) {
             m.resume();
             m.start();
@@ -207,8 +235,10 @@ final class Cluster implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
-        proxies.forEach(FaultProxy::close);
         channels.values().forEach(ManagedChannel::shutdownNow);
+        if (network != null) {
+            network.close();
+        }
     }
 
     static int freePort() {

@@ -26,7 +26,7 @@ final class Faults {
     Faults(Cluster cluster, long seed, List<Kind> mix) {
         this.cluster = cluster;
         this.rnd = new Random(seed);
-        this.mix = mix;
+        this.mix = mix.stream().filter(cluster.network().supported()::contains).toList();
     }
 
     void stop() {
@@ -74,21 +74,19 @@ final class Faults {
             }
             case ISOLATE_RANDOM, ISOLATE_LEADER -> {
                 MemberProcess m = kind == Kind.ISOLATE_LEADER ? leaderOrRandom() : random();
-                cluster.rules.partition(m.name);
-                cluster.enforce();
+                cluster.network().isolate(m);
                 return "isolate " + m.name + (kind == Kind.ISOLATE_LEADER ? " (leader)" : "");
             }
             case CUT_LINK -> {
                 List<MemberProcess> ms = new ArrayList<>(cluster.members());
                 Collections.shuffle(ms, rnd);
-                cluster.rules.cut(ms.get(0).name, ms.get(1).name);
-                cluster.enforce();
+                cluster.network().cut(ms.get(0), ms.get(1));
                 return "cut " + ms.get(0).name + "-" + ms.get(1).name;
             }
             case SLOW_LINKS -> {
                 MemberProcess m = random();
                 int millis = 50 + rnd.nextInt(150);
-                cluster.rules.delay(m.name, millis);
+                cluster.network().slow(m, millis);
                 return "slow " + m.name + " " + millis + "ms";
             }
             default -> throw new IllegalStateException(kind.name());

@@ -18,6 +18,7 @@ import java.util.TreeMap;
  *   options: --server ours|etcd  --runs N | --duration 30m|2h  --run-seconds 20  --seed S
  *            --clients 10  --faults kill_leader,kill_random,pause_random,isolate_random,isolate_leader,cut_link,slow_links
  *            --dir DIR (where failing runs are kept; default: a new temp dir)
+ *            --netns true (members on network namespaces of their own; needs root and iproute2)
  * </pre>
  */
 public final class Robustness {
@@ -47,13 +48,14 @@ public final class Robustness {
                 ? Arrays.stream(opts.get("faults").split(",")).map(s -> Faults.Kind.valueOf(s.trim().toUpperCase())).toList()
                 : List.of(Faults.Kind.values());
         Path dir = opts.containsKey("dir") ? Path.of(opts.get("dir")) : Files.createTempDirectory("robustness-");
+        boolean namespaces = Boolean.parseBoolean(opts.getOrDefault("netns", "false"));
         Path root = Path.of(System.getProperty("robustness.projectRoot", ".")).toAbsolutePath().normalize();
 
         long deadline = duration == null ? Long.MAX_VALUE : System.nanoTime() + duration.toNanos();
         List<RobustnessRun.Report> reports = new ArrayList<>();
         for (int i = 0; (runs == 0 || i < runs) && System.nanoTime() < deadline; i++) {
             RobustnessRun.Report r = RobustnessRun.run(new RobustnessRun.Config(server, root,
-                    dir.resolve("run-" + (seed + i)), seconds, seed + i, clients, faults, false));
+                    dir.resolve("run-" + (seed + i)), seconds, seed + i, clients, faults, false, namespaces));
             reports.add(r);
             System.out.println("run " + (i + 1) + ", " + r.summary());
         }

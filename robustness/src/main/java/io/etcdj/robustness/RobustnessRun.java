@@ -26,7 +26,7 @@ import java.util.stream.Stream;
 final class RobustnessRun {
     /** What a run is asked to do. */
     record Config(Cluster.Server server, Path projectRoot, Path dir, int seconds, long seed, int clients,
-                  List<Faults.Kind> faults, boolean staleReadControl) {
+                  List<Faults.Kind> faults, boolean staleReadControl, boolean namespaces) {
     }
 
     /** What a run found. */
@@ -58,7 +58,7 @@ final class RobustnessRun {
         Workload workload;
         long started;
         long ended;
-        try (Cluster cluster = Cluster.start(cfg.server(), cfg.dir(), cfg.projectRoot(), 3)) {
+        try (Cluster cluster = Cluster.start(cfg.server(), cfg.dir(), cfg.projectRoot(), 3, cfg.namespaces())) {
             List<String> stale = new ArrayList<>();
             if (cfg.staleReadControl()) {
                 stale.add("m1");
@@ -73,8 +73,7 @@ final class RobustnessRun {
             if (cfg.staleReadControl()) {
                 // the negative control: m1 cut off while its clients read locally
                 Thread.sleep(1000);
-                cluster.rules.partition("m1");
-                cluster.enforce();
+                cluster.network().isolate(cluster.member("m1"));
                 Thread.sleep(Math.max(1000, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()) - 2000));
                 cluster.recover();
                 faults.injected.add("isolate m1 (its clients read serializably)");

@@ -27,7 +27,7 @@ class RobustnessIT {
         List<RobustnessRun.Report> out = new ArrayList<>();
         for (int i = 0; i < runs; i++) {
             RobustnessRun.Report r = RobustnessRun.run(new RobustnessRun.Config(server, ROOT, dir.resolve("run-" + (SEED + i)),
-                    SECONDS, SEED + i, 10, List.of(Faults.Kind.values()), staleControl));
+                    SECONDS, SEED + i, 10, List.of(Faults.Kind.values()), staleControl, false));
             System.out.println(server + " run " + (i + 1) + ", " + r.summary());
             out.add(r);
         }
