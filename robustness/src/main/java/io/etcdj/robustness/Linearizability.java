@@ -28,7 +28,10 @@ import java.util.stream.Collectors;
  * returning at infinity multiplies the search: values are unique, so a write (or CAS) with an
  * unknown outcome whose value nobody ever observed can be placed after everything else and is
  * dropped; one whose value was observed must have happened, and before the first observer
- * returned, which becomes its return time.
+ * returned, which becomes its return time. A dropped write could still be what made a
+ * compare-and-set fail (the value was no longer the one expected), so a failed compare-and-set
+ * that such a write may have preceded is dropped too: removing operations only ever weakens the
+ * check, never invents a violation.
  */
 public final class Linearizability {
     /** The verdict for a whole history. */
@@ -111,8 +114,17 @@ public final class Linearizability {
                 firstObserved.merge(seen, o.returnNanos(), Math::min);
             }
         }
+        long firstDropped = Long.MAX_VALUE;
+        for (Op o : ops) {
+            if (o.unknown() && o.kind() != Op.Kind.READ && !firstObserved.containsKey(o.value())) {
+                firstDropped = Math.min(firstDropped, o.invokeNanos());
+            }
+        }
         List<Op> out = new ArrayList<>();
         for (Op o : ops) {
+            if (o.kind() == Op.Kind.CAS && o.outcome() == Op.Outcome.FAILED && o.returnNanos() >= firstDropped) {
+                continue;
+            }
             if (!o.unknown()) {
                 out.add(o);
             } else if (o.kind() != Op.Kind.READ && firstObserved.containsKey(o.value())) {

@@ -19,6 +19,7 @@ import java.util.TreeMap;
  *            --clients 10  --faults kill_leader,kill_random,pause_random,isolate_random,isolate_leader,cut_link,slow_links
  *            --dir DIR (where failing runs are kept; default: a new temp dir)
  *            --netns true (members on network namespaces of their own; needs root and iproute2)
+ *   bin/run-module robustness io.etcdj.robustness.Robustness --check DIR/history.txt   (check a kept history again)
  * </pre>
  */
 public final class Robustness {
@@ -34,6 +35,13 @@ public final class Robustness {
                 System.exit(2);
             }
             opts.put(args[i].substring(2), args[++i]);
+        }
+        if (opts.containsKey("check")) {
+            // check a kept history again: --check DIR/history.txt
+            Linearizability.Result r = new Linearizability(java.util.concurrent.TimeUnit.MINUTES.toNanos(10))
+                    .check(HistoryFile.read(Path.of(opts.get("check"))));
+            System.out.println(r.explanation());
+            System.exit(r.linearizable() && r.complete() ? 0 : 1);
         }
         Cluster.Server server = Cluster.Server.parse(opts.getOrDefault("server", "ours"));
         int runs = Integer.parseInt(opts.getOrDefault("runs", "0"));
