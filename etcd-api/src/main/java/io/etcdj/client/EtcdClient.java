@@ -76,19 +76,51 @@ public final class EtcdClient implements AutoCloseable {
     }
 
     private static ChannelCredentials tlsCredentials(TlsOptions tls) {
+        TlsChannelCredentials.Builder b = TlsChannelCredentials.newBuilder();
+        if (tls.skipVerify()) {
+            b.trustManager(new InsecureTrustManager());
+        } else if (tls.caFile() != null) {
+            try (var ca = open(tls.caFile())) {
+                b.trustManager(ca);
+            } catch (IOException e) {
+                throw new TlsFilesException("failed to parse root certificates from " + tls.caFile(), e);
+            }
+        }
+        if (tls.certFile() != null && tls.keyFile() != null) {
+            // PKCS#1 and SEC1 keys (openssl's and cfssl's defaults) become PKCS#8, which the TLS stack reads
+            byte[] key;
+            try {
+                key = PemPrivateKeys.pkcs8Pem(tls.keyFile());
+            } catch (java.nio.file.NoSuchFileException e) {
+                throw new TlsFilesException("open " + tls.keyFile() + ": no such file or directory", e);
+            } catch (IOException e) {
+                throw new TlsFilesException("tls: failed to parse private key", e);
+            }
+            try (var ignored = open(tls.certFile())) {
+                String mismatch = PemPrivateKeys.mismatch(tls.certFile(), key);
+                if (mismatch != null) {
+                    throw new TlsFilesException(mismatch, null);
+                }
+            } catch (IOException e) {
+                throw new TlsFilesException("tls: failed to find any PEM data in certificate input", e);
+            }
+            try (var cert = open(tls.certFile()); var k = new java.io.ByteArrayInputStream(key)) {
+                b.keyManager(cert, k);
+            } catch (IOException | IllegalArgumentException e) {
+                throw new TlsFilesException("tls: private key does not match public key", e);
+            }
+        }
+        return b.build();
+    }
+
+    /** Opens a TLS file, failing with Go's text when it is missing. */
+    private static java.io.InputStream open(java.nio.file.Path file) {
         try {
-            TlsChannelCredentials.Builder b = TlsChannelCredentials.newBuilder();
-            if (tls.skipVerify()) {
-                b.trustManager(new InsecureTrustManager());
-            } else if (tls.caFile() != null) {
-                b.trustManager(tls.caFile().toFile());
-            }
-            if (tls.certFile() != null && tls.keyFile() != null) {
-                b.keyManager(tls.certFile().toFile(), tls.keyFile().toFile());
-            }
-            return b.build();
+            return java.nio.file.Files.newInputStream(file);
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new TlsFilesException("open " + file + ": no such file or directory", e);
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            throw new TlsFilesException("open " + file + ": " + e.getMessage(), e);
         }
     }
 

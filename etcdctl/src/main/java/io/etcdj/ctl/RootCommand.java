@@ -71,6 +71,15 @@ public final class RootCommand {
         return m;
     }
 
+    /**
+     * etcdctl's own registration order (its ctl.go), which cobra's "Did you mean this?" follows;
+     * the 3.6 additions and the shell come last.
+     */
+    public static final java.util.List<String> SUGGESTION_ORDER = java.util.List.of("get", "put", "del", "txn",
+            "compaction", "alarm", "defrag", "endpoint", "move-leader", "watch", "version", "lease", "member",
+            "snapshot", "make-mirror", "lock", "elect", "auth", "user", "role", "check", "completion", "downgrade",
+            "shell");
+
     /** The whole tree (help, the shell's completion). */
     public static CommandLine tree() {
         return tree(null);

@@ -138,6 +138,9 @@ public final class CtlContext implements AutoCloseable {
     public EtcdClient newClient(List<String> endpoints) {
         try {
             return EtcdClient.connect(config(endpoints));
+        } catch (io.etcdj.client.TlsFilesException e) {
+            // etcdctl fails this way before it dials: a bad argument
+            throw new CtlException(ExitCodes.BAD_ARGS, e.getMessage(), e);
         } catch (EtcdClientException e) {
             throw new CtlException(ExitCodes.BAD_CONNECTION, e.getMessage(), e);
         } catch (IllegalArgumentException e) {

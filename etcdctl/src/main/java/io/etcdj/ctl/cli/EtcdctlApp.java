@@ -46,13 +46,14 @@ public final class EtcdctlApp {
         CommandLine root = newCommandLine(rest.isEmpty() ? null : rest.get(0));
         CommandLine leaf = root;
         int depth = 0;
+        List<String> path = new ArrayList<>();
         while (depth < rest.size()) {
-            String token = rest.get(depth);
-            CommandLine sub = leaf.getSubcommands().get(token);
+            CommandLine sub = resolve(leaf, rest.get(depth));
             if (sub == null) {
                 break;
             }
             leaf = sub;
+            path.add(sub.getCommandName());
             depth++;
         }
         if (leaf == root && depth < rest.size() && rest.get(depth).equals("help")) {
@@ -68,7 +69,8 @@ public final class EtcdctlApp {
         }
         if (!leaf.getSubcommands().isEmpty()) {
             if (leaf == root && !commandArgs.isEmpty() && !commandArgs.get(0).startsWith("-")) {
-                String msg = "unknown command \"" + commandArgs.get(0) + "\" for \"etcdctl\"";
+                String msg = "unknown command \"" + commandArgs.get(0) + "\" for \"etcdctl\""
+                        + suggestions(root, commandArgs.get(0));
                 err.println("Error: " + msg);
                 err.println("Run 'etcdctl --help' for usage.");
                 err.println("Error: " + msg);
@@ -86,7 +88,8 @@ public final class EtcdctlApp {
         } catch (FlagException e) {
             return flagError(leaf, e.getMessage(), ctx);
         }
-        List<String> full = new ArrayList<>(rest.subList(0, depth));
+        // the command path with names in full: an unambiguous prefix ("mem li") stands for the command
+        List<String> full = new ArrayList<>(path);
         full.addAll(normalized);
         try {
             root.parseArgs(full.toArray(new String[0]));
@@ -109,6 +112,64 @@ public final class EtcdctlApp {
         }
     }
 
+    /**
+     * The subcommand {@code token} names, as cobra finds it with etcdctl's prefix matching: the
+     * exact name or alias, else the only subcommand whose name or alias starts with it (an
+     * ambiguous prefix finds nothing).
+     */
+    static CommandLine resolve(CommandLine parent, String token) {
+        CommandLine exact = parent.getSubcommands().get(token);
+        if (exact != null || token.isEmpty() || token.startsWith("-")) {
+            return exact;
+        }
+        CommandLine found = null;
+        for (Map.Entry<String, CommandLine> e : parent.getSubcommands().entrySet()) {
+            if (e.getKey().startsWith(token)) {
+                if (found != null && found != e.getValue()) {
+                    return null;
+                }
+                found = e.getValue();
+            }
+        }
+        return found;
+    }
+
+    /**
+     * Cobra's "Did you mean this?" block for an unknown command: the commands within two edits of
+     * it (ignoring case) or starting with it, in etcdctl's registration order; empty when none.
+     */
+    static String suggestions(CommandLine root, String typed) {
+        StringBuilder sb = new StringBuilder();
+        for (String name : io.etcdj.ctl.RootCommand.SUGGESTION_ORDER) {
+            if (!root.getSubcommands().containsKey(name)) {
+                continue;
+            }
+            if (levenshtein(typed.toLowerCase(), name.toLowerCase()) <= 2 || name.toLowerCase().startsWith(typed.toLowerCase())) {
+                sb.append("\t").append(name).append('\n');
+            }
+        }
+        return sb.length() == 0 ? "" : "\n\nDid you mean this?\n" + sb;
+    }
+
+    static int levenshtein(String a, String b) {
+        int[] prev = new int[b.length() + 1];
+        int[] cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            prev[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return prev[b.length()];
+    }
+
     private CommandLine newCommandLine(String first) {
         CommandLine cl = treeFactory.apply(first);
         Converters.register(cl);
@@ -121,7 +182,7 @@ public final class EtcdctlApp {
     private int help(CommandLine root, List<String> path, CtlContext ctx) {
         CommandLine target = root;
         for (String p : path) {
-            CommandLine sub = target.getSubcommands().get(p);
+            CommandLine sub = resolve(target, p);
             if (sub == null) {
                 ctx.out().println("Unknown help topic " + path + "\n");
                 ctx.out().print(UsageRenderer.render(root.getCommandSpec()));

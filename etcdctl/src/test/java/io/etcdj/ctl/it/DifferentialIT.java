@@ -246,6 +246,20 @@ class DifferentialIT {
         s.add(run("txn", "--help"));
         s.add(run("help", "get"));
         s.add(run("--command-timeout=1s", "--endpoints=127.0.0.1:1", "get", "a"));
+        // cobra's prefix matching (on in etcdctl): unambiguous prefixes of commands and subcommands
+        s.add(run("pu", "prefix/a", "1"));
+        s.add(run("g", "prefix/a"));
+        s.add(run("ge", "prefix/", "--prefix", "-w", "json"));
+        s.add(run("compac", "--help"));
+        s.add(run("mem", "li", "-w", "table"));
+        s.add(run("help", "mem"));
+        s.add(run("lea", "gr", "600"));
+        s.add(run("lea", "re", "{LEASE}"));
+        // ambiguous or unknown: cobra's "Did you mean this?" block (none of the m-commands: etcdctl 3.4 has migrate, we do not)
+        s.add(run("l"));
+        s.add(run("putt", "a", "b"));
+        s.add(run("xyz"));
+        s.add(run("mem", "xyz"));
         return s;
     }
 

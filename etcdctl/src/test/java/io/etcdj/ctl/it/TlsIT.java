@@ -71,4 +71,65 @@ class TlsIT {
         assertNotEquals(0, r.code(), r.toString());
         assertEquals("", r.out());
     }
+
+    /** The real etcdctl with the same flags and arguments. */
+    private static Differ.Result real(List<String> flags, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("/usr/bin/etcdctl", "--endpoints=" + etcd.endpoint(), "--command-timeout=2s"));
+        cmd.addAll(flags);
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.environment().keySet().removeIf(k -> k.startsWith("ETCDCTL"));
+        pb.environment().put("ETCDCTL_API", "3");
+        Process p = pb.start();
+        byte[] err = p.getErrorStream().readAllBytes();
+        byte[] out = p.getInputStream().readAllBytes();
+        return new Differ.Result(new String(out, StandardCharsets.UTF_8), new String(err, StandardCharsets.UTF_8), p.waitFor());
+    }
+
+    private static void openssl(String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("/usr/bin/openssl"));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).directory(certDir.toFile()).redirectErrorStream(true).start();
+        String log = new String(p.getInputStream().readAllBytes());
+        assertEquals(0, p.waitFor(), log);
+    }
+
+    /** A client certificate whose key openssl writes in {@code form}: pkcs1, sec1, pkcs8 or encrypted. */
+    private static List<String> clientWithKey(String form) throws Exception {
+        String key = certDir.resolve("key-" + form + ".pem").toString();
+        switch (form) {
+            case "pkcs1" -> {
+                openssl("genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", key + ".p8");
+                openssl("rsa", "-traditional", "-in", key + ".p8", "-out", key);
+            }
+            case "sec1" -> openssl("ecparam", "-name", "prime256v1", "-genkey", "-out", key);
+            case "pkcs8" -> openssl("genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-384", "-out", key);
+            default -> openssl("genpkey", "-algorithm", "RSA", "-aes256", "-pass", "pass:x", "-out", key);
+        }
+        String cert = certDir.resolve("cert-" + form + ".pem").toString();
+        java.nio.file.Files.writeString(certDir.resolve("client.ext"), "extendedKeyUsage=clientAuth\n");
+        String signing = form.equals("encrypted") ? certDir.resolve("key-pkcs1.pem").toString() : key;
+        openssl("req", "-new", "-key", signing, "-subj", "/CN=" + form, "-out", certDir.resolve(form + ".csr").toString());
+        openssl("x509", "-req", "-in", certDir.resolve(form + ".csr").toString(), "-CA", etcd.tls.caCert().toString(),
+                "-CAkey", certDir.resolve("ca-key.pem").toString(), "-CAcreateserial", "-days", "2",
+                "-extfile", certDir.resolve("client.ext").toString(), "-out", cert);
+        return List.of("--cacert=" + etcd.tls.caCert(), "--cert=" + cert, "--key=" + key);
+    }
+
+    /** PKCS#1 RSA and SEC1 EC keys (openssl's and cfssl's defaults), PKCS#8, and an encrypted key, as the real etcdctl takes them. */
+    @org.junit.jupiter.api.Test
+    void everyKeyFormAsTheRealEtcdctl() throws Exception {
+        for (String form : List.of("pkcs1", "sec1", "pkcs8", "encrypted")) {
+            List<String> flags = clientWithKey(form);
+            Differ.Result want = real(flags, "put", "key-" + form, "v");
+            Differ.Result got = ours(flags, "put", "key-" + form, "v");
+            assertEquals(want.toString(), got.toString(), form);
+            assertEquals(form.equals("encrypted") ? 128 : 0, got.code(), form + ": " + got);
+        }
+        List<String> mismatched = new ArrayList<>(clientWithKey("sec1"));
+        mismatched.set(2, "--key=" + certDir.resolve("key-pkcs1.pem"));
+        assertEquals(real(mismatched, "get", "x").toString(), ours(mismatched, "get", "x").toString(), "key of another type");
+        List<String> missing = List.of("--cacert=" + certDir.resolve("nope.pem"));
+        assertEquals(real(missing, "get", "x").toString(), ours(missing, "get", "x").toString(), "missing CA file");
+    }
 }
