@@ -109,7 +109,8 @@ final class MemberProcess {
     }
 
     private void signal(String sig) throws IOException, InterruptedException {
-        new ProcessBuilder("kill", "-" + sig, Long.toString(process.pid())).inheritIO().start().waitFor(5, TimeUnit.SECONDS);
+        // bash's built-in kill: no procps needed on a minimal machine
+        new ProcessBuilder("bash", "-c", "kill -" + sig + " " + process.pid()).inheritIO().start().waitFor(5, TimeUnit.SECONDS);
     }
 
     boolean acceptsClients() {
