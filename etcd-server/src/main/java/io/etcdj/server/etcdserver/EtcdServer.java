@@ -294,6 +294,10 @@ public final class EtcdServer implements AutoCloseable {
         if (sm.alarms.has(AlarmType.NOSPACE) && isSpaceConsuming(r)) {
             return CompletableFuture.failedFuture(EtcdError.NO_SPACE.exception());
         }
+        if (!sm.quota.available(r.build())) {
+            raiseNoSpaceAlarm();
+            return CompletableFuture.failedFuture(EtcdError.NO_SPACE.exception());
+        }
         CompletableFuture<ApplyResult> f = waiters.register(id);
         raft.propose(data, f);
         return f.orTimeout(requestTimeoutMillis, TimeUnit.MILLISECONDS).thenApply(res -> {
@@ -302,6 +306,29 @@ public final class EtcdServer implements AutoCloseable {
             }
             return res;
         });
+    }
+
+    private final java.util.concurrent.atomic.AtomicBoolean raisingNoSpace = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /**
+     * Proposes this member's NOSPACE alarm (as etcd does when a request would pass the quota),
+     * once: the alarm is applied on every member and the capped stage refuses writes from then on.
+     */
+    void raiseNoSpaceAlarm() {
+        if (closed || sm.alarms.has(AlarmType.NOSPACE) || !raisingNoSpace.compareAndSet(false, true)) {
+            return;
+        }
+        LOG.warn("message exceeded backend quota; raising alarm", "quota-size-bytes", sm.quota.quotaBytes(),
+                "quota-size", (sm.quota.quotaBytes() >> 20) + " MiB", "current-db-size-bytes", sm.backend.size());
+        propose(InternalRaftRequest.newBuilder().setAlarm(io.etcdj.api.etcdserverpb.AlarmRequest.newBuilder()
+                .setMemberID(memberId).setAction(io.etcdj.api.etcdserverpb.AlarmRequest.AlarmAction.ACTIVATE)
+                .setAlarm(AlarmType.NOSPACE)))
+                .whenComplete((res, err) -> {
+                    raisingNoSpace.set(false);
+                    if (err != null) {
+                        LOG.warn("failed to raise NOSPACE alarm", "error", String.valueOf(err.getMessage()));
+                    }
+                });
     }
 
     private static boolean isSpaceConsuming(InternalRaftRequest.Builder r) {
@@ -613,6 +640,11 @@ public final class EtcdServer implements AutoCloseable {
             if (!closed) {
                 onFatal.run();
             }
+        }
+
+        @Override
+        public void quotaExceeded() {
+            raiseNoSpaceAlarm();
         }
     }
 

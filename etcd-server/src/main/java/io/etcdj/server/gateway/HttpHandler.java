@@ -54,6 +54,12 @@ public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpReque
         String version();
 
         String metrics();
+
+        /** /livez's checks. */
+        HealthChecks livez();
+
+        /** /readyz's checks. */
+        HealthChecks readyz();
     }
 
     /** The outcome of a health check: healthy when there is no reason against it. */
@@ -71,6 +77,10 @@ public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpReque
         }
     }
 
+    /**
+     * {@code routes} null serves the endpoints alone (the --listen-metrics-urls listeners, or
+     * --enable-grpc-gateway=false).
+     */
     public HttpHandler(GatewayRoutes routes, ManagedChannel channel, Endpoints endpoints) {
         this.routes = routes;
         this.channel = channel;
@@ -91,6 +101,10 @@ public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpReque
             case "/version" -> send(ctx, HttpResponseStatus.OK, "application/json", endpoints.version(), keepAlive);
             case "/metrics" -> send(ctx, HttpResponseStatus.OK, "text/plain; version=0.0.4; charset=utf-8",
                     endpoints.metrics(), keepAlive);
+            case "/livez", "/readyz" -> (path.equals("/livez") ? endpoints.livez() : endpoints.readyz())
+                    .run(q.parameters().getOrDefault("exclude", java.util.List.of()), q.parameters().containsKey("verbose"))
+                    .thenAccept(a -> ctx.executor().execute(() -> send(ctx, HttpResponseStatus.valueOf(a.status()),
+                            "text/plain; charset=utf-8", a.body(), keepAlive)));
             default -> gateway(ctx, req, path, keepAlive);
         }
     }
@@ -101,7 +115,7 @@ public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpReque
     }
 
     private void gateway(ChannelHandlerContext ctx, FullHttpRequest req, String path, boolean keepAlive) {
-        GatewayRoutes.Route route = routes.find(path);
+        GatewayRoutes.Route route = routes == null ? null : routes.find(path);
         if (route == null) {
             send(ctx, HttpResponseStatus.NOT_FOUND, "text/plain; charset=utf-8", "404 page not found\n", keepAlive);
             return;
