@@ -43,6 +43,9 @@ public final class Member implements AutoCloseable {
         try {
             m.server.transport().useTls(tls.peerServer(), tls.peerClient());
             m.server.transport().listen(config.listenPeerUrls());
+            if (config.options().initialCorruptCheck()) {
+                m.server.initialCorruptCheck();
+            }
             m.server.start();
             m.server.publishedFuture().join();
             m.clients.start(m.server, tls.clientPort());

@@ -180,6 +180,14 @@ public final class EtcdServer implements AutoCloseable {
         }
     }
 
+    /**
+     * --experimental-initial-corrupt-check: compares this member's data with its peers' before
+     * it starts (peers that cannot answer are reported only); throws on a mismatch.
+     */
+    public void initialCorruptCheck() throws IOException {
+        new CorruptionCheck(this).initial(requestTimeoutMillis);
+    }
+
     public boolean isPublished() {
         return published;
     }
