@@ -43,6 +43,11 @@ final class ClientListeners implements AutoCloseable {
     private static final Log LOG = Log.get("embed/serve");
     /** etcd lets a gRPC message exceed --max-request-bytes by this much (headers, framing). */
     private static final int GRPC_OVERHEAD_BYTES = 512 * 1024;
+    /**
+     * A gateway body is JSON with base64 bytes: it may be a few times its request's protobuf size,
+     * which is what the limit applies to (the gateway answers gRPC's "message larger than max").
+     */
+    private static final int HTTP_BODY_FACTOR = 4;
 
     private final List<Server> servers = new ArrayList<>();
     /** Runs gRPC handlers: a bounded pool (grpc-java's default grows a thread per burst); a few may block (defragment, snapshot). */
@@ -80,7 +85,7 @@ final class ClientListeners implements AutoCloseable {
         var opts = server.config().options();
         GatewayRoutes routes = opts.enableGrpcGateway() ? new GatewayRoutes(services) : null;
         Endpoints endpoints = new Endpoints(server);
-        HttpHandler http = new HttpHandler(routes, gatewayChannel, endpoints);
+        HttpHandler http = new HttpHandler(routes, gatewayChannel, endpoints, maxMessage);
         metricsListeners.start(opts.listenMetricsUrls(), endpoints, tls);
         for (URI url : server.config().listenClientUrls()) {
             InetSocketAddress addr = new InetSocketAddress(bindHost(url), url.getPort());
@@ -89,7 +94,7 @@ final class ClientListeners implements AutoCloseable {
                     .channelType(NioServerSocketChannel.class)
                     .bossEventLoopGroup(boss)
                     .workerEventLoopGroup(workers)
-                    .protocolNegotiator(new ProtocolSniffer(() -> http, maxMessage, secure ? tls : null))
+                    .protocolNegotiator(new ProtocolSniffer(() -> http, HTTP_BODY_FACTOR * maxMessage, secure ? tls : null))
                     .maxInboundMessageSize(maxMessage)
                     .executor(handlers)
                     .permitKeepAliveTime(opts.grpcKeepaliveMinTime().toNanos(), TimeUnit.NANOSECONDS)

@@ -45,6 +45,7 @@ public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpReque
     private final GatewayRoutes routes;
     private final ManagedChannel channel;
     private final Endpoints endpoints;
+    private final int maxMessage;
 
     /** The non-gateway endpoints, answered by the server. */
     public interface Endpoints {
@@ -82,6 +83,12 @@ public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpReque
      * --enable-grpc-gateway=false).
      */
     public HttpHandler(GatewayRoutes routes, ManagedChannel channel, Endpoints endpoints) {
+        this(routes, channel, endpoints, Integer.MAX_VALUE);
+    }
+
+    /** {@code maxMessage}: the largest request, as gRPC counts it (its protobuf size), the services accept. */
+    public HttpHandler(GatewayRoutes routes, ManagedChannel channel, Endpoints endpoints, int maxMessage) {
+        this.maxMessage = maxMessage;
         this.routes = routes;
         this.channel = channel;
         this.endpoints = endpoints;
@@ -129,11 +136,21 @@ public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpReque
             DynamicMessage.Builder b = DynamicMessage.newBuilder(route.proto().getInputType());
             String body = req.content().toString(StandardCharsets.UTF_8);
             if (!body.isBlank()) {
+                String invalid = JsonChecks.check(body, route.proto().getInputType());
+                if (invalid != null) {
+                    error(ctx, Status.Code.INVALID_ARGUMENT, invalid, HttpResponseStatus.BAD_REQUEST, keepAlive);
+                    return;
+                }
                 PARSER.merge(body, b);
             }
             request = b.build();
         } catch (InvalidProtocolBufferException e) {
-            error(ctx, Status.Code.INVALID_ARGUMENT, e.getMessage(), HttpResponseStatus.BAD_REQUEST, keepAlive);
+            error(ctx, Status.Code.INVALID_ARGUMENT, withoutJavaNames(e.getMessage()), HttpResponseStatus.BAD_REQUEST, keepAlive);
+            return;
+        }
+        if (request.getSerializedSize() > maxMessage) {
+            error(ctx, Status.Code.RESOURCE_EXHAUSTED, "grpc: received message larger than max ("
+                    + request.getSerializedSize() + " vs. " + maxMessage + ")", HttpResponseStatus.TOO_MANY_REQUESTS, keepAlive);
             return;
         }
         Metadata headers = new Metadata();
@@ -147,9 +164,9 @@ public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpReque
         call.start(new Relay(ctx, route, streaming, keepAlive), headers);
         call.request(streaming ? Integer.MAX_VALUE : 2);
         call.sendMessage(requestMsg);
-        if (!streaming || route.method().getType() == MethodDescriptor.MethodType.SERVER_STREAMING) {
-            call.halfClose();
-        }
+        // The whole body has arrived: the client's side of the stream is done, as grpc-gateway
+        // closes it at the end of the body. A keep-alive answers and ends; a watch keeps streaming.
+        call.halfClose();
         ctx.channel().closeFuture().addListener(f -> call.cancel("client closed the connection", null));
     }
 
@@ -229,6 +246,12 @@ public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpReque
                 }
             });
         }
+    }
+
+    /** A parser message without the exception class names Java puts in front of it. */
+    static String withoutJavaNames(String message) {
+        String m = message == null ? "" : message;
+        return m.replaceAll("(?:[a-z][a-z0-9_]*\\.)+[A-Z][A-Za-z0-9_$]*(?:Exception|Error): ", "");
     }
 
     static String errorJson(Status.Code code, String message) {
