@@ -179,7 +179,7 @@ public record Flag(String group, String name, String defaultValue, String usage,
             c.notYet("distributed-tracing-sampling-rate", "0", Kind.INT, "Number of samples to collect per million spans for distributed tracing. Disabled by default.", tracing);
 
             c.group("Features");
-            c.notYet("corrupt-check-time", "0s", Kind.DURATION, "Duration of time between cluster corruption check passes.", "periodic corruption checks are not implemented yet");
+            c.add("corrupt-check-time", "0s", Kind.DURATION, "Duration of time between cluster corruption check passes.");
             c.notYet("compact-hash-check-time", "1m0s", Kind.DURATION, "Duration of time between leader checks followers compaction hashes.", "compaction hash checks are not implemented yet");
             c.notYet("compaction-batch-limit", "1000", Kind.INT, "Sets the maximum revisions deleted in each compaction batch.", "compaction removes every revision in one backend transaction");
             c.notYet("compaction-sleep-interval", "10ms", Kind.DURATION, "Sets the sleep interval between each compaction batch.", "compaction removes every revision in one backend transaction");

@@ -21,9 +21,10 @@ public record MemberOptions(
         Duration grpcKeepaliveTimeout,
         boolean socketReusePort,
         boolean socketReuseAddress,
+        Duration corruptCheckTime,
         List<String> warnings) {
 
     /** etcd's defaults. */
     public static final MemberOptions DEFAULTS = new MemberOptions(List.of(), false, false, 1, 4294967295L, true,
-            Duration.ofSeconds(5), Duration.ofHours(2), Duration.ofSeconds(20), false, false, List.of());
+            Duration.ofSeconds(5), Duration.ofHours(2), Duration.ofSeconds(20), false, false, Duration.ZERO, List.of());
 }

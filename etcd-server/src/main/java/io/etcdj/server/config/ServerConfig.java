@@ -191,6 +191,7 @@ public record ServerConfig(
                 Durations.parse(all.get("grpc-keepalive-timeout"), "grpc-keepalive-timeout"),
                 bool(all, "socket-reuse-port"),
                 bool(all, "socket-reuse-address"),
+                Durations.parse(all.get("corrupt-check-time"), "corrupt-check-time"),
                 List.copyOf(resolver.warnings()));
     }
 

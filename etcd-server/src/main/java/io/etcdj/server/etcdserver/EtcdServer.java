@@ -133,6 +133,7 @@ public final class EtcdServer implements AutoCloseable {
         raft.start();
         timers.scheduleWithFixedDelay(this::revokeExpiredLeases, 500, 500, TimeUnit.MILLISECONDS);
         timers.scheduleWithFixedDelay(this::syncBackend, 100, 100, TimeUnit.MILLISECONDS);
+        startCorruptionChecks();
         new Compactor(new Compactor.Target() {
             @Override
             public long currentRevision() {
@@ -187,6 +188,38 @@ public final class EtcdServer implements AutoCloseable {
     public void initialCorruptCheck() throws IOException {
         new CorruptionCheck(this).initial(requestTimeoutMillis);
     }
+
+    /** Proposes the CORRUPT alarm for {@code member} (etcd's TriggerCorruptAlarm). */
+    void raiseCorruptAlarm(long member) {
+        LOG.warn("raising CORRUPT alarm", "member-id", Long.toHexString(member));
+        propose(InternalRaftRequest.newBuilder().setAlarm(io.etcdj.api.etcdserverpb.AlarmRequest.newBuilder()
+                .setMemberID(member).setAction(io.etcdj.api.etcdserverpb.AlarmRequest.AlarmAction.ACTIVATE)
+                .setAlarm(AlarmType.CORRUPT)));
+    }
+
+    /** Runs the periodic corruption check (--corrupt-check-time) on a thread of its own. */
+    private void startCorruptionChecks() {
+        java.time.Duration every = config.options().corruptCheckTime();
+        if (every.isZero() || every.isNegative()) {
+            return;
+        }
+        LOG.info("enabled corruption checking", "local-member-id", MemberIds.hex(memberId), "interval", every.toString());
+        CorruptionCheck check = new CorruptionCheck(this);
+        corruptChecks.scheduleWithFixedDelay(() -> {
+            try {
+                check.periodic(requestTimeoutMillis);
+            } catch (Exception e) {
+                LOG.warn("failed to check hash KV", "error", String.valueOf(e.getMessage()));
+            }
+        }, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private final java.util.concurrent.ScheduledExecutorService corruptChecks =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "corrupt-check");
+                t.setDaemon(true);
+                return t;
+            });
 
     public boolean isPublished() {
         return published;
@@ -664,6 +697,7 @@ public final class EtcdServer implements AutoCloseable {
         }
         closed = true;
         timers.shutdownNow();
+        corruptChecks.shutdownNow();
         forwarders.shutdownNow();
         transport.close();
         raft.close();
