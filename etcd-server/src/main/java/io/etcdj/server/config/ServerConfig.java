@@ -153,10 +153,6 @@ public record ServerConfig(
         if (!metrics.equals("basic") && !metrics.equals("extensive")) {
             throw new ConfigException("invalid value \"" + metrics + "\" for --metrics: must be 'basic' or 'extensive'");
         }
-        if (metrics.equals("extensive")) {
-            throw new ConfigException("--metrics=extensive is not supported by this server yet (no server-side gRPC "
-                    + "histograms); remove the flag or give it its default value");
-        }
         String format = all.get("log-format").trim();
         if (!format.equals("json") && !format.equals("console")) {
             throw new ConfigException("unsupported log format: " + format + ", supported formats are: [json console]");

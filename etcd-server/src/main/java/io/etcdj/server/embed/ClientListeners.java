@@ -83,6 +83,7 @@ final class ClientListeners implements AutoCloseable {
         inProcess = ipb.build().start();
         gatewayChannel = InProcessChannelBuilder.forName(name).maxInboundMessageSize(Integer.MAX_VALUE).build();
         var opts = server.config().options();
+        io.etcdj.server.metrics.GrpcMetrics grpcMetrics = new io.etcdj.server.metrics.GrpcMetrics(opts.metricsExtensive());
         GatewayRoutes routes = opts.enableGrpcGateway() ? new GatewayRoutes(services) : null;
         Endpoints endpoints = new Endpoints(server);
         HttpHandler http = new HttpHandler(routes, gatewayChannel, endpoints, maxMessage);
@@ -113,7 +114,7 @@ final class ClientListeners implements AutoCloseable {
             if (opts.socketReusePort()) {
                 b.withOption(io.netty.channel.socket.nio.NioChannelOption.of(java.net.StandardSocketOptions.SO_REUSEPORT), true);
             }
-            services.forEach(b::addService);
+            services.forEach(s -> b.addService(io.grpc.ServerInterceptors.intercept(s, grpcMetrics)));
             try {
                 servers.add(b.build().start());
             } catch (IOException e) {

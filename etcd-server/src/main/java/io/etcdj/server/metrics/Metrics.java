@@ -128,7 +128,7 @@ public final class Metrics {
                 .append(name).append(' ').append(v).append('\n');
     }
 
-    /** Values read from the member at scrape time. */
+    /** Values read from the member at scrape time ({@code leases} is not exported: etcd has no such family). */
     public record Gauges(long committedIndex, long quotaBackendBytes, long dbSize, long dbSizeInUse, long revision,
                          long compactRevision, long watchers, long leases) {
     }
@@ -153,11 +153,12 @@ public final class Metrics {
         gauge(sb, "etcd_debugging_mvcc_compact_revision", "The revision of the last compaction in store.",
                 server.compactRevision());
         gauge(sb, "etcd_debugging_mvcc_watcher_total", "Total number of watchers.", server.watchers());
-        gauge(sb, "etcd_debugging_lease_total", "The number of leases.", server.leases());
         WAL_FSYNC.render(sb);
         sb.append("# HELP etcd_server_version Which version is running. 1 for 'server_version' label with current version.\n")
                 .append("# TYPE etcd_server_version gauge\n")
                 .append("etcd_server_version{server_version=\"").append(Versions.SERVER).append("\"} 1\n");
+        GrpcMetrics.render(sb);
+        ProcessMetrics.render(sb);
         return sb.toString();
     }
 }
