@@ -97,8 +97,9 @@ class FlagCatalogTest {
         ConfigException e = assertThrows(ConfigException.class, () -> config("--discovery-srv=example.com"));
         assertTrue(e.getMessage().startsWith("--discovery-srv=example.com is not supported by this server yet"), e.getMessage());
         assertEquals(1, e.exitCode());
-        ConfigException alias = assertThrows(ConfigException.class, () -> config("--experimental-corrupt-check-time=1m"));
-        assertTrue(alias.getMessage().startsWith("--experimental-corrupt-check-time=1m is not supported"), alias.getMessage());
+        ConfigException alias = assertThrows(ConfigException.class, () -> config("--experimental-compaction-batch-limit=5"));
+        assertTrue(alias.getMessage().startsWith("--experimental-compaction-batch-limit=5 is not supported"), alias.getMessage());
+        assertEquals(Duration.ofMinutes(1), config("--experimental-corrupt-check-time=1m").options().corruptCheckTime());
         ConfigException gate = assertThrows(ConfigException.class, () -> config("--feature-gates=CompactHashCheck=true"));
         assertTrue(gate.getMessage().startsWith("--feature-gates=CompactHashCheck=true is not supported"), gate.getMessage());
     }
