@@ -141,6 +141,16 @@ final class ClientListeners implements AutoCloseable {
 
         @Override
         public CompletableFuture<HttpHandler.Health> health(boolean serializable, List<String> exclude) {
+            return check(serializable, exclude).whenComplete((h, err) -> {
+                if (h != null && h.reason().isEmpty()) {
+                    Metrics.HEALTH_SUCCESS.inc();
+                } else {
+                    Metrics.HEALTH_FAILURES.inc();
+                }
+            });
+        }
+
+        private CompletableFuture<HttpHandler.Health> check(boolean serializable, List<String> exclude) {
             String reason = server.leader() != 0 ? "" : "RAFT NO LEADER";
             for (var a : server.alarmList()) {
                 if (!exclude.contains(a.getAlarm().name())) {

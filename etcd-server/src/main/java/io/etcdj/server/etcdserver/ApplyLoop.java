@@ -186,7 +186,9 @@ final class ApplyLoop implements AutoCloseable {
             wb.close();
             throw t;
         }
+        long commitStart = System.nanoTime();
         List<ChangeEvent> events = wb.commit(last, lastTerm);
+        io.etcdj.server.metrics.Metrics.BACKEND_COMMIT.observeNanos(System.nanoTime() - commitStart);
         Failpoints.hit("applyAfterCommit");
         appliedIndex = last;
         hub.notify(events);

@@ -341,7 +341,12 @@ public final class EtcdServer implements AutoCloseable {
         }
         CompletableFuture<ApplyResult> f = waiters.register(id);
         raft.propose(data, f);
-        return f.orTimeout(requestTimeoutMillis, TimeUnit.MILLISECONDS).thenApply(res -> {
+        f.orTimeout(requestTimeoutMillis, TimeUnit.MILLISECONDS).whenComplete((res, err) -> {
+            if (err != null) {
+                Metrics.PROPOSALS_FAILED.inc(); // timed out or never committed (apply errors are answers)
+            }
+        });
+        return f.thenApply(res -> {
             if (res.error() != null) {
                 throw res.error();
             }
@@ -553,7 +558,8 @@ public final class EtcdServer implements AutoCloseable {
     /** The member's gauges for a /metrics scrape. */
     public Metrics.Gauges metricsGauges() {
         return new Metrics.Gauges(raft.commitIndex(), config.quotaBackendBytes(), sm.backend.size(), sm.backend.sizeInUse(),
-                sm.store.currentRevision(), sm.store.compactRevision(), hub.watcherCount(), sm.lessor.leases().size());
+                sm.store.currentRevision(), sm.store.compactRevision(), hub.watcherCount(), sm.lessor.leases().size(),
+                memberId, sm.membership.member(memberId) != null && sm.membership.member(memberId).getIsLearner());
     }
 
     public StatusResponse status() {
@@ -576,7 +582,9 @@ public final class EtcdServer implements AutoCloseable {
 
     public void defragment() {
         LOG.info("starting defragment", "current-db-size-bytes", sm.backend.size());
+        long started = System.nanoTime();
         sm.backend.defragment();
+        Metrics.BACKEND_DEFRAG.observeNanos(System.nanoTime() - started);
         LOG.info("finished defragment", "current-db-size-bytes", sm.backend.size());
     }
 

@@ -34,13 +34,16 @@ final class ProcessMetrics {
             Metrics.gauge(sb, "process_virtual_memory_bytes", "Virtual memory size in bytes.", Long.parseLong(stat.get(22)));
         }
         try (Stream<Path> fds = Files.list(PROC.resolve("fd"))) {
-            Metrics.gauge(sb, "process_open_fds", "Number of open file descriptors.", fds.count());
+            long open = fds.count();
+            Metrics.gauge(sb, "process_open_fds", "Number of open file descriptors.", open);
+            Metrics.gauge(sb, "os_fd_used", "The number of used file descriptors.", open);
         } catch (IOException | RuntimeException e) {
             // not on Linux: the family is left out, as Go's client does
         }
         long maxFds = limit("Max open files");
         if (maxFds >= 0) {
             Metrics.gauge(sb, "process_max_fds", "Maximum number of open file descriptors.", maxFds);
+            Metrics.gauge(sb, "os_fd_limit", "The file descriptor limit.", maxFds);
         }
         double start = START_MILLIS / 1000.0;
         sb.append("# HELP process_start_time_seconds Start time of the process since unix epoch in seconds.\n")
