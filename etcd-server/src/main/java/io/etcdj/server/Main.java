@@ -55,6 +55,12 @@ public final class Main {
             return 1;
         }
         Log.captureJavaLogging();
+        for (String env : parsed.envUnrecognized()) {
+            LOG.warn("unrecognized environment variable", "environment-variable", env);
+        }
+        for (String warning : cfg.options().warnings()) {
+            LOG.warn(warning);
+        }
         for (String env : parsed.envUsed()) {
             LOG.info("recognized and used environment variable", "variable-name", env.substring(0, env.indexOf('=')),
                     "variable-value", env.substring(env.indexOf('=') + 1));

@@ -196,12 +196,8 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchSink, Prog
 
     @Override
     public void onCompleted() {
-        close();
-        try {
-            out.onCompleted();
-        } catch (RuntimeException ignored) {
-            // the client is already gone
-        }
+        // As etcd's watch server: the client closing its side ends nothing; its watchers keep
+        // streaming until it cancels the call (the gateway half-closes once the HTTP body ends).
     }
 
     private void close() {

@@ -21,18 +21,21 @@ public final class StateMachines implements AutoCloseable {
     public final Lessor lessor;
     public final Membership membership;
     public final AlarmStore alarms;
-    /** The applier chain (corrupt, capped, backend). */
+    /** The applier chain (corrupt, capped, quota, backend). */
     public final RequestApplier applier;
+    /** --quota-backend-bytes against this backend. */
+    public final BackendQuota quota;
     private volatile long consistentIndex;
 
-    private StateMachines(Backend backend, LongSupplier nanoClock, long minLeaseTtl) {
+    private StateMachines(Backend backend, long quotaBytes, LongSupplier nanoClock, long minLeaseTtl) {
         this.backend = backend;
         this.store = MvccStore.open(backend);
         this.lessor = new Lessor(nanoClock, minLeaseTtl);
         this.membership = new Membership();
         this.alarms = new AlarmStore();
         restoreOthers();
-        this.applier = RequestApplier.chain(alarms, new Applier(lessor, membership, alarms));
+        this.quota = new BackendQuota(backend::size, quotaBytes);
+        this.applier = RequestApplier.chain(alarms, quota, new Applier(lessor, membership, alarms));
     }
 
     private void restoreOthers() {
@@ -63,7 +66,7 @@ public final class StateMachines implements AutoCloseable {
     }
 
     public static StateMachines open(Path dbFile, long quotaBytes, LongSupplier nanoClock, long minLeaseTtl) {
-        return new StateMachines(Backend.open(dbFile, quotaBytes), nanoClock, minLeaseTtl);
+        return new StateMachines(Backend.open(dbFile, quotaBytes), quotaBytes, nanoClock, minLeaseTtl);
     }
 
     /** Index of the last Raft entry whose effects are in the backend. */

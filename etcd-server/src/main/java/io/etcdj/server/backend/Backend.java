@@ -31,7 +31,7 @@ public final class Backend implements AutoCloseable {
     private static final long HEADROOM = 512L << 20;
 
     private final Path file;
-    private final long mapSize;
+    private volatile long mapSize;
     private final ReentrantReadWriteLock envLock = new ReentrantReadWriteLock();
     private Env<byte[]> env;
     private final Map<Bucket, Dbi<byte[]>> dbis = new EnumMap<>(Bucket.class);
@@ -102,6 +102,34 @@ public final class Backend implements AutoCloseable {
         } finally {
             envLock.readLock().unlock();
         }
+    }
+
+    /**
+     * Makes sure the next write transaction, of about {@code bytes}, cannot run into LMDB's map
+     * size (which would fail the transaction): when the pages in use plus twice the write plus
+     * the headroom pass the map, the map is doubled (or more). LMDB allows resizing only with no
+     * transaction open, so this takes the environment exclusively; the caller holds no other lock.
+     */
+    public void ensureRoom(long bytes) {
+        long need = sizeInUse() + 2 * bytes + HEADROOM;
+        if (need <= mapSize) {
+            return;
+        }
+        envLock.writeLock().lock();
+        try {
+            long grown = Math.max(mapSize * 2, need + HEADROOM);
+            env.setMapSize(grown);
+            mapSize = grown;
+        } catch (LmdbException e) {
+            throw new BackendException("cannot grow the backend map to make room for " + bytes + " bytes: " + e.getMessage(), e);
+        } finally {
+            envLock.writeLock().unlock();
+        }
+    }
+
+    /** The current LMDB map size: the most the file may grow to before {@link #ensureRoom} grows it. */
+    public long mapSize() {
+        return mapSize;
     }
 
     /** Size of the file on disk in bytes (etcd's dbSize). */

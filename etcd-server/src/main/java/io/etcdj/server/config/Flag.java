@@ -1,54 +1,32 @@
 package io.etcdj.server.config;
 
+import java.util.ArrayList;
 import java.util.List;
 
-/** One server flag as etcd defines it: help group, name, default text, usage, and whether it is boolean. */
-public record Flag(String group, String name, String defaultValue, String usage, boolean bool) {
+/**
+ * One server flag as etcd 3.6 defines it: help group, name, default text, usage, the kind of value
+ * it takes (checked while parsing, with Go's flag errors), the 3.6 name a deprecated
+ * {@code experimental-} spelling stands for ({@code replacedBy}), and, for a flag this server
+ * cannot honour yet, why ({@code notYet}): such a flag is accepted at its default value only, any
+ * other value stops the start-up with an error naming the flag.
+ */
+public record Flag(String group, String name, String defaultValue, String usage, Kind kind, String replacedBy,
+                   String notYet) {
+
+    /** The value syntax, as Go's flag types parse it. */
+    public enum Kind { STRING, BOOL, INT, UINT, FLOAT, DURATION }
+
+    /** A flag with an effect, as earlier code declared them. */
+    public Flag(String group, String name, String defaultValue, String usage, boolean bool) {
+        this(group, name, defaultValue, usage, bool ? Kind.BOOL : Kind.STRING, null, null);
+    }
+
+    public boolean bool() {
+        return kind == Kind.BOOL;
+    }
+
     /** Every flag the server accepts, in the order --help lists them. */
-    public static final List<Flag> ALL = List.of(
-            new Flag("Member", "name", "default", "Human-readable name for this member.", false),
-            new Flag("Member", "data-dir", "${name}.etcd", "Path to the data directory.", false),
-            new Flag("Member", "wal-dir", "", "Path to the dedicated wal directory.", false),
-            new Flag("Member", "snapshot-count", "10000", "Number of committed transactions to trigger a snapshot to disk.", false),
-            new Flag("Member", "heartbeat-interval", "100", "Time (in milliseconds) of a heartbeat interval.", false),
-            new Flag("Member", "election-timeout", "1000", "Time (in milliseconds) for an election to timeout. See tuning documentation for details.", false),
-            new Flag("Member", "listen-peer-urls", "http://localhost:2380", "List of URLs to listen on for peer traffic.", false),
-            new Flag("Member", "listen-client-urls", "http://localhost:2379", "List of URLs to listen on for client traffic.", false),
-            new Flag("Member", "max-snapshots", "5", "Maximum number of snapshot files to retain (0 is unlimited).", false),
-            new Flag("Member", "max-wals", "5", "Maximum number of wal files to retain (0 is unlimited).", false),
-            new Flag("Member", "quota-backend-bytes", "0", "Raise alarms when backend size exceeds the given quota (0 defaults to low space quota).", false),
-            new Flag("Member", "max-txn-ops", "128", "Maximum number of operations permitted in a transaction.", false),
-            new Flag("Member", "max-request-bytes", "1572864", "Maximum client request size in bytes the server will accept.", false),
-            new Flag("Clustering", "initial-advertise-peer-urls", "http://localhost:2380", "List of this member's peer URLs to advertise to the rest of the cluster.", false),
-            new Flag("Clustering", "initial-cluster", "default=http://localhost:2380", "Initial cluster configuration for bootstrapping.", false),
-            new Flag("Clustering", "initial-cluster-state", "new", "Initial cluster state ('new' or 'existing').", false),
-            new Flag("Clustering", "initial-cluster-token", "etcd-cluster", "Initial cluster token for the etcd cluster during bootstrap.", false),
-            new Flag("Clustering", "advertise-client-urls", "http://localhost:2379", "List of this member's client URLs to advertise to the public.", false),
-            new Flag("Clustering", "strict-reconfig-check", "true", "Reject reconfiguration requests that would cause quorum loss.", true),
-            new Flag("Clustering", "pre-vote", "true", "Enable to run an additional Raft election phase.", true),
-            new Flag("Clustering", "auto-compaction-retention", "0", "Auto compaction retention length. 0 means disable auto compaction.", false),
-            new Flag("Clustering", "auto-compaction-mode", "periodic", "Interpret 'auto-compaction-retention' one of: periodic|revision. 'periodic' for duration based retention, defaulting to hours if no time unit is provided (e.g. '5m'). 'revision' for revision number based retention.", false),
-            new Flag("Security", "cert-file", "", "Path to the client server TLS cert file.", false),
-            new Flag("Security", "key-file", "", "Path to the client server TLS key file.", false),
-            new Flag("Security", "client-cert-auth", "false", "Enable client cert authentication.", true),
-            new Flag("Security", "trusted-ca-file", "", "Path to the client server TLS trusted CA cert file.", false),
-            new Flag("Security", "auto-tls", "false", "Client TLS using generated certificates.", true),
-            new Flag("Security", "peer-cert-file", "", "Path to the peer server TLS cert file.", false),
-            new Flag("Security", "peer-key-file", "", "Path to the peer server TLS key file.", false),
-            new Flag("Security", "peer-client-cert-auth", "false", "Enable peer client cert authentication.", true),
-            new Flag("Security", "peer-trusted-ca-file", "", "Path to the peer server TLS trusted CA file.", false),
-            new Flag("Security", "peer-auto-tls", "false", "Peer TLS using self-generated certificates if --peer-key-file and --peer-cert-file are not provided.", true),
-            new Flag("Security", "self-signed-cert-validity", "1", "The validity period of the client and peer certificates that are automatically generated by etcd when you specify ClientAutoTLS and PeerAutoTLS, the unit is year, and the default is 1.", false),
-            new Flag("Security", "cipher-suites", "", "Comma-separated list of supported TLS cipher suites between client/server and peers (empty will be auto-populated by the runtime).", false),
-            new Flag("Security", "tls-min-version", "TLS1.2", "Minimum TLS version supported by etcd. Possible values: TLS1.2, TLS1.3.", false),
-            new Flag("Security", "tls-max-version", "", "Maximum TLS version supported by etcd. Possible values: TLS1.2, TLS1.3 (empty defers to the runtime).", false),
-            new Flag("Logging", "logger", "zap", "Currently only supports 'zap' for structured logging.", false),
-            new Flag("Logging", "log-outputs", "default", "Specify 'stdout' or 'stderr' to skip journald logging even when running under systemd, or list of comma separated output targets.", false),
-            new Flag("Logging", "log-level", "info", "Configures log level. Only supports debug, info, warn, error, panic, or fatal.", false),
-            new Flag("Experimental", "experimental-snapshot-catchup-entries", "5000", "Number of entries for a slow follower to catch up after compacting the raft storage entries.", false),
-            new Flag("Experimental", "experimental-watch-progress-notify-interval", "10m0s", "Duration of periodical watch progress notification.", false),
-            new Flag("Unsafe", "force-new-cluster", "false", "Force to create a new one-member cluster.", true),
-            new Flag("Unsafe", "unsafe-no-fsync", "false", "Disables fsync, unsafe, will cause data loss.", true));
+    public static final List<Flag> ALL = Catalog.build();
 
     public static Flag find(String name) {
         for (Flag f : ALL) {
@@ -62,5 +40,215 @@ public record Flag(String group, String name, String defaultValue, String usage,
     /** The environment variable etcd reads for this flag: ETCD_ plus the name in upper case with '_'. */
     public String envName() {
         return "ETCD_" + name.toUpperCase().replace('-', '_');
+    }
+
+    /** The catalogue; one line per flag. */
+    private static final class Catalog {
+        private final List<Flag> flags = new ArrayList<>();
+        private String group;
+
+        static List<Flag> build() {
+            Catalog c = new Catalog();
+            c.group("Member");
+            c.add("name", "default", "Human-readable name for this member.");
+            c.add("data-dir", "${name}.etcd", "Path to the data directory.");
+            c.add("wal-dir", "", "Path to the dedicated wal directory.");
+            c.add("snapshot-count", "10000", Kind.UINT, "Number of committed transactions to trigger a snapshot to disk.");
+            c.add("heartbeat-interval", "100", Kind.UINT, "Time (in milliseconds) of a heartbeat interval.");
+            c.add("election-timeout", "1000", Kind.UINT, "Time (in milliseconds) for an election to timeout. See tuning documentation for details.");
+            c.notYet("initial-election-tick-advance", "true", Kind.BOOL, "Whether to fast-forward initial election ticks on boot for faster election.",
+                    "the Raft node always starts with a full election timeout's worth of ticks");
+            c.add("listen-peer-urls", "http://localhost:2380", "List of URLs to listen on for peer traffic.");
+            c.add("listen-client-urls", "http://localhost:2379", "List of URLs to listen on for client grpc traffic and http as long as --listen-client-http-urls is not specified.");
+            c.notYet("listen-client-http-urls", "", Kind.STRING, "List of URLs to listen on for http only client traffic. Enabling this flag removes http services from --listen-client-urls.",
+                    "HTTP is served on the --listen-client-urls ports");
+            c.add("max-snapshots", "5", Kind.UINT, "Maximum number of snapshot files to retain (0 is unlimited).");
+            c.add("max-wals", "5", Kind.UINT, "Maximum number of wal files to retain (0 is unlimited).");
+            c.notYet("memory-mlock", "false", Kind.BOOL, "Enable to enforce etcd pages (in particular bbolt) to stay in RAM.",
+                    "the JVM cannot lock its pages in memory");
+            c.add("quota-backend-bytes", "0", Kind.INT, "Raise alarms when backend size exceeds the given quota (0 defaults to low space quota).");
+            c.notYet("backend-bbolt-freelist-type", "map", Kind.STRING, "BackendFreelistType specifies the type of freelist that boltdb backend uses(array and map are supported types).",
+                    "the backend is LMDB, which keeps its own freelist");
+            c.notYet("backend-batch-interval", "0s", Kind.DURATION, "BackendBatchInterval is the maximum time before commit the backend transaction.",
+                    "every applied batch is committed at once and synced every 100ms");
+            c.notYet("backend-batch-limit", "0", Kind.INT, "BackendBatchLimit is the maximum operations before commit the backend transaction.",
+                    "every applied batch is committed at once");
+            c.add("max-txn-ops", "128", Kind.UINT, "Maximum number of operations permitted in a transaction.");
+            c.add("max-request-bytes", "1572864", Kind.UINT, "Maximum client request size in bytes the server will accept.");
+            c.add("max-concurrent-streams", "4294967295", Kind.UINT, "Maximum concurrent streams that each client can open at a time.");
+            c.add("enable-grpc-gateway", "true", Kind.BOOL, "Enable GRPC gateway.");
+            c.add("grpc-keepalive-min-time", "5s", Kind.DURATION, "Minimum duration interval that a client should wait before pinging server.");
+            c.add("grpc-keepalive-interval", "2h0m0s", Kind.DURATION, "Frequency duration of server-to-client ping to check if a connection is alive (0 to disable).");
+            c.add("grpc-keepalive-timeout", "20s", Kind.DURATION, "Additional duration of wait before closing a non-responsive connection (0 to disable).");
+            c.add("socket-reuse-port", "false", Kind.BOOL, "Enable to set socket option SO_REUSEPORT on listeners allowing rebinding of a port already in use.");
+            c.add("socket-reuse-address", "false", Kind.BOOL, "Enable to set socket option SO_REUSEADDR on listeners allowing binding to an address in TIME_WAIT state.");
+            c.notYet("raft-read-timeout", "5s", Kind.DURATION, "Read timeout set on each rafthttp connection",
+                    "peers talk gRPC streams, not rafthttp connections");
+            c.notYet("raft-write-timeout", "5s", Kind.DURATION, "Write timeout set on each rafthttp connection",
+                    "peers talk gRPC streams, not rafthttp connections");
+            c.add("feature-gates", "", "A set of key=value pairs that describe server level feature gates for alpha/experimental features. Options are:"
+                    + "\n    " + String.join("\n    ", FeatureGates.describe()));
+
+            c.group("Clustering");
+            c.add("initial-advertise-peer-urls", "http://localhost:2380", "List of this member's peer URLs to advertise to the rest of the cluster.");
+            c.add("initial-cluster", "default=http://localhost:2380", "Initial cluster configuration for bootstrapping.");
+            c.add("initial-cluster-state", "new", "Initial cluster state ('new' when bootstrapping a new cluster or 'existing' when adding new members to an existing cluster).\n    After successful initialization (bootstrapping or adding), flag is ignored on restarts.");
+            c.add("initial-cluster-token", "etcd-cluster", "Initial cluster token for the etcd cluster during bootstrap.\n    Specifying this can protect you from unintended cross-cluster interaction when running multiple clusters.");
+            c.add("advertise-client-urls", "http://localhost:2379", "List of this member's client URLs to advertise to the public.\n    The client URLs advertised should be accessible to machines that talk to etcd cluster. etcd client libraries parse these URLs to connect to the cluster.");
+            String discovery = "discovery is not implemented; bootstrap with --initial-cluster";
+            c.notYet("discovery", "", Kind.STRING, "Discovery URL used to bootstrap the cluster for v2 discovery. Will be deprecated in v3.7, and be decommissioned in v3.8.", discovery);
+            c.notYet("discovery-token", "", Kind.STRING, "V3 discovery: discovery token for the etcd cluster to be bootstrapped.", discovery);
+            c.notYet("discovery-endpoints", "", Kind.STRING, "V3 discovery: List of gRPC endpoints of the discovery service.", discovery);
+            c.notYet("discovery-dial-timeout", "2s", Kind.DURATION, "V3 discovery: dial timeout for client connections.", discovery);
+            c.notYet("discovery-request-timeout", "5s", Kind.DURATION, "V3 discovery: timeout for discovery requests (excluding dial timeout).", discovery);
+            c.notYet("discovery-keepalive-time", "2s", Kind.DURATION, "V3 discovery: keepalive time for client connections.", discovery);
+            c.notYet("discovery-keepalive-timeout", "6s", Kind.DURATION, "V3 discovery: keepalive timeout for client connections.", discovery);
+            c.notYet("discovery-insecure-transport", "true", Kind.BOOL, "V3 discovery: disable transport security for client connections.", discovery);
+            c.notYet("discovery-insecure-skip-tls-verify", "false", Kind.BOOL, "V3 discovery: skip server certificate verification (CAUTION: this option should be enabled only for testing purposes).", discovery);
+            c.notYet("discovery-cert", "", Kind.STRING, "V3 discovery: identify secure client using this TLS certificate file.", discovery);
+            c.notYet("discovery-key", "", Kind.STRING, "V3 discovery: identify secure client using this TLS key file.", discovery);
+            c.notYet("discovery-cacert", "", Kind.STRING, "V3 discovery: verify certificates of TLS-enabled secure servers using this CA bundle.", discovery);
+            c.notYet("discovery-user", "", Kind.STRING, "V3 discovery: username[:password] for authentication (prompt if password is not supplied).", discovery);
+            c.notYet("discovery-password", "", Kind.STRING, "V3 discovery: password for authentication (if this option is used, --user option shouldn't include password).", discovery);
+            c.notYet("discovery-fallback", "exit", Kind.STRING, "Expected behavior ('exit') when discovery services fails. Note that v2 proxy is removed.", discovery);
+            c.notYet("discovery-proxy", "", Kind.STRING, "HTTP proxy to use for traffic to discovery service. Will be deprecated in v3.7, and be decommissioned in v3.8.", discovery);
+            c.notYet("discovery-srv", "", Kind.STRING, "DNS srv domain used to bootstrap the cluster.", discovery);
+            c.notYet("discovery-srv-name", "", Kind.STRING, "Suffix to the dns srv name queried when bootstrapping.", discovery);
+            c.add("strict-reconfig-check", "true", Kind.BOOL, "Reject reconfiguration requests that would cause quorum loss.");
+            c.add("pre-vote", "true", Kind.BOOL, "Enable to run an additional Raft election phase.");
+            c.add("auto-compaction-retention", "0", "Auto compaction retention length. 0 means disable auto compaction.");
+            c.add("auto-compaction-mode", "periodic", "Interpret 'auto-compaction-retention' one of: periodic|revision. 'periodic' for duration based retention, defaulting to hours if no time unit is provided (e.g. '5m'). 'revision' for revision number based retention.");
+            c.add("v2-deprecation", "write-only", "Phase of v2store deprecation. Deprecated and scheduled for removal in v3.8. The default value is enforced, ignoring user input.\n    Supported values:\n      'not-yet'                // Issues a warning if v2store have meaningful content (default in v3.5)\n      'write-only'             // Custom v2 state is not allowed (default in v3.6)\n      'write-only-drop-data'   // Custom v2 state will get DELETED !\n      'gone'                   // v2store is not maintained any longer. (planned default in v3.7)");
+            c.add("max-learners", "1", Kind.INT, "Sets the maximum number of learners that can be available in the cluster membership.");
+
+            c.group("Security");
+            c.add("cert-file", "", "Path to the client server TLS cert file.");
+            c.add("key-file", "", "Path to the client server TLS key file.");
+            c.add("client-cert-auth", "false", Kind.BOOL, "Enable client cert authentication.");
+            String clientCert = "the member dials no client connections of its own";
+            c.notYet("client-cert-file", "", Kind.STRING, "Path to an explicit peer client TLS cert file otherwise cert file will be used when client auth is required.", clientCert);
+            c.notYet("client-key-file", "", Kind.STRING, "Path to an explicit peer client TLS key file otherwise key file will be used when client auth is required.", clientCert);
+            c.notYet("client-crl-file", "", Kind.STRING, "Path to the client certificate revocation list file.", "certificate revocation lists are not checked yet");
+            c.notYet("client-cert-allowed-hostname", "", Kind.STRING, "Comma-separated list of SAN hostnames for client cert authentication.", "client certificates are not matched against host names yet");
+            c.add("trusted-ca-file", "", "Path to the client server TLS trusted CA cert file.");
+            c.add("auto-tls", "false", Kind.BOOL, "Client TLS using generated certificates.");
+            c.add("peer-cert-file", "", "Path to the peer server TLS cert file.");
+            c.add("peer-key-file", "", "Path to the peer server TLS key file.");
+            c.add("peer-client-cert-auth", "false", Kind.BOOL, "Enable peer client cert authentication.");
+            c.add("peer-trusted-ca-file", "", "Path to the peer server TLS trusted CA file.");
+            c.notYet("peer-cert-allowed-cn", "", Kind.STRING, "Required CN for client certs connecting to the peer endpoint.", "peer certificates are not matched against names yet");
+            c.notYet("peer-cert-allowed-hostname", "", Kind.STRING, "Allowed TLS hostname for inter peer authentication.", "peer certificates are not matched against names yet");
+            c.add("peer-auto-tls", "false", Kind.BOOL, "Peer TLS using self-generated certificates if --peer-key-file and --peer-cert-file are not provided.");
+            String peerClient = "peers dial with the --peer-cert-file certificate";
+            c.notYet("peer-client-cert-file", "", Kind.STRING, "Path to an explicit peer client TLS cert file otherwise peer cert file will be used when client auth is required.", peerClient);
+            c.notYet("peer-client-key-file", "", Kind.STRING, "Path to an explicit peer client TLS key file otherwise peer key file will be used when client auth is required.", peerClient);
+            c.add("self-signed-cert-validity", "1", Kind.UINT, "The validity period of the client and peer certificates that are automatically generated by etcd when you specify ClientAutoTLS and PeerAutoTLS, the unit is year, and the default is 1.");
+            c.notYet("peer-crl-file", "", Kind.STRING, "Path to the peer certificate revocation list file.", "certificate revocation lists are not checked yet");
+            c.add("cipher-suites", "", "Comma-separated list of supported TLS cipher suites between client/server and peers (empty will be auto-populated by Go).");
+            c.notYet("cors", "*", Kind.STRING, "Comma-separated whitelist of origins for CORS, or cross-origin resource sharing, (empty or * means allow all).", "every origin is allowed");
+            c.notYet("host-whitelist", "*", Kind.STRING, "Acceptable hostnames from HTTP client requests, if server is not secure (empty or * means allow all).", "every host name is accepted");
+            c.add("tls-min-version", "TLS1.2", "Minimum TLS version supported by etcd. Possible values: TLS1.2, TLS1.3.");
+            c.add("tls-max-version", "", "Maximum TLS version supported by etcd. Possible values: TLS1.2, TLS1.3 (empty will be auto-populated by Go).");
+            c.notYet("peer-skip-client-san-verification", "false", Kind.BOOL, "Skip verification of SAN field in client certificate for peer connections.",
+                    "peer client certificates are verified by the CA alone");
+
+            c.group("Profiling and Monitoring");
+            c.notYet("enable-pprof", "false", Kind.BOOL, "Enable runtime profiling data via HTTP server. Address is at client URL + \"/debug/pprof/\"",
+                    "Go's pprof has no JVM counterpart");
+            c.add("metrics", "basic", "Set level of detail for exported metrics, specify 'extensive' to include server side grpc histogram metrics.");
+            c.add("listen-metrics-urls", "", "List of URLs to listen on for the /metrics and /health endpoints. For https, the client URL TLS info is used.");
+
+            c.group("Logging");
+            c.add("logger", "zap", "Currently only supports 'zap' for structured logging.");
+            c.add("log-outputs", "default", "Specify 'stdout' or 'stderr' to skip journald logging even when running under systemd, or list of comma separated output targets.");
+            c.add("log-level", "info", "Configures log level. Only supports debug, info, warn, error, panic, or fatal.");
+            c.add("log-format", "json", "Configures log format. Only supports json, console.");
+            c.notYet("enable-log-rotation", "false", Kind.BOOL, "Enable log rotation of a single log-outputs file target.", "log files are not rotated yet");
+            c.notYet("log-rotation-config-json", "{\"maxsize\": 100, \"maxage\": 0, \"maxbackups\": 0, \"localtime\": false, \"compress\": false}", Kind.STRING,
+                    "Configures log rotation if enabled with a JSON logger config. MaxSize(MB), MaxAge(days,0=no limit), MaxBackups(0=no limit), LocalTime(use computers local time), Compress(gzip)",
+                    "log files are not rotated yet");
+            c.notYet("warning-unary-request-duration", "300ms", Kind.DURATION, "Time duration after which a warning is generated if a unary request takes more than this duration.",
+                    "slow requests are not logged yet");
+
+            c.group("Experimental distributed tracing");
+            String tracing = "distributed tracing is not implemented";
+            c.notYet("enable-distributed-tracing", "false", Kind.BOOL, "Enable distributed tracing.", tracing);
+            c.notYet("distributed-tracing-address", "localhost:4317", Kind.STRING, "Distributed tracing collector address.", tracing);
+            c.notYet("distributed-tracing-service-name", "etcd", Kind.STRING, "Distributed tracing service name, must be same across all etcd instances.", tracing);
+            c.notYet("distributed-tracing-instance-id", "", Kind.STRING, "Distributed tracing instance ID, must be unique per each etcd instance.", tracing);
+            c.notYet("distributed-tracing-sampling-rate", "0", Kind.INT, "Number of samples to collect per million spans for distributed tracing. Disabled by default.", tracing);
+
+            c.group("Features");
+            c.add("corrupt-check-time", "0s", Kind.DURATION, "Duration of time between cluster corruption check passes.");
+            c.notYet("compact-hash-check-time", "1m0s", Kind.DURATION, "Duration of time between leader checks followers compaction hashes.", "compaction hash checks are not implemented yet");
+            c.notYet("compaction-batch-limit", "1000", Kind.INT, "Sets the maximum revisions deleted in each compaction batch.", "compaction removes every revision in one backend transaction");
+            c.notYet("compaction-sleep-interval", "10ms", Kind.DURATION, "Sets the sleep interval between each compaction batch.", "compaction removes every revision in one backend transaction");
+            c.add("watch-progress-notify-interval", "10m0s", Kind.DURATION, "Duration of periodical watch progress notification.");
+            c.notYet("warning-apply-duration", "100ms", Kind.DURATION, "Time duration after which a warning is generated if watch progress takes more time.", "slow applies are not logged yet");
+            c.notYet("bootstrap-defrag-threshold-megabytes", "0", Kind.UINT, "Enable the defrag during etcd server bootstrap on condition that it will free at least the provided threshold of disk space. Needs to be set to non-zero value to take effect.",
+                    "the backend is not defragmented at start-up yet");
+            c.add("snapshot-catchup-entries", "5000", Kind.UINT, "Number of entries for a slow follower to catch up after compacting the raft storage entries.");
+            c.notYet("downgrade-check-time", "5s", Kind.DURATION, "Duration of time between two downgrade status checks.", "downgrades are not implemented");
+
+            c.group("Experimental feature (deprecated in v3.6, use the flag named or --feature-gates)");
+            c.gate("experimental-initial-corrupt-check", "false", "Enable to check data corruption before serving any client/peer traffic.", "InitialCorruptCheck");
+            c.renamed("experimental-corrupt-check-time", "corrupt-check-time");
+            c.gate("experimental-compact-hash-check-enabled", "false", "Enable leader to periodically check followers compaction hashes.", "CompactHashCheck");
+            c.renamed("experimental-compact-hash-check-time", "compact-hash-check-time");
+            c.gate("experimental-enable-lease-checkpoint", "false", "ExperimentalEnableLeaseCheckpoint enables leader to send regular checkpoints to other members to prevent reset of remaining TTL on leader change.", "LeaseCheckpoint");
+            c.gate("experimental-enable-lease-checkpoint-persist", "false", "Enable persisting remainingTTL to prevent indefinite auto-renewal of long lived leases. Always enabled in v3.6. Should be used to ensure smooth upgrade from v3.5 clusters with this feature enabled. Requires experimental-enable-lease-checkpoint to be enabled.", "LeaseCheckpointPersist");
+            c.renamed("experimental-compaction-batch-limit", "compaction-batch-limit");
+            c.renamed("experimental-compaction-sleep-interval", "compaction-sleep-interval");
+            c.renamed("experimental-peer-skip-client-san-verification", "peer-skip-client-san-verification");
+            c.renamed("experimental-watch-progress-notify-interval", "watch-progress-notify-interval");
+            c.renamed("experimental-downgrade-check-time", "downgrade-check-time");
+            c.renamed("experimental-memory-mlock", "memory-mlock");
+            c.renamed("experimental-warning-apply-duration", "warning-apply-duration");
+            c.gate("experimental-txn-mode-write-with-shared-buffer", "true", "Enable the write transaction to use a shared buffer in its readonly check operations.", "TxnModeWriteWithSharedBuffer");
+            c.renamed("experimental-bootstrap-defrag-threshold-megabytes", "bootstrap-defrag-threshold-megabytes");
+            c.renamed("experimental-warning-unary-request-duration", "warning-unary-request-duration");
+            c.renamed("experimental-max-learners", "max-learners");
+            c.renamed("experimental-snapshot-catchup-entries", "snapshot-catchup-entries");
+            c.gate("experimental-stop-grpc-service-on-defrag", "false", "Enable etcd gRPC service to stop serving client requests on defragmentation.", "StopGRPCServiceOnDefrag");
+            c.renamed("experimental-enable-distributed-tracing", "enable-distributed-tracing");
+            c.renamed("experimental-distributed-tracing-address", "distributed-tracing-address");
+            c.renamed("experimental-distributed-tracing-service-name", "distributed-tracing-service-name");
+            c.renamed("experimental-distributed-tracing-instance-id", "distributed-tracing-instance-id");
+            c.renamed("experimental-distributed-tracing-sampling-rate", "distributed-tracing-sampling-rate");
+
+            c.group("Unsafe feature");
+            c.add("force-new-cluster", "false", Kind.BOOL, "Force to create a new one-member cluster.");
+            c.add("unsafe-no-fsync", "false", Kind.BOOL, "Disables fsync, unsafe, will cause data loss.");
+            return List.copyOf(c.flags);
+        }
+
+        private void group(String g) {
+            group = g;
+        }
+
+        private void add(String name, String def, String usage) {
+            add(name, def, Kind.STRING, usage);
+        }
+
+        private void add(String name, String def, Kind kind, String usage) {
+            flags.add(new Flag(group, name, def, usage, kind, null, null));
+        }
+
+        private void notYet(String name, String def, Kind kind, String usage, String why) {
+            flags.add(new Flag(group, name, def, usage, kind, null, why));
+        }
+
+        /** A deprecated spelling: same default, kind and support as the flag it stands for. */
+        private void renamed(String name, String target) {
+            Flag t = flags.stream().filter(f -> f.name.equals(target)).findFirst().orElseThrow();
+            flags.add(new Flag(group, name, t.defaultValue, t.usage + " Deprecated in v3.6 and will be decommissioned in v3.7. Use '--"
+                    + target + "' instead.", t.kind, target, t.notYet));
+        }
+
+        /** A deprecated spelling of a feature gate. */
+        private void gate(String name, String def, String usage, String gate) {
+            flags.add(new Flag(group, name, def, usage + " Deprecated in v3.6 and will be decommissioned in v3.7. Use '--feature-gates="
+                    + gate + "=true' instead.", Kind.BOOL, "feature-gates:" + gate, FeatureGates.notYet(gate)));
+        }
     }
 }

@@ -21,7 +21,11 @@ public final class FlagParser {
     }
 
     /** The outcome: settings by flag name, or a request for help/version. */
-    public record Parsed(Map<String, String> values, boolean help, boolean version, List<String> envUsed) {
+    public record Parsed(Map<String, String> values, boolean help, boolean version, List<String> envUsed,
+                         List<String> envUnrecognized) {
+        Parsed(Map<String, String> values, boolean help, boolean version, List<String> envUsed) {
+            this(values, help, version, envUsed, List.of());
+        }
     }
 
     public static Parsed parse(String[] args, Map<String, String> env) throws ConfigException {
@@ -72,6 +76,7 @@ public final class FlagParser {
             } else if (f.bool() && !isBool(value)) {
                 throw new ConfigException("invalid boolean value \"" + value + "\" for -" + name + ": parse error", 2, true);
             }
+            checkSyntax(f, value);
             values.put(name, value);
         }
         if (configFile == null) {
@@ -90,10 +95,57 @@ public final class FlagParser {
                 throw new ConfigException("conflicting environment variable \"" + f.envName()
                         + "\" is shadowed by corresponding command-line flag (either unset environment variable or disable flag)");
             }
+            if (f.bool() && !isBool(v)) {
+                throw new ConfigException("invalid value \"" + v + "\" for " + f.envName() + ": parse error");
+            }
+            checkSyntax(f, v);
             values.put(f.name(), v);
             envUsed.add(f.envName() + "=" + v);
         }
-        return new Parsed(values, false, false, envUsed);
+        List<String> unrecognized = new java.util.ArrayList<>();
+        for (Map.Entry<String, String> e : new java.util.TreeMap<>(env).entrySet()) {
+            String key = e.getKey();
+            if (key.startsWith("ETCD_") && !key.equals("ETCD_CONFIG_FILE") && !KNOWN_ENV.contains(key)) {
+                unrecognized.add(key + "=" + e.getValue());
+            }
+        }
+        return new Parsed(values, false, false, envUsed, unrecognized);
+    }
+
+    private static final java.util.Set<String> KNOWN_ENV = Flag.ALL.stream().map(Flag::envName)
+            .collect(java.util.stream.Collectors.toUnmodifiableSet());
+
+    /** Refuses values Go's flag types would not parse, with Go's message (exit 2 with usage). */
+    static void checkSyntax(Flag f, String value) throws ConfigException {
+        String v = value.trim();
+        boolean ok = switch (f.kind()) {
+            case INT -> parses(() -> Long.parseLong(v));
+            case UINT -> !v.startsWith("-") && parses(() -> Long.parseUnsignedLong(v));
+            case FLOAT -> parses(() -> Double.parseDouble(v));
+            case DURATION -> Durations.tryParse(v) != null;
+            default -> true;
+        };
+        if (!ok) {
+            throw new ConfigException("invalid value \"" + value + "\" for flag -" + f.name() + ": parse error", 2, true);
+        }
+    }
+
+    private static boolean parses(Runnable r) {
+        try {
+            r.run();
+            return true;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    /** Go's strconv.ParseBool, or null. */
+    static Boolean parseBool(String v) {
+        return switch (v) {
+            case "1", "t", "T", "true", "TRUE", "True" -> Boolean.TRUE;
+            case "0", "f", "F", "false", "FALSE", "False" -> Boolean.FALSE;
+            default -> null;
+        };
     }
 
     private static boolean isBool(String v) {
@@ -125,7 +177,7 @@ public final class FlagParser {
             if (Flag.find(e.getKey()) == null || e.getValue().isNull()) {
                 continue; // etcd's config file may carry settings this server does not use
             }
-            values.put(e.getKey(), yamlText(e.getValue()));
+            values.put(e.getKey(), yamlValue(Flag.find(e.getKey()), e.getValue()));
         }
         return values;
     }
@@ -142,8 +194,19 @@ public final class FlagParser {
             if (Flag.find(name) == null || e.getValue().isNull()) {
                 continue; // e.g. crl-file, allowed-cn: settings this server does not use
             }
-            values.put(name, yamlText(e.getValue()));
+            values.put(name, yamlValue(Flag.find(name), e.getValue()));
         }
+    }
+
+    /**
+     * A setting from the file: etcd decodes durations as JSON numbers of nanoseconds, so a number
+     * for a duration flag is read that way.
+     */
+    private static String yamlValue(Flag f, JsonNode node) {
+        if (f.kind() == Flag.Kind.DURATION && node.isNumber()) {
+            return node.asLong() + "ns";
+        }
+        return yamlText(node);
     }
 
     /** A scalar as text; a list (cipher-suites) as the comma-separated form the flag takes. */

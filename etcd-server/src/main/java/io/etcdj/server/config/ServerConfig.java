@@ -40,7 +40,8 @@ public record ServerConfig(
         long snapshotCatchupEntries,
         TransportSecurity clientSecurity,
         TransportSecurity peerSecurity,
-        TlsOptions tlsOptions) {
+        TlsOptions tlsOptions,
+        MemberOptions options) {
 
     /** etcd's default space quota: 2 GiB. */
     public static final long DEFAULT_QUOTA = 2L << 30;
@@ -73,7 +74,8 @@ public record ServerConfig(
         for (Flag f : Flag.ALL) {
             all.put(f.name(), f.defaultValue());
         }
-        all.putAll(v);
+        FlagResolver resolver = new FlagResolver(v);
+        all.putAll(resolver.resolve());
         String name = all.get("name");
         String dataDir = all.get("data-dir").replace("${name}", name);
         String walDir = all.get("wal-dir");
@@ -137,13 +139,56 @@ public record ServerConfig(
                 bool(all, "unsafe-no-fsync"),
                 level,
                 outputs,
-                Durations.parse(all.get("experimental-watch-progress-notify-interval"),
-                        "experimental-watch-progress-notify-interval"),
-                positiveLong(all, "experimental-snapshot-catchup-entries"),
+                Durations.parse(all.get("watch-progress-notify-interval"), "watch-progress-notify-interval"),
+                positiveLong(all, "snapshot-catchup-entries"),
                 security(all, ""),
                 security(all, "peer-"),
                 TlsOptions.parse(all.get("cipher-suites"), all.get("tls-min-version"), all.get("tls-max-version"),
-                        (int) positiveLong(all, "self-signed-cert-validity")));
+                        (int) positiveLong(all, "self-signed-cert-validity")),
+                options(all, resolver));
+    }
+
+    private static MemberOptions options(Map<String, String> all, FlagResolver resolver) throws ConfigException {
+        String metrics = all.get("metrics").trim();
+        if (!metrics.equals("basic") && !metrics.equals("extensive")) {
+            throw new ConfigException("invalid value \"" + metrics + "\" for --metrics: must be 'basic' or 'extensive'");
+        }
+        String format = all.get("log-format").trim();
+        if (!format.equals("json") && !format.equals("console")) {
+            throw new ConfigException("unsupported log format: " + format + ", supported formats are: [json console]");
+        }
+        if (format.equals("console")) {
+            throw new ConfigException("--log-format=console is not supported by this server yet (logs are JSON lines); "
+                    + "remove the flag or give it its default value");
+        }
+        String v2 = all.get("v2-deprecation").trim();
+        switch (v2) {
+            case "write-only", "write-only-drop-data", "gone" -> {
+                // This server never had a v2 store: every phase from write-only on holds.
+            }
+            case "not-yet" -> throw new ConfigException("--v2-deprecation=not-yet is not supported: this server has no v2 store");
+            default -> throw new ConfigException("invalid value \"" + v2 + "\" for flag -v2-deprecation: invalid value \""
+                    + v2 + "\"", 2, true);
+        }
+        long maxLearners = longValue(all, "max-learners");
+        if (maxLearners < 1) {
+            throw new ConfigException("--max-learners must be greater than 0, got " + maxLearners);
+        }
+        String metricsUrls = all.get("listen-metrics-urls").trim();
+        return new MemberOptions(
+                metricsUrls.isEmpty() ? List.of() : urls(all, "listen-metrics-urls"),
+                metrics.equals("extensive"),
+                resolver.gate("InitialCorruptCheck"),
+                (int) Math.min(Integer.MAX_VALUE, maxLearners),
+                Long.parseUnsignedLong(all.get("max-concurrent-streams").trim()),
+                bool(all, "enable-grpc-gateway"),
+                Durations.parse(all.get("grpc-keepalive-min-time"), "grpc-keepalive-min-time"),
+                Durations.parse(all.get("grpc-keepalive-interval"), "grpc-keepalive-interval"),
+                Durations.parse(all.get("grpc-keepalive-timeout"), "grpc-keepalive-timeout"),
+                bool(all, "socket-reuse-port"),
+                bool(all, "socket-reuse-address"),
+                Durations.parse(all.get("corrupt-check-time"), "corrupt-check-time"),
+                List.copyOf(resolver.warnings()));
     }
 
     /** The client side's flags (prefix "") or the peer side's ("peer-"). */

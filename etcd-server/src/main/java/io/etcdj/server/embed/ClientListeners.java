@@ -43,6 +43,11 @@ final class ClientListeners implements AutoCloseable {
     private static final Log LOG = Log.get("embed/serve");
     /** etcd lets a gRPC message exceed --max-request-bytes by this much (headers, framing). */
     private static final int GRPC_OVERHEAD_BYTES = 512 * 1024;
+    /**
+     * A gateway body is JSON with base64 bytes: it may be a few times its request's protobuf size,
+     * which is what the limit applies to (the gateway answers gRPC's "message larger than max").
+     */
+    private static final int HTTP_BODY_FACTOR = 4;
 
     private final List<Server> servers = new ArrayList<>();
     /** Runs gRPC handlers: a bounded pool (grpc-java's default grows a thread per burst); a few may block (defragment, snapshot). */
@@ -59,6 +64,7 @@ final class ClientListeners implements AutoCloseable {
      */
     private final EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory("client-accept", true));
     private final EventLoopGroup workers = new NioEventLoopGroup(0, new DefaultThreadFactory("client-io", true));
+    private final MetricsListeners metricsListeners = new MetricsListeners();
     private Server inProcess;
     private ManagedChannel gatewayChannel;
 
@@ -76,8 +82,12 @@ final class ClientListeners implements AutoCloseable {
         services.forEach(ipb::addService);
         inProcess = ipb.build().start();
         gatewayChannel = InProcessChannelBuilder.forName(name).maxInboundMessageSize(Integer.MAX_VALUE).build();
-        GatewayRoutes routes = new GatewayRoutes(services);
-        HttpHandler http = new HttpHandler(routes, gatewayChannel, new Endpoints(server));
+        var opts = server.config().options();
+        io.etcdj.server.metrics.GrpcMetrics grpcMetrics = new io.etcdj.server.metrics.GrpcMetrics(opts.metricsExtensive());
+        GatewayRoutes routes = opts.enableGrpcGateway() ? new GatewayRoutes(services) : null;
+        Endpoints endpoints = new Endpoints(server);
+        HttpHandler http = new HttpHandler(routes, gatewayChannel, endpoints, maxMessage);
+        metricsListeners.start(opts.listenMetricsUrls(), endpoints, tls);
         for (URI url : server.config().listenClientUrls()) {
             InetSocketAddress addr = new InetSocketAddress(bindHost(url), url.getPort());
             boolean secure = TlsSides.isHttps(url);
@@ -85,13 +95,26 @@ final class ClientListeners implements AutoCloseable {
                     .channelType(NioServerSocketChannel.class)
                     .bossEventLoopGroup(boss)
                     .workerEventLoopGroup(workers)
-                    .protocolNegotiator(new ProtocolSniffer(() -> http, maxMessage, secure ? tls : null))
+                    .protocolNegotiator(new ProtocolSniffer(() -> http, HTTP_BODY_FACTOR * maxMessage, secure ? tls : null))
                     .maxInboundMessageSize(maxMessage)
                     .executor(handlers)
-                    .permitKeepAliveTime(5, TimeUnit.SECONDS)
+                    .permitKeepAliveTime(opts.grpcKeepaliveMinTime().toNanos(), TimeUnit.NANOSECONDS)
                     .permitKeepAliveWithoutCalls(true)
+                    .maxConcurrentCallsPerConnection((int) Math.min(Integer.MAX_VALUE, opts.maxConcurrentStreams()))
                     .handshakeTimeout(1, TimeUnit.DAYS);
-            services.forEach(b::addService);
+            if (!opts.grpcKeepaliveInterval().isZero()) {
+                b.keepAliveTime(opts.grpcKeepaliveInterval().toNanos(), TimeUnit.NANOSECONDS);
+            }
+            if (!opts.grpcKeepaliveTimeout().isZero()) {
+                b.keepAliveTimeout(opts.grpcKeepaliveTimeout().toNanos(), TimeUnit.NANOSECONDS);
+            }
+            if (opts.socketReuseAddress()) {
+                b.withOption(io.netty.channel.ChannelOption.SO_REUSEADDR, true);
+            }
+            if (opts.socketReusePort()) {
+                b.withOption(io.netty.channel.socket.nio.NioChannelOption.of(java.net.StandardSocketOptions.SO_REUSEPORT), true);
+            }
+            services.forEach(s -> b.addService(io.grpc.ServerInterceptors.intercept(s, grpcMetrics)));
             try {
                 servers.add(b.build().start());
             } catch (IOException e) {
@@ -118,6 +141,16 @@ final class ClientListeners implements AutoCloseable {
 
         @Override
         public CompletableFuture<HttpHandler.Health> health(boolean serializable, List<String> exclude) {
+            return check(serializable, exclude).whenComplete((h, err) -> {
+                if (h != null && h.reason().isEmpty()) {
+                    Metrics.HEALTH_SUCCESS.inc();
+                } else {
+                    Metrics.HEALTH_FAILURES.inc();
+                }
+            });
+        }
+
+        private CompletableFuture<HttpHandler.Health> check(boolean serializable, List<String> exclude) {
             String reason = server.leader() != 0 ? "" : "RAFT NO LEADER";
             for (var a : server.alarmList()) {
                 if (!exclude.contains(a.getAlarm().name())) {
@@ -143,10 +176,44 @@ final class ClientListeners implements AutoCloseable {
         public String metrics() {
             return Metrics.render(server.metricsGauges());
         }
+
+        private CompletableFuture<String> serializableRead() {
+            return server.kv().range(io.etcdj.api.etcdserverpb.RangeRequest.newBuilder()
+                            .setKey(com.google.protobuf.ByteString.copyFromUtf8("health")).setSerializable(true).build())
+                    .handle((r, err) -> err == null ? "" : String.valueOf(err.getMessage()));
+        }
+
+        private CompletableFuture<String> linearizableRead() {
+            return server.linearizableBarrier()
+                    .orTimeout(server.config().electionMillis() * 2, TimeUnit.MILLISECONDS)
+                    .handle((x, err) -> err == null ? "" : err instanceof java.util.concurrent.TimeoutException
+                            || err.getCause() instanceof java.util.concurrent.TimeoutException
+                            ? "etcdserver: request timed out" : String.valueOf(err.getMessage()));
+        }
+
+        private CompletableFuture<String> corruption() {
+            boolean corrupt = server.alarmList().stream()
+                    .anyMatch(a -> a.getAlarm() == io.etcdj.api.etcdserverpb.AlarmType.CORRUPT);
+            return CompletableFuture.completedFuture(corrupt ? "alarm activated: CORRUPT" : "");
+        }
+
+        @Override
+        public io.etcdj.server.gateway.HealthChecks livez() {
+            return new io.etcdj.server.gateway.HealthChecks("livez").add("serializable_read", this::serializableRead);
+        }
+
+        @Override
+        public io.etcdj.server.gateway.HealthChecks readyz() {
+            return new io.etcdj.server.gateway.HealthChecks("readyz")
+                    .add("data_corruption", this::corruption)
+                    .add("serializable_read", this::serializableRead)
+                    .add("linearizable_read", this::linearizableRead);
+        }
     }
 
     @Override
     public void close() {
+        metricsListeners.close();
         for (Server s : servers) {
             s.shutdownNow();
         }

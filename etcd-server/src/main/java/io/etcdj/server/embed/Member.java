@@ -52,9 +52,15 @@ public final class Member implements AutoCloseable {
             return peers;
         });
         try {
+            if (config.options().initialCorruptCheck()) {
+                m.server.initialCorruptCheck();
+            }
+            // Client listeners are bound before the member starts: from the "published" line on
+            // (and earlier) a client connection is accepted, never refused; requests made before
+            // the member is published wait for Raft like any other.
+            m.clients.start(m.server, tls.clientPort());
             m.server.start();
             m.server.publishedFuture().join();
-            m.clients.start(m.server, tls.clientPort());
         } catch (IOException | RuntimeException e) {
             m.close();
             throw e;

@@ -1,5 +1,8 @@
 package io.etcdj.server.etcdserver;
 
+import io.etcdj.api.etcdserverpb.AlarmType;
+import io.etcdj.server.error.EtcdError;
+
 import io.etcdj.server.read.ReadBarrier;
 import io.etcdj.server.wait.Waiters;
 
@@ -49,6 +52,9 @@ final class ApplyLoop implements AutoCloseable {
 
         /** Applying failed: the member must stop. */
         void fatal(Throwable t);
+
+        /** A write applied past --quota-backend-bytes while no NOSPACE alarm is raised. Must not block. */
+        void quotaExceeded();
     }
 
     private final StateMachines sm;
@@ -132,11 +138,19 @@ final class ApplyLoop implements AutoCloseable {
     }
 
     private void apply(List<Batch> batches) {
+        long bytes = 0;
+        for (Batch b : batches) {
+            for (Entry e : b.entries()) {
+                bytes += e.getData().size();
+            }
+        }
+        sm.backend.ensureRoom(bytes);
         WriteBatch wb = sm.store.openWriteBatch();
         List<Done> done = new ArrayList<>();
         long last = appliedIndex;
         long lastTerm = 0;
         long lastEntry = 0;
+        boolean overQuota = false;
         try {
             for (Batch b : batches) {
                 for (Entry e : b.entries()) {
@@ -152,6 +166,10 @@ final class ApplyLoop implements AutoCloseable {
                         InternalRaftRequest r = parse(e);
                         if (r != null) {
                             ApplyResult res = sm.applier.apply(r, wb);
+                            if (res.error() != null && res.error().error() == EtcdError.NO_SPACE
+                                    && !sm.alarms.has(AlarmType.NOSPACE)) {
+                                overQuota = true;
+                            }
                             if (r.getOrigin() == memberId) {
                                 done.add(new Done(r.getId(), res));
                             }
@@ -168,11 +186,16 @@ final class ApplyLoop implements AutoCloseable {
             wb.close();
             throw t;
         }
+        long commitStart = System.nanoTime();
         List<ChangeEvent> events = wb.commit(last, lastTerm);
+        io.etcdj.server.metrics.Metrics.BACKEND_COMMIT.observeNanos(System.nanoTime() - commitStart);
         Failpoints.hit("applyAfterCommit");
         appliedIndex = last;
         hub.notify(events);
         reads.applied(last);
+        if (overQuota) {
+            hooks.quotaExceeded();
+        }
         for (Done d : done) {
             waiters.complete(d.id(), d.result());
         }

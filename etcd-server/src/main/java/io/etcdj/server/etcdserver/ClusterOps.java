@@ -40,7 +40,8 @@ final class ClusterOps implements ClusterOperations {
 
     @Override
     public CompletableFuture<MemberAddResponse> add(MemberAddRequest r) {
-        membership().checkAdd(r.getPeerURLsList(), r.getIsLearner(), server.config().strictReconfigCheck());
+        membership().checkAdd(r.getPeerURLsList(), r.getIsLearner(), server.config().strictReconfigCheck(),
+                server.config().options().maxLearners());
         long id = MemberIds.memberId(r.getPeerURLsList(), server.config().initialClusterToken(),
                 System.currentTimeMillis() / 1000);
         Member m = Member.newBuilder().setID(id).addAllPeerURLs(r.getPeerURLsList()).setIsLearner(r.getIsLearner()).build();

@@ -151,6 +151,7 @@ public final class EtcdServer implements AutoCloseable {
         raft.start();
         timers.scheduleWithFixedDelay(this::revokeExpiredLeases, 500, 500, TimeUnit.MILLISECONDS);
         timers.scheduleWithFixedDelay(this::syncBackend, 100, 100, TimeUnit.MILLISECONDS);
+        startCorruptionChecks();
         new Compactor(new Compactor.Target() {
             @Override
             public long currentRevision() {
@@ -198,6 +199,46 @@ public final class EtcdServer implements AutoCloseable {
         }
     }
 
+    /**
+     * --experimental-initial-corrupt-check: compares this member's data with its peers' before
+     * it starts (peers that cannot answer are reported only); throws on a mismatch.
+     */
+    public void initialCorruptCheck() throws IOException {
+        new CorruptionCheck(this).initial(requestTimeoutMillis);
+    }
+
+    /** Proposes the CORRUPT alarm for {@code member} (etcd's TriggerCorruptAlarm). */
+    void raiseCorruptAlarm(long member) {
+        LOG.warn("raising CORRUPT alarm", "member-id", Long.toHexString(member));
+        propose(InternalRaftRequest.newBuilder().setAlarm(io.etcdj.api.etcdserverpb.AlarmRequest.newBuilder()
+                .setMemberID(member).setAction(io.etcdj.api.etcdserverpb.AlarmRequest.AlarmAction.ACTIVATE)
+                .setAlarm(AlarmType.CORRUPT)));
+    }
+
+    /** Runs the periodic corruption check (--corrupt-check-time) on a thread of its own. */
+    private void startCorruptionChecks() {
+        java.time.Duration every = config.options().corruptCheckTime();
+        if (every.isZero() || every.isNegative()) {
+            return;
+        }
+        LOG.info("enabled corruption checking", "local-member-id", MemberIds.hex(memberId), "interval", every.toString());
+        CorruptionCheck check = new CorruptionCheck(this);
+        corruptChecks.scheduleWithFixedDelay(() -> {
+            try {
+                check.periodic(requestTimeoutMillis);
+            } catch (Exception e) {
+                LOG.warn("failed to check hash KV", "error", String.valueOf(e.getMessage()));
+            }
+        }, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private final java.util.concurrent.ScheduledExecutorService corruptChecks =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "corrupt-check");
+                t.setDaemon(true);
+                return t;
+            });
+
     public boolean isPublished() {
         return published;
     }
@@ -217,6 +258,11 @@ public final class EtcdServer implements AutoCloseable {
 
     public long clusterId() {
         return sm.membership.clusterId();
+    }
+
+    /** The peer network, for this package's checks that ask other members. */
+    Transporter transport() {
+        return transport;
     }
 
     /** The state machines, for this package's operations classes. */
@@ -312,14 +358,46 @@ public final class EtcdServer implements AutoCloseable {
         if (sm.alarms.has(AlarmType.NOSPACE) && isSpaceConsuming(r)) {
             return CompletableFuture.failedFuture(EtcdError.NO_SPACE.exception());
         }
+        if (!sm.quota.available(r.build())) {
+            raiseNoSpaceAlarm();
+            return CompletableFuture.failedFuture(EtcdError.NO_SPACE.exception());
+        }
         CompletableFuture<ApplyResult> f = waiters.register(id);
         raft.propose(data, f);
-        return f.orTimeout(requestTimeoutMillis, TimeUnit.MILLISECONDS).thenApply(res -> {
+        f.orTimeout(requestTimeoutMillis, TimeUnit.MILLISECONDS).whenComplete((res, err) -> {
+            if (err != null) {
+                Metrics.PROPOSALS_FAILED.inc(); // timed out or never committed (apply errors are answers)
+            }
+        });
+        return f.thenApply(res -> {
             if (res.error() != null) {
                 throw res.error();
             }
             return res;
         });
+    }
+
+    private final java.util.concurrent.atomic.AtomicBoolean raisingNoSpace = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /**
+     * Proposes this member's NOSPACE alarm (as etcd does when a request would pass the quota),
+     * once: the alarm is applied on every member and the capped stage refuses writes from then on.
+     */
+    void raiseNoSpaceAlarm() {
+        if (closed || sm.alarms.has(AlarmType.NOSPACE) || !raisingNoSpace.compareAndSet(false, true)) {
+            return;
+        }
+        LOG.warn("message exceeded backend quota; raising alarm", "quota-size-bytes", sm.quota.quotaBytes(),
+                "quota-size", (sm.quota.quotaBytes() >> 20) + " MiB", "current-db-size-bytes", sm.backend.size());
+        propose(InternalRaftRequest.newBuilder().setAlarm(io.etcdj.api.etcdserverpb.AlarmRequest.newBuilder()
+                .setMemberID(memberId).setAction(io.etcdj.api.etcdserverpb.AlarmRequest.AlarmAction.ACTIVATE)
+                .setAlarm(AlarmType.NOSPACE)))
+                .whenComplete((res, err) -> {
+                    raisingNoSpace.set(false);
+                    if (err != null) {
+                        LOG.warn("failed to raise NOSPACE alarm", "error", String.valueOf(err.getMessage()));
+                    }
+                });
     }
 
     private static boolean isSpaceConsuming(InternalRaftRequest.Builder r) {
@@ -498,7 +576,8 @@ public final class EtcdServer implements AutoCloseable {
     /** The member's gauges for a /metrics scrape. */
     public Metrics.Gauges metricsGauges() {
         return new Metrics.Gauges(raft.commitIndex(), config.quotaBackendBytes(), sm.backend.size(), sm.backend.sizeInUse(),
-                sm.store.currentRevision(), sm.store.compactRevision(), hub.watcherCount(), sm.lessor.leases().size());
+                sm.store.currentRevision(), sm.store.compactRevision(), hub.watcherCount(), sm.lessor.leases().size(),
+                memberId, sm.membership.member(memberId) != null && sm.membership.member(memberId).getIsLearner());
     }
 
     public StatusResponse status() {
@@ -521,7 +600,9 @@ public final class EtcdServer implements AutoCloseable {
 
     public void defragment() {
         LOG.info("starting defragment", "current-db-size-bytes", sm.backend.size());
+        long started = System.nanoTime();
         sm.backend.defragment();
+        Metrics.BACKEND_DEFRAG.observeNanos(System.nanoTime() - started);
         LOG.info("finished defragment", "current-db-size-bytes", sm.backend.size());
     }
 
@@ -627,6 +708,11 @@ public final class EtcdServer implements AutoCloseable {
                 onFatal.run();
             }
         }
+
+        @Override
+        public void quotaExceeded() {
+            raiseNoSpaceAlarm();
+        }
     }
 
     /** Stops serving: loops first, then storage. Idempotent. */
@@ -637,6 +723,7 @@ public final class EtcdServer implements AutoCloseable {
         }
         closed = true;
         timers.shutdownNow();
+        corruptChecks.shutdownNow();
         forwarders.shutdownNow();
         transport.close();
         raft.close();

@@ -25,6 +25,7 @@ final class KvOps implements KvOperations {
 
     @Override
     public CompletableFuture<RangeResponse> range(RangeRequest r) {
+        io.etcdj.server.metrics.Metrics.RANGES.inc();
         CompletableFuture<Void> ready = r.getSerializable()
                 ? CompletableFuture.completedFuture(null) : server.linearizableBarrier();
         return ready.thenApply(x -> {
@@ -36,18 +37,21 @@ final class KvOps implements KvOperations {
 
     @Override
     public CompletableFuture<PutResponse> put(PutRequest r) {
+        io.etcdj.server.metrics.Metrics.PUTS.inc();
         return server.propose(InternalRaftRequest.newBuilder().setPut(r)).thenApply(res ->
                 ((PutResponse) res.response()).toBuilder().setHeader(server.header(res.revision())).build());
     }
 
     @Override
     public CompletableFuture<DeleteRangeResponse> deleteRange(DeleteRangeRequest r) {
+        io.etcdj.server.metrics.Metrics.DELETES.inc();
         return server.propose(InternalRaftRequest.newBuilder().setDeleteRange(r)).thenApply(res ->
                 ((DeleteRangeResponse) res.response()).toBuilder().setHeader(server.header(res.revision())).build());
     }
 
     @Override
     public CompletableFuture<TxnResponse> txn(TxnRequest r) {
+        io.etcdj.server.metrics.Metrics.TXNS.inc();
         return server.propose(InternalRaftRequest.newBuilder().setTxn(r)).thenApply(res ->
                 ((TxnResponse) res.response()).toBuilder().setHeader(server.header(res.revision())).build());
     }

@@ -131,6 +131,11 @@ final class PeerBridge implements PeerHandler {
     }
 
     @Override
+    public io.etcdj.api.etcdserverpb.HashKVResponse hashKv(long revision) {
+        return server.maintenance().hashKv(revision);
+    }
+
+    @Override
     public LearnerReadyResponse learnerReady(long memberId) {
         if (!server.isLeader()) {
             return LearnerReadyResponse.newBuilder().setNotLeader(true).build();

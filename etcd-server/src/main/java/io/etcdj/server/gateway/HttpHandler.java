@@ -45,6 +45,7 @@ public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpReque
     private final GatewayRoutes routes;
     private final ManagedChannel channel;
     private final Endpoints endpoints;
+    private final int maxMessage;
 
     /** The non-gateway endpoints, answered by the server. */
     public interface Endpoints {
@@ -54,6 +55,12 @@ public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpReque
         String version();
 
         String metrics();
+
+        /** /livez's checks. */
+        HealthChecks livez();
+
+        /** /readyz's checks. */
+        HealthChecks readyz();
     }
 
     /** The outcome of a health check: healthy when there is no reason against it. */
@@ -71,7 +78,17 @@ public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpReque
         }
     }
 
+    /**
+     * {@code routes} null serves the endpoints alone (the --listen-metrics-urls listeners, or
+     * --enable-grpc-gateway=false).
+     */
     public HttpHandler(GatewayRoutes routes, ManagedChannel channel, Endpoints endpoints) {
+        this(routes, channel, endpoints, Integer.MAX_VALUE);
+    }
+
+    /** {@code maxMessage}: the largest request, as gRPC counts it (its protobuf size), the services accept. */
+    public HttpHandler(GatewayRoutes routes, ManagedChannel channel, Endpoints endpoints, int maxMessage) {
+        this.maxMessage = maxMessage;
         this.routes = routes;
         this.channel = channel;
         this.endpoints = endpoints;
@@ -91,6 +108,10 @@ public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpReque
             case "/version" -> send(ctx, HttpResponseStatus.OK, "application/json", endpoints.version(), keepAlive);
             case "/metrics" -> send(ctx, HttpResponseStatus.OK, "text/plain; version=0.0.4; charset=utf-8",
                     endpoints.metrics(), keepAlive);
+            case "/livez", "/readyz" -> (path.equals("/livez") ? endpoints.livez() : endpoints.readyz())
+                    .run(q.parameters().getOrDefault("exclude", java.util.List.of()), q.parameters().containsKey("verbose"))
+                    .thenAccept(a -> ctx.executor().execute(() -> send(ctx, HttpResponseStatus.valueOf(a.status()),
+                            "text/plain; charset=utf-8", a.body(), keepAlive)));
             default -> gateway(ctx, req, path, keepAlive);
         }
     }
@@ -101,7 +122,7 @@ public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpReque
     }
 
     private void gateway(ChannelHandlerContext ctx, FullHttpRequest req, String path, boolean keepAlive) {
-        GatewayRoutes.Route route = routes.find(path);
+        GatewayRoutes.Route route = routes == null ? null : routes.find(path);
         if (route == null) {
             send(ctx, HttpResponseStatus.NOT_FOUND, "text/plain; charset=utf-8", "404 page not found\n", keepAlive);
             return;
@@ -115,11 +136,21 @@ public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpReque
             DynamicMessage.Builder b = DynamicMessage.newBuilder(route.proto().getInputType());
             String body = req.content().toString(StandardCharsets.UTF_8);
             if (!body.isBlank()) {
+                String invalid = JsonChecks.check(body, route.proto().getInputType());
+                if (invalid != null) {
+                    error(ctx, Status.Code.INVALID_ARGUMENT, invalid, HttpResponseStatus.BAD_REQUEST, keepAlive);
+                    return;
+                }
                 PARSER.merge(body, b);
             }
             request = b.build();
         } catch (InvalidProtocolBufferException e) {
-            error(ctx, Status.Code.INVALID_ARGUMENT, e.getMessage(), HttpResponseStatus.BAD_REQUEST, keepAlive);
+            error(ctx, Status.Code.INVALID_ARGUMENT, withoutJavaNames(e.getMessage()), HttpResponseStatus.BAD_REQUEST, keepAlive);
+            return;
+        }
+        if (request.getSerializedSize() > maxMessage) {
+            error(ctx, Status.Code.RESOURCE_EXHAUSTED, "grpc: received message larger than max ("
+                    + request.getSerializedSize() + " vs. " + maxMessage + ")", HttpResponseStatus.TOO_MANY_REQUESTS, keepAlive);
             return;
         }
         Metadata headers = new Metadata();
@@ -133,9 +164,9 @@ public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpReque
         call.start(new Relay(ctx, route, streaming, keepAlive), headers);
         call.request(streaming ? Integer.MAX_VALUE : 2);
         call.sendMessage(requestMsg);
-        if (!streaming || route.method().getType() == MethodDescriptor.MethodType.SERVER_STREAMING) {
-            call.halfClose();
-        }
+        // The whole body has arrived: the client's side of the stream is done, as grpc-gateway
+        // closes it at the end of the body. A keep-alive answers and ends; a watch keeps streaming.
+        call.halfClose();
         ctx.channel().closeFuture().addListener(f -> call.cancel("client closed the connection", null));
     }
 
@@ -215,6 +246,12 @@ public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpReque
                 }
             });
         }
+    }
+
+    /** A parser message without the exception class names Java puts in front of it. */
+    static String withoutJavaNames(String message) {
+        String m = message == null ? "" : message;
+        return m.replaceAll("(?:[a-z][a-z0-9_]*\\.)+[A-Z][A-Za-z0-9_$]*(?:Exception|Error): ", "");
     }
 
     static String errorJson(Status.Code code, String message) {

@@ -103,9 +103,14 @@ public final class Membership {
 
     /** Refuses a member add as etcd does: bad or taken peer URLs, too many learners, too few started voters. */
     public void checkAdd(List<String> peerUrls, boolean learner, boolean strictReconfigCheck) {
+        checkAdd(peerUrls, learner, strictReconfigCheck, MAX_LEARNERS);
+    }
+
+    /** As above, with --max-learners. */
+    public void checkAdd(List<String> peerUrls, boolean learner, boolean strictReconfigCheck, int maxLearners) {
         checkUrls(peerUrls, 0);
         if (learner) {
-            if (members().stream().filter(Member::getIsLearner).count() >= MAX_LEARNERS) {
+            if (members().stream().filter(Member::getIsLearner).count() >= maxLearners) {
                 throw EtcdError.TOO_MANY_LEARNERS.exception();
             }
         } else if (strictReconfigCheck && !enoughStartedAfter(1, 0)) {
@@ -204,6 +209,9 @@ public final class Membership {
         List<Member> voters = members().stream().filter(m -> !m.getIsLearner()).toList();
         long started = voters.stream().filter(m -> m.getID() != removing && !m.getName().isEmpty()).count();
         int total = voters.size() + add - (removing != 0 ? 1 : 0);
+        if (add == 1 && started == 1 && total == 2) {
+            return true; // etcd lets a one-member cluster grow (restoring a cluster from one member's data)
+        }
         return started >= total / 2 + 1;
     }
 }

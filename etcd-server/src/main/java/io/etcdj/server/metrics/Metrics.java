@@ -22,6 +22,21 @@ public final class Metrics {
             "The total number of consensus proposals applied.");
     public static final Histogram WAL_FSYNC = new Histogram("etcd_disk_wal_fsync_duration_seconds",
             "The latency distributions of fsync called by WAL.", 0.001, 14);
+    public static final Histogram BACKEND_COMMIT = new Histogram("etcd_disk_backend_commit_duration_seconds",
+            "The latency distributions of commit called by backend.", 0.001, 14);
+    public static final Histogram BACKEND_DEFRAG = new Histogram("etcd_disk_backend_defrag_duration_seconds",
+            "The latency distribution of backend defragmentation.", 0.1, 13);
+    public static final Counter PROPOSALS_FAILED = new Counter("etcd_server_proposals_failed_total",
+            "The total number of failed proposals seen.");
+    public static final Counter HEALTH_SUCCESS = new Counter("etcd_server_health_success",
+            "The total number of successful health checks");
+    public static final Counter HEALTH_FAILURES = new Counter("etcd_server_health_failures",
+            "The total number of failed health checks");
+    /** Requests served, counted per request (etcd counts inside the store, per operation). */
+    public static final Counter RANGES = new Counter("etcd_mvcc_range_total", "Total number of ranges seen by this member.");
+    public static final Counter PUTS = new Counter("etcd_mvcc_put_total", "Total number of puts seen by this member.");
+    public static final Counter DELETES = new Counter("etcd_mvcc_delete_total", "Total number of deletes seen by this member.");
+    public static final Counter TXNS = new Counter("etcd_mvcc_txn_total", "Total number of txns seen by this member.");
 
     private Metrics() {
     }
@@ -128,9 +143,9 @@ public final class Metrics {
                 .append(name).append(' ').append(v).append('\n');
     }
 
-    /** Values read from the member at scrape time. */
+    /** Values read from the member at scrape time ({@code leases} is not exported: etcd has no such family). */
     public record Gauges(long committedIndex, long quotaBackendBytes, long dbSize, long dbSizeInUse, long revision,
-                         long compactRevision, long watchers, long leases) {
+                         long compactRevision, long watchers, long leases, long memberId, boolean learner) {
     }
 
     /** The whole exposition, with the member's values read at scrape time. */
@@ -153,11 +168,29 @@ public final class Metrics {
         gauge(sb, "etcd_debugging_mvcc_compact_revision", "The revision of the last compaction in store.",
                 server.compactRevision());
         gauge(sb, "etcd_debugging_mvcc_watcher_total", "Total number of watchers.", server.watchers());
-        gauge(sb, "etcd_debugging_lease_total", "The number of leases.", server.leases());
         WAL_FSYNC.render(sb);
+        BACKEND_COMMIT.render(sb);
+        BACKEND_DEFRAG.render(sb);
+        PROPOSALS_FAILED.render(sb);
+        HEALTH_SUCCESS.render(sb);
+        HEALTH_FAILURES.render(sb);
+        RANGES.render(sb);
+        PUTS.render(sb);
+        DELETES.render(sb);
+        TXNS.render(sb);
+        gauge(sb, "etcd_server_is_learner", "Whether or not this member is a learner. 1 if is, 0 otherwise.",
+                server.learner() ? 1 : 0);
+        sb.append("# HELP etcd_server_id Server or member ID in hexadecimal format. 1 for 'server_id' label with current ID.\n")
+                .append("# TYPE etcd_server_id gauge\n")
+                .append("etcd_server_id{server_id=\"").append(Long.toHexString(server.memberId())).append("\"} 1\n");
+        sb.append("# HELP etcd_cluster_version Which version is running. 1 for 'cluster_version' label with current cluster version\n")
+                .append("# TYPE etcd_cluster_version gauge\n")
+                .append("etcd_cluster_version{cluster_version=\"").append(Versions.CLUSTER.substring(0, 3)).append("\"} 1\n");
         sb.append("# HELP etcd_server_version Which version is running. 1 for 'server_version' label with current version.\n")
                 .append("# TYPE etcd_server_version gauge\n")
                 .append("etcd_server_version{server_version=\"").append(Versions.SERVER).append("\"} 1\n");
+        GrpcMetrics.render(sb);
+        ProcessMetrics.render(sb);
         return sb.toString();
     }
 }

@@ -53,4 +53,7 @@ public interface PeerHandler {
     LeaseTimeToLiveResponse leaseTimeToLive(LeaseTimeToLiveRequest r);
 
     io.etcdj.peerpb.LearnerReadyResponse learnerReady(long memberId);
+
+    /** This member's HashKV at {@code revision} (0: the current one). */
+    io.etcdj.api.etcdserverpb.HashKVResponse hashKv(long revision);
 }

@@ -170,6 +170,16 @@ final class PeerService extends PeerGrpc.PeerImplBase {
     }
 
     @Override
+    public void hashKV(io.etcdj.api.etcdserverpb.HashKVRequest r, StreamObserver<io.etcdj.api.etcdserverpb.HashKVResponse> out) {
+        try {
+            out.onNext(handler.hashKv(r.getRevision()));
+            out.onCompleted();
+        } catch (io.etcdj.server.error.EtcdException e) {
+            out.onError(io.grpc.Status.fromCode(e.error().code()).withDescription(e.getMessage()).asRuntimeException());
+        }
+    }
+
+    @Override
     public void leaseTimeToLive(LeaseTimeToLiveRequest r, StreamObserver<LeaseTimeToLiveResponse> out) {
         out.onNext(handler.leaseTimeToLive(r));
         out.onCompleted();

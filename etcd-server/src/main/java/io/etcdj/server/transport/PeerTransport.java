@@ -169,6 +169,13 @@ public final class PeerTransport implements Transporter {
                 io.etcdj.peerpb.LearnerReadyRequest.newBuilder().setMemberId(member).build()));
     }
 
+    /** Asks a member for its HashKV at {@code revision}. */
+    @Override
+    public io.etcdj.api.etcdserverpb.HashKVResponse hashKvOf(long memberId, long revision, long timeoutMillis) {
+        return call(firstUrl(memberId), timeoutMillis, stub -> stub.hashKV(
+                io.etcdj.api.etcdserverpb.HashKVRequest.newBuilder().setRevision(revision).build()));
+    }
+
     private String firstUrl(long id) {
         List<String> urls = handler.peerUrls(id);
         if (urls.isEmpty()) {

@@ -25,6 +25,9 @@ public interface Transporter extends AutoCloseable {
 
     LearnerReadyResponse learnerReadyOnLeader(long leaderId, long member, long timeoutMillis);
 
+    /** Another member's HashKV at {@code revision}, for the corruption checks. */
+    io.etcdj.api.etcdserverpb.HashKVResponse hashKvOf(long memberId, long revision, long timeoutMillis);
+
     @Override
     void close();
 }

@@ -158,6 +158,11 @@ final class SimulatedPeers implements AutoCloseable {
         }
 
         @Override
+        public io.etcdj.api.etcdserverpb.HashKVResponse hashKvOf(long memberId, long revision, long timeoutMillis) {
+            return call(self, memberId, h -> h.hashKv(revision));
+        }
+
+        @Override
         public void close() {
             members.remove(self, handler);
         }

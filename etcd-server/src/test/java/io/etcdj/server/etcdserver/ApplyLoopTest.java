@@ -67,8 +67,54 @@ class ApplyLoopTest {
             public void fatal(Throwable t) {
                 fatal.complete(t);
             }
+
+            @Override
+            public void quotaExceeded() {
+                quotaReports.add(true);
+            }
         });
         loop.start();
+    }
+
+    private final LinkedBlockingQueue<Boolean> quotaReports = new LinkedBlockingQueue<>();
+
+    @Test
+    void aWritePastTheQuotaIsAppliedAnsweredNoSpaceAndReported() throws Exception {
+        loop.close();
+        hub.close();
+        sm.close();
+        sm = StateMachines.open(dir.resolve("small-db"), 1, System::nanoTime, 2);
+        hub = new WatchHub(sm.store);
+        loop = new ApplyLoop(sm, hub, waiters, new ReadBarrier(completer), MEMBER, new ApplyLoop.Hooks() {
+            @Override
+            public void confChange(ConfChange cc, WriteBatch batch, boolean fresh) {
+            }
+
+            @Override
+            public void applied(long index) {
+                appliedReports.add(index);
+            }
+
+            @Override
+            public void fatal(Throwable t) {
+                fatal.complete(t);
+            }
+
+            @Override
+            public void quotaExceeded() {
+                quotaReports.add(true);
+            }
+        });
+        loop.start();
+        CompletableFuture<ApplyResult> call = waiters.register(3);
+        loop.submit(List.of(put(1, 3, "big")), 2);
+        ApplyResult res = call.get(10, TimeUnit.SECONDS);
+        assertNotNull(res.error());
+        assertEquals("etcdserver: mvcc: database space exceeded", res.error().getMessage());
+        assertEquals(Boolean.TRUE, quotaReports.poll(10, TimeUnit.SECONDS));
+        try (WriteBatch b = sm.store.openWriteBatch()) {
+            assertEquals(2L, b.revision(), "applied on every member alike, as etcd's quota stage does");
+        }
     }
 
     @AfterEach

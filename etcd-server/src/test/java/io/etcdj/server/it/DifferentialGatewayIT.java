@@ -108,6 +108,19 @@ class DifferentialGatewayIT {
     }
 
     @Test
+    void malformedBodiesOversizeBodiesAndAKeepAliveThatEnds() {
+        diff.sameHttpPost("/v3/kv/range", "{\"key\":123}");
+        diff.sameHttpPost("/v3/kv/range", "{\"key\":\"a");
+        diff.sameHttpPost("/v3/kv/range", "{\"key\":}");
+        diff.sameHttpPost("/v3/kv/range", "{\"key\":\"" + b64("k") + "\",\"limit\":true}");
+        diff.sameHttpPost("/v3/kv/put", "{\"key\":\"" + b64("big") + "\",\"value\":\"" + "A".repeat(3_000_000) + "\"}");
+        diff.sameHttpPost("/v3/lease/grant", "{\"TTL\":600,\"ID\":\"" + 0x3000_0101L + "\"}");
+        // the request body is the whole client stream: the response ends after the one answer
+        diff.sameHttpPost("/v3/lease/keepalive", "{\"ID\":\"" + 0x3000_0101L + "\"}");
+        diff.sameHttpPost("/v3/lease/revoke", "{\"ID\":\"" + 0x3000_0101L + "\"}");
+    }
+
+    @Test
     void leaseGrantTimeToLiveRevoke() {
         diff.sameHttpPost("/v3/lease/grant", "{\"TTL\":600,\"ID\":\"" + 0x3000_0001L + "\"}");
         diff.sameHttpPost("/v3/lease/grant", "{\"TTL\":600,\"ID\":\"" + 0x3000_0001L + "\"}");

@@ -47,6 +47,14 @@ public final class EtcdProcess implements EtcdMember {
     private String clusterState = "new";
     private Process process;
     private long launchLogOffset;
+    /** ETCD_* variables for the next launches. */
+    private java.util.Map<String, String> environment = java.util.Map.of();
+
+    /** Sets environment variables (such as ETCD_* settings) for the next launches. */
+    public void environment(java.util.Map<String, String> env) {
+        this.environment = java.util.Map.copyOf(env);
+    }
+
     /** Extra JVM options for our server (e.g. failpoints); ignored for etcd 3.4. */
     private List<String> jvmOptions = List.of();
 
@@ -149,6 +157,7 @@ public final class EtcdProcess implements EtcdMember {
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
         pb.environment().keySet().removeIf(k -> k.startsWith("ETCD"));
+        pb.environment().putAll(environment);
         process = pb.start();
     }
 

@@ -88,7 +88,7 @@ final class TlsMember implements AutoCloseable {
      * A port free right now, from below the kernel's ephemeral range: a port bind(0) hands out can
      * be taken by an outgoing connection (members dial each other) before the member binds it.
      */
-    private static int freePort() throws IOException {
+    static int freePort() throws IOException {
         for (int attempt = 0; attempt < 200; attempt++) {
             int port = ThreadLocalRandom.current().nextInt(20000, 32000);
             try (ServerSocket s = new ServerSocket()) {

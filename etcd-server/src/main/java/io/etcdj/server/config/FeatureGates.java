@@ -1,0 +1,83 @@
+package io.etcdj.server.config;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * etcd 3.6's server feature gates ({@code --feature-gates=Name=true,...}): their defaults, their
+ * stage, and which ones this server cannot honour yet (accepted at the default value only).
+ */
+public final class FeatureGates {
+    private record Gate(boolean def, String stage, String notYet) {
+    }
+
+    private static final Map<String, Gate> GATES = new LinkedHashMap<>();
+
+    static {
+        GATES.put("AllAlpha", new Gate(false, "ALPHA", "alpha gates this server does not have would be switched on"));
+        GATES.put("AllBeta", new Gate(false, "BETA", "beta gates this server does not have would be switched on"));
+        GATES.put("CompactHashCheck", new Gate(false, "ALPHA", "compaction hash checks are not implemented yet"));
+        GATES.put("InitialCorruptCheck", new Gate(false, "ALPHA", null));
+        GATES.put("LeaseCheckpoint", new Gate(false, "ALPHA", "lease checkpoints are not implemented yet"));
+        GATES.put("LeaseCheckpointPersist", new Gate(false, "ALPHA", "lease checkpoints are not implemented yet"));
+        GATES.put("SetMemberLocalAddr", new Gate(false, "ALPHA", "peers dial from the address the system picks"));
+        GATES.put("StopGRPCServiceOnDefrag", new Gate(false, "ALPHA", "defragmentation keeps the gRPC service serving"));
+        GATES.put("TxnModeWriteWithSharedBuffer", new Gate(true, "BETA",
+                "write transactions always read through the backend's own transaction"));
+    }
+
+    private FeatureGates() {
+    }
+
+    /** The lines --help lists under --feature-gates. */
+    static List<String> describe() {
+        List<String> out = new ArrayList<>();
+        GATES.forEach((name, g) -> out.add(name + "=true|false (" + g.stage + " - default=" + g.def + ")"));
+        return out;
+    }
+
+    /** Why a gate cannot be switched from its default yet, or null. */
+    static String notYet(String gate) {
+        return GATES.get(gate).notYet;
+    }
+
+    static boolean defaultOf(String gate) {
+        return GATES.get(gate).def;
+    }
+
+    /**
+     * Parses the flag's value ("A=true,B=false") into the gates given, refusing unknown names and
+     * values that are not booleans with Go's messages.
+     */
+    static Map<String, Boolean> parse(String value) throws ConfigException {
+        Map<String, Boolean> out = new LinkedHashMap<>();
+        for (String part : value.split(",")) {
+            String s = part.trim();
+            if (s.isEmpty()) {
+                continue;
+            }
+            int eq = s.indexOf('=');
+            if (eq < 0) {
+                throw flagError(value, "missing bool value for " + s);
+            }
+            String name = s.substring(0, eq).trim();
+            String v = s.substring(eq + 1).trim();
+            if (!GATES.containsKey(name)) {
+                throw flagError(value, "unrecognized feature gate: " + name);
+            }
+            Boolean b = FlagParser.parseBool(v);
+            if (b == null) {
+                throw flagError(value, "invalid value of " + name + "=" + v + ", err: strconv.ParseBool: parsing \""
+                        + v + "\": invalid syntax");
+            }
+            out.put(name, b);
+        }
+        return out;
+    }
+
+    private static ConfigException flagError(String value, String why) {
+        return new ConfigException("invalid value \"" + value + "\" for flag -feature-gates: " + why, 2, true);
+    }
+}

@@ -1,0 +1,30 @@
+package io.etcdj.server.config;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Settings added for running in place of an existing etcd deployment: the metrics listeners,
+ * gRPC connection limits and keep-alives, socket options, feature gates this server honours, and
+ * the warnings start-up logs (deprecated spellings in use).
+ */
+public record MemberOptions(
+        List<URI> listenMetricsUrls,
+        boolean metricsExtensive,
+        boolean initialCorruptCheck,
+        int maxLearners,
+        long maxConcurrentStreams,
+        boolean enableGrpcGateway,
+        Duration grpcKeepaliveMinTime,
+        Duration grpcKeepaliveInterval,
+        Duration grpcKeepaliveTimeout,
+        boolean socketReusePort,
+        boolean socketReuseAddress,
+        Duration corruptCheckTime,
+        List<String> warnings) {
+
+    /** etcd's defaults. */
+    public static final MemberOptions DEFAULTS = new MemberOptions(List.of(), false, false, 1, 4294967295L, true,
+            Duration.ofSeconds(5), Duration.ofHours(2), Duration.ofSeconds(20), false, false, Duration.ZERO, List.of());
+}

@@ -1,0 +1,59 @@
+package io.etcdj.server.apply;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.protobuf.ByteString;
+import io.etcdj.api.etcdserverpb.DeleteRangeRequest;
+import io.etcdj.api.etcdserverpb.LeaseGrantRequest;
+import io.etcdj.api.etcdserverpb.PutRequest;
+import io.etcdj.api.etcdserverpb.RequestOp;
+import io.etcdj.api.etcdserverpb.TxnRequest;
+import io.etcdj.server.backend.Backend;
+import io.etcdj.server.backend.Bucket;
+import io.etcdj.server.backend.WriteTx;
+import io.etcdj.serverpb.InternalRaftRequest;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class BackendQuotaTest {
+    @TempDir
+    Path dir;
+
+    private static InternalRaftRequest put(int valueBytes) {
+        return InternalRaftRequest.newBuilder().setPut(PutRequest.newBuilder().setKey(ByteString.copyFromUtf8("k"))
+                .setValue(ByteString.copyFrom(new byte[valueBytes]))).build();
+    }
+
+    @Test
+    void writesFitWhileSizePlusCostStaysUnderTheQuota() {
+        AtomicLong size = new AtomicLong(1000);
+        BackendQuota q = new BackendQuota(size::get, 2000);
+        assertTrue(q.available(put(100)));
+        assertFalse(q.available(put(1000)));
+        size.set(1990);
+        assertFalse(q.available(InternalRaftRequest.newBuilder().setLeaseGrant(LeaseGrantRequest.newBuilder().setTTL(5)).build()));
+        assertTrue(q.available(InternalRaftRequest.newBuilder().setDeleteRange(DeleteRangeRequest.newBuilder()
+                .setKey(ByteString.copyFromUtf8("k"))).build()), "deletes free space and always pass");
+        InternalRaftRequest txn = InternalRaftRequest.newBuilder().setTxn(TxnRequest.newBuilder()
+                .addSuccess(RequestOp.newBuilder().setRequestPut(put(10).getPut()))
+                .addFailure(RequestOp.newBuilder().setRequestPut(put(500).getPut()))).build();
+        assertEquals(BackendQuota.cost(put(500)), BackendQuota.cost(txn), "a txn costs its costlier branch");
+    }
+
+    @Test
+    void theBackendMapGrowsBeforeAWriteCouldFillIt() {
+        try (Backend b = Backend.open(dir.resolve("db"), 1 << 20)) {
+            long before = b.mapSize();
+            b.ensureRoom(before);
+            assertTrue(b.mapSize() > 2 * before, "map grown from " + before + " to " + b.mapSize());
+            try (WriteTx tx = b.beginWrite()) {
+                tx.put(Bucket.META, new byte[] {1}, new byte[] {2});
+                tx.commit();
+            }
+        }
+    }
+}

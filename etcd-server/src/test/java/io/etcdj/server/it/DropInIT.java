@@ -1,0 +1,109 @@
+package io.etcdj.server.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.etcdj.server.config.Flag;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Our server in place of an existing etcd deployment: kubeadm's etcd command line, every etcd 3.6
+ * flag at once, the metrics listener with /health, /livez and /readyz, and start-up errors for
+ * flags that have no effect here yet.
+ */
+class DropInIT {
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    private static HttpResponse<String> get(String url) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(20)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void kubeadmsFlagsStartAndTheMetricsUrlServesMetricsAndHealth() throws Exception {
+        int metricsPort = FreePorts.pick();
+        String metrics = "http://127.0.0.1:" + metricsPort;
+        try (EtcdProcess member = EtcdProcess.ours("--experimental-initial-corrupt-check=true",
+                "--experimental-watch-progress-notify-interval=5s", "--listen-metrics-urls=" + metrics,
+                "--snapshot-count=10000", "--client-cert-auth=false", "--peer-client-cert-auth=false")) {
+            member.environment(Map.of("ETCD_NOT_A_FLAG", "1"));
+            member.start();
+            new Etcdctl(member.endpoint()).run("put", "dropin/k", "v").ok();
+            String log = Files.readString(member.logFile());
+            assertTrue(log.contains("\"msg\":\"unrecognized environment variable\""), log);
+            assertTrue(log.contains("ETCD_NOT_A_FLAG=1"), log);
+            assertTrue(log.contains("initial corruption checking passed; no corruption"), log);
+            assertTrue(log.contains("--experimental-initial-corrupt-check is deprecated in 3.6"), log);
+
+            HttpResponse<String> m = get(metrics + "/metrics");
+            assertEquals(200, m.statusCode());
+            assertTrue(m.body().contains("etcd_server_has_leader 1"), m.body());
+            HttpResponse<String> health = get(metrics + "/health");
+            assertEquals(200, health.statusCode());
+            assertTrue(health.body().contains("\"health\":\"true\""), health.body());
+            assertEquals("ok", get(metrics + "/livez").body());
+            HttpResponse<String> ready = get(metrics + "/readyz?verbose");
+            assertEquals(200, ready.statusCode());
+            assertEquals("[+]data_corruption ok\n[+]serializable_read ok\n[+]linearizable_read ok\nreadyz check passed\n",
+                    ready.body());
+            HttpResponse<String> excluded = get(metrics + "/readyz?exclude=linearizable_read&verbose");
+            assertTrue(excluded.body().contains("[+]linearizable_read excluded: ok"), excluded.body());
+            assertEquals(404, get(metrics + "/v3/kv/range").statusCode(), "the metrics port serves no gateway");
+            assertEquals("ok", get("http://" + member.endpoint() + "/readyz").body());
+        }
+    }
+
+    @Test
+    void everyEtcd36FlagAtOnce() throws Exception {
+        Set<String> setByTheHarness = Set.of("name", "data-dir", "listen-client-urls", "advertise-client-urls",
+                "listen-peer-urls", "initial-advertise-peer-urls", "initial-cluster", "initial-cluster-state");
+        List<String> flags = new ArrayList<>();
+        for (Flag f : Flag.ALL) {
+            if (f.replacedBy() != null || setByTheHarness.contains(f.name())) {
+                continue;
+            }
+            String value = switch (f.name()) {
+                case "listen-metrics-urls" -> "http://127.0.0.1:" + FreePorts.pick();
+                case "log-outputs" -> "stderr";
+                case "snapshot-count" -> "500";
+                case "quota-backend-bytes" -> String.valueOf(64L << 20);
+                case "max-learners" -> "2";
+                case "grpc-keepalive-min-time" -> "1s";
+                case "socket-reuse-address", "socket-reuse-port" -> "true";
+                default -> f.defaultValue();
+            };
+            flags.add("--" + f.name() + "=" + value);
+        }
+        try (EtcdProcess member = EtcdProcess.ours(flags.toArray(String[]::new))) {
+            member.start();
+            new Etcdctl(member.endpoint()).run("put", "sweep/k", "v").ok();
+            assertEquals("sweep/k\nv\n", new Etcdctl(member.endpoint()).run("get", "sweep/k").ok().stdout());
+        }
+    }
+
+    @Test
+    void aFlagWithoutAnEffectYetStopsTheStartNamingIt() throws Exception {
+        try (EtcdProcess member = EtcdProcess.ours("--discovery-srv=example.com")) {
+            member.launch();
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (member.isAlive() && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            assertFalse(member.isAlive(), "still running: " + member.logTail());
+            assertEquals(1, member.exitCode());
+            assertTrue(member.logTail().contains("--discovery-srv=example.com is not supported by this server yet"),
+                    member.logTail());
+        }
+    }
+}
