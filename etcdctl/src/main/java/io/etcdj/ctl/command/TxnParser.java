@@ -9,8 +9,6 @@ import picocli.CommandLine;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Parses txn's text input: compares such as {@code mod("k") > "3"}, and request lines that use the
@@ -18,38 +16,50 @@ import java.util.regex.Pattern;
  */
 final class TxnParser {
 
-    private static final Pattern COMPARE =
-            Pattern.compile("^\\s*(\\w+)\\(\"((?:[^\"\\\\]|\\\\.)*)\"\\)\\s*(=|!=|<|>)\\s*\"((?:[^\"\\\\]|\\\\.)*)\"\\s*$");
-
     private TxnParser() {
     }
 
+    /** One comparison line, read and refused exactly as etcdctl reads and refuses it. */
     static Compare compare(String line) {
-        Matcher m = COMPARE.matcher(line);
-        if (!m.matches()) {
+        int paren = line.indexOf('(');
+        if (paren < 0) {
             throw new CtlException(ExitCodes.INVALID_INPUT, "malformed comparison: " + line);
         }
-        Compare.Builder c = Compare.newBuilder().setKey(Args.bytes(unquote(m.group(2))));
-        c.setResult(switch (m.group(3)) {
-            case "=" -> Compare.CompareResult.EQUAL;
-            case "!=" -> Compare.CompareResult.NOT_EQUAL;
-            case "<" -> Compare.CompareResult.LESS;
-            default -> Compare.CompareResult.GREATER;
-        });
-        String value = unquote(m.group(4));
+        String target = line.substring(0, paren);
+        GoCompareScanner scan = new GoCompareScanner(line.substring(paren + 1));
+        if (scan.count != 3) {
+            throw new CtlException(ExitCodes.INVALID_INPUT, "malformed comparison: " + line + "; got " + target + "("
+                    + goQuote(scan.key) + ") " + scan.op + " " + goQuote(scan.value));
+        }
+        Compare.Builder c = Compare.newBuilder().setKey(Args.bytes(scan.key));
+        String value = scan.value;
         try {
-            switch (m.group(1)) {
+            switch (target) {
                 case "ver", "version" -> c.setTarget(Compare.CompareTarget.VERSION).setVersion(GoValues.parseInt(value, 10));
                 case "c", "create" -> c.setTarget(Compare.CompareTarget.CREATE).setCreateRevision(GoValues.parseInt(value, 10));
                 case "m", "mod" -> c.setTarget(Compare.CompareTarget.MOD).setModRevision(GoValues.parseInt(value, 10));
                 case "val", "value" -> c.setTarget(Compare.CompareTarget.VALUE).setValue(Args.bytes(value));
                 case "lease" -> c.setTarget(Compare.CompareTarget.LEASE).setLease(GoValues.parseHexId(value));
-                default -> throw new CtlException(ExitCodes.INVALID_INPUT, "malformed comparison: " + line);
+                default -> throw new CtlException(ExitCodes.INVALID_INPUT,
+                        "malformed comparison: " + line + " (unknown target " + target + ")");
             }
         } catch (IllegalArgumentException e) {
             throw new CtlException(ExitCodes.INVALID_INPUT, "invalid txn compare request: " + line);
         }
+        // etcdctl 3.4 crashes on any other operator; a clear error is the only sane answer
+        c.setResult(switch (scan.op) {
+            case "=" -> Compare.CompareResult.EQUAL;
+            case "!=" -> Compare.CompareResult.NOT_EQUAL;
+            case "<" -> Compare.CompareResult.LESS;
+            case ">" -> Compare.CompareResult.GREATER;
+            default -> throw new CtlException(ExitCodes.INVALID_INPUT,
+                    "malformed comparison: " + line + " (unknown op " + scan.op + ")");
+        });
         return c.build();
+    }
+
+    private static String goQuote(String s) {
+        return io.etcdj.ctl.printer.GoQuote.quote(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     static RequestOp request(String line) {
@@ -118,10 +128,6 @@ final class TxnParser {
             out.add(cur.toString());
         }
         return out;
-    }
-
-    private static String unquote(String s) {
-        return s.replace("\\\"", "\"").replace("\\\\", "\\");
     }
 
     /** Null-safe access to picocli's positional lists. */

@@ -260,6 +260,12 @@ class DifferentialIT {
         s.add(run("putt", "a", "b"));
         s.add(run("xyz"));
         s.add(run("mem", "xyz"));
+        // comparisons read as Go's Sscanf("%q) %s %q") reads them, with its error texts
+        for (String cmp : List.of("value(c) = \"3\"", "value(\"c\") = 3", "value(\"c\")=\"3\"", "value( \"c\") = \"3\"",
+                "value(\"c\") = \"3\" extra", "value (\"c\") = \"3\"", "foo(\"c\") = \"3\"", "value(`c`) = \"3\"",
+                "value(\"\\x41\") = \"3\"", "version(\"c\") = \"x\"", "bogus")) {
+            s.add(withInput(cmp + "\n\nput cmp/ok 1\n\n", "txn"));
+        }
         return s;
     }
 
