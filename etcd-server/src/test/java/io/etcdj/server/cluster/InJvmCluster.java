@@ -103,6 +103,8 @@ final class InJvmCluster implements AutoCloseable {
                 n.start();
             }
             c.leader();
+            // every member published its name: the strict reconfiguration check counts only those
+            eventuallyTrue(20, "every member published", () -> c.nodes.stream().allMatch(n -> n.server.isPublished()));
             return c;
         } catch (Exception | Error e) {
             c.close();
