@@ -8,6 +8,7 @@ import io.etcdj.server.metrics.Metrics;
 import io.etcdj.server.api.ClusterService;
 import io.etcdj.server.api.KvService;
 import io.etcdj.server.api.LeaseService;
+import io.etcdj.server.api.LockService;
 import io.etcdj.server.api.MaintenanceService;
 import io.etcdj.server.api.WatchService;
 import io.etcdj.server.gateway.GatewayRoutes;
@@ -69,7 +70,8 @@ final class ClientListeners implements AutoCloseable {
                 new WatchService(server.watches()).bindService(),
                 new LeaseService(server.leases()).bindService(),
                 new ClusterService(server.cluster()).bindService(),
-                new MaintenanceService(server.maintenance()).bindService());
+                new MaintenanceService(server.maintenance()).bindService(),
+                new LockService(server.kv(), server.watches()).bindService());
         int maxMessage = server.config().maxRequestBytes() + GRPC_OVERHEAD_BYTES;
         String name = "gateway-" + server.memberId() + "-" + System.nanoTime();
         InProcessServerBuilder ipb = InProcessServerBuilder.forName(name).maxInboundMessageSize(maxMessage);
