@@ -8,15 +8,12 @@ import io.etcdj.api.etcdserverpb.RangeRequest;
 import io.etcdj.api.etcdserverpb.RequestOp;
 import io.etcdj.api.etcdserverpb.TxnRequest;
 import io.etcdj.api.etcdserverpb.TxnResponse;
-import io.etcdj.api.mvccpb.Event;
 import io.etcdj.api.mvccpb.KeyValue;
 import io.etcdj.api.v3lockpb.LockGrpc;
 import io.etcdj.api.v3lockpb.LockRequest;
 import io.etcdj.api.v3lockpb.LockResponse;
 import io.etcdj.api.v3lockpb.UnlockRequest;
 import io.etcdj.api.v3lockpb.UnlockResponse;
-import io.etcdj.server.watch.WatchSink;
-import io.etcdj.server.watch.Watcher;
 import io.grpc.stub.StreamObserver;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -51,7 +48,7 @@ public final class LockService extends LockGrpc.LockImplBase {
         ByteString prefix = r.getName().concat(ByteString.copyFromUtf8("/"));
         ByteString key = prefix.concat(
                 ByteString.copyFrom(Long.toHexString(r.getLease()), StandardCharsets.US_ASCII));
-        RangeRequest owner = RangeRequest.newBuilder().setKey(prefix).setRangeEnd(prefixEnd(prefix))
+        RangeRequest owner = RangeRequest.newBuilder().setKey(prefix).setRangeEnd(Recipes.prefixEnd(prefix))
                 .setSortOrder(RangeRequest.SortOrder.ASCEND)
                 .setSortTarget(RangeRequest.SortTarget.CREATE).setLimit(1).build();
         TxnRequest txn = TxnRequest.newBuilder()
@@ -70,7 +67,7 @@ public final class LockService extends LockGrpc.LockImplBase {
             if (!owners.isEmpty() && owners.get(0).getCreateRevision() == myRev) {
                 return CompletableFuture.completedFuture(reply(key, t.getHeader().getRevision()));
             }
-            return waitDeletes(prefix, myRev - 1).thenApply(rev -> reply(key, rev));
+            return Recipes.waitDeletes(kv, watches, prefix, myRev - 1).thenApply(rev -> reply(key, rev));
         });
     }
 
@@ -83,56 +80,5 @@ public final class LockService extends LockGrpc.LockImplBase {
 
     private LockResponse reply(ByteString key, long revision) {
         return LockResponse.newBuilder().setHeader(watches.header(revision)).setKey(key).build();
-    }
-
-    /** Completes with a header revision once no key under prefix has create revision <= maxRev. */
-    private CompletableFuture<Long> waitDeletes(ByteString prefix, long maxRev) {
-        RangeRequest older = RangeRequest.newBuilder().setKey(prefix).setRangeEnd(prefixEnd(prefix))
-                .setMaxCreateRevision(maxRev).setSortOrder(RangeRequest.SortOrder.DESCEND)
-                .setSortTarget(RangeRequest.SortTarget.CREATE).setLimit(1).build();
-        return kv.range(older).thenCompose(rr -> {
-            if (rr.getKvsCount() == 0) {
-                return CompletableFuture.completedFuture(rr.getHeader().getRevision());
-            }
-            return deletion(rr.getKvs(0).getKey(), rr.getHeader().getRevision() + 1)
-                    .thenCompose(x -> waitDeletes(prefix, maxRev));
-        });
-    }
-
-    /** Completes when key is deleted at or after revision {@code from}. */
-    private CompletableFuture<Void> deletion(ByteString key, long from) {
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        Watcher[] self = new Watcher[1];
-        WatchSink sink = new WatchSink() {
-            @Override
-            public boolean offer(Watcher w, List<Event> events, long revision) {
-                for (Event e : events) {
-                    if (e.getType() == Event.EventType.DELETE) {
-                        done.complete(null);
-                    }
-                }
-                return true;
-            }
-
-            @Override
-            public void compacted(Watcher w, long compactRevision) {
-                done.complete(null); // re-read: the range decides whether to wait again
-            }
-        };
-        self[0] = new Watcher(-1, key.toByteArray(), null, from, true, false, false, sink);
-        done.whenComplete((v, e) -> watches.hub().cancel(self[0]));
-        watches.hub().add(self[0], from);
-        return done;
-    }
-
-    static ByteString prefixEnd(ByteString prefix) {
-        byte[] end = prefix.toByteArray();
-        for (int i = end.length - 1; i >= 0; i--) {
-            if (end[i] != (byte) 0xff) {
-                end[i]++;
-                return ByteString.copyFrom(end, 0, i + 1);
-            }
-        }
-        return ByteString.copyFrom(new byte[] {0});
     }
 }

@@ -6,6 +6,7 @@ import io.etcdj.server.etcdserver.EtcdServer;
 import io.etcdj.server.metrics.Metrics;
 
 import io.etcdj.server.api.ClusterService;
+import io.etcdj.server.api.ElectionService;
 import io.etcdj.server.api.KvService;
 import io.etcdj.server.api.LeaseService;
 import io.etcdj.server.api.LockService;
@@ -71,7 +72,8 @@ final class ClientListeners implements AutoCloseable {
                 new LeaseService(server.leases()).bindService(),
                 new ClusterService(server.cluster()).bindService(),
                 new MaintenanceService(server.maintenance()).bindService(),
-                new LockService(server.kv(), server.watches()).bindService());
+                new LockService(server.kv(), server.watches()).bindService(),
+                new ElectionService(server.kv(), server.watches()).bindService());
         int maxMessage = server.config().maxRequestBytes() + GRPC_OVERHEAD_BYTES;
         String name = "gateway-" + server.memberId() + "-" + System.nanoTime();
         InProcessServerBuilder ipb = InProcessServerBuilder.forName(name).maxInboundMessageSize(maxMessage);
