@@ -6,8 +6,10 @@ import io.etcdj.server.etcdserver.EtcdServer;
 import io.etcdj.server.metrics.Metrics;
 
 import io.etcdj.server.api.ClusterService;
+import io.etcdj.server.api.ElectionService;
 import io.etcdj.server.api.KvService;
 import io.etcdj.server.api.LeaseService;
+import io.etcdj.server.api.LockService;
 import io.etcdj.server.api.MaintenanceService;
 import io.etcdj.server.api.WatchService;
 import io.etcdj.server.gateway.GatewayRoutes;
@@ -75,7 +77,9 @@ final class ClientListeners implements AutoCloseable {
                 new WatchService(server.watches()).bindService(),
                 new LeaseService(server.leases()).bindService(),
                 new ClusterService(server.cluster()).bindService(),
-                new MaintenanceService(server.maintenance()).bindService());
+                new MaintenanceService(server.maintenance()).bindService(),
+                new LockService(server.kv(), server.watches()).bindService(),
+                new ElectionService(server.kv(), server.watches()).bindService());
         int maxMessage = server.config().maxRequestBytes() + GRPC_OVERHEAD_BYTES;
         String name = "gateway-" + server.memberId() + "-" + System.nanoTime();
         InProcessServerBuilder ipb = InProcessServerBuilder.forName(name).maxInboundMessageSize(maxMessage);

@@ -1,0 +1,60 @@
+package io.etcdj.server.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.Client;
+import io.etcd.jetcd.Lock;
+import io.etcd.jetcd.lock.LockResponse;
+import io.etcd.jetcd.options.GetOption;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The v3lock service against jetcd's Lock client and the real etcdctl's {@code lock}. */
+class LockIT {
+    private static final long TIMEOUT_S = 15;
+
+    @RegisterExtension
+    static final EtcdClusterExtension CLUSTER = EtcdClusterExtension.of(InProcessEtcd.withFlags(Map.of()));
+
+    private static ByteSequence bs(String s) {
+        return ByteSequence.from(s, StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aSecondLockerGetsTheLockOnlyAfterTheFirstUnlocks() throws Exception {
+        try (Client client = Client.builder().target("dns:///" + CLUSTER.member(0).endpoint()).build()) {
+            long leaseA = client.getLeaseClient().grant(60).get(TIMEOUT_S, TimeUnit.SECONDS).getID();
+            long leaseB = client.getLeaseClient().grant(60).get(TIMEOUT_S, TimeUnit.SECONDS).getID();
+            Lock lock = client.getLockClient();
+            LockResponse a = lock.lock(bs("jlock"), leaseA).get(TIMEOUT_S, TimeUnit.SECONDS);
+            assertEquals("jlock/" + Long.toHexString(leaseA), a.getKey().toString(StandardCharsets.UTF_8));
+            CompletableFuture<LockResponse> b = lock.lock(bs("jlock"), leaseB);
+            lock.unlock(a.getKey()).get(TIMEOUT_S, TimeUnit.SECONDS);
+            LockResponse got = b.get(TIMEOUT_S, TimeUnit.SECONDS);
+            assertEquals("jlock/" + Long.toHexString(leaseB), got.getKey().toString(StandardCharsets.UTF_8));
+            // at the revision B was granted the lock, A's key no longer exists
+            long at = got.getHeader().getRevision();
+            assertEquals(0, client.getKVClient().get(a.getKey(), GetOption.builder().withRevision(at).build())
+                    .get(TIMEOUT_S, TimeUnit.SECONDS).getCount());
+            assertEquals(1, client.getKVClient().get(got.getKey(), GetOption.builder().withRevision(at).build())
+                    .get(TIMEOUT_S, TimeUnit.SECONDS).getCount());
+            lock.unlock(got.getKey()).get(TIMEOUT_S, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void realEtcdctlRunsACommandUnderTheLockAndReleasesIt() {
+        Etcdctl ctl = new Etcdctl(CLUSTER.member(0).endpoint());
+        Etcdctl.Result r = ctl.run("lock", "ctllock", "echo", "inside").ok();
+        assertTrue(r.stdout().contains("inside"), r.toString());
+        // the lock key went away with its session
+        Etcdctl.Result left = ctl.run("get", "--prefix", "ctllock/").ok();
+        assertEquals("", left.stdout(), left.toString());
+    }
+}
