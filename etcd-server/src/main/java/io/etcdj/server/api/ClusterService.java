@@ -16,9 +16,16 @@ import io.grpc.stub.StreamObserver;
 /** etcd's Cluster service: the member list and runtime reconfiguration, validated and applied by the member. */
 public final class ClusterService extends ClusterGrpc.ClusterImplBase {
     private final ClusterOperations cluster;
+    private final AuthOperations auth;
 
-    public ClusterService(ClusterOperations cluster) {
+    public ClusterService(ClusterOperations cluster, AuthOperations auth) {
         this.cluster = cluster;
+        this.auth = auth;
+    }
+
+    /** Membership changes need the root role once auth is enabled (the list does not). */
+    private void checkAdmin() {
+        auth.checkAdmin(Callers.current());
     }
 
     @Override
@@ -28,21 +35,33 @@ public final class ClusterService extends ClusterGrpc.ClusterImplBase {
 
     @Override
     public void memberAdd(MemberAddRequest r, StreamObserver<MemberAddResponse> out) {
-        Replies.async(() -> cluster.add(r), out);
+        Replies.async(() -> {
+            checkAdmin();
+            return cluster.add(r);
+        }, out);
     }
 
     @Override
     public void memberRemove(MemberRemoveRequest r, StreamObserver<MemberRemoveResponse> out) {
-        Replies.async(() -> cluster.remove(r.getID()), out);
+        Replies.async(() -> {
+            checkAdmin();
+            return cluster.remove(r.getID());
+        }, out);
     }
 
     @Override
     public void memberUpdate(MemberUpdateRequest r, StreamObserver<MemberUpdateResponse> out) {
-        Replies.async(() -> cluster.update(r), out);
+        Replies.async(() -> {
+            checkAdmin();
+            return cluster.update(r);
+        }, out);
     }
 
     @Override
     public void memberPromote(MemberPromoteRequest r, StreamObserver<MemberPromoteResponse> out) {
-        Replies.async(() -> cluster.promote(r.getID()), out);
+        Replies.async(() -> {
+            checkAdmin();
+            return cluster.promote(r.getID());
+        }, out);
     }
 }

@@ -42,7 +42,7 @@ public final class ElectionService extends ElectionGrpc.ElectionImplBase {
 
     @Override
     public void campaign(CampaignRequest r, StreamObserver<CampaignResponse> out) {
-        Replies.async(() -> campaign(r), out);
+        Replies.async(() -> campaign(CallerBound.kv(kv), r), out);
     }
 
     @Override
@@ -50,7 +50,7 @@ public final class ElectionService extends ElectionGrpc.ElectionImplBase {
         Replies.async(() -> {
             requireLeader(r.hasLeader());
             LeaderKey l = r.getLeader();
-            return kv.txn(guarded(l, RequestOp.newBuilder().setRequestPut(PutRequest.newBuilder()
+            return CallerBound.kv(kv).txn(guarded(l, RequestOp.newBuilder().setRequestPut(PutRequest.newBuilder()
                     .setKey(l.getKey()).setValue(r.getValue()).setLease(l.getLease())).build()))
                     .thenApply(t -> {
                         if (!t.getSucceeded()) {
@@ -66,7 +66,7 @@ public final class ElectionService extends ElectionGrpc.ElectionImplBase {
         Replies.async(() -> {
             requireLeader(r.hasLeader());
             LeaderKey l = r.getLeader();
-            return kv.txn(guarded(l, RequestOp.newBuilder().setRequestDeleteRange(
+            return CallerBound.kv(kv).txn(guarded(l, RequestOp.newBuilder().setRequestDeleteRange(
                     DeleteRangeRequest.newBuilder().setKey(l.getKey())).build()))
                     .thenApply(t -> ResignResponse.newBuilder().setHeader(t.getHeader()).build());
         }, out);
@@ -74,7 +74,7 @@ public final class ElectionService extends ElectionGrpc.ElectionImplBase {
 
     @Override
     public void leader(LeaderRequest r, StreamObserver<LeaderResponse> out) {
-        Replies.async(() -> kv.range(leaderRange(prefix(r.getName()))).thenApply(rr -> {
+        Replies.async(() -> CallerBound.kv(kv).range(leaderRange(prefix(r.getName()))).thenApply(rr -> {
             if (rr.getKvsCount() == 0) {
                 throw Status.UNKNOWN.withDescription("election: no leader").asRuntimeException();
             }
@@ -92,11 +92,11 @@ public final class ElectionService extends ElectionGrpc.ElectionImplBase {
                 f.cancel(false);
             }
         });
-        observeFrom(prefix(r.getName()), null, call, pending);
+        observeFrom(CallerBound.kv(kv), prefix(r.getName()), null, call, pending);
     }
 
     /** Sends the leader if it differs from {@code last}, then waits for the next change under prefix. */
-    private void observeFrom(ByteString prefix, KeyValue last, ServerCallStreamObserver<LeaderResponse> call,
+    private void observeFrom(KvOperations kv, ByteString prefix, KeyValue last, ServerCallStreamObserver<LeaderResponse> call,
                              AtomicReference<CompletableFuture<?>> pending) {
         if (call.isCancelled()) {
             return;
@@ -129,11 +129,11 @@ public final class ElectionService extends ElectionGrpc.ElectionImplBase {
                 change.cancel(false);
                 return;
             }
-            change.thenRun(() -> observeFrom(prefix, next, call, pending));
+            change.thenRun(() -> observeFrom(kv, prefix, next, call, pending));
         });
     }
 
-    private CompletableFuture<CampaignResponse> campaign(CampaignRequest r) {
+    private CompletableFuture<CampaignResponse> campaign(KvOperations kv, CampaignRequest r) {
         ByteString prefix = prefix(r.getName());
         ByteString key = prefix.concat(
                 ByteString.copyFrom(Long.toHexString(r.getLease()), StandardCharsets.US_ASCII));

@@ -1,5 +1,6 @@
 package io.etcdj.server.api;
 
+import io.etcdj.server.auth.AuthException;
 import io.etcdj.server.error.EtcdError;
 import io.etcdj.server.error.EtcdException;
 import io.grpc.Status;
@@ -23,6 +24,9 @@ public final class GrpcErrors {
         if (cause instanceof EtcdException e) {
             return e.error().status().asRuntimeException();
         }
+        if (cause instanceof AuthException e) {
+            return e.error().etcdError().status().asRuntimeException();
+        }
         if (cause instanceof StatusRuntimeException s) {
             return s;
         }
@@ -34,6 +38,17 @@ public final class GrpcErrors {
         }
         LOG.log(Level.WARNING, "request failed unexpectedly", cause);
         return Status.INTERNAL.withDescription(String.valueOf(cause.getMessage())).asRuntimeException();
+    }
+
+    /**
+     * etcd's maintenance service answers auth failures with the auth package's own text and no
+     * code (gRPC's Unknown), e.g. {@code auth: permission denied}; clients print that text.
+     */
+    static StatusRuntimeException toMaintenanceStatus(Throwable t) {
+        if (unwrap(t) instanceof AuthException e) {
+            return Status.UNKNOWN.withDescription(e.error().rawText()).asRuntimeException();
+        }
+        return toStatus(t);
     }
 
     static Throwable unwrap(Throwable t) {

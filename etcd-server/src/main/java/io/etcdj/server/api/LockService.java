@@ -35,16 +35,16 @@ public final class LockService extends LockGrpc.LockImplBase {
 
     @Override
     public void lock(LockRequest r, StreamObserver<LockResponse> out) {
-        Replies.async(() -> acquire(r), out);
+        Replies.async(() -> acquire(CallerBound.kv(kv), r), out);
     }
 
     @Override
     public void unlock(UnlockRequest r, StreamObserver<UnlockResponse> out) {
-        Replies.async(() -> kv.deleteRange(DeleteRangeRequest.newBuilder().setKey(r.getKey()).build())
+        Replies.async(() -> CallerBound.kv(kv).deleteRange(DeleteRangeRequest.newBuilder().setKey(r.getKey()).build())
                 .thenApply(d -> UnlockResponse.newBuilder().setHeader(d.getHeader()).build()), out);
     }
 
-    private CompletableFuture<LockResponse> acquire(LockRequest r) {
+    private CompletableFuture<LockResponse> acquire(KvOperations kv, LockRequest r) {
         ByteString prefix = r.getName().concat(ByteString.copyFromUtf8("/"));
         ByteString key = prefix.concat(
                 ByteString.copyFrom(Long.toHexString(r.getLease()), StandardCharsets.US_ASCII));

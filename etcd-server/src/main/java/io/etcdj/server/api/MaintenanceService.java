@@ -29,9 +29,25 @@ public final class MaintenanceService extends MaintenanceGrpc.MaintenanceImplBas
     private static final int SNAPSHOT_CHUNK = 32 * 1024;
 
     private final MaintenanceOperations server;
+    private final AuthOperations auth;
 
-    public MaintenanceService(MaintenanceOperations server) {
+    public MaintenanceService(MaintenanceOperations server, AuthOperations auth) {
         this.server = server;
+        this.auth = auth;
+    }
+
+    /**
+     * Defragment, snapshot, hashes and leader moves need the root role once auth is enabled;
+     * a refusal fails the call with the auth package's text, as etcd's maintenance service does.
+     */
+    private boolean admitted(StreamObserver<?> out) {
+        try {
+            auth.checkAdmin(Callers.current());
+            return true;
+        } catch (RuntimeException e) {
+            out.onError(GrpcErrors.toMaintenanceStatus(e));
+            return false;
+        }
     }
 
     @Override
@@ -51,11 +67,17 @@ public final class MaintenanceService extends MaintenanceGrpc.MaintenanceImplBas
     @Override
     public void moveLeader(io.etcdj.api.etcdserverpb.MoveLeaderRequest r,
                            StreamObserver<io.etcdj.api.etcdserverpb.MoveLeaderResponse> out) {
+        if (!admitted(out)) {
+            return;
+        }
         Replies.async(() -> server.moveLeader(r.getTargetID()), out);
     }
 
     @Override
     public void defragment(DefragmentRequest r, StreamObserver<DefragmentResponse> out) {
+        if (!admitted(out)) {
+            return;
+        }
         Replies.now(() -> {
             server.defragment();
             // etcd answers a defragment with an empty response, without a header
@@ -65,11 +87,17 @@ public final class MaintenanceService extends MaintenanceGrpc.MaintenanceImplBas
 
     @Override
     public void hash(HashRequest r, StreamObserver<HashResponse> out) {
+        if (!admitted(out)) {
+            return;
+        }
         Replies.now(server::hash, out);
     }
 
     @Override
     public void hashKV(HashKVRequest r, StreamObserver<HashKVResponse> out) {
+        if (!admitted(out)) {
+            return;
+        }
         Replies.now(() -> server.hashKv(r.getRevision()), out);
     }
 
@@ -79,6 +107,9 @@ public final class MaintenanceService extends MaintenanceGrpc.MaintenanceImplBas
      */
     @Override
     public void snapshot(SnapshotRequest r, StreamObserver<SnapshotResponse> out) {
+        if (!admitted(out)) {
+            return;
+        }
         Path tmp = null;
         try {
             tmp = server.copyBackend();

@@ -9,13 +9,15 @@ import io.grpc.stub.StreamObserver;
 /** etcd's Watch service: one {@link WatchStream} per client stream. */
 public final class WatchService extends WatchGrpc.WatchImplBase {
     private final WatchOperations server;
+    private final AuthOperations auth;
 
-    public WatchService(WatchOperations server) {
+    public WatchService(WatchOperations server, AuthOperations auth) {
         this.server = server;
+        this.auth = auth;
     }
 
     @Override
     public StreamObserver<WatchRequest> watch(StreamObserver<WatchResponse> out) {
-        return new WatchStream(server, (ServerCallStreamObserver<WatchResponse>) out);
+        return new WatchStream(server, auth, (ServerCallStreamObserver<WatchResponse>) out);
     }
 }

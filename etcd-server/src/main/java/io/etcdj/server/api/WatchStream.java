@@ -29,7 +29,11 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchSink, Prog
     private static final int MAX_PENDING = 128;
     static final String DUPLICATE_ID = "mvcc: duplicate watch ID provided on the WatchStream";
 
+    /** etcd's cancel reason for a watch on keys the caller may not read: the client's error text. */
+    static final String PERMISSION_DENIED = "rpc error: code = PermissionDenied desc = etcdserver: permission denied";
+
     private final WatchOperations server;
+    private final AuthOperations auth;
     private final WatchHub hub;
     private final ServerCallStreamObserver<WatchResponse> out;
     private final Map<Long, Watcher> watchers = new ConcurrentHashMap<>();
@@ -40,8 +44,9 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchSink, Prog
     private volatile boolean closed;
     private long nextId;
 
-    WatchStream(WatchOperations server, ServerCallStreamObserver<WatchResponse> out) {
+    WatchStream(WatchOperations server, AuthOperations auth, ServerCallStreamObserver<WatchResponse> out) {
         this.server = server;
+        this.auth = auth;
         this.hub = server.hub();
         this.out = out;
         out.setOnReadyHandler(this::drain);
@@ -61,6 +66,11 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchSink, Prog
     }
 
     private synchronized void create(WatchCreateRequest c) {
+        if (!permitted(c)) {
+            control(WatchResponse.newBuilder().setHeader(server.header()).setWatchId(c.getWatchId())
+                    .setCreated(true).setCanceled(true).setCancelReason(PERMISSION_DENIED));
+            return;
+        }
         long id = c.getWatchId();
         if (id != 0 && watchers.containsKey(id)) {
             // etcd answers with the "invalid" watch ID -1, not the duplicate one
@@ -82,6 +92,16 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchSink, Prog
         // The created response must reach the client before any event of this watcher.
         control(WatchResponse.newBuilder().setWatchId(id).setCreated(true));
         hub.add(w, c.getStartRevision());
+    }
+
+    /** Read permission on the watched range, checked when the watch is created (as etcd does). */
+    private boolean permitted(WatchCreateRequest c) {
+        try {
+            auth.checkRead(Callers.current(), c.getKey().toByteArray(), c.getRangeEnd().toByteArray());
+            return true;
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     private void cancel(long id) {

@@ -13,6 +13,7 @@ import io.etcdj.api.etcdserverpb.LeaseRevokeResponse;
 import io.etcdj.api.etcdserverpb.PutRequest;
 import io.etcdj.api.etcdserverpb.PutResponse;
 import io.etcdj.api.mvccpb.KeyValue;
+import io.etcdj.server.auth.AuthStore;
 import io.etcdj.server.error.EtcdError;
 import io.etcdj.server.error.EtcdException;
 import io.etcdj.server.lease.Lease;
@@ -34,12 +35,14 @@ public final class Applier implements RequestApplier {
     private final Membership membership;
     private final AlarmStore alarms;
     private final TxnApplier txns;
+    private final AuthMutations auth;
 
-    public Applier(Lessor lessor, Membership membership, AlarmStore alarms) {
+    public Applier(Lessor lessor, Membership membership, AlarmStore alarms, AuthStore auth) {
         this.lessor = lessor;
         this.membership = membership;
         this.alarms = alarms;
         this.txns = new TxnApplier(this);
+        this.auth = new AuthMutations(auth);
     }
 
     @Override
@@ -61,6 +64,9 @@ public final class Applier implements RequestApplier {
                     membership.updateAttributes(batch.backendTx(), a.getMemberId(), a.getName(), a.getClientUrlsList());
                     yield ApplyResult.ok(null, batch.revision());
                 }
+                case AUTH_ENABLE, AUTH_DISABLE, AUTHENTICATE, USER_ADD, USER_DELETE, USER_CHANGE_PASSWORD,
+                        USER_GRANT_ROLE, USER_REVOKE_ROLE, ROLE_ADD, ROLE_GRANT_PERMISSION, ROLE_REVOKE_PERMISSION,
+                        ROLE_DELETE -> auth.apply(r, batch);
                 case CLUSTER_VERSION, REQUEST_NOT_SET -> ApplyResult.ok(null, batch.revision());
             };
         } catch (EtcdException e) {

@@ -1,5 +1,7 @@
 package io.etcdj.server.apply;
 
+import io.etcdj.server.auth.AuthStore;
+import io.etcdj.server.auth.SimpleTokens;
 import io.etcdj.server.backend.Backend;
 import io.etcdj.server.backend.Bucket;
 import io.etcdj.server.backend.Bytes;
@@ -21,7 +23,9 @@ public final class StateMachines implements AutoCloseable {
     public final Lessor lessor;
     public final Membership membership;
     public final AlarmStore alarms;
-    /** The applier chain (corrupt, capped, quota, backend). */
+    /** Users, roles and the auth switch. */
+    public final AuthStore auth;
+    /** The applier chain (corrupt, capped, auth, quota, backend). */
     public final RequestApplier applier;
     /** --quota-backend-bytes against this backend. */
     public final BackendQuota quota;
@@ -33,9 +37,10 @@ public final class StateMachines implements AutoCloseable {
         this.lessor = new Lessor(nanoClock, minLeaseTtl);
         this.membership = new Membership();
         this.alarms = new AlarmStore();
+        this.auth = new AuthStore(new SimpleTokens(nanoClock, 300));
         restoreOthers();
         this.quota = new BackendQuota(backend::size, quotaBytes);
-        this.applier = RequestApplier.chain(alarms, quota, new Applier(lessor, membership, alarms));
+        this.applier = RequestApplier.chain(alarms, auth, lessor, quota, new Applier(lessor, membership, alarms, auth));
     }
 
     private void restoreOthers() {
@@ -46,6 +51,7 @@ public final class StateMachines implements AutoCloseable {
             membership.restore(v.backendRead());
             membership.setClusterId(clusterId);
             alarms.restore(v.backendRead());
+            auth.restore(v.backendRead());
             byte[] ci = v.backendRead().get(Bucket.META, MetaKeys.CONSISTENT_INDEX);
             this.consistentIndex = ci == null ? 0 : Bytes.toLong(ci);
         }

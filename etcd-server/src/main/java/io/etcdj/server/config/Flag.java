@@ -152,6 +152,11 @@ public record Flag(String group, String name, String defaultValue, String usage,
             c.notYet("peer-skip-client-san-verification", "false", Kind.BOOL, "Skip verification of SAN field in client certificate for peer connections.",
                     "peer client certificates are verified by the CA alone");
 
+            c.group("Auth");
+            c.add("auth-token", "simple", "Specify a v3 authentication token type and token specific options, especially for JWT. Its format is \"type,var1=val1,var2=val2,...\". Possible type is 'simple' or 'jwt'. Possible variables are 'sign-method' for specifying a sign method of jwt (its possible values are 'ES256', 'ES384', 'ES512', 'HS256', 'HS384', 'HS512', 'RS256', 'RS384', 'RS512', 'PS256', 'PS384', or 'PS512'), 'pub-key' for specifying a path to a public key for verifying jwt, 'priv-key' for specifying a path to a private key for signing jwt, and 'ttl' for specifying TTL of jwt tokens.");
+            c.add("bcrypt-cost", "10", Kind.UINT, "Specify bcrypt algorithm cost factor for auth password hashing.");
+            c.add("auth-token-ttl", "300", Kind.UINT, "The lifetime in seconds of the auth token.");
+
             c.group("Profiling and Monitoring");
             c.notYet("enable-pprof", "false", Kind.BOOL, "Enable runtime profiling data via HTTP server. Address is at client URL + \"/debug/pprof/\"",
                     "Go's pprof has no JVM counterpart");

@@ -7,7 +7,7 @@ import java.util.List;
 /**
  * Settings added for running in place of an existing etcd deployment: the metrics listeners,
  * gRPC connection limits and keep-alives, socket options, feature gates this server honours, and
- * the warnings start-up logs (deprecated spellings in use).
+ * the auth flags, and the warnings start-up logs (deprecated spellings in use).
  */
 public record MemberOptions(
         List<URI> listenMetricsUrls,
@@ -22,9 +22,11 @@ public record MemberOptions(
         boolean socketReusePort,
         boolean socketReuseAddress,
         Duration corruptCheckTime,
+        AuthOptions auth,
         List<String> warnings) {
 
     /** etcd's defaults. */
     public static final MemberOptions DEFAULTS = new MemberOptions(List.of(), false, false, 1, 4294967295L, true,
-            Duration.ofSeconds(5), Duration.ofHours(2), Duration.ofSeconds(20), false, false, Duration.ZERO, List.of());
+            Duration.ofSeconds(5), Duration.ofHours(2), Duration.ofSeconds(20), false, false, Duration.ZERO, AuthOptions.DEFAULTS,
+            List.of());
 }

@@ -64,6 +64,11 @@ public record ServerConfig(
         return snapDir().resolve("db");
     }
 
+    /** --bcrypt-cost. */
+    public int bcryptCost() {
+        return options.auth().bcryptCost();
+    }
+
     public long electionTicks() {
         return Math.max(1, electionMillis / heartbeatMillis);
     }
@@ -188,6 +193,7 @@ public record ServerConfig(
                 bool(all, "socket-reuse-port"),
                 bool(all, "socket-reuse-address"),
                 Durations.parse(all.get("corrupt-check-time"), "corrupt-check-time"),
+                AuthOptions.parse(all.get("auth-token"), longValue(all, "bcrypt-cost"), longValue(all, "auth-token-ttl")),
                 List.copyOf(resolver.warnings()));
     }
 

@@ -5,6 +5,8 @@ import io.etcdj.server.version.Versions;
 import io.etcdj.server.etcdserver.EtcdServer;
 import io.etcdj.server.metrics.Metrics;
 
+import io.etcdj.server.api.AuthService;
+import io.etcdj.server.api.Callers;
 import io.etcdj.server.api.ClusterService;
 import io.etcdj.server.api.ElectionService;
 import io.etcdj.server.api.KvService;
@@ -72,14 +74,18 @@ final class ClientListeners implements AutoCloseable {
 
     /** Starts the listeners; {@code tls} serves the https URLs (null when all are http). */
     void start(EtcdServer server, SslContext tls) throws IOException {
-        List<ServerServiceDefinition> services = List.of(
+        // every service learns its caller (token or client certificate) through the same interceptor
+        Callers callers = new Callers(server.auth(), server.config().clientSecurity().clientCertAuth());
+        List<ServerServiceDefinition> services = java.util.stream.Stream.of(
                 new KvService(server.kv()).bindService(),
-                new WatchService(server.watches()).bindService(),
+                new WatchService(server.watches(), server.auth()).bindService(),
                 new LeaseService(server.leases()).bindService(),
-                new ClusterService(server.cluster()).bindService(),
-                new MaintenanceService(server.maintenance()).bindService(),
+                new ClusterService(server.cluster(), server.auth()).bindService(),
+                new MaintenanceService(server.maintenance(), server.auth()).bindService(),
+                new AuthService(server.auth()).bindService(),
                 new LockService(server.kv(), server.watches()).bindService(),
-                new ElectionService(server.kv(), server.watches()).bindService());
+                new ElectionService(server.kv(), server.watches()).bindService())
+                .map(s -> io.grpc.ServerInterceptors.intercept(s, callers)).toList();
         int maxMessage = server.config().maxRequestBytes() + GRPC_OVERHEAD_BYTES;
         String name = "gateway-" + server.memberId() + "-" + System.nanoTime();
         InProcessServerBuilder ipb = InProcessServerBuilder.forName(name).maxInboundMessageSize(maxMessage);

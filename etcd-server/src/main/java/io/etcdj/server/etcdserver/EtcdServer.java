@@ -1,6 +1,10 @@
 package io.etcdj.server.etcdserver;
 
 import io.etcdj.server.api.ClusterOperations;
+import io.etcdj.server.api.AuthOperations;
+import io.etcdj.server.auth.TokenProvider;
+import io.etcdj.server.auth.Tokens;
+import io.etcdj.server.api.Callers;
 import io.etcdj.server.api.KvOperations;
 import io.etcdj.server.api.LeaseOperations;
 import io.etcdj.server.api.MaintenanceOperations;
@@ -97,6 +101,7 @@ public final class EtcdServer implements AutoCloseable {
     private final ClusterOperations cluster = new ClusterOps(this);
     private final MaintenanceOperations maintenance = new MaintenanceOps(this);
     private final WatchOperations watches = new WatchOps(this);
+    private final AuthOperations auth = new AuthOps(this);
 
     /** Builds the member's peer network around the handler that receives its traffic. */
     @FunctionalInterface
@@ -104,9 +109,11 @@ public final class EtcdServer implements AutoCloseable {
         Transporter create(PeerHandler handler) throws IOException;
     }
 
-    EtcdServer(ServerConfig config, Storage.Opened opened, Runnable onFatal, TransportFactory transports) throws IOException {
+    EtcdServer(ServerConfig config, Storage.Opened opened, Runnable onFatal, TransportFactory transports,
+               TokenProvider tokens) throws IOException {
         this.config = config;
         this.sm = opened.stateMachines();
+        sm.auth.setTokenProvider(tokens);
         this.memberId = opened.memberId();
         this.onFatal = onFatal;
         this.dataDirLock = opened.lock();
@@ -132,9 +139,10 @@ public final class EtcdServer implements AutoCloseable {
      */
     public static EtcdServer open(ServerConfig config, Runnable onFatal, TransportFactory transports)
             throws ConfigException, IOException {
+        TokenProvider tokens = Tokens.create(config.options().auth(), System::nanoTime);
         Storage.Opened opened = Storage.open(config);
         try {
-            return new EtcdServer(config, opened, onFatal, transports);
+            return new EtcdServer(config, opened, onFatal, transports, tokens);
         } catch (IOException | RuntimeException e) {
             opened.wal().close();
             opened.stateMachines().close();
@@ -296,6 +304,10 @@ public final class EtcdServer implements AutoCloseable {
     }
 
     /** What watch streams call. */
+    public AuthOperations auth() {
+        return auth;
+    }
+
     public WatchOperations watches() {
         return watches;
     }
@@ -343,6 +355,19 @@ public final class EtcdServer implements AutoCloseable {
     public ResponseHeader header(long revision) {
         return ResponseHeader.newBuilder().setClusterId(clusterId()).setMemberId(memberId)
                 .setRevision(revision).setRaftTerm(raft.term()).build();
+    }
+
+    /**
+     * Proposes a client's request as the caller of the current gRPC call (its user and auth
+     * revision in the header, for the auth stage of the applier chain).
+     */
+    CompletableFuture<ApplyResult> proposeAsCaller(InternalRaftRequest.Builder r) {
+        try {
+            r.setHeader(Callers.header());
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return propose(r);
     }
 
     /** Proposes a request and completes with its applied result (errors as exceptions). */

@@ -10,7 +10,9 @@ import io.etcdj.api.etcdserverpb.RangeRequest;
 import io.etcdj.api.etcdserverpb.RangeResponse;
 import io.etcdj.api.etcdserverpb.TxnRequest;
 import io.etcdj.api.etcdserverpb.TxnResponse;
+import io.etcdj.server.api.Callers;
 import io.etcdj.server.api.KvOperations;
+import io.etcdj.server.auth.AuthInfo;
 import io.etcdj.server.mvcc.ReadView;
 import io.etcdj.serverpb.InternalRaftRequest;
 import java.util.concurrent.CompletableFuture;
@@ -26,9 +28,12 @@ final class KvOps implements KvOperations {
     @Override
     public CompletableFuture<RangeResponse> range(RangeRequest r) {
         io.etcdj.server.metrics.Metrics.RANGES.inc();
+        AuthInfo caller = Callers.current();
         CompletableFuture<Void> ready = r.getSerializable()
                 ? CompletableFuture.completedFuture(null) : server.linearizableBarrier();
         return ready.thenApply(x -> {
+            // checked once the read is ordered, against the permissions it will be served under
+            server.stateMachines().auth.checkRead(caller, r.getKey().toByteArray(), r.getRangeEnd().toByteArray());
             try (ReadView v = server.stateMachines().store.openRead()) {
                 return v.range(r).setHeader(server.header(v.revision())).build();
             }
@@ -38,27 +43,27 @@ final class KvOps implements KvOperations {
     @Override
     public CompletableFuture<PutResponse> put(PutRequest r) {
         io.etcdj.server.metrics.Metrics.PUTS.inc();
-        return server.propose(InternalRaftRequest.newBuilder().setPut(r)).thenApply(res ->
+        return server.proposeAsCaller(InternalRaftRequest.newBuilder().setPut(r)).thenApply(res ->
                 ((PutResponse) res.response()).toBuilder().setHeader(server.header(res.revision())).build());
     }
 
     @Override
     public CompletableFuture<DeleteRangeResponse> deleteRange(DeleteRangeRequest r) {
         io.etcdj.server.metrics.Metrics.DELETES.inc();
-        return server.propose(InternalRaftRequest.newBuilder().setDeleteRange(r)).thenApply(res ->
+        return server.proposeAsCaller(InternalRaftRequest.newBuilder().setDeleteRange(r)).thenApply(res ->
                 ((DeleteRangeResponse) res.response()).toBuilder().setHeader(server.header(res.revision())).build());
     }
 
     @Override
     public CompletableFuture<TxnResponse> txn(TxnRequest r) {
         io.etcdj.server.metrics.Metrics.TXNS.inc();
-        return server.propose(InternalRaftRequest.newBuilder().setTxn(r)).thenApply(res ->
+        return server.proposeAsCaller(InternalRaftRequest.newBuilder().setTxn(r)).thenApply(res ->
                 ((TxnResponse) res.response()).toBuilder().setHeader(server.header(res.revision())).build());
     }
 
     @Override
     public CompletableFuture<CompactionResponse> compact(CompactionRequest r) {
-        return server.propose(InternalRaftRequest.newBuilder().setCompaction(r)).thenApply(res ->
+        return server.proposeAsCaller(InternalRaftRequest.newBuilder().setCompaction(r)).thenApply(res ->
                 ((CompactionResponse) res.response()).toBuilder().setHeader(server.header(res.revision())).build());
     }
 

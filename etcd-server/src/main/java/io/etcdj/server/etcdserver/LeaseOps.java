@@ -28,13 +28,13 @@ final class LeaseOps implements LeaseOperations {
     @Override
     public CompletableFuture<LeaseGrantResponse> grant(LeaseGrantRequest r) {
         LeaseGrantRequest withId = r.getID() == 0 ? r.toBuilder().setID(server.nextLeaseId()).build() : r;
-        return server.propose(InternalRaftRequest.newBuilder().setLeaseGrant(withId)).thenApply(res ->
+        return server.proposeAsCaller(InternalRaftRequest.newBuilder().setLeaseGrant(withId)).thenApply(res ->
                 ((LeaseGrantResponse) res.response()).toBuilder().setHeader(server.header(res.revision())).build());
     }
 
     @Override
     public CompletableFuture<LeaseRevokeResponse> revoke(LeaseRevokeRequest r) {
-        return server.propose(InternalRaftRequest.newBuilder().setLeaseRevoke(r)).thenApply(res ->
+        return server.proposeAsCaller(InternalRaftRequest.newBuilder().setLeaseRevoke(r)).thenApply(res ->
                 ((LeaseRevokeResponse) res.response()).toBuilder().setHeader(server.header(res.revision())).build());
     }
 

@@ -46,7 +46,7 @@ final class MaintenanceOps implements MaintenanceOperations {
 
     @Override
     public CompletableFuture<AlarmResponse> changeAlarm(AlarmRequest r) {
-        return server.propose(InternalRaftRequest.newBuilder().setAlarm(r)).thenApply(res ->
+        return server.proposeAsCaller(InternalRaftRequest.newBuilder().setAlarm(r)).thenApply(res ->
                 ((AlarmResponse) res.response()).toBuilder().setHeader(server.header(res.revision())).build());
     }
 

@@ -1,0 +1,233 @@
+package io.etcdj.server.etcdserver;
+
+import com.google.protobuf.Message;
+import io.etcdj.api.etcdserverpb.AuthDisableRequest;
+import io.etcdj.api.etcdserverpb.AuthDisableResponse;
+import io.etcdj.api.etcdserverpb.AuthEnableRequest;
+import io.etcdj.api.etcdserverpb.AuthEnableResponse;
+import io.etcdj.api.etcdserverpb.AuthRoleAddRequest;
+import io.etcdj.api.etcdserverpb.AuthRoleAddResponse;
+import io.etcdj.api.etcdserverpb.AuthRoleDeleteRequest;
+import io.etcdj.api.etcdserverpb.AuthRoleDeleteResponse;
+import io.etcdj.api.etcdserverpb.AuthRoleGetResponse;
+import io.etcdj.api.etcdserverpb.AuthRoleGrantPermissionRequest;
+import io.etcdj.api.etcdserverpb.AuthRoleGrantPermissionResponse;
+import io.etcdj.api.etcdserverpb.AuthRoleListResponse;
+import io.etcdj.api.etcdserverpb.AuthRoleRevokePermissionRequest;
+import io.etcdj.api.etcdserverpb.AuthRoleRevokePermissionResponse;
+import io.etcdj.api.etcdserverpb.AuthStatusResponse;
+import io.etcdj.api.etcdserverpb.AuthUserAddRequest;
+import io.etcdj.api.etcdserverpb.AuthUserAddResponse;
+import io.etcdj.api.etcdserverpb.AuthUserChangePasswordRequest;
+import io.etcdj.api.etcdserverpb.AuthUserChangePasswordResponse;
+import io.etcdj.api.etcdserverpb.AuthUserDeleteRequest;
+import io.etcdj.api.etcdserverpb.AuthUserDeleteResponse;
+import io.etcdj.api.etcdserverpb.AuthUserGetResponse;
+import io.etcdj.api.etcdserverpb.AuthUserGrantRoleRequest;
+import io.etcdj.api.etcdserverpb.AuthUserGrantRoleResponse;
+import io.etcdj.api.etcdserverpb.AuthUserListResponse;
+import io.etcdj.api.etcdserverpb.AuthUserRevokeRoleRequest;
+import io.etcdj.api.etcdserverpb.AuthUserRevokeRoleResponse;
+import io.etcdj.api.etcdserverpb.AuthenticateResponse;
+import io.etcdj.api.etcdserverpb.ResponseHeader;
+import io.etcdj.server.api.AuthOperations;
+import io.etcdj.server.api.Callers;
+import io.etcdj.server.auth.AuthException;
+import io.etcdj.server.auth.AuthInfo;
+import io.etcdj.server.auth.AuthStore;
+import io.etcdj.server.auth.Passwords;
+import io.etcdj.server.auth.SimpleTokens;
+import io.etcdj.serverpb.InternalAuthenticateRequest;
+import io.etcdj.serverpb.InternalRaftRequest;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+
+/**
+ * The auth operations: changes and logins proposed through Raft (with the caller in the header,
+ * checked by the auth stage when applied), reads from the local store after the ReadIndex barrier.
+ * Passwords are hashed here, on the member that takes the request, so Raft entries never carry
+ * them in clear and every member stores the same hash.
+ */
+final class AuthOps implements AuthOperations {
+    private final EtcdServer server;
+
+    AuthOps(EtcdServer server) {
+        this.server = server;
+    }
+
+    private AuthStore store() {
+        return server.stateMachines().auth;
+    }
+
+    @Override
+    public AuthInfo authInfo(String token, String commonName) {
+        if (token != null) {
+            return store().infoFromToken(token);
+        }
+        if (commonName != null && !commonName.isEmpty()) {
+            return store().infoFromCommonName(commonName);
+        }
+        return AuthInfo.NONE;
+    }
+
+    @Override
+    public void checkAdmin(AuthInfo caller) {
+        store().checkAdmin(caller);
+    }
+
+    @Override
+    public void checkRead(AuthInfo caller, byte[] key, byte[] rangeEnd) {
+        store().checkRead(caller, key, rangeEnd);
+    }
+
+    /** Proposes as the current caller; the response gets its header from the applied revision. */
+    private <T extends Message> CompletableFuture<T> propose(InternalRaftRequest.Builder r,
+                                                             BiFunction<Message, ResponseHeader, T> withHeader) {
+        return server.proposeAsCaller(r).thenApply(res -> withHeader.apply(res.response(), server.header(res.revision())));
+    }
+
+    /** Answers a read after the barrier, acting as the caller of this call. */
+    private <T> CompletableFuture<T> read(Function<AuthInfo, T> body) {
+        AuthInfo caller = Callers.current();
+        return server.linearizableBarrier().thenApply(x -> body.apply(caller));
+    }
+
+    @Override
+    public CompletableFuture<AuthEnableResponse> enable() {
+        return propose(InternalRaftRequest.newBuilder().setAuthEnable(AuthEnableRequest.getDefaultInstance()),
+                (m, h) -> ((AuthEnableResponse) m).toBuilder().setHeader(h).build());
+    }
+
+    @Override
+    public CompletableFuture<AuthDisableResponse> disable() {
+        return propose(InternalRaftRequest.newBuilder().setAuthDisable(AuthDisableRequest.getDefaultInstance()),
+                (m, h) -> ((AuthDisableResponse) m).toBuilder().setHeader(h).build());
+    }
+
+    @Override
+    public CompletableFuture<AuthStatusResponse> status() {
+        return read(caller -> {
+            store().checkAdmin(caller);
+            return AuthStatusResponse.newBuilder().setHeader(server.header()).setEnabled(store().enabled())
+                    .setAuthRevision(store().revision()).build();
+        });
+    }
+
+    @Override
+    public CompletableFuture<AuthenticateResponse> authenticate(String name, String password) {
+        store().checkPassword(name, password);
+        InternalAuthenticateRequest login = InternalAuthenticateRequest.newBuilder().setName(name)
+                .setSimpleToken(SimpleTokens.newPrefix()).build();
+        // a login needs no identity of its own: it carries none, and the auth stage lets it pass
+        return server.propose(InternalRaftRequest.newBuilder().setAuthenticate(login)).thenApply(res ->
+                ((AuthenticateResponse) res.response()).toBuilder().setHeader(server.header(res.revision())).build());
+    }
+
+    @Override
+    public CompletableFuture<AuthUserAddResponse> userAdd(AuthUserAddRequest r) {
+        AuthUserAddRequest.Builder b = r.toBuilder().clearPassword();
+        if (!(r.hasOptions() && r.getOptions().getNoPassword())) {
+            b.setHashedPassword(Passwords.hash(r.getPassword(), server.config().bcryptCost()));
+        }
+        return propose(InternalRaftRequest.newBuilder().setUserAdd(b),
+                (m, h) -> ((AuthUserAddResponse) m).toBuilder().setHeader(h).build());
+    }
+
+    @Override
+    public CompletableFuture<AuthUserGetResponse> userGet(String name) {
+        return read(caller -> {
+            checkAdminUnless(caller, caller.username().equals(name));
+            return AuthUserGetResponse.newBuilder().setHeader(server.header())
+                    .addAllRoles(store().user(name).getRolesList()).build();
+        });
+    }
+
+    @Override
+    public CompletableFuture<AuthUserListResponse> userList() {
+        return read(caller -> {
+            store().checkAdmin(caller);
+            return AuthUserListResponse.newBuilder().setHeader(server.header()).addAllUsers(store().userNames()).build();
+        });
+    }
+
+    @Override
+    public CompletableFuture<AuthUserDeleteResponse> userDelete(String name) {
+        return propose(InternalRaftRequest.newBuilder().setUserDelete(AuthUserDeleteRequest.newBuilder().setName(name)),
+                (m, h) -> ((AuthUserDeleteResponse) m).toBuilder().setHeader(h).build());
+    }
+
+    @Override
+    public CompletableFuture<AuthUserChangePasswordResponse> userChangePassword(String name, String password) {
+        AuthUserChangePasswordRequest r = AuthUserChangePasswordRequest.newBuilder().setName(name)
+                .setHashedPassword(Passwords.hash(password, server.config().bcryptCost())).build();
+        return propose(InternalRaftRequest.newBuilder().setUserChangePassword(r),
+                (m, h) -> ((AuthUserChangePasswordResponse) m).toBuilder().setHeader(h).build());
+    }
+
+    @Override
+    public CompletableFuture<AuthUserGrantRoleResponse> userGrantRole(String user, String role) {
+        return propose(InternalRaftRequest.newBuilder().setUserGrantRole(
+                        AuthUserGrantRoleRequest.newBuilder().setUser(user).setRole(role)),
+                (m, h) -> ((AuthUserGrantRoleResponse) m).toBuilder().setHeader(h).build());
+    }
+
+    @Override
+    public CompletableFuture<AuthUserRevokeRoleResponse> userRevokeRole(String user, String role) {
+        return propose(InternalRaftRequest.newBuilder().setUserRevokeRole(
+                        AuthUserRevokeRoleRequest.newBuilder().setName(user).setRole(role)),
+                (m, h) -> ((AuthUserRevokeRoleResponse) m).toBuilder().setHeader(h).build());
+    }
+
+    @Override
+    public CompletableFuture<AuthRoleAddResponse> roleAdd(String name) {
+        return propose(InternalRaftRequest.newBuilder().setRoleAdd(AuthRoleAddRequest.newBuilder().setName(name)),
+                (m, h) -> ((AuthRoleAddResponse) m).toBuilder().setHeader(h).build());
+    }
+
+    @Override
+    public CompletableFuture<AuthRoleGetResponse> roleGet(String name) {
+        return read(caller -> {
+            checkAdminUnless(caller, store().hasRole(caller.username(), name));
+            return AuthRoleGetResponse.newBuilder().setHeader(server.header())
+                    .addAllPerm(store().role(name).getKeyPermissionList()).build();
+        });
+    }
+
+    @Override
+    public CompletableFuture<AuthRoleListResponse> roleList() {
+        return read(caller -> {
+            store().checkAdmin(caller);
+            return AuthRoleListResponse.newBuilder().setHeader(server.header()).addAllRoles(store().roleNames()).build();
+        });
+    }
+
+    @Override
+    public CompletableFuture<AuthRoleDeleteResponse> roleDelete(String name) {
+        return propose(InternalRaftRequest.newBuilder().setRoleDelete(AuthRoleDeleteRequest.newBuilder().setRole(name)),
+                (m, h) -> ((AuthRoleDeleteResponse) m).toBuilder().setHeader(h).build());
+    }
+
+    @Override
+    public CompletableFuture<AuthRoleGrantPermissionResponse> roleGrantPermission(AuthRoleGrantPermissionRequest r) {
+        return propose(InternalRaftRequest.newBuilder().setRoleGrantPermission(r),
+                (m, h) -> ((AuthRoleGrantPermissionResponse) m).toBuilder().setHeader(h).build());
+    }
+
+    @Override
+    public CompletableFuture<AuthRoleRevokePermissionResponse> roleRevokePermission(AuthRoleRevokePermissionRequest r) {
+        return propose(InternalRaftRequest.newBuilder().setRoleRevokePermission(r),
+                (m, h) -> ((AuthRoleRevokePermissionResponse) m).toBuilder().setHeader(h).build());
+    }
+
+    /** etcd lets users read themselves and their own roles; anything else needs root. */
+    private void checkAdminUnless(AuthInfo caller, boolean own) {
+        try {
+            store().checkAdmin(caller);
+        } catch (AuthException e) {
+            if (!own) {
+                throw e;
+            }
+        }
+    }
+}
