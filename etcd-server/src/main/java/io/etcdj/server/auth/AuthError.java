@@ -17,6 +17,8 @@ public enum AuthError {
     ROLE_EMPTY("auth: role name is empty", EtcdError.ROLE_EMPTY),
     PERMISSION_NOT_GIVEN("auth: permission not given", EtcdError.PERMISSION_NOT_GIVEN),
     AUTH_FAILED("auth: authentication failed, invalid user ID or password", EtcdError.AUTH_FAILED),
+    /** etcd 3.4 answers a password login of a certificate-only user with this raw text. */
+    NO_PASSWORD_USER("auth: authentication failed, password was given for no password user", EtcdError.NO_PASSWORD_USER),
     PERMISSION_DENIED("auth: permission denied", EtcdError.PERMISSION_DENIED),
     ROLE_NOT_GRANTED("auth: role is not granted to the user", EtcdError.ROLE_NOT_GRANTED),
     PERMISSION_NOT_GRANTED("auth: permission is not granted to the role", EtcdError.PERMISSION_NOT_GRANTED),

@@ -109,8 +109,13 @@ public final class AuthStore {
             throw AuthError.AUTH_NOT_ENABLED.exception();
         }
         User u = s.users().get(name);
-        if (u == null || (u.hasOptions() && u.getOptions().getNoPassword())
-                || !Passwords.matches(u.getPassword().toByteArray(), password)) {
+        if (u == null) {
+            throw AuthError.AUTH_FAILED.exception();
+        }
+        if (u.hasOptions() && u.getOptions().getNoPassword()) {
+            throw AuthError.NO_PASSWORD_USER.exception();
+        }
+        if (!Passwords.matches(u.getPassword().toByteArray(), password)) {
             throw AuthError.AUTH_FAILED.exception();
         }
     }
@@ -381,12 +386,19 @@ public final class AuthStore {
         }
         Permission p = r.getPerm();
         List<Permission> perms = new ArrayList<>(role.getKeyPermissionList());
-        int same = indexOf(perms, p.getKey(), p.getRangeEnd());
-        if (same >= 0) {
-            perms.set(same, perms.get(same).toBuilder().setPermType(p.getPermType()).build());
+        // As etcd: only the first permission on the same key is a candidate for an update (a second
+        // grant of a range whose key has another permission first is added again, as etcd 3.4 does).
+        int first = 0;
+        while (first < perms.size()
+                && ByteString.unsignedLexicographicalComparator().compare(perms.get(first).getKey(), p.getKey()) < 0) {
+            first++;
+        }
+        if (first < perms.size() && perms.get(first).getKey().equals(p.getKey())
+                && perms.get(first).getRangeEnd().equals(p.getRangeEnd())) {
+            perms.set(first, perms.get(first).toBuilder().setPermType(p.getPermType()).build());
         } else {
             perms.add(p);
-            // stable: permissions on the same key keep the order they were granted in, as etcd's
+            // stable: permissions on the same key keep the order they were granted in
             perms.sort(Comparator.comparing(Permission::getKey, ByteString.unsignedLexicographicalComparator()));
         }
         Map<String, Role> roles = new TreeMap<>(s.roles());

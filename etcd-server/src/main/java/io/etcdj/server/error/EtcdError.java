@@ -47,6 +47,7 @@ public enum EtcdError {
     ROLE_NOT_FOUND(Status.Code.FAILED_PRECONDITION, "etcdserver: role name not found"),
     ROLE_EMPTY(Status.Code.INVALID_ARGUMENT, "etcdserver: role name is empty"),
     AUTH_FAILED(Status.Code.INVALID_ARGUMENT, "etcdserver: authentication failed, invalid user ID or password"),
+    NO_PASSWORD_USER(Status.Code.UNKNOWN, "auth: authentication failed, password was given for no password user"),
     PERMISSION_NOT_GIVEN(Status.Code.INVALID_ARGUMENT, "etcdserver: permission not given"),
     PERMISSION_DENIED(Status.Code.PERMISSION_DENIED, "etcdserver: permission denied"),
     ROLE_NOT_GRANTED(Status.Code.FAILED_PRECONDITION, "etcdserver: role is not granted to the user"),
