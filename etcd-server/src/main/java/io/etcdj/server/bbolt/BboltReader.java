@@ -23,9 +23,12 @@ public final class BboltReader implements AutoCloseable {
     private final long limit;
     private final Meta meta;
 
-    /** What a walk of a bucket sees: each key and value in key order; {@code bucket} marks a nested bucket. */
-    public interface Visitor {
-        void visit(byte[] key, byte[] value, boolean bucket) throws BboltException;
+    /**
+     * What a walk of a bucket sees: each key and value in key order; {@code bucket} marks a nested
+     * bucket. {@code E} is what the visitor itself may throw (a caller's own checked exception).
+     */
+    public interface Visitor<E extends Exception> {
+        void visit(byte[] key, byte[] value, boolean bucket) throws BboltException, E;
     }
 
     private BboltReader(FileChannel channel, long limit, Meta meta) {
@@ -140,7 +143,7 @@ public final class BboltReader implements AutoCloseable {
     }
 
     /** Walks the top-level buckets (every element of the root tree) in key order. */
-    public void forEachTopLevel(Visitor visitor) throws BboltException {
+    public <E extends Exception> void forEachTopLevel(Visitor<E> visitor) throws BboltException, E {
         walkPage(meta.root(), visitor, 0);
     }
 
@@ -148,7 +151,7 @@ public final class BboltReader implements AutoCloseable {
      * Walks the bucket whose header is {@code value} (as a {@link Visitor} saw it with
      * {@code bucket == true}): a page of its own, or an inline page inside the value.
      */
-    public void forEachInBucket(byte[] value, Visitor visitor) throws BboltException {
+    public <E extends Exception> void forEachInBucket(byte[] value, Visitor<E> visitor) throws BboltException, E {
         if (value.length < Layout.BUCKET_HEADER) {
             throw new BboltException("bucket header is " + value.length + " bytes, expected at least " + Layout.BUCKET_HEADER);
         }
@@ -168,7 +171,7 @@ public final class BboltReader implements AutoCloseable {
         walkLeaf(-1, inline, visitor);
     }
 
-    private void walkPage(long pgid, Visitor visitor, int depth) throws BboltException {
+    private <E extends Exception> void walkPage(long pgid, Visitor<E> visitor, int depth) throws BboltException, E {
         if (depth > MAX_DEPTH) {
             throw new BboltException("page " + pgid + ": tree deeper than " + MAX_DEPTH + " levels (a loop in a corrupted file)");
         }
@@ -190,7 +193,7 @@ public final class BboltReader implements AutoCloseable {
         }
     }
 
-    private void walkLeaf(long pgid, byte[] page, Visitor visitor) throws BboltException {
+    private <E extends Exception> void walkLeaf(long pgid, byte[] page, Visitor<E> visitor) throws BboltException, E {
         int count = u16(page, 10);
         checkElements(pgid, page, count);
         for (int i = 0; i < count; i++) {
