@@ -7,6 +7,8 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * Reads a bbolt file without bbolt, read-only and defensively: every page number, element and
@@ -144,7 +146,7 @@ public final class BboltReader implements AutoCloseable {
 
     /** Walks the top-level buckets (every element of the root tree) in key order. */
     public <E extends Exception> void forEachTopLevel(Visitor<E> visitor) throws BboltException, E {
-        walkPage(meta.root(), visitor, 0);
+        walkPage(meta.root(), visitor, 0, new HashSet<>());
     }
 
     /**
@@ -157,7 +159,7 @@ public final class BboltReader implements AutoCloseable {
         }
         long root = ByteBuffer.wrap(value).order(ByteOrder.LITTLE_ENDIAN).getLong(0);
         if (root != 0) {
-            walkPage(root, visitor, 1);
+            walkPage(root, visitor, 1, new HashSet<>());
             return;
         }
         byte[] inline = Arrays.copyOfRange(value, Layout.BUCKET_HEADER, value.length);
@@ -171,9 +173,18 @@ public final class BboltReader implements AutoCloseable {
         walkLeaf(-1, inline, visitor);
     }
 
-    private <E extends Exception> void walkPage(long pgid, Visitor<E> visitor, int depth) throws BboltException, E {
+    /**
+     * Walks one tree. {@code seen} holds the pages already walked in it: a page reached twice (a
+     * corrupted file whose branches share or loop) is refused at once rather than walked over
+     * and over, which the depth limit alone would allow exponentially often.
+     */
+    private <E extends Exception> void walkPage(long pgid, Visitor<E> visitor, int depth, Set<Long> seen)
+            throws BboltException, E {
         if (depth > MAX_DEPTH) {
             throw new BboltException("page " + pgid + ": tree deeper than " + MAX_DEPTH + " levels (a loop in a corrupted file)");
+        }
+        if (!seen.add(pgid)) {
+            throw new BboltException("page " + pgid + ": reached twice in one tree (corrupted)");
         }
         byte[] page = readPage(pgid);
         int flags = u16(page, 8);
@@ -185,7 +196,7 @@ public final class BboltReader implements AutoCloseable {
             for (int i = 0; i < count; i++) {
                 int el = Layout.PAGE_HEADER + i * Layout.ELEMENT;
                 long child = i64(page, el + 8);
-                walkPage(child, visitor, depth + 1);
+                walkPage(child, visitor, depth + 1, seen);
             }
         } else {
             throw new BboltException("page " + pgid + ": invalid page type 0x" + Integer.toHexString(flags)
