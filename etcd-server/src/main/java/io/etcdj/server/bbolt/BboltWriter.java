@@ -19,7 +19,7 @@ import java.util.List;
  *
  * <p>Usage: {@link #beginBucket} (names in ascending byte order), {@link #put} (keys in
  * ascending order), {@link #endBucket}, ..., then {@link #finish}. Only top-level buckets are
- * written, each with a page of its own (never inline), which bbolt reads as well as inline ones.
+ * written (etcd nests none); small ones inline, as bbolt writes them.
  */
 public final class BboltWriter implements AutoCloseable {
     public static final int DEFAULT_PAGE_SIZE = 4096;
@@ -94,14 +94,23 @@ public final class BboltWriter implements AutoCloseable {
         leaf.add(0, key, value);
     }
 
-    /** Writes the bucket's last leaf and its branch pages; the bucket's root goes into the root bucket. */
+    /**
+     * Ends the bucket. A small bucket (one leaf of at most a quarter page, bbolt's own rule) is
+     * stored inline in its header, as bbolt stores it; a larger one gets its last leaf and its
+     * branch pages written, and its header points at its root page.
+     */
     public void endBucket() throws BboltException {
-        if (!leaf.isEmpty() || leaves.isEmpty()) {
-            leaves.add(leaf.flush());
+        byte[] header;
+        if (leaves.isEmpty() && leaf.size() <= pageSize / 4) {
+            header = leaf.inline();
+        } else {
+            if (!leaf.isEmpty()) {
+                leaves.add(leaf.flush());
+            }
+            long root = writeBranches(leaves);
+            header = ByteBuffer.allocate(Layout.BUCKET_HEADER).order(ByteOrder.LITTLE_ENDIAN)
+                    .putLong(root).putLong(0).array();
         }
-        long root = writeBranches(leaves);
-        byte[] header = ByteBuffer.allocate(Layout.BUCKET_HEADER).order(ByteOrder.LITTLE_ENDIAN)
-                .putLong(root).putLong(0).array();
         buckets.add(new BucketRoot(bucketName, header));
         bucketName = null;
     }
@@ -202,6 +211,10 @@ public final class BboltWriter implements AutoCloseable {
             return keys.isEmpty();
         }
 
+        long size() {
+            return size;
+        }
+
         long sizeWith(int keyLength, int valueLength) {
             return size + Layout.ELEMENT + keyLength + valueLength;
         }
@@ -228,10 +241,28 @@ public final class BboltWriter implements AutoCloseable {
             }
             long pgid = nextPage;
             ByteBuffer b = ByteBuffer.allocate((int) (pages * pageSize)).order(ByteOrder.LITTLE_ENDIAN);
-            b.putLong(pgid).putShort((short) type).putShort((short) keys.size()).putInt((int) (pages - 1));
-            int data = Layout.PAGE_HEADER + keys.size() * Layout.ELEMENT;
+            layOut(b, 0, pgid, pages - 1);
+            write(pgid, b.array());
+            nextPage += pages;
+            return reset(pgid);
+        }
+
+        /** The bucket header of an inline bucket: root 0, sequence 0, then this leaf as a page (id 0). */
+        byte[] inline() {
+            ByteBuffer b = ByteBuffer.allocate(Layout.BUCKET_HEADER + (int) size).order(ByteOrder.LITTLE_ENDIAN);
+            b.putLong(0).putLong(0);
+            layOut(b, Layout.BUCKET_HEADER, 0, 0);
+            reset(0);
+            return b.array();
+        }
+
+        /** Writes the header and elements at {@code base} of {@code b}; positions are relative to each element. */
+        private void layOut(ByteBuffer b, int base, long pgid, long overflow) {
+            b.putLong(base, pgid).putShort(base + 8, (short) type).putShort(base + 10, (short) keys.size())
+                    .putInt(base + 12, (int) overflow);
+            int data = base + Layout.PAGE_HEADER + keys.size() * Layout.ELEMENT;
             for (int i = 0; i < keys.size(); i++) {
-                int el = Layout.PAGE_HEADER + i * Layout.ELEMENT;
+                int el = base + Layout.PAGE_HEADER + i * Layout.ELEMENT;
                 byte[] k = keys.get(i);
                 byte[] v = values.get(i);
                 if (type == Layout.LEAF_PAGE) {
@@ -244,8 +275,9 @@ public final class BboltWriter implements AutoCloseable {
                 b.put(data + k.length, v);
                 data += k.length + v.length;
             }
-            write(pgid, b.array());
-            nextPage += pages;
+        }
+
+        private PageRef reset(long pgid) {
             // an empty page (an empty bucket's only leaf) is never a branch's child, so its key is unused
             PageRef ref = new PageRef(keys.isEmpty() ? new byte[0] : keys.get(0).clone(), pgid);
             keys.clear();

@@ -42,7 +42,12 @@ class BboltRoundTripTest {
             Arrays.fill(v, (byte) ('a' + i));
             big.put(b("big" + i), v);
         }
+        // small buckets are written inline, as bbolt writes them: an empty one and one of two keys
         data.put("alarm", new TreeMap<>(Arrays::compareUnsigned));
+        TreeMap<byte[], byte[]> small = new TreeMap<>(Arrays::compareUnsigned);
+        small.put(b("authEnabled"), new byte[] {1});
+        small.put(b("authRevision"), new byte[8]);
+        data.put("auth", small);
         data.put("big", big);
         data.put("key", many);
         return data;
@@ -104,6 +109,23 @@ class BboltRoundTripTest {
     }
 
     @Test
+    void smallBucketsAreInlineLargeOnesHavePages() throws Exception {
+        Path file = write(sample(300, 1), 4096);
+        Map<String, Long> roots = new LinkedHashMap<>();
+        Map<String, Integer> headerSizes = new LinkedHashMap<>();
+        try (BboltReader r = BboltReader.open(file)) {
+            r.forEachTopLevel((name, header, bucket) -> {
+                roots.put(new String(name), java.nio.ByteBuffer.wrap(header).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong());
+                headerSizes.put(new String(name), header.length);
+            });
+        }
+        assertEquals(0L, roots.get("alarm"));
+        assertEquals(32, headerSizes.get("alarm"), "an empty inline bucket: its header and an empty leaf header");
+        assertEquals(0L, roots.get("auth"));
+        assertTrue(roots.get("big") > 2 && roots.get("key") > 2, roots.toString());
+    }
+
+    @Test
     void otherPageSizesRoundTrip() throws Exception {
         var data = sample(3_000, 2);
         assertSame(data, readAll(write(data, 16384), -1));
@@ -154,7 +176,7 @@ class BboltRoundTripTest {
     @Test
     void aCorruptedPageIsRefusedNotMisread() throws Exception {
         Path file = write(sample(5_000, 0), 4096);
-        // page 3 is the key bucket's first leaf (buckets are written in order: alarm's leaf is 3, big's next...)
+        // pages 3 to 5 are leaves of the key bucket (alarm and auth are inline, big is empty and inline too)
         for (long page = 3; page < 6; page++) {
             flipByte(file, page * 4096); // the page id in the header
         }
@@ -164,10 +186,12 @@ class BboltRoundTripTest {
 
     @Test
     void elementsPointingOutsideTheirPageAreRefused() throws Exception {
-        Path file = write(sample(10, 0), 4096);
-        // page 5 is the key bucket's only leaf; its first element's pos field is at 16 + 4
+        Path file = write(sample(200, 0), 4096);
+        // page 3 is the key bucket's first leaf; its first element's pos field is at 16 + 4
         try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
-            f.seek(5 * 4096 + 16 + 4);
+            f.seek(3 * 4096 + 8);
+            assertEquals(2, f.read(), "page 3 is a leaf");
+            f.seek(3 * 4096 + 16 + 4);
             f.write(new byte[] {(byte) 0xff, (byte) 0xff, 0, 0});
         }
         BboltException e = assertThrows(BboltException.class, () -> readAll(file, -1));
