@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.StringJoiner;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.junit.jupiter.api.AfterAll;
@@ -87,6 +88,8 @@ class EtcdSnapshotIT {
         Tool.etcdctl(ep, "user", "add", "alice:alicepw").ok();
         Tool.etcdctl(ep, "user", "grant-role", "alice", "reader").ok();
         source = history(ep, compactAt);
+        assertEquals(2, source.leases().size());
+        assertTrue(source.leases().values().stream().anyMatch(l -> keySet(l).size() == 2), "a lease with two keys");
         snapshot = home.resolve("real-snapshot.db");
         Tool.etcdctl(ep, "snapshot", "save", snapshot.toString()).ok();
         real.stop();
@@ -125,6 +128,38 @@ class EtcdSnapshotIT {
         assertSameHistory(source, history(ours.endpoint(), source.compacted()));
         assertCompactedBelow(ours.endpoint(), source.compacted());
         ours.stop();
+    }
+
+    @Test
+    void aRealSnapshotRestoresIntoAThreeMemberClusterOfOurs() throws Exception {
+        List<ServerProcess> members = new ArrayList<>();
+        for (String name : List.of("c1", "c2", "c3")) {
+            members.add(track(new ServerProcess(name, home.resolve(name))));
+        }
+        StringJoiner cluster = new StringJoiner(",");
+        members.forEach(m -> cluster.add(m.name + "=" + m.peerUrl()));
+        for (ServerProcess m : members) {
+            Tool.etcdutl("snapshot", "restore", snapshot.toString(), "--name", m.name, "--data-dir", m.dataDir().toString(),
+                    "--initial-cluster", cluster.toString(), "--initial-cluster-token", "from-etcd",
+                    "--initial-advertise-peer-urls", m.peerUrl()).ok();
+        }
+        for (ServerProcess m : members) {
+            m.launch(cluster.toString());
+        }
+        for (ServerProcess m : members) {
+            m.awaitReady();
+        }
+        JsonNode latest = source.kvsByRev().get(source.latest());
+        for (ServerProcess m : members) {
+            // each member answers from its own restored backend
+            JsonNode got = JSON.readTree(Tool.etcdctl(m.endpoint(), "get", "", "--prefix", "-w", "json",
+                    "--consistency=s").ok().out());
+            assertEquals(latest, got.path("kvs"), m.name);
+        }
+        assertSameHistory(source, history(members.get(1).endpoint(), source.compacted()));
+        for (ServerProcess m : members) {
+            m.stop();
+        }
     }
 
     @Test
@@ -243,10 +278,17 @@ class EtcdSnapshotIT {
             JsonNode want = e.getValue();
             JsonNode got = actual.leases().get(e.getKey());
             assertEquals(want.get("granted-ttl"), got.get("granted-ttl"), "granted TTL of " + e.getKey());
-            assertEquals(want.get("keys"), got.get("keys"), "keys of lease " + e.getKey());
+            // etcd lists a lease's keys from a Go map, in no fixed order
+            assertEquals(keySet(want), keySet(got), "keys of lease " + e.getKey());
             long left = got.get("ttl").asLong();
             assertTrue(left > 0 && left <= got.get("granted-ttl").asLong(), "remaining TTL " + left);
         }
+    }
+
+    private static Set<String> keySet(JsonNode timeToLive) {
+        Set<String> keys = new TreeSet<>();
+        timeToLive.path("keys").forEach(k -> keys.add(k.asText()));
+        return keys;
     }
 
     private static void assertCompactedBelow(String ep, long compacted) throws Exception {
