@@ -100,15 +100,15 @@ public final class EtcdExport {
         bucket(w, EtcdSchema.MEMBERS_REMOVED, sorted());
 
         TreeMap<byte[], byte[]> meta = sorted();
-        copyMeta(tx, meta, MetaKeys.CONSISTENT_INDEX, "consistent_index");
-        copyMeta(tx, meta, MetaKeys.TERM, "term");
+        copyMeta(tx, meta, MetaKeys.CONSISTENT_INDEX, EtcdSchema.CONSISTENT_INDEX);
+        copyMeta(tx, meta, MetaKeys.TERM, EtcdSchema.TERM);
         byte[] scheduled = tx.get(Bucket.META, MetaKeys.SCHEDULED_COMPACT_REV);
         if (scheduled != null) {
-            meta.put(EtcdSchema.ascii("scheduledCompactRev"), EtcdSchema.revision(Bytes.toLong(scheduled)));
+            meta.put(EtcdSchema.ascii(EtcdSchema.SCHEDULED_COMPACT_REV), EtcdSchema.revision(Bytes.toLong(scheduled)));
         }
         byte[] finished = tx.get(Bucket.META, MetaKeys.FINISHED_COMPACT_REV);
         if (finished != null) {
-            meta.put(EtcdSchema.ascii("finishedCompactRev"), EtcdSchema.revision(Bytes.toLong(finished)));
+            meta.put(EtcdSchema.ascii(EtcdSchema.FINISHED_COMPACT_REV), EtcdSchema.revision(Bytes.toLong(finished)));
         }
         bucket(w, EtcdSchema.META, meta);
     }

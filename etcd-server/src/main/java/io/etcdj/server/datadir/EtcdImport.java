@@ -112,19 +112,19 @@ final class EtcdImport {
     }
 
     private void copyMeta(Map<String, byte[]> meta, WriteTx tx) throws DataDirException {
-        byte[] ci = meta.get("consistent_index");
+        byte[] ci = meta.get(EtcdSchema.CONSISTENT_INDEX);
         if (ci != null && ci.length == 8) {
             tx.put(Bucket.META, MetaKeys.CONSISTENT_INDEX, ci);
         }
-        byte[] term = meta.get("term");
+        byte[] term = meta.get(EtcdSchema.TERM);
         if (term != null && term.length == 8) {
             tx.put(Bucket.META, MetaKeys.TERM, term);
         }
-        byte[] scheduled = meta.get("scheduledCompactRev");
+        byte[] scheduled = meta.get(EtcdSchema.SCHEDULED_COMPACT_REV);
         if (scheduled != null) {
             tx.put(Bucket.META, MetaKeys.SCHEDULED_COMPACT_REV, Bytes.longBytes(EtcdSchema.revisionMain(scheduled)));
         }
-        byte[] finished = meta.get("finishedCompactRev");
+        byte[] finished = meta.get(EtcdSchema.FINISHED_COMPACT_REV);
         if (finished != null) {
             tx.put(Bucket.META, MetaKeys.FINISHED_COMPACT_REV, Bytes.longBytes(EtcdSchema.revisionMain(finished)));
         }

@@ -40,8 +40,12 @@ final class EtcdSchema {
     static final Map<String, Bucket> COPIED = Map.of(KEY, Bucket.KEY, AUTH, Bucket.AUTH,
             AUTH_USERS, Bucket.AUTH_USERS, AUTH_ROLES, Bucket.AUTH_ROLES);
 
+    /** Keys of etcd's meta bucket. */
+    static final String CONSISTENT_INDEX = "consistent_index";
+    static final String TERM = "term";
+    static final String SCHEDULED_COMPACT_REV = "scheduledCompactRev";
+    static final String FINISHED_COMPACT_REV = "finishedCompactRev";
     static final String STORAGE_VERSION = "storageVersion";
-    static final String CONF_STATE = "confState";
     /** The newest storage schema this code knows: etcd 3.6's. */
     static final int[] NEWEST_STORAGE = {3, 6};
 
