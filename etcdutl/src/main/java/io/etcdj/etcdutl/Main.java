@@ -86,6 +86,7 @@ public final class Main {
     private static CommandLine commandLine(Context ctx) {
         Snapshot snapshot = new Snapshot(ctx.out());
         CommandLine snapshotCmd = new CommandLine(snapshot)
+                .addSubcommand("export", new SnapshotExportCommand(ctx))
                 .addSubcommand("restore", new SnapshotRestoreCommand(ctx))
                 .addSubcommand("save", new SnapshotSaveCommand())
                 .addSubcommand("status", new SnapshotStatusCommand(ctx));

@@ -11,9 +11,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** Our etcd server as a child process on free 127.0.0.1 ports, run from the test class path. */
+/**
+ * Our etcd server as a child process on free 127.0.0.1 ports, run from the test class path; or,
+ * made by {@link #realEtcd}, the real etcd (3.4, at $ETCD or /usr/bin/etcd) with the same flags.
+ */
 final class ServerProcess implements AutoCloseable {
     private static final String READY = "ready to serve client requests";
+    /** The real etcd binary, for differential tests. */
+    static final Path REAL_ETCD = Path.of(System.getenv().getOrDefault("ETCD", "/usr/bin/etcd"));
 
     final String name;
     final int clientPort = freePort();
@@ -21,11 +26,25 @@ final class ServerProcess implements AutoCloseable {
     private final Path dataDir;
     private final Path log;
     private Process process;
+    private final boolean real;
 
     ServerProcess(String name, Path dataDir) {
+        this(name, dataDir, false);
+    }
+
+    private ServerProcess(String name, Path dataDir, boolean real) {
         this.name = name;
         this.dataDir = dataDir;
         this.log = dataDir.resolveSibling(name + ".log");
+        this.real = real;
+    }
+
+    /** The real etcd on {@code dataDir}; fails clearly when it is not installed. */
+    static ServerProcess realEtcd(String name, Path dataDir) {
+        if (!Files.isExecutable(REAL_ETCD)) {
+            throw new IllegalStateException("this test needs the real etcd at " + REAL_ETCD + " (or $ETCD)");
+        }
+        return new ServerProcess(name, dataDir, true);
     }
 
     String endpoint() {
@@ -43,11 +62,12 @@ final class ServerProcess implements AutoCloseable {
     /** Starts without waiting; {@code initialCluster} matters only for a new data dir. */
     void launch(String initialCluster) throws IOException {
         String client = "http://" + endpoint();
-        List<String> cmd = new ArrayList<>(List.of(
+        List<String> cmd = new ArrayList<>(real ? List.of(REAL_ETCD.toString()) : List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "--add-opens", "java.base/java.nio=ALL-UNNAMED", "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"), "io.etcdj.server.Main",
+                "-cp", System.getProperty("java.class.path"), "io.etcdj.server.Main"));
+        cmd.addAll(List.of(
                 "--name=" + name, "--data-dir=" + dataDir,
                 "--listen-client-urls=" + client, "--advertise-client-urls=" + client,
                 "--listen-peer-urls=" + peerUrl(), "--initial-advertise-peer-urls=" + peerUrl(),

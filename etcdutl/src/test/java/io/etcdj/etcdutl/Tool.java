@@ -33,6 +33,13 @@ final class Tool {
         return run(cmd);
     }
 
+    /** The real etcdctl with {@code input} on its stdin (txn reads its operations there). */
+    static Result etcdctlWithInput(String endpoints, String input, String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(ETCDCTL, "--endpoints=" + endpoints, "--command-timeout=10s"));
+        cmd.addAll(List.of(args));
+        return run(cmd, input);
+    }
+
     static Result etcdutl(String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(ETCDUTL.toString()));
         cmd.addAll(List.of(args));
@@ -40,9 +47,15 @@ final class Tool {
     }
 
     private static Result run(List<String> cmd) throws IOException, InterruptedException {
+        return run(cmd, "");
+    }
+
+    private static Result run(List<String> cmd, String input) throws IOException, InterruptedException {
         Path errFile = Files.createTempFile("tool-", ".err");
+        Path inFile = Files.createTempFile("tool-", ".in");
         try {
-            ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(errFile.toFile());
+            Files.writeString(inFile, input, StandardCharsets.UTF_8);
+            ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(errFile.toFile()).redirectInput(inFile.toFile());
             pb.environment().put("ETCDCTL_API", "3");
             Process p = pb.start();
             byte[] out = p.getInputStream().readAllBytes();
@@ -54,6 +67,7 @@ final class Tool {
                     Files.readString(errFile, StandardCharsets.UTF_8));
         } finally {
             Files.deleteIfExists(errFile);
+            Files.deleteIfExists(inFile);
         }
     }
 }

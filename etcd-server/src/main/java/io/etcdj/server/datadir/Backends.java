@@ -18,6 +18,15 @@ final class Backends {
         return open(db, db);
     }
 
+    /** Creates a new backend file at {@code db} for about {@code expectedBytes} of data (an import). */
+    static Backend create(Path db, long expectedBytes) throws DataDirException {
+        try {
+            return Backend.open(db, Math.max(DEFAULT_QUOTA, 3 * expectedBytes));
+        } catch (BackendException e) {
+            throw new DataDirException("cannot create database at " + db + " (" + e.getMessage() + ")", e);
+        }
+    }
+
     /** Opens {@code db}; errors name {@code shownAs}, the file the user gave (a scratch copy is opened instead). */
     static Backend open(Path db, Path shownAs) throws DataDirException {
         if (!Files.isRegularFile(db)) {

@@ -1,5 +1,6 @@
 package io.etcdj.server.datadir;
 
+import io.etcdj.server.bbolt.BboltReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -45,6 +46,16 @@ public final class SnapshotFile {
         return path;
     }
 
+    /** Is the backend part a real etcd's bbolt file (rather than our LMDB one)? */
+    public boolean isBbolt() {
+        return BboltReader.looksLikeBbolt(path);
+    }
+
+    /** Checks the SHA-256 trailer, as {@link #copyDbTo} does, without copying. */
+    public void verifyHash(boolean skipHashCheck) throws DataDirException {
+        copyDbTo(OutputStream.nullOutputStream(), skipHashCheck);
+    }
+
     public boolean hasChecksum() {
         return size % SECTOR == SHA256_SIZE;
     }
@@ -59,13 +70,20 @@ public final class SnapshotFile {
      * the copy is made first so the check reads the bytes that will be used.
      */
     public void copyDbTo(Path target, boolean skipHashCheck) throws DataDirException {
+        try (OutputStream out = Files.newOutputStream(target)) {
+            copyDbTo(out, skipHashCheck);
+        } catch (IOException e) {
+            throw IoErrors.describe("open", target, e);
+        }
+    }
+
+    private void copyDbTo(OutputStream out, boolean skipHashCheck) throws DataDirException {
         if (!hasChecksum() && !skipHashCheck) {
             throw new DataDirException("snapshot missing hash but --skip-hash-check=false");
         }
         byte[] actual;
         byte[] expected = new byte[SHA256_SIZE];
-        try (InputStream in = Files.newInputStream(path);
-             OutputStream out = Files.newOutputStream(target)) {
+        try (InputStream in = Files.newInputStream(path)) {
             DigestInputStream digesting = new DigestInputStream(in, sha256());
             copy(digesting, out, dbSize());
             actual = digesting.getMessageDigest().digest();

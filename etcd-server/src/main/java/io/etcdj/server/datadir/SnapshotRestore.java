@@ -24,6 +24,7 @@ import io.etcdj.serverpb.WalMetadata;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -35,9 +36,14 @@ import java.util.stream.Stream;
  * a fresh WAL holding one committed conf change per member (term 1), with a Raft snapshot at
  * that index. The server's restart path then starts the member with the new configuration and
  * skips nothing it needs: its Raft state starts at the snapshot, its backend is already there.
+ *
+ * <p>The snapshot may be ours (LMDB) or a real etcd's (bbolt, from etcd 3.4 to 3.6), which is
+ * converted record by record on the way in ({@link EtcdImport}).
  */
 public final class SnapshotRestore {
     private static final long TERM = 1;
+    /** Name of the staging directory inside the data dir (and suffix of the WAL dir's sibling). */
+    private static final String STAGING = ".restore-tmp";
 
     private SnapshotRestore() {
     }
@@ -45,26 +51,43 @@ public final class SnapshotRestore {
     public static void restore(RestoreConfig cfg) throws DataDirException {
         DataDirLayout layout = cfg.layout();
         checkTargets(layout);
-        List<Path> created = new ArrayList<>();
+        // Everything is made in a staging place beside the targets and renamed in at the end, so a
+        // failure at any step (a corrupted snapshot found half-way) leaves no member directory behind.
+        boolean dataDirCreated = !Files.exists(layout.dataDir());
+        Path stagingRoot = layout.dataDir().resolve(STAGING);
+        Path stagingWal = layout.walDir() == null ? null
+                : layout.walDir().resolveSibling(layout.walDir().getFileName() + STAGING);
+        DataDirLayout staging = new DataDirLayout(stagingRoot, stagingWal);
         try {
-            createIfMissing(layout.dataDir(), created);
-            if (layout.walDir() != null) {
-                created.add(layout.walDir());
-            }
-            Files.createDirectories(layout.snapDir());
+            Files.createDirectories(staging.snapDir());
             SnapshotFile source = SnapshotFile.of(cfg.snapshot(), "open");
-            source.copyDbTo(layout.backendFile(), cfg.skipHashCheck());
+            if (source.isBbolt()) {
+                source.verifyHash(cfg.skipHashCheck());
+                EtcdImport.convert(source, staging.backendFile());
+            } else {
+                source.copyDbTo(staging.backendFile(), cfg.skipHashCheck());
+            }
             List<Member> members = cfg.cluster().members();
             long commit = members.size();
-            rewriteBackend(layout.backendFile(), members, commit, cfg.bumpRevision(), cfg.markCompacted());
-            writeRaftState(layout, cfg.cluster(), members);
+            rewriteBackend(staging.backendFile(), members, commit, cfg.bumpRevision(), cfg.markCompacted());
+            writeRaftState(staging, cfg.cluster(), members);
             // LMDB's reader table beside the file: the server makes its own; a restored dir holds only data
-            Files.deleteIfExists(layout.backendFile().resolveSibling(layout.backendFile().getFileName() + "-lock"));
+            Files.deleteIfExists(staging.backendFile().resolveSibling(staging.backendFile().getFileName() + "-lock"));
+            Files.move(staging.memberDir(), layout.memberDir(), StandardCopyOption.ATOMIC_MOVE);
+            if (stagingWal != null) {
+                try {
+                    Files.move(stagingWal, layout.walDir(), StandardCopyOption.ATOMIC_MOVE);
+                } catch (IOException e) {
+                    ScratchBackend.deleteTree(layout.memberDir());
+                    throw e;
+                }
+            }
+            Files.delete(stagingRoot);
         } catch (IOException e) {
-            removeCreated(created, layout);
+            removeStaging(staging, layout, dataDirCreated);
             throw new DataDirException(e.getMessage(), e);
         } catch (DataDirException | RuntimeException e) {
-            removeCreated(created, layout);
+            removeStaging(staging, layout, dataDirCreated);
             throw e;
         }
     }
@@ -91,19 +114,13 @@ public final class SnapshotRestore {
         }
     }
 
-    private static void createIfMissing(Path dir, List<Path> created) throws IOException {
-        if (!Files.exists(dir)) {
-            Files.createDirectories(dir);
-            created.add(dir);
+    /** Leaves no half-made member behind: the staging places go, a data dir this restore created goes too. */
+    private static void removeStaging(DataDirLayout staging, DataDirLayout layout, boolean dataDirCreated) {
+        ScratchBackend.deleteTree(staging.dataDir());
+        ScratchBackend.deleteTree(staging.walDir());
+        if (dataDirCreated && !Files.exists(layout.memberDir())) {
+            ScratchBackend.deleteTree(layout.dataDir());
         }
-    }
-
-    /** Leaves no half-made member behind: what this restore created goes, an empty data dir given stays empty. */
-    private static void removeCreated(List<Path> created, DataDirLayout layout) {
-        if (!created.contains(layout.dataDir())) {
-            ScratchBackend.deleteTree(layout.memberDir());
-        }
-        created.forEach(ScratchBackend::deleteTree);
     }
 
     private static void rewriteBackend(Path db, List<Member> members, long consistentIndex, long bump,

@@ -29,6 +29,9 @@ public record SnapshotStatus(long hash, long revision, long totalKeys, long tota
     /** Reads {@code file}; a missing file is reported as etcd does ("stat FILE: ..."). */
     public static SnapshotStatus of(Path file) throws DataDirException {
         SnapshotFile snapshot = SnapshotFile.of(file, "stat");
+        if (snapshot.isBbolt()) {
+            return EtcdStatus.of(snapshot);
+        }
         try (ScratchBackend scratch = ScratchBackend.copyOf(snapshot);
              ReadTx tx = scratch.backend().beginRead()) {
             CRC32C crc = new CRC32C();

@@ -1,0 +1,333 @@
+package io.etcdj.etcdutl;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.etcdj.server.backend.Backend;
+import io.etcdj.server.backend.Bucket;
+import io.etcdj.server.backend.ReadTx;
+import io.etcdj.server.bbolt.BboltReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.StringJoiner;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Migration both ways against the real etcd 3.4: data written to a real etcd with the real
+ * etcdctl (puts, overwrites, deletes, a compaction, leases, users and roles) is saved with
+ * {@code etcdctl snapshot save}, restored by bin/etcdutl into our member, which must serve the
+ * same {@code get --rev} results and leases; then our member's data, with more writes, is exported
+ * by bin/etcdutl and restored by the real etcdctl into a real etcd that must serve it all the same.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class EtcdSnapshotIT {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String COMPACTED = "etcdserver: mvcc: required revision has been compacted";
+
+    private Path home;
+    private Path snapshot;
+    private Path memberDb;
+    private final List<ServerProcess> started = new ArrayList<>();
+    /** What the real source served: {@code get "" --prefix -w json} kvs per revision from the compaction on. */
+    private History source;
+
+    /** What one server served: kvs per readable revision, the compaction, leases with their TTL and keys. */
+    private record History(long compacted, long latest, Map<Long, JsonNode> kvsByRev, Map<String, JsonNode> leases) {
+    }
+
+    @BeforeAll
+    void writeToRealEtcd() throws Exception {
+        home = Files.createTempDirectory("etcdutl-etcd-it-");
+        ServerProcess real = track(ServerProcess.realEtcd("real", home.resolve("real")));
+        real.launch("real=" + real.peerUrl());
+        real.awaitReady();
+        String ep = real.endpoint();
+        String lease1 = Tool.etcdctl(ep, "lease", "grant", "3600").ok().out().split(" ")[1];
+        Tool.etcdctl(ep, "lease", "grant", "7200").ok();
+        Tool.etcdctl(ep, "put", "k1", "v1").ok();
+        Tool.etcdctl(ep, "put", "k2", "v2").ok();
+        Tool.etcdctl(ep, "put", "k3", "v3", "--lease=" + lease1).ok();
+        Tool.etcdctl(ep, "put", "k1", "v1-overwritten").ok();
+        Tool.etcdctl(ep, "del", "k2").ok();
+        // enough keys and a value large enough that the key bucket spans several pages and an overflow page
+        for (int batch = 0; batch < 3; batch++) {
+            StringBuilder ops = new StringBuilder("\n");
+            for (int i = 0; i < 100; i++) {
+                ops.append("put many/").append(batch).append('/').append(i).append(' ').append("v".repeat(100)).append('\n');
+            }
+            ops.append("\n\n");
+            Tool.etcdctlWithInput(ep, ops.toString(), "txn").ok();
+        }
+        Tool.etcdctl(ep, "put", "big", "b".repeat(10_000)).ok();
+        long compactAt = revision(ep) - 1;
+        Tool.etcdctl(ep, "compact", Long.toString(compactAt)).ok();
+        Tool.etcdctl(ep, "put", "k4", "after-compaction", "--lease=" + lease1).ok();
+        Tool.etcdctl(ep, "del", "--prefix", "many/1/").ok();
+        Tool.etcdctl(ep, "put", "k1", "third").ok();
+        Tool.etcdctl(ep, "user", "add", "root:rootpw").ok();
+        Tool.etcdctl(ep, "user", "grant-role", "root", "root").ok();
+        Tool.etcdctl(ep, "role", "add", "reader").ok();
+        Tool.etcdctl(ep, "role", "grant-permission", "reader", "read", "k", "--prefix").ok();
+        Tool.etcdctl(ep, "user", "add", "alice:alicepw").ok();
+        Tool.etcdctl(ep, "user", "grant-role", "alice", "reader").ok();
+        source = history(ep, compactAt);
+        assertEquals(2, source.leases().size());
+        assertTrue(source.leases().values().stream().anyMatch(l -> keySet(l).size() == 2), "a lease with two keys");
+        snapshot = home.resolve("real-snapshot.db");
+        Tool.etcdctl(ep, "snapshot", "save", snapshot.toString()).ok();
+        real.stop();
+        memberDb = home.resolve("real").resolve("member").resolve("snap").resolve("db");
+    }
+
+    @AfterAll
+    void cleanUp() throws Exception {
+        try {
+            for (ServerProcess p : started) {
+                p.close();
+            }
+        } finally {
+            deleteTree(home);
+        }
+    }
+
+    @Test
+    void statusOfARealSnapshotIsEtcdsOwn() throws Exception {
+        for (Path file : List.of(snapshot, memberDb)) {
+            JsonNode theirs = JSON.readTree(Tool.etcdctl("127.0.0.1:1", "snapshot", "status", file.toString(), "-w", "json").ok().out());
+            JsonNode ours = JSON.readTree(Tool.etcdutl("snapshot", "status", file.toString(), "-w", "json").ok().out());
+            for (String field : List.of("hash", "revision", "totalKey", "totalSize")) {
+                assertEquals(theirs.get(field), ours.get(field), field + " of " + file.getFileName());
+            }
+        }
+    }
+
+    @Test
+    void aRealSnapshotRestoresIntoOurMemberWithItsHistoryLeasesAndAuth() throws Exception {
+        ServerProcess ours = track(new ServerProcess("ours", home.resolve("ours")));
+        restoreWithEtcdutl(snapshot, ours, List.of());
+        assertAuthBucketsCarried(snapshot, ours.dataDir());
+        ours.launch("ours=" + ours.peerUrl());
+        ours.awaitReady();
+        assertSameHistory(source, history(ours.endpoint(), source.compacted()));
+        assertCompactedBelow(ours.endpoint(), source.compacted());
+        ours.stop();
+    }
+
+    @Test
+    void aRealSnapshotRestoresIntoAThreeMemberClusterOfOurs() throws Exception {
+        List<ServerProcess> members = new ArrayList<>();
+        for (String name : List.of("c1", "c2", "c3")) {
+            members.add(track(new ServerProcess(name, home.resolve(name))));
+        }
+        StringJoiner cluster = new StringJoiner(",");
+        members.forEach(m -> cluster.add(m.name + "=" + m.peerUrl()));
+        for (ServerProcess m : members) {
+            Tool.etcdutl("snapshot", "restore", snapshot.toString(), "--name", m.name, "--data-dir", m.dataDir().toString(),
+                    "--initial-cluster", cluster.toString(), "--initial-cluster-token", "from-etcd",
+                    "--initial-advertise-peer-urls", m.peerUrl()).ok();
+        }
+        for (ServerProcess m : members) {
+            m.launch(cluster.toString());
+        }
+        for (ServerProcess m : members) {
+            m.awaitReady();
+        }
+        JsonNode latest = source.kvsByRev().get(source.latest());
+        for (ServerProcess m : members) {
+            // each member answers from its own restored backend
+            JsonNode got = JSON.readTree(Tool.etcdctl(m.endpoint(), "get", "", "--prefix", "-w", "json",
+                    "--consistency=s").ok().out());
+            assertEquals(latest, got.path("kvs"), m.name);
+        }
+        assertSameHistory(source, history(members.get(1).endpoint(), source.compacted()));
+        for (ServerProcess m : members) {
+            m.stop();
+        }
+    }
+
+    @Test
+    void aStoppedRealMembersDbRestoresWithSkipHashCheck() throws Exception {
+        ServerProcess ours = track(new ServerProcess("fromdb", home.resolve("fromdb")));
+        Tool.Result refused = Tool.etcdutl("snapshot", "restore", memberDb.toString(), "--data-dir", ours.dataDir().toString());
+        assertEquals(1, refused.code());
+        assertTrue(refused.err().strip().endsWith("Error: snapshot missing hash but --skip-hash-check=false"), refused.err());
+        assertFalse(Files.exists(ours.dataDir().resolve("member")), "nothing restored on a refused restore");
+        deleteTree(ours.dataDir());
+        restoreWithEtcdutl(memberDb, ours, List.of("--skip-hash-check"));
+        ours.launch("fromdb=" + ours.peerUrl());
+        ours.awaitReady();
+        assertSameHistory(source, history(ours.endpoint(), source.compacted()));
+        ours.stop();
+    }
+
+    @Test
+    void ourExportRestoresIntoARealEtcd() throws Exception {
+        ServerProcess ours = track(new ServerProcess("exporter", home.resolve("exporter")));
+        restoreWithEtcdutl(snapshot, ours, List.of());
+        ours.launch("exporter=" + ours.peerUrl());
+        ours.awaitReady();
+        String ep = ours.endpoint();
+        String lease = Tool.etcdctl(ep, "lease", "grant", "900").ok().out().split(" ")[1];
+        Tool.etcdctl(ep, "put", "k5", "ours", "--lease=" + lease).ok();
+        Tool.etcdctl(ep, "put", "k1", "fourth").ok();
+        Tool.etcdctl(ep, "del", "k3").ok();
+        long compactAt = revision(ep);
+        Tool.etcdctl(ep, "compact", Long.toString(compactAt)).ok();
+        Tool.etcdctl(ep, "put", "k6", "last").ok();
+        History ourHistory = history(ep, compactAt);
+        Path ourSnapshot = home.resolve("our-snapshot.db");
+        Tool.etcdctl(ep, "snapshot", "save", ourSnapshot.toString()).ok();
+        ours.stop();
+
+        // from the stopped member's data dir, and from our snapshot file: both are etcd snapshots
+        Path fromDir = home.resolve("exported-from-dir.db");
+        Tool.Result exported = Tool.etcdutl("snapshot", "export", ours.dataDir().toString(), fromDir.toString()).ok();
+        assertEquals("Snapshot exported at " + fromDir, exported.out().strip());
+        Path fromSnapshot = home.resolve("exported-from-snapshot.db");
+        Tool.etcdutl("snapshot", "export", ourSnapshot.toString(), fromSnapshot.toString(), "--format", "etcd").ok();
+        for (Path file : List.of(fromDir, fromSnapshot)) {
+            // the real etcdctl checks the bbolt file (tx.Check) before it reports
+            JsonNode status = JSON.readTree(Tool.etcdctl("127.0.0.1:1", "snapshot", "status", file.toString(), "-w", "json").ok().out());
+            assertEquals(ourHistory.latest(), status.get("revision").asLong(), "revision of " + file.getFileName());
+        }
+
+        ServerProcess real = track(ServerProcess.realEtcd("back", home.resolve("back")));
+        Tool.etcdctl("127.0.0.1:1", "snapshot", "restore", fromDir.toString(), "--data-dir", real.dataDir().toString(),
+                "--name", "back", "--initial-cluster", "back=" + real.peerUrl(),
+                "--initial-advertise-peer-urls", real.peerUrl()).ok();
+        real.launch("back=" + real.peerUrl());
+        real.awaitReady();
+        String rep = real.endpoint();
+        assertSameHistory(ourHistory, history(rep, compactAt));
+        assertCompactedBelow(rep, compactAt);
+        assertEquals(Set.of("root", "alice"), Set.of(Tool.etcdctl(rep, "user", "list").ok().out().strip().split("\n")));
+        String role = Tool.etcdctl(rep, "role", "get", "reader").ok().out();
+        assertTrue(role.contains("KV Read:\n\t[k, l) (prefix k)"), role);
+        // the users' passwords and roles work once auth is on
+        Tool.etcdctl(rep, "auth", "enable").ok();
+        assertEquals("k1\nfourth", Tool.etcdctl(rep, "--user=alice:alicepw", "get", "k1").ok().out().strip());
+        Tool.Result wrong = Tool.etcdctl(rep, "--user=alice:wrong", "get", "k1");
+        assertTrue(wrong.err().contains("authentication failed, invalid user ID or password"), wrong.err());
+        Tool.Result denied = Tool.etcdctl(rep, "--user=alice:alicepw", "put", "k1", "x");
+        assertTrue(denied.err().contains("permission denied"), denied.err());
+        real.stop();
+    }
+
+    /** Restores {@code file} with bin/etcdutl into {@code member}'s data dir as a one-member cluster. */
+    private static void restoreWithEtcdutl(Path file, ServerProcess member, List<String> extra) throws Exception {
+        List<String> args = new ArrayList<>(List.of("snapshot", "restore", file.toString(),
+                "--data-dir", member.dataDir().toString(), "--name", member.name,
+                "--initial-cluster", member.name + "=" + member.peerUrl(), "--initial-advertise-peer-urls", member.peerUrl()));
+        args.addAll(extra);
+        Tool.etcdutl(args.toArray(String[]::new)).ok();
+    }
+
+    /** The auth buckets of the restored backend hold the very bytes of etcd's (auth is not interpreted on the way). */
+    private static void assertAuthBucketsCarried(Path etcdFile, Path dataDir) throws Exception {
+        Map<String, Map<String, byte[]>> theirs = new LinkedHashMap<>();
+        long dbSize = Files.size(etcdFile) - 32;
+        try (BboltReader r = BboltReader.open(etcdFile, dbSize)) {
+            r.forEachTopLevel((name, header, bucket) -> {
+                Map<String, byte[]> entries = new TreeMap<>();
+                r.forEachInBucket(header, (k, v, nested) -> entries.put(new String(k, StandardCharsets.UTF_8), v));
+                theirs.put(new String(name, StandardCharsets.UTF_8), entries);
+            });
+        }
+        Path db = dataDir.resolve("member").resolve("snap").resolve("db");
+        try (Backend backend = Backend.open(db, 1L << 30); ReadTx tx = backend.beginRead()) {
+            for (Bucket bucket : List.of(Bucket.AUTH, Bucket.AUTH_USERS, Bucket.AUTH_ROLES)) {
+                Map<String, byte[]> ours = new TreeMap<>();
+                tx.forEach(bucket, null, null, (k, v) -> ours.put(new String(k, StandardCharsets.UTF_8), v) == null);
+                Map<String, byte[]> expected = theirs.get(bucket.dbName());
+                assertEquals(expected.keySet(), ours.keySet(), bucket.dbName());
+                for (String k : expected.keySet()) {
+                    assertArrayEquals(expected.get(k), ours.get(k), bucket.dbName() + "/" + k);
+                }
+            }
+            assertTrue(theirs.get("authUsers").containsKey("alice") && theirs.get("authRoles").containsKey("reader"));
+        } finally {
+            BackendFixture.deleteLockFile(db);
+        }
+    }
+
+    private static void assertSameHistory(History expected, History actual) {
+        assertEquals(expected.latest(), actual.latest(), "latest revision");
+        assertEquals(expected.kvsByRev().keySet(), actual.kvsByRev().keySet());
+        for (long rev : expected.kvsByRev().keySet()) {
+            assertEquals(expected.kvsByRev().get(rev), actual.kvsByRev().get(rev), "get --rev=" + rev);
+        }
+        assertEquals(expected.leases().keySet(), actual.leases().keySet(), "leases");
+        for (var e : expected.leases().entrySet()) {
+            JsonNode want = e.getValue();
+            JsonNode got = actual.leases().get(e.getKey());
+            assertEquals(want.get("granted-ttl"), got.get("granted-ttl"), "granted TTL of " + e.getKey());
+            // etcd lists a lease's keys from a Go map, in no fixed order
+            assertEquals(keySet(want), keySet(got), "keys of lease " + e.getKey());
+            long left = got.get("ttl").asLong();
+            assertTrue(left > 0 && left <= got.get("granted-ttl").asLong(), "remaining TTL " + left);
+        }
+    }
+
+    private static Set<String> keySet(JsonNode timeToLive) {
+        Set<String> keys = new TreeSet<>();
+        timeToLive.path("keys").forEach(k -> keys.add(k.asText()));
+        return keys;
+    }
+
+    private static void assertCompactedBelow(String ep, long compacted) throws Exception {
+        Tool.Result r = Tool.etcdctl(ep, "get", "k1", "--rev=" + (compacted - 1));
+        assertTrue(r.err().contains(COMPACTED), r.err());
+    }
+
+    /** Every readable revision's keys (compaction to latest) and every lease, as the real etcdctl prints them. */
+    private static History history(String ep, long compacted) throws Exception {
+        long latest = revision(ep);
+        Map<Long, JsonNode> kvs = new TreeMap<>();
+        for (long rev = compacted; rev <= latest; rev++) {
+            JsonNode r = JSON.readTree(Tool.etcdctl(ep, "get", "", "--prefix", "--rev=" + rev, "-w", "json").ok().out());
+            kvs.put(rev, r.path("kvs"));
+        }
+        Map<String, JsonNode> leases = new LinkedHashMap<>();
+        Set<String> ids = new TreeSet<>(Arrays.asList(Tool.etcdctl(ep, "lease", "list").ok().out().strip().split("\n")));
+        ids.removeIf(line -> line.startsWith("found"));
+        for (String id : ids) {
+            leases.put(id, JSON.readTree(Tool.etcdctl(ep, "lease", "timetolive", id, "--keys", "-w", "json").ok().out()));
+        }
+        return new History(compacted, latest, kvs, leases);
+    }
+
+    private static long revision(String ep) throws IOException, InterruptedException {
+        return JSON.readTree(Tool.etcdctl(ep, "get", "x", "-w", "json").ok().out()).get("header").get("revision").asLong();
+    }
+
+    private ServerProcess track(ServerProcess p) {
+        started.add(p);
+        return p;
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        if (root == null || !Files.exists(root)) {
+            return;
+        }
+        try (var s = Files.walk(root)) {
+            s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+}
