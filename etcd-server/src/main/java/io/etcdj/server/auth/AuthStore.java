@@ -413,23 +413,13 @@ public final class AuthStore {
             throw AuthError.ROLE_NOT_FOUND.exception();
         }
         List<Permission> perms = new ArrayList<>(role.getKeyPermissionList());
-        int same = indexOf(perms, r.getKey(), r.getRangeEnd());
-        if (same < 0) {
+        // every permission on exactly this key and range goes (a range granted twice is held twice)
+        if (!perms.removeIf(p -> p.getKey().equals(r.getKey()) && p.getRangeEnd().equals(r.getRangeEnd()))) {
             throw AuthError.PERMISSION_NOT_GRANTED.exception();
         }
-        perms.remove(same);
         Map<String, Role> roles = new TreeMap<>(s.roles());
         putRole(tx, roles, role.toBuilder().clearKeyPermission().addAllKeyPermission(perms).build());
         commit(tx, s.enabled(), s.users(), roles);
-    }
-
-    private static int indexOf(List<Permission> perms, ByteString key, ByteString rangeEnd) {
-        for (int i = 0; i < perms.size(); i++) {
-            if (perms.get(i).getKey().equals(key) && perms.get(i).getRangeEnd().equals(rangeEnd)) {
-                return i;
-            }
-        }
-        return -1;
     }
 
     private static void putUser(WriteTx tx, Map<String, User> users, User u) {
