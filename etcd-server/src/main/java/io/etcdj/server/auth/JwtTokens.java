@@ -112,13 +112,16 @@ public final class JwtTokens implements TokenProvider {
         }
     }
 
+    /** The first key or certificate in a PEM file (openssl puts EC PARAMETERS before an EC key). */
     private static Object readPem(Path file) throws IOException {
         try (Reader r = Files.newBufferedReader(file); PEMParser p = new PEMParser(r)) {
-            Object o = p.readObject();
-            if (o == null) {
-                throw new IOException(file + " holds no PEM block");
+            for (Object o = p.readObject(); o != null; o = p.readObject()) {
+                if (o instanceof SubjectPublicKeyInfo || o instanceof X509CertificateHolder || o instanceof PEMKeyPair
+                        || o instanceof PrivateKeyInfo) {
+                    return o;
+                }
             }
-            return o;
+            throw new IOException(file + " holds no PEM key");
         }
     }
 
