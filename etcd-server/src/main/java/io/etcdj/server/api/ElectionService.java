@@ -42,7 +42,11 @@ public final class ElectionService extends ElectionGrpc.ElectionImplBase {
 
     @Override
     public void campaign(CampaignRequest r, StreamObserver<CampaignResponse> out) {
-        Replies.async(() -> campaign(CallerBound.kv(kv), r), out);
+        KvOperations asCaller = CallerBound.kv(kv);
+        // As etcd's election: a campaign given up before it is won resigns (its key goes at once).
+        ((ServerCallStreamObserver<CampaignResponse>) out).setOnCancelHandler(() ->
+                asCaller.deleteRange(DeleteRangeRequest.newBuilder().setKey(candidateKey(r)).build()));
+        Replies.async(() -> campaign(asCaller, r), out);
     }
 
     @Override
@@ -133,10 +137,13 @@ public final class ElectionService extends ElectionGrpc.ElectionImplBase {
         });
     }
 
+    private static ByteString candidateKey(CampaignRequest r) {
+        return prefix(r.getName()).concat(ByteString.copyFrom(Long.toHexString(r.getLease()), StandardCharsets.US_ASCII));
+    }
+
     private CompletableFuture<CampaignResponse> campaign(KvOperations kv, CampaignRequest r) {
         ByteString prefix = prefix(r.getName());
-        ByteString key = prefix.concat(
-                ByteString.copyFrom(Long.toHexString(r.getLease()), StandardCharsets.US_ASCII));
+        ByteString key = candidateKey(r);
         TxnRequest txn = TxnRequest.newBuilder()
                 .addCompare(Compare.newBuilder().setKey(key).setTarget(Compare.CompareTarget.CREATE)
                         .setResult(Compare.CompareResult.EQUAL).setCreateRevision(0))

@@ -14,6 +14,7 @@ import io.etcdj.api.v3lockpb.LockRequest;
 import io.etcdj.api.v3lockpb.LockResponse;
 import io.etcdj.api.v3lockpb.UnlockRequest;
 import io.etcdj.api.v3lockpb.UnlockResponse;
+import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -35,7 +36,12 @@ public final class LockService extends LockGrpc.LockImplBase {
 
     @Override
     public void lock(LockRequest r, StreamObserver<LockResponse> out) {
-        Replies.async(() -> acquire(CallerBound.kv(kv), r), out);
+        KvOperations asCaller = CallerBound.kv(kv);
+        // As etcd's mutex: a client that gives up waiting (cancels, or its deadline passes) takes
+        // its key away at once, rather than leaving it to block others until its lease expires.
+        ((ServerCallStreamObserver<LockResponse>) out).setOnCancelHandler(() ->
+                asCaller.deleteRange(DeleteRangeRequest.newBuilder().setKey(ownerKey(r)).build()));
+        Replies.async(() -> acquire(asCaller, r), out);
     }
 
     @Override
@@ -44,10 +50,14 @@ public final class LockService extends LockGrpc.LockImplBase {
                 .thenApply(d -> UnlockResponse.newBuilder().setHeader(d.getHeader()).build()), out);
     }
 
+    private static ByteString ownerKey(LockRequest r) {
+        return r.getName().concat(ByteString.copyFromUtf8("/"))
+                .concat(ByteString.copyFrom(Long.toHexString(r.getLease()), StandardCharsets.US_ASCII));
+    }
+
     private CompletableFuture<LockResponse> acquire(KvOperations kv, LockRequest r) {
         ByteString prefix = r.getName().concat(ByteString.copyFromUtf8("/"));
-        ByteString key = prefix.concat(
-                ByteString.copyFrom(Long.toHexString(r.getLease()), StandardCharsets.US_ASCII));
+        ByteString key = ownerKey(r);
         RangeRequest owner = RangeRequest.newBuilder().setKey(prefix).setRangeEnd(Recipes.prefixEnd(prefix))
                 .setSortOrder(RangeRequest.SortOrder.ASCEND)
                 .setSortTarget(RangeRequest.SortTarget.CREATE).setLimit(1).build();

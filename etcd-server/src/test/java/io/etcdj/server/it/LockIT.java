@@ -57,4 +57,37 @@ class LockIT {
         Etcdctl.Result left = ctl.run("get", "--prefix", "ctllock/").ok();
         assertEquals("", left.stdout(), left.toString());
     }
+
+    @Test
+    void aLockerThatGivesUpTakesItsKeyAway() throws Exception {
+        try (Client client = Client.builder().target("dns:///" + CLUSTER.member(0).endpoint()).build()) {
+            long leaseA = client.getLeaseClient().grant(60).get(TIMEOUT_S, TimeUnit.SECONDS).getID();
+            long leaseB = client.getLeaseClient().grant(60).get(TIMEOUT_S, TimeUnit.SECONDS).getID();
+            LockResponse a = client.getLockClient().lock(bs("gives-up"), leaseA).get(TIMEOUT_S, TimeUnit.SECONDS);
+            io.grpc.ManagedChannel ch = io.grpc.ManagedChannelBuilder.forTarget(CLUSTER.member(0).endpoint())
+                    .usePlaintext().build();
+            try {
+                io.grpc.StatusRuntimeException e = org.junit.jupiter.api.Assertions.assertThrows(
+                        io.grpc.StatusRuntimeException.class, () -> io.etcdj.api.v3lockpb.LockGrpc.newBlockingStub(ch)
+                                .withDeadlineAfter(500, TimeUnit.MILLISECONDS)
+                                .lock(io.etcdj.api.v3lockpb.LockRequest.newBuilder()
+                                        .setName(com.google.protobuf.ByteString.copyFromUtf8("gives-up"))
+                                        .setLease(leaseB).build()));
+                assertEquals(io.grpc.Status.Code.DEADLINE_EXCEEDED, e.getStatus().getCode());
+            } finally {
+                ch.shutdownNow();
+            }
+            String waiterKey = "gives-up/" + Long.toHexString(leaseB);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_S);
+            while (client.getKVClient().get(bs(waiterKey)).get(TIMEOUT_S, TimeUnit.SECONDS).getCount() != 0
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertEquals(0, client.getKVClient().get(bs(waiterKey)).get(TIMEOUT_S, TimeUnit.SECONDS).getCount(),
+                    "the waiter's key is gone although its lease lives on");
+            assertEquals(1, client.getKVClient().get(a.getKey()).get(TIMEOUT_S, TimeUnit.SECONDS).getCount(),
+                    "the holder keeps the lock");
+            client.getLockClient().unlock(a.getKey()).get(TIMEOUT_S, TimeUnit.SECONDS);
+        }
+    }
 }
