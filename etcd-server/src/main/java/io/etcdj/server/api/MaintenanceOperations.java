@@ -33,4 +33,7 @@ public interface MaintenanceOperations {
     Path copyBackend() throws IOException;
 
     ResponseHeader header();
+
+    /** etcd 3.6's downgrade: validate a target, enable a job (through Raft), or cancel it. */
+    CompletableFuture<io.etcdj.api.etcdserverpb.DowngradeResponse> downgrade(io.etcdj.api.etcdserverpb.DowngradeRequest r);
 }

@@ -101,6 +101,15 @@ public final class MaintenanceService extends MaintenanceGrpc.MaintenanceImplBas
         Replies.now(() -> server.hashKv(r.getRevision()), out);
     }
 
+    @Override
+    public void downgrade(io.etcdj.api.etcdserverpb.DowngradeRequest r,
+                          StreamObserver<io.etcdj.api.etcdserverpb.DowngradeResponse> out) {
+        if (!admitted(out)) {
+            return;
+        }
+        Replies.async(() -> server.downgrade(r), out);
+    }
+
     /**
      * Streams a consistent copy of the backend file followed by its SHA-256, as etcd does, so a
      * client can check the file it saved.

@@ -36,8 +36,10 @@ public final class Applier implements RequestApplier {
     private final AlarmStore alarms;
     private final TxnApplier txns;
     private final AuthMutations auth;
+    private final DowngradeStore downgrade;
 
-    public Applier(Lessor lessor, Membership membership, AlarmStore alarms, AuthStore auth) {
+    public Applier(Lessor lessor, Membership membership, AlarmStore alarms, AuthStore auth, DowngradeStore downgrade) {
+        this.downgrade = downgrade;
         this.lessor = lessor;
         this.membership = membership;
         this.alarms = alarms;
@@ -67,6 +69,10 @@ public final class Applier implements RequestApplier {
                 case AUTH_ENABLE, AUTH_DISABLE, AUTHENTICATE, USER_ADD, USER_DELETE, USER_CHANGE_PASSWORD,
                         USER_GRANT_ROLE, USER_REVOKE_ROLE, ROLE_ADD, ROLE_GRANT_PERMISSION, ROLE_REVOKE_PERMISSION,
                         ROLE_DELETE -> auth.apply(r, batch);
+                case DOWNGRADE_INFO_SET -> {
+                    downgrade.set(batch.backendTx(), r.getDowngradeInfoSet().getEnabled(), r.getDowngradeInfoSet().getVer());
+                    yield ApplyResult.ok(null, batch.revision());
+                }
                 case CLUSTER_VERSION, REQUEST_NOT_SET -> ApplyResult.ok(null, batch.revision());
             };
         } catch (EtcdException e) {

@@ -23,6 +23,8 @@ public final class StateMachines implements AutoCloseable {
     public final Lessor lessor;
     public final Membership membership;
     public final AlarmStore alarms;
+    /** The cluster's downgrade job. */
+    public final DowngradeStore downgrade = new DowngradeStore();
     /** Users, roles and the auth switch. */
     public final AuthStore auth;
     /** The applier chain (corrupt, capped, auth, quota, backend). */
@@ -40,7 +42,7 @@ public final class StateMachines implements AutoCloseable {
         this.auth = new AuthStore(new SimpleTokens(nanoClock, 300));
         restoreOthers();
         this.quota = new BackendQuota(backend::size, quotaBytes);
-        this.applier = RequestApplier.chain(alarms, auth, lessor, quota, new Applier(lessor, membership, alarms, auth));
+        this.applier = RequestApplier.chain(alarms, auth, lessor, quota, new Applier(lessor, membership, alarms, auth, downgrade));
     }
 
     private void restoreOthers() {
@@ -52,6 +54,7 @@ public final class StateMachines implements AutoCloseable {
             membership.setClusterId(clusterId);
             alarms.restore(v.backendRead());
             auth.restore(v.backendRead());
+            downgrade.restore(v.backendRead());
             byte[] ci = v.backendRead().get(Bucket.META, MetaKeys.CONSISTENT_INDEX);
             this.consistentIndex = ci == null ? 0 : Bytes.toLong(ci);
         }

@@ -9,6 +9,8 @@ public final class MetaKeys {
     public static final byte[] SCHEDULED_COMPACT_REV = bytes("scheduledCompactRev");
     public static final byte[] FINISHED_COMPACT_REV = bytes("finishedCompactRev");
     public static final byte[] CLUSTER_VERSION = bytes("clusterVersion");
+    /** etcd 3.6's downgrade job, as JSON. */
+    public static final byte[] DOWNGRADE = bytes("downgrade");
 
     private MetaKeys() {
     }

@@ -178,7 +178,7 @@ final class ClientListeners implements AutoCloseable {
 
         @Override
         public String version() {
-            return "{\"etcdserver\":\"" + Versions.SERVER + "\",\"etcdcluster\":\"" + Versions.CLUSTER
+            return "{\"etcdserver\":\"" + Versions.SERVER + "\",\"etcdcluster\":\"" + server.clusterVersion()
                     + "\",\"storage\":\"" + Versions.STORAGE + "\"}";
         }
 

@@ -71,7 +71,12 @@ public enum EtcdError {
     CORRUPT(Status.Code.DATA_LOSS, "etcdserver: corrupt cluster"),
     NOT_SUPPORTED_FOR_LEARNER(Status.Code.UNAVAILABLE, "etcdserver: rpc not supported for learner"),
     BAD_LEADER_TRANSFEREE(Status.Code.FAILED_PRECONDITION, "etcdserver: bad leader transferee"),
-    UNKNOWN_METHOD(Status.Code.UNIMPLEMENTED, "etcdserver: unknown method");
+    UNKNOWN_METHOD(Status.Code.UNIMPLEMENTED, "etcdserver: unknown method"),
+
+    WRONG_DOWNGRADE_VERSION_FORMAT(Status.Code.INVALID_ARGUMENT, "etcdserver: wrong downgrade target version format"),
+    INVALID_DOWNGRADE_TARGET_VERSION(Status.Code.INVALID_ARGUMENT, "etcdserver: invalid downgrade target version"),
+    DOWNGRADE_IN_PROCESS(Status.Code.FAILED_PRECONDITION, "etcdserver: cluster has a downgrade job in progress"),
+    NO_INFLIGHT_DOWNGRADE(Status.Code.FAILED_PRECONDITION, "etcdserver: no inflight downgrade job");
 
     private final Status.Code code;
     private final String text;

@@ -605,6 +605,15 @@ public final class EtcdServer implements AutoCloseable {
                 memberId, sm.membership.member(memberId) != null && sm.membership.member(memberId).getIsLearner());
     }
 
+    /**
+     * The cluster version: our version, or a downgrade job's target while one is enabled (etcd 3.6
+     * lowers the cluster version to the target when the job starts).
+     */
+    public String clusterVersion() {
+        var d = sm.downgrade.info();
+        return d.enabled() ? d.targetVersion() : Versions.CLUSTER;
+    }
+
     public StatusResponse status() {
         StatusResponse.Builder b = StatusResponse.newBuilder()
                 .setHeader(header())
@@ -620,6 +629,9 @@ public final class EtcdServer implements AutoCloseable {
         Member me = sm.membership.member(memberId);
         b.setIsLearner(me != null && me.getIsLearner());
         sm.alarms.list().forEach(a -> b.addErrors("memberID:" + a.getMemberID() + " alarm:" + a.getAlarm()));
+        var d = sm.downgrade.info();
+        b.setDowngradeInfo(io.etcdj.api.etcdserverpb.DowngradeInfo.newBuilder().setEnabled(d.enabled())
+                .setTargetVersion(d.targetVersion()));
         return b.build();
     }
 

@@ -13,7 +13,13 @@ import io.etcdj.server.api.MaintenanceOperations;
 import io.etcdj.server.backend.Bucket;
 import io.etcdj.server.backend.ReadTx;
 import io.etcdj.server.mvcc.ReadView;
+import io.etcdj.api.etcdserverpb.DowngradeRequest;
+import io.etcdj.api.etcdserverpb.DowngradeResponse;
+import io.etcdj.server.error.EtcdError;
+import io.etcdj.serverpb.DowngradeInfoSet;
 import io.etcdj.serverpb.InternalRaftRequest;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -104,5 +110,61 @@ final class MaintenanceOps implements MaintenanceOperations {
     @Override
     public ResponseHeader header() {
         return server.header();
+    }
+
+    @Override
+    public CompletableFuture<DowngradeResponse> downgrade(DowngradeRequest r) {
+        return server.linearizableBarrier().thenCompose(x -> switch (r.getAction()) {
+            case VALIDATE -> {
+                validate(r.getVersion());
+                yield CompletableFuture.completedFuture(response(server.clusterVersion()));
+            }
+            case ENABLE -> {
+                String target = validate(r.getVersion());
+                String before = server.clusterVersion();
+                yield server.proposeAsCaller(InternalRaftRequest.newBuilder().setDowngradeInfoSet(
+                        DowngradeInfoSet.newBuilder().setEnabled(true).setVer(target))).thenApply(res -> response(before));
+            }
+            case CANCEL -> {
+                if (!server.stateMachines().downgrade.info().enabled()) {
+                    throw EtcdError.NO_INFLIGHT_DOWNGRADE.exception();
+                }
+                yield server.proposeAsCaller(InternalRaftRequest.newBuilder().setDowngradeInfoSet(
+                        DowngradeInfoSet.newBuilder().setEnabled(false)))
+                        .thenApply(res -> response(server.clusterVersion()));
+            }
+            default -> throw EtcdError.UNKNOWN_METHOD.exception();
+        });
+    }
+
+    /**
+     * etcd's rules: the target is "X.Y" or "X.Y.Z", exactly one minor version below the cluster
+     * version, and no downgrade job may be running. Returns the target as a cluster version X.Y.0.
+     */
+    private String validate(String version) {
+        Matcher m = VERSION.matcher(version.trim());
+        if (!m.matches()) {
+            throw EtcdError.WRONG_DOWNGRADE_VERSION_FORMAT.exception();
+        }
+        String target = m.group(1) + "." + m.group(2) + ".0";
+        // one minor below the version this member runs (the cluster version itself drops to the
+        // target while a job runs, and a second job is refused as in progress)
+        String[] cv = io.etcdj.server.version.Versions.CLUSTER.split("\\.");
+        String allowed = cv[0] + "." + (Integer.parseInt(cv[1]) - 1) + ".0";
+        if (!target.equals(allowed)) {
+            throw EtcdError.INVALID_DOWNGRADE_TARGET_VERSION.exception();
+        }
+        if (server.stateMachines().downgrade.info().enabled()) {
+            throw EtcdError.DOWNGRADE_IN_PROCESS.exception();
+        }
+        return target;
+    }
+
+    private static final Pattern VERSION = Pattern.compile("(\\d+)\\.(\\d+)(?:\\.\\d+)?");
+
+    /** The response names the cluster version as etcd does: major.minor. */
+    private DowngradeResponse response(String clusterVersion) {
+        String[] v = clusterVersion.split("\\.");
+        return DowngradeResponse.newBuilder().setHeader(server.header()).setVersion(v[0] + "." + v[1]).build();
     }
 }
