@@ -41,6 +41,22 @@ public final class UserCommand {
         }
     }
 
+    /**
+     * A new password for {@code user add} and {@code user passwd}: at a terminal etcdctl asks twice
+     * ("Password of NAME: ", then "Type password of NAME again for confirmation: ") and refuses a
+     * mismatch; otherwise it reads one line.
+     */
+    static String readNewPassword(io.etcdj.ctl.cli.CtlContext ctx, String name, boolean interactive) {
+        String password = readPassword(ctx, "Password of " + name + ": ");
+        if (interactive && System.console() != null) {
+            String again = readPassword(ctx, "Type password of " + name + " again for confirmation: ");
+            if (!again.equals(password)) {
+                throw CtlException.badArgs("given passwords are different.");
+            }
+        }
+        return password;
+    }
+
     /** {@code user add name[:password]}. */
     @Command(name = "add", description = "Adds a new user",
             customSynopsis = "etcdctl user add <user name or user:password> [options] [flags]")
@@ -70,13 +86,7 @@ public final class UserCommand {
             } else if (!newUserPassword.isEmpty()) {
                 password = newUserPassword;
             } else if (!noPassword) {
-                password = readPassword(ctx, "Password of " + name + ": ");
-                if (interactive && System.console() != null) {
-                    String again = readPassword(ctx, "Type password of " + name + " again for confirmation: ");
-                    if (!again.equals(password)) {
-                        throw CtlException.badArgs("given passwords are different.");
-                    }
-                }
+                password = readNewPassword(ctx, name, interactive);
             }
             ctx.checkFormat();
             AuthUserAddRequest req = AuthUserAddRequest.newBuilder().setName(name).setPassword(password)
@@ -158,7 +168,7 @@ public final class UserCommand {
         @Override
         protected void run() {
             String arg = onlyArg(args, "user passwd command requires user name as its argument");
-            String password = readPassword(ctx, "Password of " + arg + ": ");
+            String password = readNewPassword(ctx, arg, interactive);
             ctx.checkFormat();
             var resp = ctx.client().auth(s -> s.userChangePassword(AuthUserChangePasswordRequest.newBuilder()
                     .setName(arg).setPassword(password).build()));
