@@ -36,99 +36,99 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
  * identifiers.
  */
 final class CertificateSigner {
-  /** Start validity a little in the past so a peer whose clock is slightly behind accepts it. */
-  static final Duration BACKDATE = Duration.ofMinutes(1);
-  private static final SecureRandom RANDOM = new SecureRandom();
+    /** Start validity a little in the past so a peer whose clock is slightly behind accepts it. */
+    static final Duration BACKDATE = Duration.ofMinutes(1);
+    private static final SecureRandom RANDOM = new SecureRandom();
 
-  private final Clock clock;
+    private final Clock clock;
 
-  CertificateSigner(Clock clock) {
-    this.clock = clock;
-  }
-
-  /**
-   * Signs {@code subjectKey} described by {@code request}. With a null {@code issuer} the
-   * certificate is self-signed by {@code signingKey}.
-   */
-  X509Certificate sign(CertificateRequest request, PublicKey subjectKey, X509Certificate issuer,
-      PrivateKey signingKey) {
-    X500Name subject = subjectName(request);
-    X500Name issuerName = issuer == null ? subject : X500Name.getInstance(issuer.getSubjectX500Principal().getEncoded());
-    Instant notBefore = request.notBefore() != null ? request.notBefore() : clock.instant().minus(BACKDATE);
-    Instant notAfter = notBefore.plus(request.validity());
-    if (issuer != null && notAfter.isAfter(issuer.getNotAfter().toInstant())) {
-      // A certificate must not outlive its CA; clients would reject it once the CA expires anyway.
-      notAfter = issuer.getNotAfter().toInstant();
+    CertificateSigner(Clock clock) {
+        this.clock = clock;
     }
-    BigInteger serial = new BigInteger(127, RANDOM).setBit(126);
-    try {
-      JcaX509ExtensionUtils extensions = new JcaX509ExtensionUtils();
-      X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(issuerName, serial,
-          Date.from(notBefore), Date.from(notAfter), subject, subjectKey);
-      builder.addExtension(Extension.basicConstraints, true, basicConstraints(request));
-      if (!request.keyUsages().isEmpty()) {
-        int bits = 0;
-        for (KeyUsage usage : request.keyUsages()) {
-          bits |= usage.bouncyCastleBit();
+
+    /**
+     * Signs {@code subjectKey} described by {@code request}. With a null {@code issuer} the
+     * certificate is self-signed by {@code signingKey}.
+     */
+    X509Certificate sign(CertificateRequest request, PublicKey subjectKey, X509Certificate issuer,
+            PrivateKey signingKey) {
+        X500Name subject = subjectName(request);
+        X500Name issuerName = issuer == null ? subject : X500Name.getInstance(issuer.getSubjectX500Principal().getEncoded());
+        Instant notBefore = request.notBefore() != null ? request.notBefore() : clock.instant().minus(BACKDATE);
+        Instant notAfter = notBefore.plus(request.validity());
+        if (issuer != null && notAfter.isAfter(issuer.getNotAfter().toInstant())) {
+            // A certificate must not outlive its CA; clients would reject it once the CA expires anyway.
+            notAfter = issuer.getNotAfter().toInstant();
         }
-        builder.addExtension(Extension.keyUsage, true, new org.bouncycastle.asn1.x509.KeyUsage(bits));
-      }
-      if (!request.extendedKeyUsages().isEmpty()) {
-        KeyPurposeId[] purposes = request.extendedKeyUsages().stream()
-            .sorted().map(ExtendedKeyUsage::purpose).toArray(KeyPurposeId[]::new);
-        builder.addExtension(Extension.extendedKeyUsage, false,
-            new org.bouncycastle.asn1.x509.ExtendedKeyUsage(purposes));
-      }
-      if (request.hasAlternativeNames()) {
-        // RFC 5280: with an empty subject the alternative names carry the identity and are critical.
-        builder.addExtension(Extension.subjectAlternativeName, subject.getRDNs().length == 0,
-            alternativeNames(request));
-      }
-      builder.addExtension(Extension.subjectKeyIdentifier, false, extensions.createSubjectKeyIdentifier(subjectKey));
-      if (issuer != null) {
-        builder.addExtension(Extension.authorityKeyIdentifier, false,
-            extensions.createAuthorityKeyIdentifier(issuer.getPublicKey()));
-      }
-      String algorithm = KeySpec.of(signingKey).signatureAlgorithm();
-      ContentSigner signer = new JcaContentSignerBuilder(algorithm).build(signingKey);
-      return new JcaX509CertificateConverter().getCertificate(builder.build(signer));
-    } catch (CertIOException | OperatorCreationException | GeneralSecurityException e) {
-      throw new CertsException("cannot sign certificate for \"" + request.commonName() + "\": "
-          + PemFiles.reason(e), e);
+        BigInteger serial = new BigInteger(127, RANDOM).setBit(126);
+        try {
+            JcaX509ExtensionUtils extensions = new JcaX509ExtensionUtils();
+            X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(issuerName, serial,
+                    Date.from(notBefore), Date.from(notAfter), subject, subjectKey);
+            builder.addExtension(Extension.basicConstraints, true, basicConstraints(request));
+            if (!request.keyUsages().isEmpty()) {
+                int bits = 0;
+                for (KeyUsage usage : request.keyUsages()) {
+                    bits |= usage.bouncyCastleBit();
+                }
+                builder.addExtension(Extension.keyUsage, true, new org.bouncycastle.asn1.x509.KeyUsage(bits));
+            }
+            if (!request.extendedKeyUsages().isEmpty()) {
+                KeyPurposeId[] purposes = request.extendedKeyUsages().stream()
+                        .sorted().map(ExtendedKeyUsage::purpose).toArray(KeyPurposeId[]::new);
+                builder.addExtension(Extension.extendedKeyUsage, false,
+                        new org.bouncycastle.asn1.x509.ExtendedKeyUsage(purposes));
+            }
+            if (request.hasAlternativeNames()) {
+                // RFC 5280: with an empty subject the alternative names carry the identity and are critical.
+                builder.addExtension(Extension.subjectAlternativeName, subject.getRDNs().length == 0,
+                        alternativeNames(request));
+            }
+            builder.addExtension(Extension.subjectKeyIdentifier, false, extensions.createSubjectKeyIdentifier(subjectKey));
+            if (issuer != null) {
+                builder.addExtension(Extension.authorityKeyIdentifier, false,
+                        extensions.createAuthorityKeyIdentifier(issuer.getPublicKey()));
+            }
+            String algorithm = KeySpec.of(signingKey).signatureAlgorithm();
+            ContentSigner signer = new JcaContentSignerBuilder(algorithm).build(signingKey);
+            return new JcaX509CertificateConverter().getCertificate(builder.build(signer));
+        } catch (CertIOException | OperatorCreationException | GeneralSecurityException e) {
+            throw new CertsException("cannot sign certificate for \"" + request.commonName() + "\": "
+                    + PemFiles.reason(e), e);
+        }
     }
-  }
 
-  static X500Name subjectName(CertificateRequest request) {
-    X500NameBuilder name = new X500NameBuilder(BCStyle.INSTANCE);
-    for (SubjectName part : request.names()) {
-      add(name, BCStyle.C, part.country());
-      add(name, BCStyle.ST, part.state());
-      add(name, BCStyle.L, part.locality());
-      add(name, BCStyle.O, part.organization());
-      add(name, BCStyle.OU, part.organizationalUnit());
+    static X500Name subjectName(CertificateRequest request) {
+        X500NameBuilder name = new X500NameBuilder(BCStyle.INSTANCE);
+        for (SubjectName part : request.names()) {
+            add(name, BCStyle.C, part.country());
+            add(name, BCStyle.ST, part.state());
+            add(name, BCStyle.L, part.locality());
+            add(name, BCStyle.O, part.organization());
+            add(name, BCStyle.OU, part.organizationalUnit());
+        }
+        add(name, BCStyle.CN, request.commonName());
+        return name.build();
     }
-    add(name, BCStyle.CN, request.commonName());
-    return name.build();
-  }
 
-  private static void add(X500NameBuilder name, org.bouncycastle.asn1.ASN1ObjectIdentifier type, String value) {
-    if (!SubjectName.blank(value)) {
-      name.addRDN(type, value);
+    private static void add(X500NameBuilder name, org.bouncycastle.asn1.ASN1ObjectIdentifier type, String value) {
+        if (!SubjectName.blank(value)) {
+            name.addRDN(type, value);
+        }
     }
-  }
 
-  private static BasicConstraints basicConstraints(CertificateRequest request) {
-    if (!request.certificateAuthority()) {
-      return new BasicConstraints(false);
+    private static BasicConstraints basicConstraints(CertificateRequest request) {
+        if (!request.certificateAuthority()) {
+            return new BasicConstraints(false);
+        }
+        return request.maxPathLength() >= 0 ? new BasicConstraints(request.maxPathLength()) : new BasicConstraints(true);
     }
-    return request.maxPathLength() >= 0 ? new BasicConstraints(request.maxPathLength()) : new BasicConstraints(true);
-  }
 
-  static GeneralNames alternativeNames(CertificateRequest request) {
-    List<GeneralName> names = new ArrayList<>();
-    request.dnsNames().forEach(dns -> names.add(new GeneralName(GeneralName.dNSName, dns)));
-    request.ipAddresses().forEach(ip -> names.add(new GeneralName(GeneralName.iPAddress, ip)));
-    request.emailAddresses().forEach(email -> names.add(new GeneralName(GeneralName.rfc822Name, email)));
-    return new GeneralNames(names.toArray(GeneralName[]::new));
-  }
+    static GeneralNames alternativeNames(CertificateRequest request) {
+        List<GeneralName> names = new ArrayList<>();
+        request.dnsNames().forEach(dns -> names.add(new GeneralName(GeneralName.dNSName, dns)));
+        request.ipAddresses().forEach(ip -> names.add(new GeneralName(GeneralName.iPAddress, ip)));
+        request.emailAddresses().forEach(email -> names.add(new GeneralName(GeneralName.rfc822Name, email)));
+        return new GeneralNames(names.toArray(GeneralName[]::new));
+    }
 }

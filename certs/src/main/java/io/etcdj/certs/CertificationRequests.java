@@ -15,23 +15,23 @@ import org.bouncycastle.pkcs.jcajce.JcaPKCS10CertificationRequestBuilder;
  * {@link CertificateRequest} a certificate is, so subject and alternative names agree.
  */
 public final class CertificationRequests {
-  private CertificationRequests() {
-  }
-
-  /** A request for {@code keys}, signed by its private key; names go in an extension request. */
-  public static PKCS10CertificationRequest create(CertificateRequest request, KeyPair keys) {
-    try {
-      JcaPKCS10CertificationRequestBuilder builder =
-          new JcaPKCS10CertificationRequestBuilder(CertificateSigner.subjectName(request), keys.getPublic());
-      if (request.hasAlternativeNames()) {
-        ExtensionsGenerator extensions = new ExtensionsGenerator();
-        extensions.addExtension(Extension.subjectAlternativeName, false, CertificateSigner.alternativeNames(request));
-        builder.addAttribute(PKCSObjectIdentifiers.pkcs_9_at_extensionRequest, extensions.generate());
-      }
-      String algorithm = KeySpec.of(keys.getPrivate()).signatureAlgorithm();
-      return builder.build(new JcaContentSignerBuilder(algorithm).build(keys.getPrivate()));
-    } catch (OperatorCreationException | IOException e) {
-      throw new CertsException("cannot build certificate request: " + PemFiles.reason(e), e);
+    private CertificationRequests() {
     }
-  }
+
+    /** A request for {@code keys}, signed by its private key; names go in an extension request. */
+    public static PKCS10CertificationRequest create(CertificateRequest request, KeyPair keys) {
+        try {
+            JcaPKCS10CertificationRequestBuilder builder =
+                    new JcaPKCS10CertificationRequestBuilder(CertificateSigner.subjectName(request), keys.getPublic());
+            if (request.hasAlternativeNames()) {
+                ExtensionsGenerator extensions = new ExtensionsGenerator();
+                extensions.addExtension(Extension.subjectAlternativeName, false, CertificateSigner.alternativeNames(request));
+                builder.addAttribute(PKCSObjectIdentifiers.pkcs_9_at_extensionRequest, extensions.generate());
+            }
+            String algorithm = KeySpec.of(keys.getPrivate()).signatureAlgorithm();
+            return builder.build(new JcaContentSignerBuilder(algorithm).build(keys.getPrivate()));
+        } catch (OperatorCreationException | IOException e) {
+            throw new CertsException("cannot build certificate request: " + PemFiles.reason(e), e);
+        }
+    }
 }

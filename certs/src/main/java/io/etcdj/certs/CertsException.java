@@ -5,13 +5,13 @@ package io.etcdj.certs;
  * the file and the problem), so a command line prints it as is instead of a stack trace.
  */
 public class CertsException extends RuntimeException {
-  private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 1L;
 
-  public CertsException(String message) {
-    super(message);
-  }
+    public CertsException(String message) {
+        super(message);
+    }
 
-  public CertsException(String message, Throwable cause) {
-    super(message, cause);
-  }
+    public CertsException(String message, Throwable cause) {
+        super(message, cause);
+    }
 }

@@ -9,15 +9,15 @@ import java.util.List;
  * the trusted CA certificates (may be empty), and warnings worth logging (e.g. expiring soon).
  */
 public record CheckedTlsMaterial(List<X509Certificate> certificateChain, PrivateKey privateKey,
-    List<X509Certificate> trustedCertificates, List<String> warnings) {
+        List<X509Certificate> trustedCertificates, List<String> warnings) {
 
-  public CheckedTlsMaterial {
-    certificateChain = List.copyOf(certificateChain);
-    trustedCertificates = List.copyOf(trustedCertificates);
-    warnings = List.copyOf(warnings);
-  }
+    public CheckedTlsMaterial {
+        certificateChain = List.copyOf(certificateChain);
+        trustedCertificates = List.copyOf(trustedCertificates);
+        warnings = List.copyOf(warnings);
+    }
 
-  public X509Certificate certificate() {
-    return certificateChain.get(0);
-  }
+    public X509Certificate certificate() {
+        return certificateChain.get(0);
+    }
 }

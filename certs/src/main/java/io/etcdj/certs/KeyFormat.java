@@ -5,11 +5,11 @@ package io.etcdj.certs;
  * members of etcdj read all of them too (see {@link PemFiles#readPrivateKey}).
  */
 public enum KeyFormat {
-  /** PKCS#8 {@code -----BEGIN PRIVATE KEY-----}, the default. */
-  PKCS8,
-  /**
-   * The algorithm's own structure, as cfssljson and openssl's older tools write it: PKCS#1
-   * {@code RSA PRIVATE KEY} or SEC 1 {@code EC PRIVATE KEY}.
-   */
-  TRADITIONAL
+    /** PKCS#8 {@code -----BEGIN PRIVATE KEY-----}, the default. */
+    PKCS8,
+    /**
+     * The algorithm's own structure, as cfssljson and openssl's older tools write it: PKCS#1
+     * {@code RSA PRIVATE KEY} or SEC 1 {@code EC PRIVATE KEY}.
+     */
+    TRADITIONAL
 }

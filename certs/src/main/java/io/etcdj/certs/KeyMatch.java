@@ -21,62 +21,62 @@ import org.bouncycastle.math.ec.ECPoint;
  * public half derived from the private key must equal the certificate's public key.
  */
 public final class KeyMatch {
-  private KeyMatch() {
-  }
-
-  public static boolean matches(X509Certificate certificate, PrivateKey key) {
-    return matches(certificate.getPublicKey(), key);
-  }
-
-  public static boolean matches(PublicKey publicKey, PrivateKey key) {
-    if (publicKey instanceof RSAPublicKey rsaPublic) {
-      return key instanceof RSAPrivateKey rsaPrivate && rsaPublic.getModulus().equals(rsaPrivate.getModulus());
+    private KeyMatch() {
     }
-    if (publicKey instanceof ECPublicKey ecPublic) {
-      return key instanceof ECPrivateKey ecPrivate && ecMatches(ecPublic, ecPrivate);
+
+    public static boolean matches(X509Certificate certificate, PrivateKey key) {
+        return matches(certificate.getPublicKey(), key);
     }
-    return signatureMatches(publicKey, key);
-  }
 
-  /** The error for a mismatch, with Go's text and both files named. */
-  public static TlsMaterialException mismatch(Path certificateFile, Path keyFile) {
-    return new TlsMaterialException(keyFile, "tls: private key does not match public key in " + certificateFile);
-  }
-
-  private static boolean ecMatches(ECPublicKey publicKey, ECPrivateKey key) {
-    try {
-      PrivateKeyInfo info = PrivateKeyInfo.getInstance(key.getEncoded());
-      X9ECParameters curve = ECNamedCurveTable.getByOID(
-          org.bouncycastle.asn1.ASN1ObjectIdentifier.getInstance(info.getPrivateKeyAlgorithm().getParameters()));
-      if (curve == null) {
+    public static boolean matches(PublicKey publicKey, PrivateKey key) {
+        if (publicKey instanceof RSAPublicKey rsaPublic) {
+            return key instanceof RSAPrivateKey rsaPrivate && rsaPublic.getModulus().equals(rsaPrivate.getModulus());
+        }
+        if (publicKey instanceof ECPublicKey ecPublic) {
+            return key instanceof ECPrivateKey ecPrivate && ecMatches(ecPublic, ecPrivate);
+        }
         return signatureMatches(publicKey, key);
-      }
-      ECPoint derived = curve.getG().multiply(key.getS()).normalize();
-      return derived.getAffineXCoord().toBigInteger().equals(publicKey.getW().getAffineX())
-          && derived.getAffineYCoord().toBigInteger().equals(publicKey.getW().getAffineY());
-    } catch (IllegalArgumentException e) {
-      return signatureMatches(publicKey, key);
     }
-  }
 
-  /** Fallback for other algorithms (Ed25519): sign a random challenge and verify it. */
-  private static boolean signatureMatches(PublicKey publicKey, PrivateKey key) {
-    if (!publicKey.getAlgorithm().equals(key.getAlgorithm())) {
-      return false;
+    /** The error for a mismatch, with Go's text and both files named. */
+    public static TlsMaterialException mismatch(Path certificateFile, Path keyFile) {
+        return new TlsMaterialException(keyFile, "tls: private key does not match public key in " + certificateFile);
     }
-    try {
-      byte[] challenge = new byte[32];
-      new SecureRandom().nextBytes(challenge);
-      Signature signer = Signature.getInstance(key.getAlgorithm());
-      signer.initSign(key);
-      signer.update(challenge);
-      byte[] signature = signer.sign();
-      Signature verifier = Signature.getInstance(publicKey.getAlgorithm());
-      verifier.initVerify(publicKey);
-      verifier.update(challenge);
-      return verifier.verify(signature);
-    } catch (GeneralSecurityException e) {
-      return false;
+
+    private static boolean ecMatches(ECPublicKey publicKey, ECPrivateKey key) {
+        try {
+            PrivateKeyInfo info = PrivateKeyInfo.getInstance(key.getEncoded());
+            X9ECParameters curve = ECNamedCurveTable.getByOID(
+                    org.bouncycastle.asn1.ASN1ObjectIdentifier.getInstance(info.getPrivateKeyAlgorithm().getParameters()));
+            if (curve == null) {
+                return signatureMatches(publicKey, key);
+            }
+            ECPoint derived = curve.getG().multiply(key.getS()).normalize();
+            return derived.getAffineXCoord().toBigInteger().equals(publicKey.getW().getAffineX())
+                    && derived.getAffineYCoord().toBigInteger().equals(publicKey.getW().getAffineY());
+        } catch (IllegalArgumentException e) {
+            return signatureMatches(publicKey, key);
+        }
     }
-  }
+
+    /** Fallback for other algorithms (Ed25519): sign a random challenge and verify it. */
+    private static boolean signatureMatches(PublicKey publicKey, PrivateKey key) {
+        if (!publicKey.getAlgorithm().equals(key.getAlgorithm())) {
+            return false;
+        }
+        try {
+            byte[] challenge = new byte[32];
+            new SecureRandom().nextBytes(challenge);
+            Signature signer = Signature.getInstance(key.getAlgorithm());
+            signer.initSign(key);
+            signer.update(challenge);
+            byte[] signature = signer.sign();
+            Signature verifier = Signature.getInstance(publicKey.getAlgorithm());
+            verifier.initVerify(publicKey);
+            verifier.update(challenge);
+            return verifier.verify(signature);
+        } catch (GeneralSecurityException e) {
+            return false;
+        }
+    }
 }

@@ -17,44 +17,44 @@ import java.util.Set;
  * over the target. A key therefore never exists, even for a moment, with wider permissions.
  */
 final class SafeFileWriter {
-  static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
-  static final Set<PosixFilePermission> PUBLIC = PosixFilePermissions.fromString("rw-r--r--");
+    static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
+    static final Set<PosixFilePermission> PUBLIC = PosixFilePermissions.fromString("rw-r--r--");
 
-  private SafeFileWriter() {
-  }
-
-  static void write(Path file, String text, Set<PosixFilePermission> permissions) {
-    Path target = file.toAbsolutePath();
-    Path directory = target.getParent();
-    Path temporary = null;
-    try {
-      Files.createDirectories(directory);
-      boolean posix = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
-      FileAttribute<?>[] attributes = posix
-          ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(permissions)}
-          : new FileAttribute<?>[0];
-      temporary = Files.createTempFile(directory, "." + target.getFileName(), ".tmp", attributes);
-      Files.writeString(temporary, text, StandardCharsets.US_ASCII);
-      if (posix) {
-        // The umask may have narrowed the creation mode; state the intended one explicitly.
-        Files.setPosixFilePermissions(temporary, permissions);
-      }
-      try {
-        Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
-      }
-      temporary = null;
-    } catch (IOException e) {
-      throw TlsMaterialException.withText(file, "write " + file + ": " + PemFiles.reason(e));
-    } finally {
-      if (temporary != null) {
-        try {
-          Files.deleteIfExists(temporary);
-        } catch (IOException ignored) {
-          // The write already failed and is being reported; a stray temporary file is secondary.
-        }
-      }
+    private SafeFileWriter() {
     }
-  }
+
+    static void write(Path file, String text, Set<PosixFilePermission> permissions) {
+        Path target = file.toAbsolutePath();
+        Path directory = target.getParent();
+        Path temporary = null;
+        try {
+            Files.createDirectories(directory);
+            boolean posix = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
+            FileAttribute<?>[] attributes = posix
+                    ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(permissions)}
+                    : new FileAttribute<?>[0];
+            temporary = Files.createTempFile(directory, "." + target.getFileName(), ".tmp", attributes);
+            Files.writeString(temporary, text, StandardCharsets.US_ASCII);
+            if (posix) {
+                // The umask may have narrowed the creation mode; state the intended one explicitly.
+                Files.setPosixFilePermissions(temporary, permissions);
+            }
+            try {
+                Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
+            }
+            temporary = null;
+        } catch (IOException e) {
+            throw TlsMaterialException.withText(file, "write " + file + ": " + PemFiles.reason(e));
+        } finally {
+            if (temporary != null) {
+                try {
+                    Files.deleteIfExists(temporary);
+                } catch (IOException ignored) {
+                    // The write already failed and is being reported; a stray temporary file is secondary.
+                }
+            }
+        }
+    }
 }

@@ -5,18 +5,18 @@ package io.etcdj.certs;
  * entries ({@code C}, {@code ST}, {@code L}, {@code O}, {@code OU}). Empty or null parts are left out.
  */
 public record SubjectName(String country, String state, String locality, String organization,
-    String organizationalUnit) {
+        String organizationalUnit) {
 
-  public static SubjectName organization(String organization) {
-    return new SubjectName(null, null, null, organization, null);
-  }
+    public static SubjectName organization(String organization) {
+        return new SubjectName(null, null, null, organization, null);
+    }
 
-  boolean isEmpty() {
-    return blank(country) && blank(state) && blank(locality) && blank(organization)
-        && blank(organizationalUnit);
-  }
+    boolean isEmpty() {
+        return blank(country) && blank(state) && blank(locality) && blank(organization)
+                && blank(organizationalUnit);
+    }
 
-  static boolean blank(String value) {
-    return value == null || value.isBlank();
-  }
+    static boolean blank(String value) {
+        return value == null || value.isBlank();
+    }
 }

@@ -5,23 +5,23 @@ package io.etcdj.launcher;
  * turned into the process exit code by {@link Main}.
  */
 public class LauncherException extends RuntimeException {
-  private final int exitCode;
+    private final int exitCode;
 
-  public LauncherException(String message) {
-    this(message, ExitCodes.FAILURE);
-  }
+    public LauncherException(String message) {
+        this(message, ExitCodes.FAILURE);
+    }
 
-  public LauncherException(String message, int exitCode) {
-    super(message);
-    this.exitCode = exitCode;
-  }
+    public LauncherException(String message, int exitCode) {
+        super(message);
+        this.exitCode = exitCode;
+    }
 
-  public LauncherException(String message, Throwable cause) {
-    super(message, cause);
-    this.exitCode = ExitCodes.FAILURE;
-  }
+    public LauncherException(String message, Throwable cause) {
+        super(message, cause);
+        this.exitCode = ExitCodes.FAILURE;
+    }
 
-  public int exitCode() {
-    return exitCode;
-  }
+    public int exitCode() {
+        return exitCode;
+    }
 }

@@ -20,7 +20,6 @@ import io.grpc.TlsChannelCredentials;
 import io.grpc.stub.AbstractStub;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;

@@ -20,7 +20,7 @@ import picocli.CommandLine.Parameters;
         customSynopsis = "etcdutl snapshot export <source> <output> [--format etcd] [flags]",
         footer = {"", "<source> is a snapshot file (as 'etcdctl snapshot save' writes it), a member's backend file "
                 + "(member/snap/db) or a stopped member's data dir.",
-                "With --format etcd, <output> is the file a real etcd's 'etcdctl snapshot save' writes (bbolt with its SHA-256): "
+            "With --format etcd, <output> is the file a real etcd's 'etcdctl snapshot save' writes (bbolt with its SHA-256): "
                 + "restore it with etcd's 'etcdctl snapshot restore' or 'etcdutl snapshot restore'."})
 final class SnapshotExportCommand implements Callable<Integer> {
     private final Context ctx;

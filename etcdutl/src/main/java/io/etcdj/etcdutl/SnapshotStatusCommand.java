@@ -13,7 +13,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "status", description = "Gets backend snapshot status of a given file",
         customSynopsis = "etcdutl snapshot status <filename> [flags]",
         footer = {"", "When --write-out is set to simple, this command prints out comma-separated status lists for each endpoint.",
-                "The items in the lists are hash, revision, total keys, total size, version."})
+            "The items in the lists are hash, revision, total keys, total size, version."})
 final class SnapshotStatusCommand implements Callable<Integer> {
     private final Context ctx;
 

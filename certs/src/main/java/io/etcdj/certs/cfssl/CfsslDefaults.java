@@ -6,11 +6,11 @@ package io.etcdj.certs.cfssl;
  * Users edit them, as the transport-security guide does after {@code cfssl print-defaults}.
  */
 public final class CfsslDefaults {
-  private CfsslDefaults() {
-  }
+    private CfsslDefaults() {
+    }
 
-  public static String config() {
-    return """
+    public static String config() {
+        return """
         {
             "signing": {
                 "default": {
@@ -36,11 +36,11 @@ public final class CfsslDefaults {
                 }
             }
         }
-        """;
-  }
+            """;
+    }
 
-  public static String csr() {
-    return """
+    public static String csr() {
+        return """
         {
             "CN": "example.net",
             "hosts": [
@@ -59,6 +59,6 @@ public final class CfsslDefaults {
                 }
             ]
         }
-        """;
-  }
+            """;
+    }
 }

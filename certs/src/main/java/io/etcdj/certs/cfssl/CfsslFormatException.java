@@ -5,9 +5,9 @@ import java.nio.file.Path;
 
 /** A cfssl JSON file is malformed or says something we cannot honour; names the file and why. */
 public final class CfsslFormatException extends CertsException {
-  private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 1L;
 
-  public CfsslFormatException(Path file, String problem) {
-    super(file + ": " + problem);
-  }
+    public CfsslFormatException(Path file, String problem) {
+        super(file + ": " + problem);
+    }
 }

@@ -15,38 +15,38 @@ import org.bouncycastle.pkcs.PKCS10CertificationRequest;
  */
 public record CfsslResult(IssuedCertificate issued, PKCS10CertificationRequest request) {
 
-  public String certificatePem() {
-    return issued.certificatePem();
-  }
-
-  public String keyPem() {
-    return issued.privateKeyPem(KeyFormat.TRADITIONAL);
-  }
-
-  public String requestPem() {
-    return PemFiles.certificateRequestPem(request);
-  }
-
-  public String toJson() {
-    ObjectNode json = JsonFiles.MAPPER.createObjectNode();
-    json.put("cert", certificatePem());
-    json.put("csr", requestPem());
-    json.put("key", keyPem());
-    try {
-      return JsonFiles.MAPPER.writeValueAsString(json);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IllegalStateException(e);
+    public String certificatePem() {
+        return issued.certificatePem();
     }
-  }
 
-  /** Writes NAME.pem, NAME-key.pem (0600) and NAME.csr; NAME may include a directory. */
-  public List<Path> writeBare(String name) {
-    Path cert = Path.of(name + ".pem");
-    Path key = Path.of(name + "-key.pem");
-    Path csr = Path.of(name + ".csr");
-    PemFiles.writePrivate(key, keyPem());
-    PemFiles.writePublic(cert, certificatePem());
-    PemFiles.writePublic(csr, requestPem());
-    return List.of(cert, key, csr);
-  }
+    public String keyPem() {
+        return issued.privateKeyPem(KeyFormat.TRADITIONAL);
+    }
+
+    public String requestPem() {
+        return PemFiles.certificateRequestPem(request);
+    }
+
+    public String toJson() {
+        ObjectNode json = JsonFiles.MAPPER.createObjectNode();
+        json.put("cert", certificatePem());
+        json.put("csr", requestPem());
+        json.put("key", keyPem());
+        try {
+            return JsonFiles.MAPPER.writeValueAsString(json);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Writes NAME.pem, NAME-key.pem (0600) and NAME.csr; NAME may include a directory. */
+    public List<Path> writeBare(String name) {
+        Path cert = Path.of(name + ".pem");
+        Path key = Path.of(name + "-key.pem");
+        Path csr = Path.of(name + ".csr");
+        PemFiles.writePrivate(key, keyPem());
+        PemFiles.writePublic(cert, certificatePem());
+        PemFiles.writePublic(csr, requestPem());
+        return List.of(cert, key, csr);
+    }
 }

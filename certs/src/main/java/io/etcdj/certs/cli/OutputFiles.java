@@ -6,17 +6,17 @@ import java.util.List;
 
 /** Guards against silently replacing keys: existing outputs need --force. */
 final class OutputFiles {
-  private OutputFiles() {
-  }
+    private OutputFiles() {
+    }
 
-  static void refuseOverwrite(List<Path> files, boolean force) {
-    if (force) {
-      return;
+    static void refuseOverwrite(List<Path> files, boolean force) {
+        if (force) {
+            return;
+        }
+        for (Path file : files) {
+            if (Files.exists(file)) {
+                throw new IllegalArgumentException(file + ": already exists (use --force to replace it)");
+            }
+        }
     }
-    for (Path file : files) {
-      if (Files.exists(file)) {
-        throw new IllegalArgumentException(file + ": already exists (use --force to replace it)");
-      }
-    }
-  }
 }

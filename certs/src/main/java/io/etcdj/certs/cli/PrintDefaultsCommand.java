@@ -11,20 +11,20 @@ import picocli.CommandLine.Spec;
 /** {@code etcd-certs print-defaults config|csr}: cfssl-style starting files to edit. */
 @Command(name = "print-defaults", description = "Print a cfssl-style signing configuration (config) or CSR (csr) to edit.")
 final class PrintDefaultsCommand implements Callable<Integer> {
-  @Spec
-  CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "config|csr")
-  String what;
+    @Parameters(index = "0", paramLabel = "config|csr")
+    String what;
 
-  @Override
-  public Integer call() {
-    String text = switch (what.toLowerCase(Locale.ROOT)) {
-      case "config" -> CfsslDefaults.config();
-      case "csr" -> CfsslDefaults.csr();
-      default -> throw new IllegalArgumentException("unknown default \"" + what + "\" (use config or csr)");
-    };
-    spec.commandLine().getOut().print(text);
-    return ExitCodes.OK;
-  }
+    @Override
+    public Integer call() {
+        String text = switch (what.toLowerCase(Locale.ROOT)) {
+            case "config" -> CfsslDefaults.config();
+            case "csr" -> CfsslDefaults.csr();
+            default -> throw new IllegalArgumentException("unknown default \"" + what + "\" (use config or csr)");
+        };
+        spec.commandLine().getOut().print(text);
+        return ExitCodes.OK;
+    }
 }

@@ -10,37 +10,37 @@ import java.util.concurrent.TimeUnit;
 
 /** Runs a short-lived tool (etcdctl, curl) to completion with a time limit; output is stdout+stderr. */
 record ExternalCommand(int exitCode, String output) {
-  static final Path ETCD = Path.of("/usr/bin/etcd");
-  static final Path ETCDCTL = Path.of("/usr/bin/etcdctl");
+    static final Path ETCD = Path.of("/usr/bin/etcd");
+    static final Path ETCDCTL = Path.of("/usr/bin/etcdctl");
 
-  static ExternalCommand run(List<String> command, Duration limit) throws IOException, InterruptedException {
-    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-    builder.environment().put("ETCDCTL_API", "3");
-    Process process = builder.start();
-    try {
-      byte[] output = process.getInputStream().readAllBytes();
-      if (!process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
-        return new ExternalCommand(-1, "timed out: " + command);
-      }
-      return new ExternalCommand(process.exitValue(), new String(output, StandardCharsets.UTF_8));
-    } finally {
-      process.destroyForcibly();
-      process.waitFor(5, TimeUnit.SECONDS);
+    static ExternalCommand run(List<String> command, Duration limit) throws IOException, InterruptedException {
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().put("ETCDCTL_API", "3");
+        Process process = builder.start();
+        try {
+            byte[] output = process.getInputStream().readAllBytes();
+            if (!process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
+                return new ExternalCommand(-1, "timed out: " + command);
+            }
+            return new ExternalCommand(process.exitValue(), new String(output, StandardCharsets.UTF_8));
+        } finally {
+            process.destroyForcibly();
+            process.waitFor(5, TimeUnit.SECONDS);
+        }
     }
-  }
 
-  static boolean installed(Path tool) {
-    return Files.isExecutable(tool);
-  }
-
-  /** curl is optional: the tests that use it are skipped without it. */
-  static Path curl() {
-    for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin").split(":")) {
-      Path candidate = Path.of(dir, "curl");
-      if (Files.isExecutable(candidate)) {
-        return candidate;
-      }
+    static boolean installed(Path tool) {
+        return Files.isExecutable(tool);
     }
-    return null;
-  }
+
+    /** curl is optional: the tests that use it are skipped without it. */
+    static Path curl() {
+        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin").split(":")) {
+            Path candidate = Path.of(dir, "curl");
+            if (Files.isExecutable(candidate)) {
+                return candidate;
+            }
+        }
+        return null;
+    }
 }

@@ -17,55 +17,55 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** The example scripts run green against the real etcd, on ports this test finds free. */
 class TlsScriptsIT {
-  private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
-  /** The scripts use PORT_BASE up to PORT_BASE + 21. */
-  private static final int PORTS_PER_SCRIPT = 22;
+    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    /** The scripts use PORT_BASE up to PORT_BASE + 21. */
+    private static final int PORTS_PER_SCRIPT = 22;
 
-  @ParameterizedTest
-  @ValueSource(strings = {"tls-client-https.sh", "tls-client-cert-auth.sh", "tls-peer.sh", "tls-auto.sh", "tls-cfssl.sh"})
-  void scriptPasses(String script) throws Exception {
-    assumeTrue(ExternalCommand.installed(ExternalCommand.ETCD) && ExternalCommand.installed(ExternalCommand.ETCDCTL));
-    assumeTrue(ExternalCommand.curl() != null, "curl is not installed");
-    Path file = ROOT.resolve("scripts").resolve(script);
-    assertTrue(Files.isExecutable(file), file + " must be executable");
-    ProcessBuilder builder = new ProcessBuilder("bash", file.toString()).redirectErrorStream(true);
-    builder.environment().put("ETCD_BIN", ExternalCommand.ETCD.toString());
-    builder.environment().put("ETCDCTL_BIN", ExternalCommand.ETCDCTL.toString());
-    builder.environment().put("PORT_BASE", String.valueOf(freePortRange()));
-    Process process = builder.start();
-    try {
-      String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      assertTrue(process.waitFor(120, TimeUnit.SECONDS), "timed out:\n" + output);
-      assertEquals(0, process.exitValue(), output);
-      assertTrue(output.contains("PASS: "), output);
-    } finally {
-      // SIGTERM first: the script's trap then stops the members it started.
-      process.destroy();
-      if (!process.waitFor(20, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      }
+    @ParameterizedTest
+    @ValueSource(strings = {"tls-client-https.sh", "tls-client-cert-auth.sh", "tls-peer.sh", "tls-auto.sh", "tls-cfssl.sh"})
+    void scriptPasses(String script) throws Exception {
+        assumeTrue(ExternalCommand.installed(ExternalCommand.ETCD) && ExternalCommand.installed(ExternalCommand.ETCDCTL));
+        assumeTrue(ExternalCommand.curl() != null, "curl is not installed");
+        Path file = ROOT.resolve("scripts").resolve(script);
+        assertTrue(Files.isExecutable(file), file + " must be executable");
+        ProcessBuilder builder = new ProcessBuilder("bash", file.toString()).redirectErrorStream(true);
+        builder.environment().put("ETCD_BIN", ExternalCommand.ETCD.toString());
+        builder.environment().put("ETCDCTL_BIN", ExternalCommand.ETCDCTL.toString());
+        builder.environment().put("PORT_BASE", String.valueOf(freePortRange()));
+        Process process = builder.start();
+        try {
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(process.waitFor(120, TimeUnit.SECONDS), "timed out:\n" + output);
+            assertEquals(0, process.exitValue(), output);
+            assertTrue(output.contains("PASS: "), output);
+        } finally {
+            // SIGTERM first: the script's trap then stops the members it started.
+            process.destroy();
+            if (!process.waitFor(20, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
     }
-  }
 
-  /** A base port whose next {@link #PORTS_PER_SCRIPT} ports on 127.0.0.1 are free right now. */
-  private static int freePortRange() throws IOException {
-    for (int attempt = 0; attempt < 50; attempt++) {
-      int base = ThreadLocalRandom.current().nextInt(24000, 32000);
-      if (allFree(base)) {
-        return base;
-      }
+    /** A base port whose next {@link #PORTS_PER_SCRIPT} ports on 127.0.0.1 are free right now. */
+    private static int freePortRange() throws IOException {
+        for (int attempt = 0; attempt < 50; attempt++) {
+            int base = ThreadLocalRandom.current().nextInt(24000, 32000);
+            if (allFree(base)) {
+                return base;
+            }
+        }
+        throw new IOException("no free range of " + PORTS_PER_SCRIPT + " ports found");
     }
-    throw new IOException("no free range of " + PORTS_PER_SCRIPT + " ports found");
-  }
 
-  private static boolean allFree(int base) {
-    for (int port = base; port < base + PORTS_PER_SCRIPT; port++) {
-      try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getByName("127.0.0.1"))) {
-        socket.setReuseAddress(true);
-      } catch (IOException e) {
-        return false;
-      }
+    private static boolean allFree(int base) {
+        for (int port = base; port < base + PORTS_PER_SCRIPT; port++) {
+            try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getByName("127.0.0.1"))) {
+                socket.setReuseAddress(true);
+            } catch (IOException e) {
+                return false;
+            }
+        }
+        return true;
     }
-    return true;
-  }
 }

@@ -22,34 +22,34 @@ import java.util.function.Consumer;
  * no member outlives the launcher).
  */
 final class ClusterRunner {
-  private ClusterRunner() {}
+    private ClusterRunner() {}
 
-  static void refuseIfRunning(ClusterSpec spec) {
-    Optional<ClusterState> state = new StateFile(new ClusterLayout(spec.baseDir()).stateFile()).read();
-    state.filter(ClusterState::supervisorAlive).ifPresent(s -> {
-      throw new LauncherException("a cluster is already running in " + spec.baseDir()
-          + " (launcher pid " + s.supervisorPid() + "); stop it first with: cluster-launcher stop");
-    });
-    List<Leftovers.Leftover> leftovers = state.map(Leftovers::find).orElse(List.of());
-    if (!leftovers.isEmpty()) {
-      throw new LauncherException("members of an earlier launcher that did not stop them are still running: "
-          + Leftovers.describe(leftovers) + "; stop them with: cluster-launcher stop");
+    static void refuseIfRunning(ClusterSpec spec) {
+        Optional<ClusterState> state = new StateFile(new ClusterLayout(spec.baseDir()).stateFile()).read();
+        state.filter(ClusterState::supervisorAlive).ifPresent(s -> {
+            throw new LauncherException("a cluster is already running in " + spec.baseDir()
+                    + " (launcher pid " + s.supervisorPid() + "); stop it first with: cluster-launcher stop");
+        });
+        List<Leftovers.Leftover> leftovers = state.map(Leftovers::find).orElse(List.of());
+        if (!leftovers.isEmpty()) {
+            throw new LauncherException("members of an earlier launcher that did not stop them are still running: "
+                    + Leftovers.describe(leftovers) + "; stop them with: cluster-launcher stop");
+        }
     }
-  }
 
-  static int run(ClusterSpec spec, EtcdBinary binary, Optional<TlsProvider> tls, LogSink sink,
-      Duration timeout, Consumer<String> progress) throws InterruptedException {
-    Supervisor supervisor = new Supervisor(spec, binary, tls, sink, timeout);
-    Thread hook = new Thread(supervisor::shutdown, "launcher-shutdown");
-    Runtime.getRuntime().addShutdownHook(hook);
-    Optional<ClusterState> previous = new StateFile(new ClusterLayout(spec.baseDir()).stateFile()).read();
-    supervisor.startCluster(previous, progress);
-    ControlServer control = new ControlServer(supervisor::handle);
-    control.start();
-    supervisor.attach(control);
-    progress.accept("cluster is up: " + String.join(",", spec.members().stream()
-        .map(m -> m.clientUrl().toString()).toList()));
-    supervisor.awaitShutdown();
-    return ExitCodes.OK;
-  }
+    static int run(ClusterSpec spec, EtcdBinary binary, Optional<TlsProvider> tls, LogSink sink,
+            Duration timeout, Consumer<String> progress) throws InterruptedException {
+        Supervisor supervisor = new Supervisor(spec, binary, tls, sink, timeout);
+        Thread hook = new Thread(supervisor::shutdown, "launcher-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        Optional<ClusterState> previous = new StateFile(new ClusterLayout(spec.baseDir()).stateFile()).read();
+        supervisor.startCluster(previous, progress);
+        ControlServer control = new ControlServer(supervisor::handle);
+        control.start();
+        supervisor.attach(control);
+        progress.accept("cluster is up: " + String.join(",", spec.members().stream()
+                .map(m -> m.clientUrl().toString()).toList()));
+        supervisor.awaitShutdown();
+        return ExitCodes.OK;
+    }
 }

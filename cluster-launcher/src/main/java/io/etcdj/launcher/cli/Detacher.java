@@ -21,68 +21,68 @@ import java.util.Optional;
  * cluster is running or why it failed.
  */
 final class Detacher {
-  private Detacher() {}
+    private Detacher() {}
 
-  static int start(LauncherContext ctx, ClusterOptions options, ClusterSpec spec, EtcdBinary binary,
-      Duration timeout) throws IOException, InterruptedException {
-    ClusterLayout layout = new ClusterLayout(spec.baseDir());
-    Files.createDirectories(layout.baseDir());
-    StateFile stateFile = new StateFile(layout.stateFile());
-    List<String> cmd = new ArrayList<>();
-    if (Files.isExecutable(Path.of("/usr/bin/setsid"))) {
-      cmd.add("/usr/bin/setsid");
-    }
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.addAll(List.of("-Xmx256m", "-Xss512k", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
-    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.etcdj.launcher.Main", "__supervise"));
-    if (options.file() != null) {
-      cmd.addAll(List.of("-f", ctx.cwd().resolve(options.file()).toString()));
-    }
-    cmd.addAll(List.of("--base-dir", spec.baseDir().toString(), "--etcd-binary", binary.path().toString(),
-        "--timeout", Long.toString(timeout.toSeconds())));
-    ProcessBuilder pb = new ProcessBuilder(cmd).directory(ctx.cwd().toFile())
-        .redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.to(layout.supervisorLog().toFile()))
-        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-    pb.environment().putAll(ctx.env());
-    Process supervisor = pb.start();
+    static int start(LauncherContext ctx, ClusterOptions options, ClusterSpec spec, EtcdBinary binary,
+            Duration timeout) throws IOException, InterruptedException {
+        ClusterLayout layout = new ClusterLayout(spec.baseDir());
+        Files.createDirectories(layout.baseDir());
+        StateFile stateFile = new StateFile(layout.stateFile());
+        List<String> cmd = new ArrayList<>();
+        if (Files.isExecutable(Path.of("/usr/bin/setsid"))) {
+            cmd.add("/usr/bin/setsid");
+        }
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(List.of("-Xmx256m", "-Xss512k", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.etcdj.launcher.Main", "__supervise"));
+        if (options.file() != null) {
+            cmd.addAll(List.of("-f", ctx.cwd().resolve(options.file()).toString()));
+        }
+        cmd.addAll(List.of("--base-dir", spec.baseDir().toString(), "--etcd-binary", binary.path().toString(),
+                "--timeout", Long.toString(timeout.toSeconds())));
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(ctx.cwd().toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.to(layout.supervisorLog().toFile()))
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        pb.environment().putAll(ctx.env());
+        Process supervisor = pb.start();
 
-    long deadline = System.nanoTime() + timeout.plusSeconds(30).toNanos();
-    while (System.nanoTime() < deadline) {
-      Optional<ClusterState> state = stateFile.read().filter(s -> s.supervisorPid() == supervisor.pid());
-      if (state.isPresent() && ClusterState.RUNNING.equals(state.get().phase()) && state.get().controlPort() > 0) {
-        printStarted(ctx, state.get(), binary);
-        return ExitCodes.OK;
-      }
-      if (state.isPresent() && ClusterState.FAILED.equals(state.get().phase())) {
-        supervisor.waitFor();
-        throw new LauncherException(state.get().error());
-      }
-      if (!supervisor.isAlive()) {
-        throw new LauncherException("the background launcher exited with code " + supervisor.exitValue()
-            + "; its output:\n" + tail(layout.supervisorLog()));
-      }
-      Thread.sleep(100);
+        long deadline = System.nanoTime() + timeout.plusSeconds(30).toNanos();
+        while (System.nanoTime() < deadline) {
+            Optional<ClusterState> state = stateFile.read().filter(s -> s.supervisorPid() == supervisor.pid());
+            if (state.isPresent() && ClusterState.RUNNING.equals(state.get().phase()) && state.get().controlPort() > 0) {
+                printStarted(ctx, state.get(), binary);
+                return ExitCodes.OK;
+            }
+            if (state.isPresent() && ClusterState.FAILED.equals(state.get().phase())) {
+                supervisor.waitFor();
+                throw new LauncherException(state.get().error());
+            }
+            if (!supervisor.isAlive()) {
+                throw new LauncherException("the background launcher exited with code " + supervisor.exitValue()
+                        + "; its output:\n" + tail(layout.supervisorLog()));
+            }
+            Thread.sleep(100);
+        }
+        supervisor.destroy();
+        throw new LauncherException("the cluster did not come up in time; see " + layout.supervisorLog());
     }
-    supervisor.destroy();
-    throw new LauncherException("the cluster did not come up in time; see " + layout.supervisorLog());
-  }
 
-  private static void printStarted(LauncherContext ctx, ClusterState state, EtcdBinary binary) {
-    ctx.out().println("etcd binary: " + binary.path() + " (" + binary.origin() + ")");
-    for (ClusterState.MemberState m : state.members()) {
-      ctx.out().println("started " + m.process() + " (pid " + m.pid() + ") client " + String.join(",", m.clientUrls())
-          + " peer " + String.join(",", m.peerUrls()) + " log " + m.logFile());
+    private static void printStarted(LauncherContext ctx, ClusterState state, EtcdBinary binary) {
+        ctx.out().println("etcd binary: " + binary.path() + " (" + binary.origin() + ")");
+        for (ClusterState.MemberState m : state.members()) {
+            ctx.out().println("started " + m.process() + " (pid " + m.pid() + ") client " + String.join(",", m.clientUrls())
+                    + " peer " + String.join(",", m.peerUrls()) + " log " + m.logFile());
+        }
+        ctx.out().println("cluster is up; launcher pid " + state.supervisorPid() + ", state in " + state.baseDir());
     }
-    ctx.out().println("cluster is up; launcher pid " + state.supervisorPid() + ", state in " + state.baseDir());
-  }
 
-  private static String tail(Path log) {
-    try {
-      List<String> lines = Files.readAllLines(log);
-      return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
-    } catch (IOException e) {
-      return "(no output)";
+    private static String tail(Path log) {
+        try {
+            List<String> lines = Files.readAllLines(log);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
+        } catch (IOException e) {
+            return "(no output)";
+        }
     }
-  }
 }

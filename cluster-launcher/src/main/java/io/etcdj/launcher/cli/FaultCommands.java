@@ -9,46 +9,46 @@ import picocli.CommandLine.ParentCommand;
 
 /** Faults on peer links; they need {@code faults: proxy} in the cluster file. */
 final class FaultCommands {
-  private FaultCommands() {}
+    private FaultCommands() {}
 
-  @Command(name = "partition", mixinStandardHelpOptions = true,
-      description = "Cut a member's peer traffic both ways (faults: proxy). Clients still reach it.")
-  static final class Partition implements Callable<Integer> {
-    @ParentCommand LauncherCommand root;
-    @Mixin ClusterOptions cluster;
-    @Parameters(paramLabel = "NAME") String name;
+    @Command(name = "partition", mixinStandardHelpOptions = true,
+            description = "Cut a member's peer traffic both ways (faults: proxy). Clients still reach it.")
+    static final class Partition implements Callable<Integer> {
+        @ParentCommand LauncherCommand root;
+        @Mixin ClusterOptions cluster;
+        @Parameters(paramLabel = "NAME") String name;
 
-    @Override
-    public Integer call() {
-      return Forwarding.send(root, cluster, "partition", List.of(name));
+        @Override
+        public Integer call() {
+            return Forwarding.send(root, cluster, "partition", List.of(name));
+        }
     }
-  }
 
-  @Command(name = "delay", mixinStandardHelpOptions = true,
-      description = "Delay a member's peer traffic both ways by MS milliseconds (faults: proxy); 0 removes it.")
-  static final class Delay implements Callable<Integer> {
-    @ParentCommand LauncherCommand root;
-    @Mixin ClusterOptions cluster;
-    @Parameters(index = "0", paramLabel = "NAME") String name;
-    @Parameters(index = "1", paramLabel = "MS") int millis;
+    @Command(name = "delay", mixinStandardHelpOptions = true,
+            description = "Delay a member's peer traffic both ways by MS milliseconds (faults: proxy); 0 removes it.")
+    static final class Delay implements Callable<Integer> {
+        @ParentCommand LauncherCommand root;
+        @Mixin ClusterOptions cluster;
+        @Parameters(index = "0", paramLabel = "NAME") String name;
+        @Parameters(index = "1", paramLabel = "MS") int millis;
 
-    @Override
-    public Integer call() {
-      if (millis < 0) {
-        throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "MS must not be negative");
-      }
-      return Forwarding.send(root, cluster, "delay", List.of(name, Integer.toString(millis)));
+        @Override
+        public Integer call() {
+            if (millis < 0) {
+                throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "MS must not be negative");
+            }
+            return Forwarding.send(root, cluster, "delay", List.of(name, Integer.toString(millis)));
+        }
     }
-  }
 
-  @Command(name = "heal", mixinStandardHelpOptions = true, description = "Remove every partition and delay.")
-  static final class Heal implements Callable<Integer> {
-    @ParentCommand LauncherCommand root;
-    @Mixin ClusterOptions cluster;
+    @Command(name = "heal", mixinStandardHelpOptions = true, description = "Remove every partition and delay.")
+    static final class Heal implements Callable<Integer> {
+        @ParentCommand LauncherCommand root;
+        @Mixin ClusterOptions cluster;
 
-    @Override
-    public Integer call() {
-      return Forwarding.send(root, cluster, "heal", List.of());
+        @Override
+        public Integer call() {
+            return Forwarding.send(root, cluster, "heal", List.of());
+        }
     }
-  }
 }

@@ -23,73 +23,73 @@ import picocli.CommandLine.ParentCommand;
  * database size).
  */
 @Command(name = "status", mixinStandardHelpOptions = true,
-    description = "Show each member: pid, state, client URL, and its own Maintenance.Status.")
+        description = "Show each member: pid, state, client URL, and its own Maintenance.Status.")
 final class StatusCommand implements Callable<Integer> {
-  static final List<String> HEADERS = List.of("MEMBER", "PID", "STATE", "CLIENT URL", "ID", "IS LEADER",
-      "RAFT TERM", "RAFT INDEX", "DB SIZE", "FAULTS");
+    static final List<String> HEADERS = List.of("MEMBER", "PID", "STATE", "CLIENT URL", "ID", "IS LEADER",
+            "RAFT TERM", "RAFT INDEX", "DB SIZE", "FAULTS");
 
-  @ParentCommand LauncherCommand root;
-  @Mixin ClusterOptions cluster;
+    @ParentCommand LauncherCommand root;
+    @Mixin ClusterOptions cluster;
 
-  @Override
-  public Integer call() {
-    LauncherContext ctx = root.context();
-    ClusterState state = cluster.runningState(ctx);
-    Optional<ClientTls> tls = Optional.ofNullable(state.tls())
-        .map(t -> new ClientTls(Path.of(t.caCert()), Path.of(t.clientCert()), Path.of(t.clientKey())));
-    // members are asked in parallel, so a slow or paused one costs one timeout, not one each
-    List<java.util.concurrent.CompletableFuture<List<String>>> pending = state.members().stream()
-        .map(m -> java.util.concurrent.CompletableFuture.supplyAsync(() -> row(m, tls)))
-        .toList();
-    List<List<String>> rows = new ArrayList<>();
-    pending.forEach(f -> rows.add(f.join()));
-    TablePrinter.print(ctx.out(), HEADERS, rows);
-    return ExitCodes.OK;
-  }
-
-  private static List<String> row(ClusterState.MemberState m, Optional<ClientTls> tls) {
-    String url = m.clientUrls().get(0);
-    String pid = m.pid() > 0 ? Long.toString(m.pid()) : "-";
-    String faults = m.partitioned() ? "partitioned" : "";
-    if (m.delayMillis() > 0) {
-      faults = (faults.isEmpty() ? "" : faults + ", ") + "delay " + m.delayMillis() + "ms";
+    @Override
+    public Integer call() {
+        LauncherContext ctx = root.context();
+        ClusterState state = cluster.runningState(ctx);
+        Optional<ClientTls> tls = Optional.ofNullable(state.tls())
+                .map(t -> new ClientTls(Path.of(t.caCert()), Path.of(t.clientCert()), Path.of(t.clientKey())));
+        // members are asked in parallel, so a slow or paused one costs one timeout, not one each
+        List<java.util.concurrent.CompletableFuture<List<String>>> pending = state.members().stream()
+                .map(m -> java.util.concurrent.CompletableFuture.supplyAsync(() -> row(m, tls)))
+                .toList();
+        List<List<String>> rows = new ArrayList<>();
+        pending.forEach(f -> rows.add(f.join()));
+        TablePrinter.print(ctx.out(), HEADERS, rows);
+        return ExitCodes.OK;
     }
-    String id = "-";
-    String leader = "-";
-    String term = "-";
-    String index = "-";
-    String db = "-";
-    String health = m.state();
-    if ("running".equals(m.state())) {
-      try (MemberClient c = new MemberClient(URI.create(url), tls, Duration.ofSeconds(5))) {
-        StatusResponse s = c.status();
-        long self = s.getHeader().getMemberId();
-        id = String.format("%x", self);
-        leader = Boolean.toString(s.getLeader() == self);
-        term = Long.toString(s.getRaftTerm());
-        index = Long.toString(s.getRaftIndex());
-        db = humanBytes(s.getDbSize());
-        if (s.getIsLearner()) {
-          health = "running (learner)";
+
+    private static List<String> row(ClusterState.MemberState m, Optional<ClientTls> tls) {
+        String url = m.clientUrls().get(0);
+        String pid = m.pid() > 0 ? Long.toString(m.pid()) : "-";
+        String faults = m.partitioned() ? "partitioned" : "";
+        if (m.delayMillis() > 0) {
+            faults = (faults.isEmpty() ? "" : faults + ", ") + "delay " + m.delayMillis() + "ms";
         }
-      } catch (MemberCallException e) {
-        health = "unreachable";
-      }
+        String id = "-";
+        String leader = "-";
+        String term = "-";
+        String index = "-";
+        String db = "-";
+        String health = m.state();
+        if ("running".equals(m.state())) {
+            try (MemberClient c = new MemberClient(URI.create(url), tls, Duration.ofSeconds(5))) {
+                StatusResponse s = c.status();
+                long self = s.getHeader().getMemberId();
+                id = String.format("%x", self);
+                leader = Boolean.toString(s.getLeader() == self);
+                term = Long.toString(s.getRaftTerm());
+                index = Long.toString(s.getRaftIndex());
+                db = humanBytes(s.getDbSize());
+                if (s.getIsLearner()) {
+                    health = "running (learner)";
+                }
+            } catch (MemberCallException e) {
+                health = "unreachable";
+            }
+        }
+        return List.of(m.process(), pid, health, url, id, leader, term, index, db, faults);
     }
-    return List.of(m.process(), pid, health, url, id, leader, term, index, db, faults);
-  }
 
-  /** Sizes in SI units the way etcdctl prints DB SIZE ("20 kB", "1.2 MB"). */
-  static String humanBytes(long bytes) {
-    if (bytes < 10) {
-      return bytes + " B";
+    /** Sizes in SI units the way etcdctl prints DB SIZE ("20 kB", "1.2 MB"). */
+    static String humanBytes(long bytes) {
+        if (bytes < 10) {
+            return bytes + " B";
+        }
+        String[] units = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
+        int e = (int) Math.floor(Math.log(bytes) / Math.log(1000));
+        double value = Math.floor(bytes / Math.pow(1000, e) * 10 + 0.5) / 10;
+        // Go's %.0f rounds half to even ("20.5" prints as 20), so etcdctl shows a 20480-byte db as "20 kB".
+        java.math.BigDecimal shown = java.math.BigDecimal.valueOf(value)
+                .setScale(value < 10 ? 1 : 0, java.math.RoundingMode.HALF_EVEN);
+        return shown.toPlainString() + " " + units[e];
     }
-    String[] units = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
-    int e = (int) Math.floor(Math.log(bytes) / Math.log(1000));
-    double value = Math.floor(bytes / Math.pow(1000, e) * 10 + 0.5) / 10;
-    // Go's %.0f rounds half to even ("20.5" prints as 20), so etcdctl shows a 20480-byte db as "20 kB".
-    java.math.BigDecimal shown = java.math.BigDecimal.valueOf(value)
-        .setScale(value < 10 ? 1 : 0, java.math.RoundingMode.HALF_EVEN);
-    return shown.toPlainString() + " " + units[e];
-  }
 }

@@ -17,21 +17,21 @@ import picocli.CommandLine.ParentCommand;
  */
 @Command(name = "__supervise", hidden = true)
 final class SuperviseCommand implements Callable<Integer> {
-  @ParentCommand LauncherCommand root;
-  @Mixin ClusterOptions cluster;
+    @ParentCommand LauncherCommand root;
+    @Mixin ClusterOptions cluster;
 
-  @Option(names = "--etcd-binary", required = true)
-  String etcdBinary;
+    @Option(names = "--etcd-binary", required = true)
+    String etcdBinary;
 
-  @Option(names = "--timeout", defaultValue = "60")
-  int timeoutSeconds;
+    @Option(names = "--timeout", defaultValue = "60")
+    int timeoutSeconds;
 
-  @Override
-  public Integer call() throws Exception {
-    LauncherContext ctx = root.context();
-    ClusterSpec spec = cluster.load(ctx);
-    EtcdBinary binary = cluster.binary(ctx, spec, Optional.of(etcdBinary));
-    return ClusterRunner.run(spec, binary, Tls.provider(spec), LogSink.NONE,
-        Duration.ofSeconds(timeoutSeconds), msg -> ctx.out().println(msg));
-  }
+    @Override
+    public Integer call() throws Exception {
+        LauncherContext ctx = root.context();
+        ClusterSpec spec = cluster.load(ctx);
+        EtcdBinary binary = cluster.binary(ctx, spec, Optional.of(etcdBinary));
+        return ClusterRunner.run(spec, binary, Tls.provider(spec), LogSink.NONE,
+                Duration.ofSeconds(timeoutSeconds), msg -> ctx.out().println(msg));
+    }
 }

@@ -8,12 +8,12 @@ import java.util.Optional;
 
 /** Chooses the certificate source for a cluster: generated material when {@code tls: true}. */
 final class Tls {
-  private Tls() {}
+    private Tls() {}
 
-  static Optional<TlsProvider> provider(ClusterSpec spec) {
-    if (!spec.tls()) {
-      return Optional.empty();
+    static Optional<TlsProvider> provider(ClusterSpec spec) {
+        if (!spec.tls()) {
+            return Optional.empty();
+        }
+        return Optional.of(new GeneratedTls(new ClusterLayout(spec.baseDir()).certsDir(), spec.members()));
     }
-    return Optional.of(new GeneratedTls(new ClusterLayout(spec.baseDir()).certsDir(), spec.members()));
-  }
 }

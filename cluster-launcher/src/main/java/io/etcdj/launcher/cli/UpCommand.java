@@ -22,49 +22,49 @@ import picocli.CommandLine.ParentCommand;
  * running cluster again.
  */
 @Command(name = "up", aliases = "start", mixinStandardHelpOptions = true,
-    description = "Start the cluster and wait until every member serves clients. In the foreground, member logs are shown with coloured name prefixes and Ctrl-C stops everyone. With NAMEs, start those stopped members of the running cluster.")
+        description = "Start the cluster and wait until every member serves clients. In the foreground, member logs are shown with coloured name prefixes and Ctrl-C stops everyone. With NAMEs, start those stopped members of the running cluster.")
 final class UpCommand implements Callable<Integer> {
-  @ParentCommand LauncherCommand root;
-  @Mixin ClusterOptions cluster;
+    @ParentCommand LauncherCommand root;
+    @Mixin ClusterOptions cluster;
 
-  @Parameters(paramLabel = "NAME", arity = "0..*", description = "Members to start again in the running cluster.")
-  List<String> names = new ArrayList<>();
+    @Parameters(paramLabel = "NAME", arity = "0..*", description = "Members to start again in the running cluster.")
+    List<String> names = new ArrayList<>();
 
-  @Option(names = {"-d", "--detach"}, description = "Run in the background; member logs go to files under the base dir.")
-  boolean detach;
+    @Option(names = {"-d", "--detach"}, description = "Run in the background; member logs go to files under the base dir.")
+    boolean detach;
 
-  @Option(names = "--etcd-binary", paramLabel = "PATH",
-      description = "etcd binary to run (default: ETCD_BIN, else etcd: in the file, else the project's bin/etcd, else etcd on the PATH).")
-  String etcdBinary;
+    @Option(names = "--etcd-binary", paramLabel = "PATH",
+            description = "etcd binary to run (default: ETCD_BIN, else etcd: in the file, else the project's bin/etcd, else etcd on the PATH).")
+    String etcdBinary;
 
-  @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "60",
-      description = "How long to wait for members to serve clients (default: ${DEFAULT-VALUE}).")
-  int timeoutSeconds;
+    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "60",
+            description = "How long to wait for members to serve clients (default: ${DEFAULT-VALUE}).")
+    int timeoutSeconds;
 
-  @Option(names = "--no-color", description = "No colours in the log prefixes.")
-  boolean noColour;
+    @Option(names = "--no-color", description = "No colours in the log prefixes.")
+    boolean noColour;
 
-  @Override
-  public Integer call() throws Exception {
-    LauncherContext ctx = root.context();
-    if (!names.isEmpty()) {
-      List<String> request = new ArrayList<>(List.of("start"));
-      request.addAll(names);
-      return ControlClient.send(cluster.runningState(ctx), request, ctx.out(), ctx.err());
+    @Override
+    public Integer call() throws Exception {
+        LauncherContext ctx = root.context();
+        if (!names.isEmpty()) {
+            List<String> request = new ArrayList<>(List.of("start"));
+            request.addAll(names);
+            return ControlClient.send(cluster.runningState(ctx), request, ctx.out(), ctx.err());
+        }
+        ClusterSpec spec = cluster.load(ctx);
+        ClusterRunner.refuseIfRunning(spec);
+        EtcdBinary binary = cluster.binary(ctx, spec, Optional.ofNullable(etcdBinary));
+        Duration timeout = Duration.ofSeconds(timeoutSeconds);
+        if (detach) {
+            return Detacher.start(ctx, cluster, spec, binary, timeout);
+        }
+        List<String> processes = new ArrayList<>(spec.members().stream().map(MemberSpec::process).toList());
+        processes.add("launcher");
+        ConsoleLog console = new ConsoleLog(ctx.out(), !noColour && ConsoleLog.colourByDefault(ctx.env()), processes);
+        console.line("launcher", "etcd binary: " + binary.path() + " (" + binary.origin() + ")");
+        console.line("launcher", "base dir: " + spec.baseDir());
+        return ClusterRunner.run(spec, binary, Tls.provider(spec), console, timeout,
+                msg -> console.line("launcher", msg));
     }
-    ClusterSpec spec = cluster.load(ctx);
-    ClusterRunner.refuseIfRunning(spec);
-    EtcdBinary binary = cluster.binary(ctx, spec, Optional.ofNullable(etcdBinary));
-    Duration timeout = Duration.ofSeconds(timeoutSeconds);
-    if (detach) {
-      return Detacher.start(ctx, cluster, spec, binary, timeout);
-    }
-    List<String> processes = new ArrayList<>(spec.members().stream().map(MemberSpec::process).toList());
-    processes.add("launcher");
-    ConsoleLog console = new ConsoleLog(ctx.out(), !noColour && ConsoleLog.colourByDefault(ctx.env()), processes);
-    console.line("launcher", "etcd binary: " + binary.path() + " (" + binary.origin() + ")");
-    console.line("launcher", "base dir: " + spec.baseDir());
-    return ClusterRunner.run(spec, binary, Tls.provider(spec), console, timeout,
-        msg -> console.line("launcher", msg));
-  }
 }

@@ -19,34 +19,34 @@ import java.util.Optional;
  * @param members the members, in file order
  */
 public record ClusterSpec(
-    String source,
-    String token,
-    boolean tls,
-    Optional<String> etcdBinary,
-    Path baseDir,
-    FaultMode faults,
-    List<String> flags,
-    Map<String, String> env,
-    List<MemberSpec> members) {
+        String source,
+        String token,
+        boolean tls,
+        Optional<String> etcdBinary,
+        Path baseDir,
+        FaultMode faults,
+        List<String> flags,
+        Map<String, String> env,
+        List<MemberSpec> members) {
 
-  public static final String DEFAULT_TOKEN = "etcd-cluster-1";
-  public static final Path DEFAULT_BASE_DIR = Path.of("local-cluster.etcd");
+    public static final String DEFAULT_TOKEN = "etcd-cluster-1";
+    public static final Path DEFAULT_BASE_DIR = Path.of("local-cluster.etcd");
 
-  public ClusterSpec {
-    flags = List.copyOf(flags);
-    env = Map.copyOf(env);
-    members = List.copyOf(members);
-  }
+    public ClusterSpec {
+        flags = List.copyOf(flags);
+        env = Map.copyOf(env);
+        members = List.copyOf(members);
+    }
 
-  public Optional<MemberSpec> member(String nameOrProcess) {
-    return members.stream().filter(m -> m.isCalled(nameOrProcess)).findFirst();
-  }
+    public Optional<MemberSpec> member(String nameOrProcess) {
+        return members.stream().filter(m -> m.isCalled(nameOrProcess)).findFirst();
+    }
 
-  public ClusterSpec withMembers(List<MemberSpec> newMembers) {
-    return new ClusterSpec(source, token, tls, etcdBinary, baseDir, faults, flags, env, newMembers);
-  }
+    public ClusterSpec withMembers(List<MemberSpec> newMembers) {
+        return new ClusterSpec(source, token, tls, etcdBinary, baseDir, faults, flags, env, newMembers);
+    }
 
-  public ClusterSpec withBaseDir(Path dir) {
-    return new ClusterSpec(source, token, tls, etcdBinary, dir, faults, flags, env, members);
-  }
+    public ClusterSpec withBaseDir(Path dir) {
+        return new ClusterSpec(source, token, tls, etcdBinary, dir, faults, flags, env, members);
+    }
 }

@@ -22,49 +22,49 @@ import java.util.Optional;
  * @param line the line of the cluster file the member is declared on
  */
 public record MemberSpec(
-    String process,
-    String name,
-    List<URI> listenClientUrls,
-    List<URI> clientUrls,
-    List<URI> listenPeerUrls,
-    List<URI> peerUrls,
-    Optional<Path> dataDir,
-    List<String> flags,
-    Map<String, String> env,
-    String initialClusterState,
-    int line) {
+        String process,
+        String name,
+        List<URI> listenClientUrls,
+        List<URI> clientUrls,
+        List<URI> listenPeerUrls,
+        List<URI> peerUrls,
+        Optional<Path> dataDir,
+        List<String> flags,
+        Map<String, String> env,
+        String initialClusterState,
+        int line) {
 
-  public MemberSpec {
-    listenClientUrls = List.copyOf(listenClientUrls);
-    clientUrls = List.copyOf(clientUrls);
-    listenPeerUrls = List.copyOf(listenPeerUrls);
-    peerUrls = List.copyOf(peerUrls);
-    flags = List.copyOf(flags);
-    env = Map.copyOf(env);
-  }
+    public MemberSpec {
+        listenClientUrls = List.copyOf(listenClientUrls);
+        clientUrls = List.copyOf(clientUrls);
+        listenPeerUrls = List.copyOf(listenPeerUrls);
+        peerUrls = List.copyOf(peerUrls);
+        flags = List.copyOf(flags);
+        env = Map.copyOf(env);
+    }
 
-  /** The first advertised client URL: the one the launcher talks to. */
-  public URI clientUrl() {
-    return clientUrls.get(0);
-  }
+    /** The first advertised client URL: the one the launcher talks to. */
+    public URI clientUrl() {
+        return clientUrls.get(0);
+    }
 
-  /** The first advertised peer URL. */
-  public URI peerUrl() {
-    return peerUrls.get(0);
-  }
+    /** The first advertised peer URL. */
+    public URI peerUrl() {
+        return peerUrls.get(0);
+    }
 
-  /** True when {@code nameOrProcess} names this member either way. */
-  public boolean isCalled(String nameOrProcess) {
-    return process.equals(nameOrProcess) || name.equals(nameOrProcess);
-  }
+    /** True when {@code nameOrProcess} names this member either way. */
+    public boolean isCalled(String nameOrProcess) {
+        return process.equals(nameOrProcess) || name.equals(nameOrProcess);
+    }
 
-  public MemberSpec withPeerUrls(List<URI> listen, List<URI> advertised) {
-    return new MemberSpec(process, name, listenClientUrls, clientUrls, listen, advertised, dataDir,
-        flags, env, initialClusterState, line);
-  }
+    public MemberSpec withPeerUrls(List<URI> listen, List<URI> advertised) {
+        return new MemberSpec(process, name, listenClientUrls, clientUrls, listen, advertised, dataDir,
+                flags, env, initialClusterState, line);
+    }
 
-  public MemberSpec withInitialClusterState(String state) {
-    return new MemberSpec(process, name, listenClientUrls, clientUrls, listenPeerUrls, peerUrls,
-        dataDir, flags, env, state, line);
-  }
+    public MemberSpec withInitialClusterState(String state) {
+        return new MemberSpec(process, name, listenClientUrls, clientUrls, listenPeerUrls, peerUrls,
+                dataDir, flags, env, state, line);
+    }
 }

@@ -19,54 +19,54 @@ import java.util.Optional;
  * @param removed members of the cluster file that remove-member took out of the cluster
  */
 public record ClusterState(
-    String phase,
-    String error,
-    long supervisorPid,
-    int controlPort,
-    String secret,
-    String baseDir,
-    String etcd,
-    String faults,
-    TlsState tls,
-    List<MemberState> members,
-    List<String> removed) {
+        String phase,
+        String error,
+        long supervisorPid,
+        int controlPort,
+        String secret,
+        String baseDir,
+        String etcd,
+        String faults,
+        TlsState tls,
+        List<MemberState> members,
+        List<String> removed) {
 
-  public static final String STARTING = "starting";
-  public static final String RUNNING = "running";
-  public static final String FAILED = "failed";
-  /** Shutting down: no more control requests, members being stopped. */
-  public static final String STOPPING = "stopping";
-  public static final String STOPPED = "stopped";
+    public static final String STARTING = "starting";
+    public static final String RUNNING = "running";
+    public static final String FAILED = "failed";
+    /** Shutting down: no more control requests, members being stopped. */
+    public static final String STOPPING = "stopping";
+    public static final String STOPPED = "stopped";
 
-  /** One member's entry. */
-  public record MemberState(
-      String process,
-      String name,
-      long pid,
-      String state,
-      List<String> clientUrls,
-      List<String> peerUrls,
-      List<String> listenPeerUrls,
-      String dataDir,
-      String logFile,
-      boolean partitioned,
-      int delayMillis,
-      List<String> flags,
-      String initialClusterState,
-      List<String> initialCluster) {}
+    /** One member's entry. */
+    public record MemberState(
+            String process,
+            String name,
+            long pid,
+            String state,
+            List<String> clientUrls,
+            List<String> peerUrls,
+            List<String> listenPeerUrls,
+            String dataDir,
+            String logFile,
+            boolean partitioned,
+            int delayMillis,
+            List<String> flags,
+            String initialClusterState,
+            List<String> initialCluster) {}
 
-  /** Files etcdctl needs to reach a TLS cluster. */
-  public record TlsState(String caCert, String clientCert, String clientKey) {}
+    /** Files etcdctl needs to reach a TLS cluster. */
+    public record TlsState(String caCert, String clientCert, String clientKey) {}
 
-  public Optional<MemberState> member(String nameOrProcess) {
-    return members.stream()
-        .filter(m -> m.process().equals(nameOrProcess) || m.name().equals(nameOrProcess))
-        .findFirst();
-  }
+    public Optional<MemberState> member(String nameOrProcess) {
+        return members.stream()
+                .filter(m -> m.process().equals(nameOrProcess) || m.name().equals(nameOrProcess))
+                .findFirst();
+    }
 
-  /** True while the recorded supervisor process is alive and in charge. */
-  public boolean supervisorAlive() {
-    return (RUNNING.equals(phase) || STARTING.equals(phase) || STOPPING.equals(phase)) && supervisorPid > 0
-        && ProcessHandle.of(supervisorPid).map(ProcessHandle::isAlive).orElse(false);
-  }
+    /** True while the recorded supervisor process is alive and in charge. */
+    public boolean supervisorAlive() {
+        return (RUNNING.equals(phase) || STARTING.equals(phase) || STOPPING.equals(phase)) && supervisorPid > 0
+                && ProcessHandle.of(supervisorPid).map(ProcessHandle::isAlive).orElse(false);
+    }
 }

@@ -7,10 +7,10 @@ package io.etcdj.launcher.supervisor;
  * {@code E} a line for stderr, and finally {@code X} followed by the exit code.
  */
 final class ControlProtocol {
-  static final char OUT = 'O';
-  static final char ERR = 'E';
-  static final char EXIT = 'X';
-  static final String SEPARATOR = "\t";
+    static final char OUT = 'O';
+    static final char ERR = 'E';
+    static final char EXIT = 'X';
+    static final String SEPARATOR = "\t";
 
-  private ControlProtocol() {}
+    private ControlProtocol() {}
 }

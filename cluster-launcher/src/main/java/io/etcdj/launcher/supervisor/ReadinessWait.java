@@ -18,83 +18,83 @@ import java.util.function.BooleanSupplier;
  * joined the cluster). A member that exits meanwhile ends the wait with its last log lines.
  */
 final class ReadinessWait {
-  private final Duration timeout;
-  private final BiFunction<MemberProcess, Duration, MemberClient> clients;
-  private final BooleanSupplier stopping;
-  private final ClusterLayout layout;
+    private final Duration timeout;
+    private final BiFunction<MemberProcess, Duration, MemberClient> clients;
+    private final BooleanSupplier stopping;
+    private final ClusterLayout layout;
 
-  ReadinessWait(Duration timeout, BiFunction<MemberProcess, Duration, MemberClient> clients,
-      BooleanSupplier stopping, ClusterLayout layout) {
-    this.timeout = timeout;
-    this.clients = clients;
-    this.stopping = stopping;
-    this.layout = layout;
-  }
-
-  /** Returns the members still not serving when time ran out, or throws if {@code strict}. */
-  List<MemberProcess> await(List<MemberProcess> wanted, boolean strict) {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    List<MemberProcess> pending = new ArrayList<>(wanted);
-    Map<MemberProcess, MemberClient> open = new HashMap<>();
-    try {
-      while (!pending.isEmpty()) {
-        for (MemberProcess mp : List.copyOf(pending)) {
-          if (mp.exitCode().isPresent()) {
-            throw exitedDuringStart(mp);
-          }
-          MemberClient c = open.computeIfAbsent(mp, p -> clients.apply(p, Duration.ofSeconds(1)));
-          try {
-            c.status();
-            pending.remove(mp);
-          } catch (MemberCallException notYet) {
-            // still starting
-          }
-        }
-        if (pending.isEmpty()) {
-          break;
-        }
-        if (stopping.getAsBoolean()) {
-          throw new LauncherException("start-up interrupted: the cluster is shutting down");
-        }
-        if (System.nanoTime() > deadline) {
-          if (!strict) {
-            return pending;
-          }
-          MemberProcess first = pending.get(0);
-          throw new LauncherException("timed out after " + timeout.toSeconds() + "s waiting for "
-              + first.spec().process() + " to serve clients on " + first.spec().clientUrl()
-              + lastLines(first));
-        }
-        sleep(200);
-      }
-      return List.of();
-    } finally {
-      open.values().forEach(MemberClient::close);
+    ReadinessWait(Duration timeout, BiFunction<MemberProcess, Duration, MemberClient> clients,
+            BooleanSupplier stopping, ClusterLayout layout) {
+        this.timeout = timeout;
+        this.clients = clients;
+        this.stopping = stopping;
+        this.layout = layout;
     }
-  }
 
-  private LauncherException exitedDuringStart(MemberProcess mp) {
-    return new LauncherException(mp.spec().process() + " exited during start-up with code "
-        + mp.exitCode().orElse(-1) + lastLines(mp));
-  }
-
-  private String lastLines(MemberProcess mp) {
-    List<String> lines = mp.outputSummary(3, 22);
-    if (lines.isEmpty()) {
-      return " (it printed nothing)";
+    /** Returns the members still not serving when time ran out, or throws if {@code strict}. */
+    List<MemberProcess> await(List<MemberProcess> wanted, boolean strict) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<MemberProcess> pending = new ArrayList<>(wanted);
+        Map<MemberProcess, MemberClient> open = new HashMap<>();
+        try {
+            while (!pending.isEmpty()) {
+                for (MemberProcess mp : List.copyOf(pending)) {
+                    if (mp.exitCode().isPresent()) {
+                        throw exitedDuringStart(mp);
+                    }
+                    MemberClient c = open.computeIfAbsent(mp, p -> clients.apply(p, Duration.ofSeconds(1)));
+                    try {
+                        c.status();
+                        pending.remove(mp);
+                    } catch (MemberCallException notYet) {
+                        // still starting
+                    }
+                }
+                if (pending.isEmpty()) {
+                    break;
+                }
+                if (stopping.getAsBoolean()) {
+                    throw new LauncherException("start-up interrupted: the cluster is shutting down");
+                }
+                if (System.nanoTime() > deadline) {
+                    if (!strict) {
+                        return pending;
+                    }
+                    MemberProcess first = pending.get(0);
+                    throw new LauncherException("timed out after " + timeout.toSeconds() + "s waiting for "
+                            + first.spec().process() + " to serve clients on " + first.spec().clientUrl()
+                            + lastLines(first));
+                }
+                sleep(200);
+            }
+            return List.of();
+        } finally {
+            open.values().forEach(MemberClient::close);
+        }
     }
-    StringBuilder b = new StringBuilder("; its last log lines:");
-    lines.forEach(l -> b.append("\n  ").append(l));
-    b.append("\n(full log: ").append(layout.logFile(mp.spec())).append(")");
-    return b.toString();
-  }
 
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new LauncherException("interrupted");
+    private LauncherException exitedDuringStart(MemberProcess mp) {
+        return new LauncherException(mp.spec().process() + " exited during start-up with code "
+                + mp.exitCode().orElse(-1) + lastLines(mp));
     }
-  }
+
+    private String lastLines(MemberProcess mp) {
+        List<String> lines = mp.outputSummary(3, 22);
+        if (lines.isEmpty()) {
+            return " (it printed nothing)";
+        }
+        StringBuilder b = new StringBuilder("; its last log lines:");
+        lines.forEach(l -> b.append("\n  ").append(l));
+        b.append("\n(full log: ").append(layout.logFile(mp.spec())).append(")");
+        return b.toString();
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LauncherException("interrupted");
+        }
+    }
 }

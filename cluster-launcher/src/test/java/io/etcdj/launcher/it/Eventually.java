@@ -5,22 +5,22 @@ import java.util.function.Supplier;
 
 /** Polls a condition that a distributed system reaches in its own time (elections, catch-up). */
 final class Eventually {
-  private Eventually() {}
+    private Eventually() {}
 
-  static <T> T get(Duration within, Supplier<T> attempt) throws InterruptedException {
-    long deadline = System.nanoTime() + within.toNanos();
-    RuntimeException last = null;
-    while (System.nanoTime() < deadline) {
-      try {
-        T value = attempt.get();
-        if (value != null) {
-          return value;
+    static <T> T get(Duration within, Supplier<T> attempt) throws InterruptedException {
+        long deadline = System.nanoTime() + within.toNanos();
+        RuntimeException last = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                T value = attempt.get();
+                if (value != null) {
+                    return value;
+                }
+            } catch (RuntimeException e) {
+                last = e;
+            }
+            Thread.sleep(200);
         }
-      } catch (RuntimeException e) {
-        last = e;
-      }
-      Thread.sleep(200);
+        throw new AssertionError("not reached within " + within, last);
     }
-    throw new AssertionError("not reached within " + within, last);
-  }
 }

@@ -108,9 +108,9 @@ public final class Compactor {
         }
         lastCompacted = rev;
         server.compact(rev).whenComplete((r, e) -> {
-                    if (e == null) {
-                        LOG.info("completed auto compaction", "revision", rev);
-                    }
-                });
+            if (e == null) {
+                LOG.info("completed auto compaction", "revision", rev);
+            }
+        });
     }
 }

@@ -1,7 +1,6 @@
 package io.etcdj.ctl.command;
 
 import io.etcdj.api.etcdserverpb.LeaseGrantRequest;
-import io.etcdj.api.etcdserverpb.LeaseKeepAliveRequest;
 import io.etcdj.api.etcdserverpb.LeaseKeepAliveResponse;
 import io.etcdj.api.etcdserverpb.LeaseLeasesRequest;
 import io.etcdj.api.etcdserverpb.LeaseRevokeRequest;

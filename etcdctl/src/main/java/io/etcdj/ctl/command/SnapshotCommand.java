@@ -95,7 +95,7 @@ public final class SnapshotCommand {
     @Command(name = "status", description = "Gets backend snapshot status of a given file",
             customSynopsis = "etcdctl snapshot status <filename> [flags]",
             header = {"When --write-out is set to simple, this command prints out comma-separated status lists for each endpoint.",
-                    "The items in the lists are hash, revision, total keys, total size."})
+                "The items in the lists are hash, revision, total keys, total size."})
     public static final class StatusOfFile extends CtlCommand {
         @Parameters(arity = "0..*")
         List<String> args;

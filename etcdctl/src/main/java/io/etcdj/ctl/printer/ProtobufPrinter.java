@@ -1,26 +1,10 @@
 package io.etcdj.ctl.printer;
 
 import com.google.protobuf.Message;
-import io.etcdj.api.etcdserverpb.AlarmResponse;
-import io.etcdj.api.etcdserverpb.AuthRoleGetResponse;
-import io.etcdj.api.etcdserverpb.AuthStatusResponse;
-import io.etcdj.api.etcdserverpb.AuthRoleListResponse;
-import io.etcdj.api.etcdserverpb.AuthUserGetResponse;
-import io.etcdj.api.etcdserverpb.AuthUserListResponse;
-import io.etcdj.api.etcdserverpb.DeleteRangeResponse;
 import io.etcdj.api.etcdserverpb.LeaseGrantResponse;
 import io.etcdj.api.etcdserverpb.LeaseKeepAliveResponse;
 import io.etcdj.api.etcdserverpb.LeaseLeasesResponse;
-import io.etcdj.api.etcdserverpb.LeaseRevokeResponse;
 import io.etcdj.api.etcdserverpb.LeaseTimeToLiveResponse;
-import io.etcdj.api.etcdserverpb.MemberAddResponse;
-import io.etcdj.api.etcdserverpb.MemberListResponse;
-import io.etcdj.api.etcdserverpb.MemberPromoteResponse;
-import io.etcdj.api.etcdserverpb.MemberRemoveResponse;
-import io.etcdj.api.etcdserverpb.MemberUpdateResponse;
-import io.etcdj.api.etcdserverpb.PutResponse;
-import io.etcdj.api.etcdserverpb.RangeResponse;
-import io.etcdj.api.etcdserverpb.TxnResponse;
 import io.etcdj.api.etcdserverpb.WatchResponse;
 
 /**

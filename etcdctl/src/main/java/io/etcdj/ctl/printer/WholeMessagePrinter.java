@@ -17,7 +17,6 @@ import io.etcdj.api.etcdserverpb.MemberUpdateResponse;
 import io.etcdj.api.etcdserverpb.PutResponse;
 import io.etcdj.api.etcdserverpb.RangeResponse;
 import io.etcdj.api.etcdserverpb.TxnResponse;
-import java.util.List;
 
 /**
  * Formats that print most responses as the whole message (json, protobuf): which responses are
