@@ -33,6 +33,7 @@ public final class Flags {
     /** pflag replaces a list's default on first use and appends on later uses. */
     private final java.util.Set<String> listTouched = new java.util.HashSet<>();
     private final List<String> positional = new ArrayList<>();
+    private final java.util.Set<String> changed = new java.util.HashSet<>();
     private boolean help;
 
     public Flags string(String name, String def, String usage) {
@@ -111,6 +112,7 @@ public final class Flags {
 
     private void set(Flag f, String value) throws UsageException {
         String name = f.name();
+        changed.add(name);
         switch (f.kind()) {
             case STRING -> values.put(name, value);
             case BOOL -> values.put(name, parseBool(name, value));
@@ -167,6 +169,11 @@ public final class Flags {
 
     private static UsageException invalid(String name, String value, String why) {
         return new UsageException("invalid argument \"" + value + "\" for \"--" + name + "\" flag: " + why);
+    }
+
+    /** Whether the flag was given on the command line. */
+    public boolean changed(String name) {
+        return changed.contains(name);
     }
 
     public boolean help() {

@@ -1,5 +1,6 @@
 package io.etcdj.server.proxy;
 
+import io.etcdj.server.proxy.grpc.GrpcProxyCommand;
 import io.etcdj.server.proxy.tcp.GatewayCommand;
 import java.util.Arrays;
 import java.util.List;
@@ -13,12 +14,14 @@ public final class Subcommands {
     }
 
     public static boolean handles(String[] args) {
-        return args.length > 0 && args[0].equals("gateway");
+        return args.length > 0 && (args[0].equals("gateway") || args[0].equals("grpc-proxy"));
     }
 
     public static int run(String[] args) {
         List<String> rest = Arrays.asList(args).subList(1, args.length);
-        CommandGroup group = new CommandGroup("etcd gateway", "gateway related command", new GatewayCommand());
+        CommandGroup group = args[0].equals("gateway")
+                ? new CommandGroup("etcd gateway", "gateway related command", new GatewayCommand())
+                : new CommandGroup("etcd grpc-proxy", "grpc-proxy related command", new GrpcProxyCommand());
         return group.execute(rest, System.out, System.err);
     }
 }

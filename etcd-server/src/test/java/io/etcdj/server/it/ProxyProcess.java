@@ -18,6 +18,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class ProxyProcess implements AutoCloseable {
     private static final long START_TIMEOUT_MS = 60_000;
+    /** Replaced in flags by the proxy's own address (for --advertise-client-url). */
+    static final String LISTEN = "{listen}";
 
     private final EtcdProcess.Binary binary;
     private final Path home = TempDirs.create("etcd-proxy-it-");
@@ -54,7 +56,9 @@ final class ProxyProcess implements AutoCloseable {
             cmd.add(EtcdProcess.REAL_ETCD.toString());
         }
         cmd.addAll(List.of(kind, "start", "--listen-addr=" + endpoint()));
-        cmd.addAll(List.of(flags));
+        for (String f : flags) {
+            cmd.add(f.replace(LISTEN, endpoint()));
+        }
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
                 .directory(home.toFile());
