@@ -101,6 +101,52 @@ class GrpcProxyIT {
         }
     }
 
+    /**
+     * The proxy uses one member until it fails: killing that member moves the proxy (and a
+     * watcher opened through it) to another member, and clients see nothing but a pause.
+     */
+    @ParameterizedTest
+    @EnumSource(EtcdProcess.Binary.class)
+    void proxyFailsOverWhenItsMemberDies(EtcdProcess.Binary binary) throws Exception {
+        try (ProcessCluster cluster = ProcessCluster.start(binary, 3);
+             ProxyProcess proxy = ProxyProcess.start(binary, "grpc-proxy", READY, List.of(),
+                     "--endpoints=" + cluster.endpoints())) {
+            Etcdctl ctl = new Etcdctl(proxy.endpoint());
+            assertEquals("OK\n", ctl.run("put", "before", "1").ok().stdout());
+            String used = memberId(ctl.run("endpoint", "status", "-w", "json").ok().stdout());
+            long next = revision(ctl.run("get", "before", "-w", "json").ok().stdout()) + 1;
+            try (Etcdctl.Background watch = ctl.background("watch", "after", "--rev=" + next)) {
+                EtcdProcess victim = null;
+                for (EtcdProcess m : cluster.members()) {
+                    String id = memberId(new Etcdctl(m.endpoint()).run("endpoint", "status", "-w", "json").ok().stdout());
+                    if (id.equals(used)) {
+                        victim = m;
+                    }
+                }
+                assertTrue(victim != null, "the proxy's member " + used + " is not in the cluster");
+                victim.kill9();
+                // the proxy notices the broken connection and dials the next endpoint; the cluster
+                // may also need an election: wait for a write through the proxy to succeed
+                Etcdctl.Result put = ctl.run("put", "after", "2");
+                long deadline = System.currentTimeMillis() + 30_000;
+                while (put.exitCode() != 0 && System.currentTimeMillis() < deadline) {
+                    put = ctl.run("put", "after", "2");
+                }
+                assertEquals("OK\n", put.ok().stdout());
+                String now = memberId(ctl.run("endpoint", "status", "-w", "json").ok().stdout());
+                assertTrue(!now.equals(used), "still on member " + used);
+                assertEquals("1\n", ctl.run("get", "before", "--print-value-only").ok().stdout());
+                assertEquals(List.of("PUT", "after", "2"), watch.awaitLines(3, 30_000));
+            }
+        }
+    }
+
+    private static String memberId(String statusJson) {
+        Matcher m = Pattern.compile("\"member_id\":(\\d+)").matcher(statusJson);
+        assertTrue(m.find(), statusJson);
+        return m.group(1);
+    }
+
     /** Command lines that end before the proxy starts: same stdout, stderr and exit code as etcd 3.4. */
     @ParameterizedTest
     @ValueSource(strings = {
