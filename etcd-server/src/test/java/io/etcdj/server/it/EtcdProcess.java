@@ -55,6 +55,11 @@ public final class EtcdProcess implements EtcdMember {
         this.environment = java.util.Map.copyOf(env);
     }
 
+    /** The peer port, fixed for the process's lifetime (DNS SRV records in tests point at it). */
+    int peerPort() {
+        return peerPort;
+    }
+
     /** Extra JVM options for our server (e.g. failpoints); ignored for etcd 3.4. */
     private List<String> jvmOptions = List.of();
 
@@ -184,8 +189,11 @@ public final class EtcdProcess implements EtcdMember {
         cmd.addAll(List.of("--name=" + name, "--data-dir=" + dataDir,
                 "--listen-client-urls=" + clientUrl(), "--advertise-client-urls=" + clientUrl(),
                 "--listen-peer-urls=" + peerUrl, "--initial-advertise-peer-urls=" + peerUrl,
-                "--initial-cluster=" + (initialCluster != null ? initialCluster : name + "=" + peerUrl),
                 "--initial-cluster-state=" + clusterState));
+        // a member bootstrapping by DNS (--discovery-srv) must not also get an --initial-cluster
+        if (extraFlags.stream().noneMatch(f -> f.startsWith("--discovery-srv="))) {
+            cmd.add("--initial-cluster=" + (initialCluster != null ? initialCluster : name + "=" + peerUrl));
+        }
         cmd.addAll(extraFlags);
         return cmd;
     }

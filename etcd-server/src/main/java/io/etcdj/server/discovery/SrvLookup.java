@@ -1,4 +1,4 @@
-package io.etcdj.server.proxy;
+package io.etcdj.server.discovery;
 
 import java.util.ArrayList;
 import java.util.Hashtable;
@@ -99,6 +99,36 @@ public final class SrvLookup {
         } finally {
             ctx.close();
         }
+    }
+
+    /**
+     * The addresses of {@code host}: itself for an IP literal; otherwise the system resolver,
+     * and the A records of the {@code etcdj.dns.server} server when that property is set.
+     */
+    public static String resolveHost(String host) throws java.net.UnknownHostException {
+        if (host.matches("[0-9.]+") || host.contains(":")) {
+            return java.net.InetAddress.getByName(host).getHostAddress();
+        }
+        String server = System.getProperty("etcdj.dns.server", "");
+        if (!server.isEmpty()) {
+            try {
+                Hashtable<String, String> env = new Hashtable<>();
+                env.put(DirContext.INITIAL_CONTEXT_FACTORY, "com.sun.jndi.dns.DnsContextFactory");
+                env.put(DirContext.PROVIDER_URL, "dns://" + server);
+                DirContext ctx = new InitialDirContext(env);
+                try {
+                    Attribute a = ctx.getAttributes(host, new String[] {"A"}).get("A");
+                    if (a != null && a.size() > 0) {
+                        return a.get(0).toString();
+                    }
+                } finally {
+                    ctx.close();
+                }
+            } catch (NamingException e) {
+                // not known there: the system resolver decides
+            }
+        }
+        return java.net.InetAddress.getByName(host).getHostAddress();
     }
 
     /** Go's resolver error text: "lookup _etcd-client._tcp.example.com on ...: no such host". */
