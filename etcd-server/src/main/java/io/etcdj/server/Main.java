@@ -24,6 +24,9 @@ public final class Main {
     }
 
     static int run(String[] args) {
+        if (io.etcdj.server.proxy.Subcommands.handles(args)) {
+            return io.etcdj.server.proxy.Subcommands.run(args);
+        }
         FlagParser.Parsed parsed;
         ServerConfig cfg;
         try {

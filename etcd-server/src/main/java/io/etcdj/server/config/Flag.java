@@ -112,8 +112,8 @@ public record Flag(String group, String name, String defaultValue, String usage,
             c.notYet("discovery-password", "", Kind.STRING, "V3 discovery: password for authentication (if this option is used, --user option shouldn't include password).", discovery);
             c.notYet("discovery-fallback", "exit", Kind.STRING, "Expected behavior ('exit') when discovery services fails. Note that v2 proxy is removed.", discovery);
             c.notYet("discovery-proxy", "", Kind.STRING, "HTTP proxy to use for traffic to discovery service. Will be deprecated in v3.7, and be decommissioned in v3.8.", discovery);
-            c.notYet("discovery-srv", "", Kind.STRING, "DNS srv domain used to bootstrap the cluster.", discovery);
-            c.notYet("discovery-srv-name", "", Kind.STRING, "Suffix to the dns srv name queried when bootstrapping.", discovery);
+            c.add("discovery-srv", "", "DNS srv domain used to bootstrap the cluster.");
+            c.add("discovery-srv-name", "", "Suffix to the dns srv name queried when bootstrapping.");
             c.add("strict-reconfig-check", "true", Kind.BOOL, "Reject reconfiguration requests that would cause quorum loss.");
             c.add("pre-vote", "true", Kind.BOOL, "Enable to run an additional Raft election phase.");
             c.add("auto-compaction-retention", "0", "Auto compaction retention length. 0 means disable auto compaction.");

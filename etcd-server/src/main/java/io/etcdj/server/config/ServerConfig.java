@@ -125,7 +125,7 @@ public record ServerConfig(
                 urls(all, "advertise-client-urls"),
                 urls(all, "listen-peer-urls"),
                 urls(all, "initial-advertise-peer-urls"),
-                initialCluster(all.get("initial-cluster")),
+                initialCluster(bootstrapCluster(all, name)),
                 state.equals("new"),
                 all.get("initial-cluster-token"),
                 quota,
@@ -252,6 +252,28 @@ public record ServerConfig(
             throw new ConfigException("invalid value \"" + s + "\" for flag -" + flag + ": URL address does not have the form \"host:port\": " + s, 2, true);
         }
         return u;
+    }
+
+    /**
+     * The --initial-cluster to bootstrap with: the flag, or what --discovery-srv finds (the
+     * default --initial-cluster gives way to discovery; an explicit one conflicts, as in etcd).
+     */
+    private static String bootstrapCluster(Map<String, String> all, String name) throws ConfigException {
+        String srv = all.getOrDefault("discovery-srv", "");
+        String initial = all.get("initial-cluster");
+        if (srv.isEmpty()) {
+            return initial;
+        }
+        if (!initial.equals("default=http://localhost:2380")) {
+            throw new ConfigException("error verifying flags, multiple discovery or bootstrap flags are set. Choose one of "
+                    + "\"initial-cluster\", \"discovery\" or \"discovery-srv\". See 'etcd --help'.");
+        }
+        try {
+            return io.etcdj.server.discovery.SrvCluster.initialCluster(srv, all.getOrDefault("discovery-srv-name", ""),
+                    name, urls(all, "initial-advertise-peer-urls"));
+        } catch (io.etcdj.server.discovery.DiscoveryException e) {
+            throw new ConfigException("error setting up initial cluster: " + e.getMessage());
+        }
     }
 
     static Map<String, List<URI>> initialCluster(String s) throws ConfigException {

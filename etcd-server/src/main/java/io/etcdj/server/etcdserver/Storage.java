@@ -88,6 +88,22 @@ final class Storage {
                 .checkQuorum(true).preVote(cfg.preVote()).random(new Random()).asyncApply(true);
     }
 
+    /**
+     * Advertised and listed peer URLs may differ in spelling only (a --discovery-srv record names
+     * the host, the member advertises its address): etcd compares them resolved.
+     */
+    private static boolean sameEndpoints(List<URI> advertised, List<URI> listed) {
+        if (advertised.size() != listed.size()) {
+            return false;
+        }
+        for (URI a : advertised) {
+            if (listed.stream().noneMatch(l -> io.etcdj.server.discovery.SrvCluster.sameEndpoint(a, l))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static Opened bootstrap(ServerConfig cfg, StateMachines sm, Path walDir, WalOptions walOptions,
                                     Snapshotter snapshotter) throws ConfigException, IOException {
         Map<String, List<URI>> cluster = cfg.initialCluster();
@@ -97,7 +113,7 @@ final class Storage {
         }
         List<String> advertised = cfg.initialAdvertisePeerUrls().stream().map(URI::toString).sorted().toList();
         List<String> listed = mine.stream().map(URI::toString).sorted().toList();
-        if (!advertised.equals(listed)) {
+        if (!advertised.equals(listed) && !sameEndpoints(cfg.initialAdvertisePeerUrls(), mine)) {
             throw new ConfigException("error setting up initial cluster: " + cfg.name()
                     + " has different advertised URLs in the cluster and advertised peer URLs list");
         }

@@ -55,6 +55,11 @@ public final class EtcdProcess implements EtcdMember {
         this.environment = java.util.Map.copyOf(env);
     }
 
+    /** The peer port, fixed for the process's lifetime (DNS SRV records in tests point at it). */
+    int peerPort() {
+        return peerPort;
+    }
+
     /** Extra JVM options for our server (e.g. failpoints); ignored for etcd 3.4. */
     private List<String> jvmOptions = List.of();
 
@@ -176,20 +181,7 @@ public final class EtcdProcess implements EtcdMember {
         String peerUrl = "http://127.0.0.1:" + peerPort;
         List<String> cmd = new ArrayList<>();
         if (binary == Binary.OURS) {
-            // what bin/etcd runs: the module jar, its runtime jars, the LMDB opens and the AppCDS archive
-            // recorded at package time (when present); plus a heap cap, the tests share a small machine
-            Path target = Path.of(System.getProperty("user.dir"), "target");
-            cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            cmd.addAll(List.of("-Xmx384m", "-XX:TieredStopAtLevel=1",
-                    "--add-opens", "java.base/java.nio=ALL-UNNAMED",
-                    "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED"));
-            cmd.addAll(jvmOptions);
-            Path archive = target.resolve("app.jsa");
-            if (Files.exists(archive)) {
-                cmd.addAll(List.of("-XX:SharedArchiveFile=" + archive, "-Xshare:auto"));
-            }
-            cmd.addAll(List.of("-cp", serverJar(target) + java.io.File.pathSeparator + target.resolve("lib") + "/*",
-                    "io.etcdj.server.Main"));
+            cmd.addAll(ourEtcdCommand(jvmOptions));
         } else {
             cmd.add(REAL_ETCD.toString());
             cmd.addAll(List.of("--logger=zap", "--log-outputs=stderr"));
@@ -197,9 +189,36 @@ public final class EtcdProcess implements EtcdMember {
         cmd.addAll(List.of("--name=" + name, "--data-dir=" + dataDir,
                 "--listen-client-urls=" + clientUrl(), "--advertise-client-urls=" + clientUrl(),
                 "--listen-peer-urls=" + peerUrl, "--initial-advertise-peer-urls=" + peerUrl,
-                "--initial-cluster=" + (initialCluster != null ? initialCluster : name + "=" + peerUrl),
                 "--initial-cluster-state=" + clusterState));
+        // a member bootstrapping by DNS (--discovery-srv) must not also get an --initial-cluster
+        if (extraFlags.stream().noneMatch(f -> f.startsWith("--discovery-srv="))) {
+            cmd.add("--initial-cluster=" + (initialCluster != null ? initialCluster : name + "=" + peerUrl));
+        }
         cmd.addAll(extraFlags);
+        return cmd;
+    }
+
+    /**
+     * What bin/etcd runs, up to the etcd arguments: the module jar, its runtime jars, the LMDB opens
+     * and the AppCDS archive recorded at package time (when present); plus a heap cap, the tests
+     * share a small machine. Also used to run our etcd's subcommands (gateway, grpc-proxy).
+     */
+    static List<String> ourEtcdCommand(List<String> jvmOptions) {
+        List<String> cmd = new ArrayList<>();
+        Path target = Path.of(System.getProperty("user.dir"), "target");
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        // as bin/run-module: JVM warnings (such as a stale CDS archive) must not reach stdout
+        cmd.addAll(List.of("-Xlog:disable", "-Xlog:all=warning,cds=off,cds+dynamic=off:stderr"));
+        cmd.addAll(List.of("-Xmx384m", "-XX:TieredStopAtLevel=1",
+                "--add-opens", "java.base/java.nio=ALL-UNNAMED",
+                "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED"));
+        cmd.addAll(jvmOptions);
+        Path archive = target.resolve("app.jsa");
+        if (Files.exists(archive)) {
+            cmd.addAll(List.of("-XX:SharedArchiveFile=" + archive, "-Xshare:auto"));
+        }
+        cmd.addAll(List.of("-cp", serverJar(target) + java.io.File.pathSeparator + target.resolve("lib") + "/*",
+                "io.etcdj.server.Main"));
         return cmd;
     }
 

@@ -30,6 +30,15 @@ final class ProcessCluster implements AutoCloseable {
     /** As {@link #start(EtcdProcess.Binary, int, String...)}, our members running with {@code jvmOptions}. */
     static ProcessCluster start(EtcdProcess.Binary binary, int size, List<String> jvmOptions, String... extraFlags)
             throws Exception {
+        return start(binary, size, jvmOptions, ms -> { }, extraFlags);
+    }
+
+    /**
+     * As above, calling {@code beforeLaunch} with the members (ports chosen, not started), e.g. to
+     * publish their ports in a test DNS server.
+     */
+    static ProcessCluster start(EtcdProcess.Binary binary, int size, List<String> jvmOptions,
+            java.util.function.Consumer<List<EtcdProcess>> beforeLaunch, String... extraFlags) throws Exception {
         List<String> flags = new ArrayList<>(FAST_RAFT);
         flags.add("--initial-cluster-token=it-cluster");
         flags.addAll(List.of(extraFlags));
@@ -40,6 +49,7 @@ final class ProcessCluster implements AutoCloseable {
                 m.jvmOptions(jvmOptions);
                 c.members.add(m);
             }
+            beforeLaunch.accept(List.copyOf(c.members));
             String initial = c.initialCluster(c.members);
             for (EtcdProcess m : c.members) {
                 m.joinAs(initial, "new");
