@@ -11,7 +11,6 @@ import picocli.CommandLine.Parameters;
 
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -36,17 +35,11 @@ public final class TxnCommand extends CtlCommand {
         BufferedReader in = ctx.stdinReader();
         TxnRequest.Builder txn = TxnRequest.newBuilder();
         prompt("compares:");
-        for (String line : section(in)) {
-            txn.addCompare(TxnParser.compare(line));
-        }
+        section(in, line -> txn.addCompare(TxnParser.compare(line)));
         prompt("success requests (get, put, del):");
-        for (String line : section(in)) {
-            txn.addSuccess(TxnParser.request(line));
-        }
+        section(in, line -> txn.addSuccess(TxnParser.request(line)));
         prompt("failure requests (get, put, del):");
-        for (String line : section(in)) {
-            txn.addFailure(TxnParser.request(line));
-        }
+        section(in, line -> txn.addFailure(TxnParser.request(line)));
         ctx.checkFormat();
         TxnRequest req = txn.build();
         TxnResponse resp = ctx.client().kv(s -> s.txn(req));
@@ -59,8 +52,11 @@ public final class TxnCommand extends CtlCommand {
         }
     }
 
-    private static List<String> section(BufferedReader in) {
-        List<String> lines = new ArrayList<>();
+    /**
+     * Reads one section up to its empty line, handing each line over as it is read: as etcdctl does,
+     * a malformed line is reported at once, before the rest is typed.
+     */
+    private static void section(BufferedReader in, java.util.function.Consumer<String> eachLine) {
         while (true) {
             String line;
             try {
@@ -72,9 +68,9 @@ public final class TxnCommand extends CtlCommand {
                 throw new CtlException(ExitCodes.INVALID_INPUT, "EOF");
             }
             if (line.trim().isEmpty()) {
-                return lines;
+                return;
             }
-            lines.add(line.trim());
+            eachLine.accept(line.trim());
         }
     }
 }

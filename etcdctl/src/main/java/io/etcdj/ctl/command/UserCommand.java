@@ -47,11 +47,24 @@ public final class UserCommand {
      * mismatch; otherwise it reads one line.
      */
     static String readNewPassword(io.etcdj.ctl.cli.CtlContext ctx, String name, boolean interactive) {
+        if (!interactive) {
+            // --interactive=false: one word from standard input, no prompt (Go's Scanf("%s"))
+            try {
+                String line = ctx.stdinReader().readLine();
+                String[] words = line == null ? new String[0] : line.trim().split("\\s+");
+                return words.length == 0 ? "" : words[0];
+            } catch (IOException e) {
+                throw new CtlException(ExitCodes.BAD_ARGS, "failed to read password: " + e.getMessage());
+            }
+        }
         String password = readPassword(ctx, "Password of " + name + ": ");
-        if (interactive && System.console() != null) {
+        if (System.console() != null) {
+            if (password.isEmpty()) {
+                throw CtlException.badArgs("empty password");
+            }
             String again = readPassword(ctx, "Type password of " + name + " again for confirmation: ");
             if (!again.equals(password)) {
-                throw CtlException.badArgs("given passwords are different.");
+                throw CtlException.badArgs("given passwords are different");
             }
         }
         return password;

@@ -1,0 +1,164 @@
+package io.etcdj.ctl.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * etcdctl at a terminal, as a person uses it (and as etcd's own e2e tests drive it): each command
+ * runs under a pseudo-terminal (util-linux {@code script}), with lines typed at its prompts and
+ * Ctrl-C sent where a person would press it; the real etcdctl against one of two twin etcds, ours
+ * (bin/etcdctl) against the other. Everything the terminal shows and the exit code must match.
+ */
+@ExtendWith(TwinEtcdExtension.class)
+class TerminalDifferentialIT {
+    private static final String REAL = RealEtcd.ETCDCTL.toString();
+    private static final String OURS = OurMembers.ROOT.resolve("bin/etcdctl").toString();
+    /** A pseudo-terminal's interrupt character: the terminal turns it into SIGINT. */
+    private static final String CTRL_C = "\u0003";
+
+    /**
+     * One thing typed (a line, or Ctrl-C): once the terminal shows {@code prompt} (one more time than
+     * before, when given), then after {@code waitMillis}. Waiting for what the command prints keeps
+     * the JVM's start-up time out of the transcript: a terminal echoes what is typed at once.
+     */
+    private record Key(String prompt, long waitMillis, String text) {
+    }
+
+    private static Key line(String s) {
+        return new Key(null, 300, s + "\n");
+    }
+
+    private static Key after(String prompt, String s) {
+        return new Key(prompt, 200, s + "\n");
+    }
+
+    /** Ctrl-C once {@code shown} is on the terminal (null: after a pause long enough for a JVM to start). */
+    private static Key ctrlC(String shown) {
+        return new Key(shown, shown == null ? 5000 : 700, CTRL_C);
+    }
+
+    private static void await(ByteArrayOutputStream seen, String prompt, int times) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (System.nanoTime() < deadline) {
+            String shown;
+            synchronized (seen) {
+                shown = seen.toString(StandardCharsets.UTF_8);
+            }
+            if (shown.split(java.util.regex.Pattern.quote(prompt), -1).length - 1 >= times) {
+                return;
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    private static String run(String tool, RealEtcd server, List<Key> keys, String... args) throws Exception {
+        StringBuilder cmd = new StringBuilder("ETCDCTL_API=3 ETCDJ_NO_DAEMON=1 exec ").append(tool)
+                .append(" --endpoints=").append(server.endpoint());
+        for (String a : args) {
+            cmd.append(' ').append(a.contains(" ") ? "'" + a + "'" : a);
+        }
+        ProcessBuilder pb = new ProcessBuilder("script", "-qefc", cmd.toString(), "/dev/null").redirectErrorStream(true);
+        pb.environment().keySet().removeIf(k -> k.startsWith("ETCDCTL"));
+        Process p = pb.start();
+        ByteArrayOutputStream seen = new ByteArrayOutputStream();
+        Thread reader = new Thread(() -> {
+            try (InputStream in = p.getInputStream()) {
+                byte[] buf = new byte[4096];
+                for (int n; (n = in.read(buf)) >= 0; ) {
+                    synchronized (seen) {
+                        seen.write(buf, 0, n);
+                    }
+                }
+            } catch (IOException ignored) {
+                // the terminal closed
+            }
+        });
+        reader.start();
+        OutputStream in = p.getOutputStream();
+        try {
+            java.util.Map<String, Integer> prompts = new java.util.HashMap<>();
+            for (Key k : keys) {
+                if (k.prompt() != null) {
+                    await(seen, k.prompt(), prompts.merge(k.prompt(), 1, Integer::sum));
+                }
+                Thread.sleep(k.waitMillis());
+                in.write(k.text().getBytes(StandardCharsets.UTF_8));
+                in.flush();
+            }
+        } catch (IOException ended) {
+            // the command ended before everything was typed; what it printed says why
+        }
+        boolean done = p.waitFor(30, TimeUnit.SECONDS);
+        if (!done) {
+            p.destroyForcibly();
+        }
+        reader.join(5000);
+        try {
+            in.close();
+        } catch (IOException ended) {
+            // already closed with the process
+        }
+        String out = seen.toString(StandardCharsets.UTF_8);
+        return normalise(out, server) + "\n[exit " + (done ? p.exitValue() : "none: still running") + "]";
+    }
+
+    private static String normalise(String terminal, RealEtcd server) {
+        List<String> lines = new ArrayList<>();
+        for (String l : terminal.replace("\r", "").split("\n", -1)) {
+            if (!l.startsWith("{\"level\"")) {
+                lines.add(l);
+            }
+        }
+        return Differ.normalise(new Differ.Result(String.join("\n", lines).strip(), "", 0, new byte[0]), server).out();
+    }
+
+    private static void same(TwinEtcdExtension.Twins twins, List<String> report, List<Key> keys, String... args)
+            throws Exception {
+        String expected = run(REAL, twins.reference(), keys, args);
+        String actual = run(OURS, twins.ours(), keys, args);
+        report.add("$ etcdctl " + String.join(" ", args) + "\n" + expected);
+        assertEquals(expected, actual, "etcdctl " + String.join(" ", args) + " at a terminal");
+    }
+
+    @Test
+    void promptsTransactionsAndCtrlC(TwinEtcdExtension.Twins twins) throws Exception {
+        List<String> report = new ArrayList<>();
+        same(twins, report, List.of(), "put", "tk", "v1");
+        // txn -i: the three prompts, typed compares and requests, an empty line ends each
+        same(twins, report, List.of(after("compares:", "value(\"tk\") = \"v1\""), line(""), line("put tk v2"),
+                line("get tk"), line(""), line("put tk failed"), line("")), "txn", "-i");
+        same(twins, report, List.of(after("compares:", "mod(\"tk\") > \"0\""), line(""), line(""), line("get tk"),
+                line("")), "txn", "--interactive");
+        same(twins, report, List.of(after("compares:", "bogus compare"), line("")), "txn", "-i");
+        // passwords at prompts
+        same(twins, report, List.of(after("Password of tu1: ", "pw1"), after("confirmation: ", "pw1")),
+                "user", "add", "tu1");
+        same(twins, report, List.of(after("Password of tu2: ", "pw1"), after("confirmation: ", "other")),
+                "user", "add", "tu2");
+        same(twins, report, List.of(after("Password of tu3: ", "")), "user", "add", "tu3");
+        same(twins, report, List.of(after("Password of tu1: ", "pw2"), after("confirmation: ", "pw2")),
+                "user", "passwd", "tu1");
+        same(twins, report, List.of(new Key(null, 5000, "pw3\n")), "user", "add", "tu4", "--interactive=false");
+        // watch, lock and elect run until Ctrl-C
+        same(twins, report, List.of(ctrlC(null)), "watch", "tk");
+        same(twins, report, List.of(new Key(null, 5000, "watch tk\n"), ctrlC(null)), "watch", "-i");
+        same(twins, report, List.of(), "lock", "tlock", "echo", "held");
+        // range delete at a terminal, and what is left
+        same(twins, report, List.of(), "del", "t", "--prefix");
+        same(twins, report, List.of(), "get", "t", "--prefix");
+        System.out.println("etcdctl at a terminal, etcd 3.4's transcript:\n" + String.join("\n", report));
+        assertTrue(report.size() > 10);
+    }
+}
