@@ -17,10 +17,18 @@ final class OurMembers implements AutoCloseable {
     static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
 
     private final Path dir;
+    private final Path binary;
     private final List<Process> processes = new ArrayList<>();
 
+    /** Members of our server. */
     OurMembers(Path dir) {
+        this(dir, ROOT.resolve("bin/etcd"));
+    }
+
+    /** Members of {@code binary}, which takes etcd's flags (ours, or the real etcd for a comparison). */
+    OurMembers(Path dir, Path binary) {
         this.dir = dir;
+        this.binary = binary;
     }
 
     /** A member to start: its name and ports. */
@@ -50,16 +58,26 @@ final class OurMembers implements AutoCloseable {
 
     /** Starts {@code m} without waiting (members of a new cluster must start together). */
     void launch(Member m, String initialCluster, String state, String token) throws IOException {
-        List<String> cmd = List.of(ROOT.resolve("bin/etcd").toString(), "--name=" + m.name(),
-                "--data-dir=" + dir.resolve(m.name() + ".etcd"),
+        launch(m, java.util.Map.of(), "--name=" + m.name(), "--initial-cluster=" + initialCluster,
+                "--initial-cluster-state=" + state, "--initial-cluster-token=" + token);
+    }
+
+    /**
+     * Starts {@code m} with its URLs and data dir as flags and the rest as given: further flags and
+     * {@code ETCD_*} variables (the seeds' procedures set ETCD_NAME, ETCD_INITIAL_CLUSTER...).
+     */
+    Process launch(Member m, java.util.Map<String, String> env, String... flags) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(binary.toString(), "--data-dir=" + dir.resolve(m.name() + ".etcd"),
                 "--listen-client-urls=http://" + m.endpoint(), "--advertise-client-urls=http://" + m.endpoint(),
-                "--listen-peer-urls=" + m.peerUrl(), "--initial-advertise-peer-urls=" + m.peerUrl(),
-                "--initial-cluster=" + initialCluster, "--initial-cluster-state=" + state,
-                "--initial-cluster-token=" + token);
+                "--listen-peer-urls=" + m.peerUrl(), "--initial-advertise-peer-urls=" + m.peerUrl()));
+        cmd.addAll(List.of(flags));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve(m.name() + ".log").toFile()));
         pb.environment().keySet().removeIf(k -> k.startsWith("ETCD"));
-        processes.add(pb.start());
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        processes.add(p);
+        return p;
     }
 
     static int freePort() throws IOException {

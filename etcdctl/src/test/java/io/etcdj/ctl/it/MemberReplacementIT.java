@@ -1,0 +1,117 @@
+package io.etcdj.ctl.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The seed's procedure for replacing a failed member, as written: find the failed member's ID with
+ * {@code member list}, {@code member remove} it, {@code member add} the new one with
+ * {@code --peer-urls}, start it with the {@code ETCD_NAME}, {@code ETCD_INITIAL_CLUSTER} and
+ * {@code ETCD_INITIAL_CLUSTER_STATE=existing} that member add printed. Run on a 3-member cluster of
+ * the real etcd 3.4 and of ours with the real etcdctl (same transcript, IDs and ports aside), and
+ * on ours again with our etcdctl.
+ */
+class MemberReplacementIT {
+    private static final Pattern ID = Pattern.compile("^([0-9a-f]+), started, m1,", Pattern.MULTILINE);
+    private static final Pattern ENV = Pattern.compile("^(ETCD_[A-Z_]+)=\"([^\"]*)\"$", Pattern.MULTILINE);
+
+    @TempDir
+    Path dir;
+
+    private record Run(int code, String out, String err) {
+    }
+
+    private static Run etcdctl(String tool, String endpoints, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(tool, "--endpoints=" + endpoints));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.environment().keySet().removeIf(k -> k.startsWith("ETCD"));
+        pb.environment().put("ETCDCTL_API", "3");
+        Process p = pb.start();
+        p.getOutputStream().close();
+        byte[] out = p.getInputStream().readAllBytes();
+        byte[] err = p.getErrorStream().readAllBytes();
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        return new Run(p.exitValue(), new String(out, StandardCharsets.UTF_8), new String(err, StandardCharsets.UTF_8));
+    }
+
+    /** The procedure; returns what the operator saw, with IDs and ports replaced. */
+    private List<String> replaceFailedMember(Path server, String tool, String run) throws Exception {
+        List<String> seen = new ArrayList<>();
+        try (OurMembers members = new OurMembers(dir.resolve(run), server)) {
+            java.nio.file.Files.createDirectories(dir.resolve(run));
+            List<OurMembers.Member> cluster = List.of(OurMembers.member("m1"), OurMembers.member("m2"),
+                    OurMembers.member("m3"));
+            String initial = OurMembers.initialCluster(cluster);
+            List<Process> processes = new ArrayList<>();
+            for (OurMembers.Member m : cluster) {
+                processes.add(members.launch(m, Map.of(), "--name=" + m.name(), "--initial-cluster=" + initial,
+                        "--initial-cluster-state=new", "--initial-cluster-token=replace"));
+            }
+            for (OurMembers.Member m : cluster) {
+                OurMembers.awaitPort(m.client());
+            }
+            String all = String.join(",", cluster.stream().map(OurMembers.Member::endpoint).toList());
+            assertEquals(0, etcdctl(tool, all, "put", "before", "1").code());
+            // member1 fails
+            processes.get(0).destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            String survivors = cluster.get(1).endpoint() + "," + cluster.get(2).endpoint();
+            Run list = etcdctl(tool, survivors, "member", "list");
+            seen.add("member list: exit " + list.code());
+            Matcher id = ID.matcher(list.out());
+            assertTrue(id.find(), list.out() + list.err());
+            Run remove = etcdctl(tool, survivors, "member", "remove", id.group(1));
+            seen.add("member remove: exit " + remove.code() + " " + remove.out().strip() + remove.err().strip());
+            OurMembers.Member m4 = OurMembers.member("m4");
+            Run add = etcdctl(tool, survivors, "member", "add", "m4", "--peer-urls=" + m4.peerUrl());
+            seen.add("member add: exit " + add.code() + "\n" + add.out().strip() + add.err().strip());
+            Map<String, String> env = new java.util.HashMap<>();
+            Matcher e = ENV.matcher(add.out());
+            while (e.find()) {
+                env.put(e.group(1), e.group(2));
+            }
+            assertEquals("existing", env.get("ETCD_INITIAL_CLUSTER_STATE"), add.out());
+            members.launch(m4, env);
+            OurMembers.awaitPort(m4.client());
+            String now = survivors + "," + m4.endpoint();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            Run after = etcdctl(tool, now, "member", "list");
+            while (!after.out().contains(", started, m4,") && System.nanoTime() < deadline) {
+                Thread.sleep(200);
+                after = etcdctl(tool, now, "member", "list");
+            }
+            seen.add("member list after: exit " + after.code() + "\n" + after.out().strip());
+            seen.add("get on the new member: " + etcdctl(tool, m4.endpoint(), "get", "before", "--print-value-only").out().strip());
+            seen.add("put through the new member: " + etcdctl(tool, m4.endpoint(), "put", "after", "2").out().strip());
+        }
+        return seen.stream().map(MemberReplacementIT::normalise).toList();
+    }
+
+    private static String normalise(String s) {
+        return s.replaceAll("\\b[0-9a-f]{14,16}\\b", "<ID>").replaceAll("127\\.0\\.0\\.1:\\d+", "<ADDR>")
+                // member list order follows the IDs, which are random
+                .lines().sorted().reduce((a, b) -> a + "\n" + b).orElse("");
+    }
+
+    @Test
+    void replacingAFailedMemberAsTheSeedWritesIt() throws Exception {
+        List<String> real = replaceFailedMember(RealEtcd.ETCD, RealEtcd.ETCDCTL.toString(), "real");
+        System.out.println("member replacement on etcd 3.4:\n" + String.join("\n", real));
+        List<String> ours = replaceFailedMember(OurMembers.ROOT.resolve("bin/etcd"), RealEtcd.ETCDCTL.toString(), "ours");
+        assertEquals(String.join("\n", real), String.join("\n", ours));
+        List<String> oursWithOurEtcdctl = replaceFailedMember(OurMembers.ROOT.resolve("bin/etcd"),
+                OurMembers.ROOT.resolve("bin/etcdctl").toString(), "ours-ctl");
+        assertEquals(String.join("\n", real), String.join("\n", oursWithOurEtcdctl));
+    }
+}
