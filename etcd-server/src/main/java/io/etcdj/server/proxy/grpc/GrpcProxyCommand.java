@@ -13,8 +13,8 @@ import javax.naming.NamingException;
 /**
  * {@code etcd grpc-proxy start}: the flags of etcd 3.4's command, checked, then a
  * {@link GrpcProxy} serving until the process is stopped. Flags for features this proxy does not
- * have (leasing, ordering, pprof, auto TLS, CRLs, cipher lists) are refused with an error rather
- * than ignored.
+ * have (leasing, ordering, pprof, auto TLS, CRLs, cipher lists, a send limit) are refused with an
+ * error rather than ignored; --max-send-bytes and --data-dir only at their defaults.
  */
 public final class GrpcProxyCommand extends Subcommand {
     private static final Log LOG = Log.get("etcdmain/grpc_proxy.go");
@@ -68,6 +68,12 @@ public final class GrpcProxyCommand extends Subcommand {
                 err.println("etcd grpc-proxy: --" + name + " is not supported by this proxy");
                 return 1;
             }
+        }
+        // accepted at their defaults only: this proxy has no send limit of its own and no auto TLS to keep files for
+        if (flags.getLong("max-send-bytes") != 1572864 || !flags.getString("data-dir").equals("default.proxy")) {
+            err.println("etcd grpc-proxy: --" + (flags.getLong("max-send-bytes") != 1572864 ? "max-send-bytes" : "data-dir")
+                    + " is not supported by this proxy");
+            return 1;
         }
         Log.setLevel(flags.getBool("debug") ? "debug" : "info");
         Log.captureJavaLogging();
