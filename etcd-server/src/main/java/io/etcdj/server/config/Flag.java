@@ -95,8 +95,9 @@ public record Flag(String group, String name, String defaultValue, String usage,
             c.add("initial-cluster-state", "new", "Initial cluster state ('new' when bootstrapping a new cluster or 'existing' when adding new members to an existing cluster).\n    After successful initialization (bootstrapping or adding), flag is ignored on restarts.");
             c.add("initial-cluster-token", "etcd-cluster", "Initial cluster token for the etcd cluster during bootstrap.\n    Specifying this can protect you from unintended cross-cluster interaction when running multiple clusters.");
             c.add("advertise-client-urls", "http://localhost:2379", "List of this member's client URLs to advertise to the public.\n    The client URLs advertised should be accessible to machines that talk to etcd cluster. etcd client libraries parse these URLs to connect to the cluster.");
-            String discovery = "discovery is not implemented; bootstrap with --initial-cluster";
-            c.notYet("discovery", "", Kind.STRING, "Discovery URL used to bootstrap the cluster for v2 discovery. Will be deprecated in v3.7, and be decommissioned in v3.8.", discovery);
+            String discovery = "v3 discovery, the v2 proxy fallback and a discovery proxy are not implemented; "
+                    + "bootstrap with --initial-cluster, --discovery or --discovery-srv";
+            c.add("discovery", "", "Discovery URL used to bootstrap the cluster for v2 discovery. Will be deprecated in v3.7, and be decommissioned in v3.8.");
             c.notYet("discovery-token", "", Kind.STRING, "V3 discovery: discovery token for the etcd cluster to be bootstrapped.", discovery);
             c.notYet("discovery-endpoints", "", Kind.STRING, "V3 discovery: List of gRPC endpoints of the discovery service.", discovery);
             c.notYet("discovery-dial-timeout", "2s", Kind.DURATION, "V3 discovery: dial timeout for client connections.", discovery);

@@ -125,9 +125,9 @@ public record ServerConfig(
                 urls(all, "advertise-client-urls"),
                 urls(all, "listen-peer-urls"),
                 urls(all, "initial-advertise-peer-urls"),
-                initialCluster(bootstrapCluster(all, name)),
+                initialCluster(bootstrapCluster(all, name, Path.of(dataDir))),
                 state.equals("new"),
-                all.get("initial-cluster-token"),
+                all.getOrDefault("discovery", "").isEmpty() ? all.get("initial-cluster-token") : all.get("discovery"),
                 quota,
                 (int) positiveLong(all, "max-request-bytes"),
                 (int) positiveLong(all, "max-txn-ops"),
@@ -258,19 +258,37 @@ public record ServerConfig(
      * The --initial-cluster to bootstrap with: the flag, or what --discovery-srv finds (the
      * default --initial-cluster gives way to discovery; an explicit one conflicts, as in etcd).
      */
-    private static String bootstrapCluster(Map<String, String> all, String name) throws ConfigException {
+    private static String bootstrapCluster(Map<String, String> all, String name, Path dataDir) throws ConfigException {
         String srv = all.getOrDefault("discovery-srv", "");
+        String durl = all.getOrDefault("discovery", "");
         String initial = all.get("initial-cluster");
-        if (srv.isEmpty()) {
+        if (srv.isEmpty() && durl.isEmpty()) {
             return initial;
         }
-        if (!initial.equals("default=http://localhost:2380")) {
+        boolean explicitCluster = !initial.equals("default=http://localhost:2380");
+        if ((explicitCluster ? 1 : 0) + (srv.isEmpty() ? 0 : 1) + (durl.isEmpty() ? 0 : 1) > 1) {
             throw new ConfigException("error verifying flags, multiple discovery or bootstrap flags are set. Choose one of "
                     + "\"initial-cluster\", \"discovery\" or \"discovery-srv\". See 'etcd --help'.");
         }
+        List<URI> advertised = urls(all, "initial-advertise-peer-urls");
+        if (!durl.isEmpty()) {
+            String self = advertised.stream().map(u -> name + "=" + u).collect(java.util.stream.Collectors.joining(","));
+            String walDir = all.getOrDefault("wal-dir", "");
+            if (java.nio.file.Files.isDirectory(walDir.isEmpty() ? dataDir.resolve("member").resolve("wal") : Path.of(walDir))) {
+                // a member that already bootstrapped restarts from its log; the discovery token is not used again
+                return self;
+            }
+            long id = io.etcdj.server.membership.MemberIds.memberId(
+                    advertised.stream().map(URI::toString).toList(), durl, null);
+            try {
+                return io.etcdj.server.discovery.V2Discovery.join(durl, id, self);
+            } catch (io.etcdj.server.discovery.DiscoveryException e) {
+                throw new ConfigException("failed to join discovery cluster (" + e.getMessage() + ")");
+            }
+        }
         try {
             return io.etcdj.server.discovery.SrvCluster.initialCluster(srv, all.getOrDefault("discovery-srv-name", ""),
-                    name, urls(all, "initial-advertise-peer-urls"));
+                    name, advertised);
         } catch (io.etcdj.server.discovery.DiscoveryException e) {
             throw new ConfigException("error setting up initial cluster: " + e.getMessage());
         }

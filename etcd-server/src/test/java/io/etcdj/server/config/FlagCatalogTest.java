@@ -93,10 +93,9 @@ class FlagCatalogTest {
 
     @Test
     void flagsWithoutAnEffectYetRefuseOtherValuesNamingTheFlag() throws Exception {
-        config("--discovery=", "--enable-pprof=false", "--experimental-corrupt-check-time=0s", "--cors=*");
-        ConfigException e = assertThrows(ConfigException.class, () -> config("--discovery=http://example.com/d"));
-        assertTrue(e.getMessage().startsWith("--discovery=http://example.com/d is not supported by this server yet"),
-                e.getMessage());
+        config("--discovery-token=", "--enable-pprof=false", "--experimental-corrupt-check-time=0s", "--cors=*");
+        ConfigException e = assertThrows(ConfigException.class, () -> config("--discovery-token=abc"));
+        assertTrue(e.getMessage().startsWith("--discovery-token=abc is not supported by this server yet"), e.getMessage());
         assertEquals(1, e.exitCode());
         ConfigException alias = assertThrows(ConfigException.class, () -> config("--experimental-compaction-batch-limit=5"));
         assertTrue(alias.getMessage().startsWith("--experimental-compaction-batch-limit=5 is not supported"), alias.getMessage());

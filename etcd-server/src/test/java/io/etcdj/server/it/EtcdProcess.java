@@ -190,8 +190,8 @@ public final class EtcdProcess implements EtcdMember {
                 "--listen-client-urls=" + clientUrl(), "--advertise-client-urls=" + clientUrl(),
                 "--listen-peer-urls=" + peerUrl, "--initial-advertise-peer-urls=" + peerUrl,
                 "--initial-cluster-state=" + clusterState));
-        // a member bootstrapping by DNS (--discovery-srv) must not also get an --initial-cluster
-        if (extraFlags.stream().noneMatch(f -> f.startsWith("--discovery-srv="))) {
+        // a member bootstrapping by discovery (--discovery, --discovery-srv) must not also get an --initial-cluster
+        if (extraFlags.stream().noneMatch(f -> f.matches("--discovery(-srv)?=.+"))) {
             cmd.add("--initial-cluster=" + (initialCluster != null ? initialCluster : name + "=" + peerUrl));
         }
         cmd.addAll(extraFlags);

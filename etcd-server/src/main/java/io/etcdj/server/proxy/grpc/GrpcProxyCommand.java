@@ -13,8 +13,8 @@ import javax.naming.NamingException;
 /**
  * {@code etcd grpc-proxy start}: the flags of etcd 3.4's command, checked, then a
  * {@link GrpcProxy} serving until the process is stopped. Flags for features this proxy does not
- * have (leasing, ordering, pprof, auto TLS, CRLs, cipher lists) are refused with an error rather
- * than ignored.
+ * have (leasing, ordering, pprof, auto TLS, CRLs, cipher lists, a send limit) are refused with an
+ * error rather than ignored; --max-send-bytes and --data-dir only at their defaults.
  */
 public final class GrpcProxyCommand extends Subcommand {
     private static final Log LOG = Log.get("etcdmain/grpc_proxy.go");
@@ -61,6 +61,23 @@ public final class GrpcProxyCommand extends Subcommand {
                 .bool("debug", "Enable debug-level logging for grpc-proxy.");
     }
 
+    /** The subject CN of the certificate's leaf, "" when it has none, null when unreadable. */
+    private static String commonName(String certFile, String keyFile) {
+        try {
+            java.security.cert.X509Certificate leaf = new io.etcdj.certs.TlsFiles(java.nio.file.Path.of(certFile),
+                    java.nio.file.Path.of(keyFile), null).certificateChain().get(0);
+            for (javax.naming.ldap.Rdn rdn : new javax.naming.ldap.LdapName(leaf.getSubjectX500Principal().getName())
+                    .getRdns()) {
+                if (rdn.getType().equalsIgnoreCase("CN")) {
+                    return String.valueOf(rdn.getValue());
+                }
+            }
+            return "";
+        } catch (RuntimeException | javax.naming.InvalidNameException e) {
+            return null;
+        }
+    }
+
     @Override
     protected int run(Flags flags, PrintStream out, PrintStream err) {
         for (String name : UNSUPPORTED) {
@@ -68,6 +85,12 @@ public final class GrpcProxyCommand extends Subcommand {
                 err.println("etcd grpc-proxy: --" + name + " is not supported by this proxy");
                 return 1;
             }
+        }
+        // accepted at their defaults only: this proxy has no send limit of its own and no auto TLS to keep files for
+        if (flags.getLong("max-send-bytes") != 1572864 || !flags.getString("data-dir").equals("default.proxy")) {
+            err.println("etcd grpc-proxy: --" + (flags.getLong("max-send-bytes") != 1572864 ? "max-send-bytes" : "data-dir")
+                    + " is not supported by this proxy");
+            return 1;
         }
         Log.setLevel(flags.getBool("debug") ? "debug" : "info");
         Log.captureJavaLogging();
@@ -105,6 +128,19 @@ public final class GrpcProxyCommand extends Subcommand {
         if (flags.getString("cert-file").isEmpty() != flags.getString("key-file").isEmpty()) {
             err.println("etcd grpc-proxy: --cert-file and --key-file must be given together");
             return 1;
+        }
+        if (!flags.getString("cert").isEmpty()) {
+            // etcd's proxy dials the cluster with a certificate whose CN is empty: a CN would
+            // authenticate every proxied request as that user
+            String cn = commonName(flags.getString("cert"), flags.getString("key"));
+            if (cn == null) {
+                err.println("etcd grpc-proxy: cannot read --cert " + flags.getString("cert"));
+                return 1;
+            }
+            if (!cn.isEmpty()) {
+                err.println("cert has non empty Common Name (" + cn + ")");
+                return 1;
+            }
         }
         GrpcProxy.Options opts = new GrpcProxy.Options(endpoints,
                 new UpstreamChannel.Tls(flags.getString("cert"), flags.getString("key"), flags.getString("cacert"),
