@@ -39,6 +39,7 @@ class MemberReplacementIT {
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.environment().keySet().removeIf(k -> k.startsWith("ETCD"));
         pb.environment().put("ETCDCTL_API", "3");
+        pb.environment().put("ETCDJ_NO_DAEMON", "1"); // each call its own process: no resident server
         Process p = pb.start();
         p.getOutputStream().close();
         byte[] out = p.getInputStream().readAllBytes();

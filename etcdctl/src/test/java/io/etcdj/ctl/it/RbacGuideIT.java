@@ -31,7 +31,7 @@ class RbacGuideIT {
 
     /** Runs under a pseudo-terminal, typing {@code typed} (one line per prompt). */
     private Run typed(String tool, String endpoints, List<String> typed, String... args) throws Exception {
-        StringBuilder cmd = new StringBuilder("ETCDCTL_API=3 ").append(tool).append(" --endpoints=").append(endpoints);
+        StringBuilder cmd = new StringBuilder("ETCDCTL_API=3 ETCDJ_NO_DAEMON=1 ").append(tool).append(" --endpoints=").append(endpoints);
         for (String a : args) {
             cmd.append(' ').append(a);
         }
