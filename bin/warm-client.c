@@ -321,12 +321,17 @@ int main(int argc, char **argv)
         close(fd);
         direct();
     }
-    struct sigaction sa = {0};
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
+    /* As the JVM does: a signal ignored at start (e.g. SIGINT of a background job) stays ignored. */
+    int forwarded[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof forwarded / sizeof forwarded[0]; i++) {
+        struct sigaction old, sa = {0};
+        if (sigaction(forwarded[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN) {
+            continue;
+        }
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(forwarded[i], &sa, NULL);
+    }
     /* Like the JVM: a closed stdout makes writes fail, it does not kill the command. */
     signal(SIGPIPE, SIG_IGN);
 

@@ -32,6 +32,8 @@ final class WarmCall implements Runnable {
     private final SocketChannel channel;
     private final WarmServer server;
     private final AtomicBoolean finished = new AtomicBoolean();
+    /** The signal that ended the call, 0 while none did: it decides the exit code, not the command. */
+    private volatile int killedBy;
 
     WarmCall(SocketChannel channel, WarmServer server) {
         this.channel = channel;
@@ -98,7 +100,7 @@ final class WarmCall implements Runnable {
             } finally {
                 live.set(false);
             }
-            finish(out, type, code);
+            finish(out, type, killedBy > 0 ? 128 + killedBy : code);
         }, "call");
         worker.setDaemon(true);
         worker.start();
@@ -123,6 +125,7 @@ final class WarmCall implements Runnable {
         if (finished.get()) {
             return;
         }
+        killedBy = signal;
         stdout.mute();
         stderr.mute();
         stop.countDown();
