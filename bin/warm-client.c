@@ -2,9 +2,10 @@
  * The thin client of etcdj's warm path (docs/etcdctl.md, "The warm path"). bin/etcdctl and
  * bin/etcdutl compile it on first use where a C compiler exists and run it as
  *
- *     warm-client DIR ROOT TOOL [args...]
+ *     warm-client ROOT TOOL [args...]
  *
- * DIR is the user's private directory (mode 0700), ROOT the checkout, TOOL etcdctl or etcdutl.
+ * ROOT is the checkout, TOOL etcdctl or etcdutl. The server's socket is in the user's private
+ * directory (mode 0700): ETCDJ_WARM_DIR, else $XDG_RUNTIME_DIR/etcdj, else /tmp/etcdj-<uid>.
  * It connects to the user's resident server for ROOT, sends the call (arguments, environment,
  * working directory, which of stdin/stdout/stderr are terminals), copies the server's stdout and
  * stderr frames to its own, answers the server's stdin reads with one read of its own stdin each
@@ -256,24 +257,36 @@ static void on_signal(int sig)
 
 int main(int argc, char **argv)
 {
-    if (argc < 4) {
-        fprintf(stderr, "usage: warm-client DIR ROOT TOOL [args...]\n");
+    if (argc < 3) {
+        fprintf(stderr, "usage: warm-client ROOT TOOL [args...]\n");
         return 2;
     }
-    const char *dir = argv[1];
-    if (realpath(argv[2], root) == NULL) {
-        snprintf(root, sizeof root, "%s", argv[2]);
+    if (realpath(argv[1], root) == NULL) {
+        snprintf(root, sizeof root, "%s", argv[1]);
     }
-    tool = argv[3];
-    tool_args = argv + 4;
-    tool_argc = argc - 4;
+    tool = argv[2];
+    tool_args = argv + 3;
+    tool_argc = argc - 3;
 
-    /* Only a private directory of our own: anyone else could otherwise serve our calls. */
+    char dir[PATH_MAX];
+    const char *xdg = getenv("XDG_RUNTIME_DIR");
     struct stat st;
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != getuid() || (st.st_mode & 077) != 0) {
+    if (getenv("ETCDJ_WARM_DIR") != NULL && *getenv("ETCDJ_WARM_DIR")) {
+        snprintf(dir, sizeof dir, "%s", getenv("ETCDJ_WARM_DIR"));
+    } else if (xdg != NULL && *xdg && stat(xdg, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == getuid()) {
+        snprintf(dir, sizeof dir, "%s/etcdj", xdg);
+    } else {
+        snprintf(dir, sizeof dir, "/tmp/etcdj-%u", (unsigned) getuid());
+    }
+    if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
         direct();
     }
-    char base[32], sock[PATH_MAX];
+
+    /* Only a private directory of our own: anyone else could otherwise serve our calls. */
+    if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != getuid() || (st.st_mode & 077) != 0) {
+        direct();
+    }
+    char base[32], sock[PATH_MAX + 64];
     snprintf(base, sizeof base, "%016llx", (unsigned long long) fnv1a(root));
     snprintf(sock, sizeof sock, "%s/%s.sock", dir, base);
     struct sockaddr_un addr = {.sun_family = AF_UNIX};

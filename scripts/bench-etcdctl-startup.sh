@@ -48,6 +48,7 @@ for _ in $(seq 300); do
   sleep 0.2
 done
 server_pid=$(cat "$ETCDJ_WARM_DIR"/*.pid)
+sleep "${WARM_UP_SECONDS:-15}"   # the server's own warm-up runs beside its first calls; let it finish
 
 if command -v hyperfine >/dev/null 2>&1; then
   ETCDCTL_API=3 hyperfine -N --warmup 3 --runs "$runs" "$real $ep get foo" "$ours $ep get foo" \

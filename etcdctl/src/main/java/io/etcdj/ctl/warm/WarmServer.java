@@ -2,7 +2,12 @@ package io.etcdj.ctl.warm;
 
 import io.etcdj.ctl.cds.CdsTraining;
 
+import io.grpc.ManagedChannel;
+import io.grpc.netty.NettyChannelBuilder;
+
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.FileChannel;
@@ -30,6 +35,8 @@ import jdk.net.UnixDomainPrincipal;
 public final class WarmServer {
 
     private static final long CHECK_SECONDS = 2;
+    private static final int WARM_UP_ROUNDS = 25;
+    private static ManagedChannel transportHolder;
 
     private final Path socket;
     private final long idleMillis;
@@ -76,7 +83,11 @@ public final class WarmServer {
         Files.writeString(pidFile, ProcessHandle.current().pid() + "\n");
         Runtime.getRuntime().addShutdownHook(new Thread(this::retire, "warm-retire"));
         StdioRouter.install();
-        warmUp();
+        keepTransportResources();
+        Thread warmUp = new Thread(WarmServer::warmUp, "warm-up");
+        warmUp.setDaemon(true);
+        warmUp.setPriority(Thread.MIN_PRIORITY);
+        warmUp.start();
         ScheduledExecutorService checks = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "warm-checks");
             t.setDaemon(true);
@@ -109,10 +120,13 @@ public final class WarmServer {
         System.exit(0);
     }
 
-    /** Loads and compiles the common command path once, so the first call is already fast. */
+    /**
+     * Loads and compiles the common command path beside the first calls (which are served at once),
+     * so that calls soon run compiled code: a few dozen rounds of put and get in every format.
+     */
     private static void warmUp() {
         try {
-            for (int i = 0; i < 3; i++) {
+            for (int i = 0; i < WARM_UP_ROUNDS; i++) {
                 CdsTraining.train();
             }
         } catch (IOException | RuntimeException e) {
@@ -120,6 +134,17 @@ public final class WarmServer {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * gRPC shares one Netty event loop group and executor among channels and tears them down a
+     * second after the last channel closes; calls a human types are further apart than that and
+     * would each build them anew. A channel that never connects holds them for the server's life.
+     */
+    private static void keepTransportResources() {
+        // Held in a static field: a channel collected unclosed makes gRPC log an error.
+        transportHolder = NettyChannelBuilder.forAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), 9))
+                .usePlaintext().build();
     }
 
     void callEnded() {
