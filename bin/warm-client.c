@@ -281,6 +281,14 @@ int main(int argc, char **argv)
     if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
         direct();
     }
+    /* The server runs in "/": a relative ETCDJ_WARM_DIR must not change meaning for it. */
+    char absdir[PATH_MAX];
+    if (dir[0] != '/') {
+        if (realpath(dir, absdir) == NULL) {
+            direct();
+        }
+        snprintf(dir, sizeof dir, "%s", absdir);
+    }
 
     /* Only a private directory of our own: anyone else could otherwise serve our calls. */
     if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != getuid() || (st.st_mode & 077) != 0) {
