@@ -21,6 +21,16 @@ public abstract class CtlCommand implements Callable<Integer> {
         return ExitCodes.SUCCESS;
     }
 
+    /**
+     * True when this invocation must run in a process of its own rather than in the resident warm
+     * server: it starts a child that must inherit the caller's terminal, process group and stdio, or
+     * it talks to the terminal itself. {@code terminal} says whether the caller's stdin and stdout are
+     * a terminal (what {@link System#console()} needs). Called after parsing, before {@link #call()}.
+     */
+    public boolean needsOwnProcess(boolean terminal) {
+        return false;
+    }
+
     /** Runs the command; failures are thrown as {@link CtlException} or client exceptions. */
     protected abstract void run();
 

@@ -30,6 +30,7 @@ public final class CtlContext implements AutoCloseable {
     private final PrintStream err;
     private final InputStream in;
     private final Map<String, String> env;
+    private final Path workDir;
     private EtcdClient client;
     private String clientKey;
     private BufferedReader reader;
@@ -37,6 +38,13 @@ public final class CtlContext implements AutoCloseable {
     private List<String> globalArgs = List.of();
 
     public CtlContext(GlobalOptions options, PrintStream out, PrintStream err, InputStream in, Map<String, String> env) {
+        this(options, out, err, in, env, Path.of(""));
+    }
+
+    /** @param workDir what relative file names are relative to; the empty path means the process's directory */
+    public CtlContext(GlobalOptions options, PrintStream out, PrintStream err, InputStream in, Map<String, String> env,
+            Path workDir) {
+        this.workDir = workDir;
         this.options = options;
         this.out = new Out(out);
         this.err = err;
@@ -91,6 +99,14 @@ public final class CtlContext implements AutoCloseable {
         this.globalArgs = List.copyOf(value);
     }
 
+    /**
+     * The file a name given on the command line means. Messages keep showing the name as typed; only
+     * the file operations use this path (in the warm server it is absolute, in a direct run unchanged).
+     */
+    public Path file(String name) {
+        return workDir.resolve(name);
+    }
+
     public Map<String, String> env() {
         return env;
     }
@@ -139,8 +155,8 @@ public final class CtlContext implements AutoCloseable {
         try {
             return EtcdClient.connect(config(endpoints));
         } catch (io.etcdj.client.TlsFilesException e) {
-            // etcdctl fails this way before it dials: a bad argument
-            throw new CtlException(ExitCodes.BAD_ARGS, e.getMessage(), e);
+            // etcdctl fails this way before it dials: a bad argument, naming the file as it was typed
+            throw new CtlException(ExitCodes.BAD_ARGS, asTyped(e.getMessage()), e);
         } catch (EtcdClientException e) {
             throw new CtlException(ExitCodes.BAD_CONNECTION, e.getMessage(), e);
         } catch (IllegalArgumentException e) {
@@ -178,8 +194,22 @@ public final class CtlContext implements AutoCloseable {
         return b.build();
     }
 
-    private static Path path(String s) {
-        return s == null || s.isEmpty() ? null : Path.of(s);
+    private Path path(String s) {
+        return s == null || s.isEmpty() ? null : file(s);
+    }
+
+    /** A message about a TLS file with the resolved names put back as the user typed them. */
+    private String asTyped(String message) {
+        if (message == null || workDir.toString().isEmpty()) {
+            return message;
+        }
+        String m = message;
+        for (String typed : new String[] {options.cacert(), options.cert(), options.key()}) {
+            if (typed != null && !typed.isEmpty() && !Path.of(typed).isAbsolute()) {
+                m = m.replace(file(typed).toString(), typed);
+            }
+        }
+        return m;
     }
 
     @Override

@@ -6,6 +6,7 @@ import picocli.CommandLine.Model.OptionSpec;
 
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,18 +19,43 @@ import java.util.function.Function;
 public final class EtcdctlApp {
 
     private final Function<String, CommandLine> treeFactory;
+    private final Placement placement;
+
+    /** Decides, once a command line is parsed, whether its command may run in this process. */
+    @FunctionalInterface
+    public interface Placement {
+        boolean runsHere(CtlCommand command, CtlContext ctx);
+    }
 
     /**
      * @param treeFactory builds a fresh command tree per invocation; given the first argument, it may
      *                    register only that command (null or an unknown name asks for the whole tree)
      */
     public EtcdctlApp(Function<String, CommandLine> treeFactory) {
+        this(treeFactory, (command, ctx) -> true);
+    }
+
+    /**
+     * @param placement asked before a command runs; when it says no, {@link OwnProcessRequired} is
+     *                  thrown instead (the warm server then hands the command line back to its caller)
+     */
+    public EtcdctlApp(Function<String, CommandLine> treeFactory, Placement placement) {
         this.treeFactory = treeFactory;
+        this.placement = placement;
     }
 
     public int run(String[] args, PrintStream out, PrintStream err, InputStream in, Map<String, String> env) {
+        return run(args, out, err, in, env, Path.of(""));
+    }
+
+    /**
+     * Runs with relative file names resolved against {@code workDir} (the caller's directory when the
+     * warm server runs the command; the empty path means the process's own).
+     */
+    public int run(String[] args, PrintStream out, PrintStream err, InputStream in, Map<String, String> env,
+            Path workDir) {
         GlobalArgs globals = GlobalArgs.split(args);
-        try (CtlContext ctx = new CtlContext(globals.options(), out, err, in, env)) {
+        try (CtlContext ctx = new CtlContext(globals.options(), out, err, in, env, workDir)) {
             try {
                 globals.applyEnvironment(env, err);
             } catch (CtlException e) {
@@ -103,6 +129,9 @@ public final class EtcdctlApp {
         command.context(ctx);
         ctx.commandArgs(commandArgs);
         ctx.globalArgs(globals.consumed());
+        if (!placement.runsHere(command, ctx)) {
+            throw new OwnProcessRequired();
+        }
         try {
             return command.call();
         } catch (CtlException e) {

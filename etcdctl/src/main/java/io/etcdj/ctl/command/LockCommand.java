@@ -6,6 +6,7 @@ import io.etcdj.api.v3lockpb.UnlockRequest;
 import io.etcdj.ctl.cli.CtlCommand;
 import io.etcdj.ctl.cli.CtlException;
 import io.etcdj.ctl.cli.ExitCodes;
+import io.etcdj.ctl.cli.Interruption;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -29,6 +30,12 @@ public final class LockCommand extends CtlCommand {
 
     @Parameters(arity = "0..*")
     List<String> args;
+
+    /** With a command to run, the child must inherit the caller's stdio, terminal and signals. */
+    @Override
+    public boolean needsOwnProcess(boolean terminal) {
+        return orEmpty(args).size() > 1;
+    }
 
     @Override
     protected void run() {
@@ -60,8 +67,20 @@ public final class LockCommand extends CtlCommand {
         }
     }
 
-    /** Blocks until the JVM is asked to stop (Ctrl-C or SIGTERM) or the thread is interrupted. */
+    /**
+     * Blocks until the invocation is asked to stop (Ctrl-C or SIGTERM) or the thread is interrupted.
+     * In the warm server the stop comes from the caller's signal, never from the server's own shutdown.
+     */
     static void awaitInterrupt() {
+        CountDownLatch perCall = Interruption.current();
+        if (perCall != null) {
+            try {
+                perCall.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return;
+        }
         CountDownLatch stop = new CountDownLatch(1);
         Thread hook = new Thread(stop::countDown, "interrupt");
         Runtime.getRuntime().addShutdownHook(hook);

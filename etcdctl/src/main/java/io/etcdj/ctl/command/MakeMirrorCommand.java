@@ -112,8 +112,8 @@ public final class MakeMirrorCommand extends CtlCommand {
         }
     }
 
-    private static Path path(String s) {
-        return s.isEmpty() ? null : Path.of(s);
+    private Path path(String s) {
+        return s.isEmpty() ? null : ctx.file(s);
     }
 
     private Thread startReporter() {

@@ -24,6 +24,13 @@ import java.util.List;
             "Tab completes commands, flags, and keys that exist in the cluster."})
 public final class ShellCommand extends CtlCommand {
 
+    /** At a terminal the shell edits lines and keeps history through the console. */
+    @Override
+    public boolean needsOwnProcess(boolean terminal) {
+        return terminal;
+    }
+
+
     @Parameters(arity = "0..*", hidden = true)
     List<String> ignored;
 

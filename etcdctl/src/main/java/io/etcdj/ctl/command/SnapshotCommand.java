@@ -45,6 +45,12 @@ public final class SnapshotCommand {
     @Command(name = "restore", description = "Restores an etcd member snapshot to an etcd directory",
             customSynopsis = "etcdctl snapshot restore <filename> [options] [flags]")
     public static final class Restore extends CtlCommand {
+        /** etcdutl's code opens its paths against the process's working directory. */
+        @Override
+        public boolean needsOwnProcess(boolean terminal) {
+            return true;
+        }
+
         @picocli.CommandLine.Option(names = "--data-dir", defaultValue = "", description = "Path to the data directory")
         String dataDir;
 
@@ -97,6 +103,12 @@ public final class SnapshotCommand {
             header = {"When --write-out is set to simple, this command prints out comma-separated status lists for each endpoint.",
                 "The items in the lists are hash, revision, total keys, total size."})
     public static final class StatusOfFile extends CtlCommand {
+        /** etcdutl's code opens its paths against the process's working directory. */
+        @Override
+        public boolean needsOwnProcess(boolean terminal) {
+            return true;
+        }
+
         @Parameters(arity = "0..*")
         List<String> args;
 
@@ -121,8 +133,10 @@ public final class SnapshotCommand {
                 throw new CtlException(ExitCodes.INTERRUPTED, "snapshot must be requested to one selected node, not multiple ["
                         + String.join(" ", eps) + "]");
             }
-            Path target = Path.of(arg);
-            Path part = Path.of(arg + ".part");
+            // Messages name the files as typed; the file operations use them resolved (see CtlContext.file).
+            Path target = ctx.file(arg);
+            Path part = ctx.file(arg + ".part");
+            String partName = arg + ".part";
             SnapshotLog log = new SnapshotLog(ctx.err());
             long start = System.nanoTime();
             long size = 0;
@@ -130,10 +144,10 @@ public final class SnapshotCommand {
             try {
                 os = Files.newOutputStream(part);
             } catch (IOException e) {
-                throw new CtlException(ExitCodes.INTERRUPTED, "could not open " + part + " (open " + part
+                throw new CtlException(ExitCodes.INTERRUPTED, "could not open " + partName + " (open " + partName
                         + ": no such file or directory)", e);
             }
-            log.epoch("snapshot/v3_snapshot.go:119", "created temporary db file", ",\"path\":\"" + part + "\"");
+            log.epoch("snapshot/v3_snapshot.go:119", "created temporary db file", ",\"path\":\"" + partName + "\"");
             try (EtcdClient c = ctx.newClient(eps); os) {
                 Iterator<SnapshotResponse> it = c.maintenanceStream().snapshot(SnapshotRequest.getDefaultInstance());
                 log.iso("clientv3/maintenance.go:200", "opened snapshot stream; downloading");
@@ -157,9 +171,9 @@ public final class SnapshotCommand {
             try {
                 Files.move(part, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } catch (IOException e) {
-                throw new CtlException(ExitCodes.INTERRUPTED, "could not rename " + part + " to " + target, e);
+                throw new CtlException(ExitCodes.INTERRUPTED, "could not rename " + partName + " to " + arg, e);
             }
-            log.epoch("snapshot/v3_snapshot.go:152", "saved", ",\"path\":\"" + target + "\"");
+            log.epoch("snapshot/v3_snapshot.go:152", "saved", ",\"path\":\"" + arg + "\"");
             ctx.out().println("Snapshot saved at " + arg);
         }
 

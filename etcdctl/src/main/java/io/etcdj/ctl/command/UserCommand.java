@@ -74,6 +74,12 @@ public final class UserCommand {
     @Command(name = "add", description = "Adds a new user",
             customSynopsis = "etcdctl user add <user name or user:password> [options] [flags]")
     public static final class Add extends CtlCommand {
+        /** At a terminal the password is read from the console without echo. */
+        @Override
+        public boolean needsOwnProcess(boolean terminal) {
+            return terminal;
+        }
+
         @Option(names = "--interactive", arity = "0..1", defaultValue = "true",
                 description = "Read password from stdin instead of interactive terminal")
         boolean interactive;
@@ -171,6 +177,12 @@ public final class UserCommand {
     @Command(name = "passwd", description = "Changes password of user",
             customSynopsis = "etcdctl user passwd <user name> [options] [flags]")
     public static final class Passwd extends CtlCommand {
+        /** At a terminal the password is read from the console without echo. */
+        @Override
+        public boolean needsOwnProcess(boolean terminal) {
+            return terminal;
+        }
+
         @Option(names = "--interactive", arity = "0..1", defaultValue = "true",
                 description = "If true, read password from stdin instead of interactive terminal")
         boolean interactive;

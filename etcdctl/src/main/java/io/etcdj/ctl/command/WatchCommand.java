@@ -54,6 +54,18 @@ public final class WatchCommand extends CtlCommand {
     @Parameters(arity = "0..*")
     List<String> args;
 
+    /** A command run per event (or any line of interactive mode) must be the caller's own child. */
+    @Override
+    public boolean needsOwnProcess(boolean terminal) {
+        if (interactive) {
+            return true;
+        }
+        List<String> keys = new ArrayList<>();
+        List<String> exec = new ArrayList<>();
+        splitExec(ctx.commandArgs(), keys, exec);
+        return !exec.isEmpty();
+    }
+
     @Override
     protected void run() {
         if (interactive) {

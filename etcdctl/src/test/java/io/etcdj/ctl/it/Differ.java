@@ -56,10 +56,26 @@ final class Differ {
         return new Result(new String(raw, StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8), code, raw);
     }
 
+    /**
+     * With {@code -Detcdj.differ.viaLauncher=true} ours runs as {@code bin/etcdctl} processes (with
+     * {@code -Detcdj.noDaemon=} too, through the warm path) instead of in-process.
+     */
+    private static final boolean VIA_LAUNCHER = Boolean.getBoolean("etcdj.differ.viaLauncher");
+
     Result ours(String stdin, String... args) {
         List<String> all = new ArrayList<>();
         all.add("--endpoints=" + twins.ours().endpoint());
         all.addAll(List.of(args));
+        if (VIA_LAUNCHER) {
+            try {
+                return launcher(stdin, all);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         Map<String, String> env = new HashMap<>();
@@ -68,6 +84,30 @@ final class Differ {
                 new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), env);
         return new Result(out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8), code,
                 out.toByteArray());
+    }
+
+    private static Result launcher(String stdin, List<String> args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(java.nio.file.Path.of("..", "bin", "etcdctl").toAbsolutePath().normalize().toString());
+        cmd.addAll(args);
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.environment().keySet().removeIf(k -> k.startsWith("ETCDCTL"));
+        Process p = pb.start();
+        p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
+        p.getOutputStream().close();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Thread errPump = new Thread(() -> {
+            try {
+                p.getErrorStream().transferTo(err);
+            } catch (IOException ignored) {
+                // Process ended.
+            }
+        });
+        errPump.start();
+        byte[] raw = p.getInputStream().readAllBytes();
+        int code = p.waitFor();
+        errPump.join();
+        return new Result(new String(raw, StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8), code, raw);
     }
 
     /**

@@ -38,7 +38,8 @@ class SnapshotRestoreIT {
         List<String> cmd = new ArrayList<>(List.of(ROOT.resolve("bin/etcdctl").toString()));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
-        pb.environment().keySet().removeIf(k -> k.startsWith("ETCD"));
+        // ETCDJ_* stay: they keep the warm path off or in the test's own directory
+        pb.environment().keySet().removeIf(k -> k.startsWith("ETCD") && !k.startsWith("ETCDJ_"));
         Process p = pb.start();
         byte[] err = p.getErrorStream().readAllBytes();
         byte[] out = p.getInputStream().readAllBytes();
