@@ -23,4 +23,36 @@ public final class Interruption {
     public static void bind(CountDownLatch stop) {
         CURRENT.set(stop);
     }
+
+    /**
+     * Runs {@code onStop} once this invocation is asked to stop: Ctrl-C or SIGTERM in a process of
+     * its own (the signal is taken, so the command can finish its work and exit as etcdctl does,
+     * e.g. unlocking and exiting 0), the caller's signal in the warm server. Closing the handle
+     * gives the signals back.
+     */
+    public static AutoCloseable onStop(Runnable onStop) {
+        CountDownLatch perCall = current();
+        if (perCall != null) {
+            Thread waiter = new Thread(() -> {
+                try {
+                    perCall.await();
+                    onStop.run();
+                } catch (InterruptedException done) {
+                    // the command ended first
+                }
+            }, "interruption");
+            waiter.setDaemon(true);
+            waiter.start();
+            return waiter::interrupt;
+        }
+        sun.misc.SignalHandler handler = sig -> onStop.run();
+        sun.misc.Signal interrupt = new sun.misc.Signal("INT");
+        sun.misc.Signal terminate = new sun.misc.Signal("TERM");
+        sun.misc.SignalHandler previousInterrupt = sun.misc.Signal.handle(interrupt, handler);
+        sun.misc.SignalHandler previousTerminate = sun.misc.Signal.handle(terminate, handler);
+        return () -> {
+            sun.misc.Signal.handle(interrupt, previousInterrupt);
+            sun.misc.Signal.handle(terminate, previousTerminate);
+        };
+    }
 }

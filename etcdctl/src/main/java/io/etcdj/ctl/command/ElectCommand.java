@@ -60,16 +60,34 @@ public final class ElectCommand extends CtlCommand {
     }
 
     private void observe(String name) {
-        try {
-            Iterator<LeaderResponse> it = ctx.client().electionBlocking()
-                    .observe(LeaderRequest.newBuilder().setName(Args.bytes(name)).build());
-            while (it.hasNext()) {
-                KeyValue kv = it.next().getKv();
-                ctx.out().println(kv.getKey().toStringUtf8());
-                ctx.out().println(kv.getValue().toStringUtf8());
-            }
+        io.grpc.Context.CancellableContext call = io.grpc.Context.current().withCancellation();
+        java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
+        // Ctrl-C ends the observation and etcdctl exits 0
+        try (AutoCloseable signals = io.etcdj.ctl.cli.Interruption.onStop(() -> {
+            stopped.set(true);
+            call.cancel(null);
+        })) {
+            call.run(() -> {
+                Iterator<LeaderResponse> it = ctx.client().electionBlocking()
+                        .observe(LeaderRequest.newBuilder().setName(Args.bytes(name)).build());
+                while (it.hasNext()) {
+                    KeyValue kv = it.next().getKv();
+                    ctx.out().println(kv.getKey().toStringUtf8());
+                    ctx.out().println(kv.getValue().toStringUtf8());
+                }
+            });
         } catch (StatusRuntimeException e) {
+            if (stopped.get()) {
+                return;
+            }
             throw new CtlException(ExitCodes.ERROR, EtcdClientException.from(Status.fromThrowable(e)).getMessage());
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception closing) {
+            throw new IllegalStateException(closing);
+        }
+        if (stopped.get()) {
+            return;
         }
         throw new CtlException(ExitCodes.INTERRUPTED, "observe is canceled by the server");
     }

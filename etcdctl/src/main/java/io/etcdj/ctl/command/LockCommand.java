@@ -57,7 +57,13 @@ public final class LockCommand extends CtlCommand {
                     }
                     return;
                 }
-                ctx.out().println(held.getKey().toStringUtf8());
+                // as etcdctl: the lock's key-value as `get` prints it (the key, then its empty value)
+                io.etcdj.api.etcdserverpb.RangeResponse k = ctx.client().kvRead(s -> s.range(
+                        io.etcdj.api.etcdserverpb.RangeRequest.newBuilder().setKey(held.getKey()).build()));
+                if (k.getKvsCount() == 0) {
+                    throw new CtlException(ExitCodes.ERROR, "lock lost on init");
+                }
+                ctx.printer().get(k);
                 awaitInterrupt();
             } catch (IOException e) {
                 throw new CtlException(ExitCodes.ERROR, e.getMessage(), e);
@@ -68,32 +74,18 @@ public final class LockCommand extends CtlCommand {
     }
 
     /**
-     * Blocks until the invocation is asked to stop (Ctrl-C or SIGTERM) or the thread is interrupted.
-     * In the warm server the stop comes from the caller's signal, never from the server's own shutdown.
+     * Blocks until the invocation is asked to stop (Ctrl-C or SIGTERM, or in the warm server the
+     * caller's signal) or the thread is interrupted; the caller then unlocks or resigns and exits 0,
+     * as etcdctl does.
      */
     static void awaitInterrupt() {
-        CountDownLatch perCall = Interruption.current();
-        if (perCall != null) {
-            try {
-                perCall.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return;
-        }
         CountDownLatch stop = new CountDownLatch(1);
-        Thread hook = new Thread(stop::countDown, "interrupt");
-        Runtime.getRuntime().addShutdownHook(hook);
-        try {
+        try (AutoCloseable signals = Interruption.onStop(stop::countDown)) {
             stop.await();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } finally {
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException shuttingDown) {
-                // Already shutting down: the hook has run.
-            }
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
         }
     }
 }

@@ -154,7 +154,10 @@ class TerminalDifferentialIT {
         // watch, lock and elect run until Ctrl-C
         same(twins, report, List.of(ctrlC(null)), "watch", "tk");
         same(twins, report, List.of(new Key(null, 5000, "watch tk\n"), ctrlC(null)), "watch", "-i");
+        same(twins, report, List.of(ctrlC("tlock/")), "lock", "tlock");
         same(twins, report, List.of(), "lock", "tlock", "echo", "held");
+        same(twins, report, List.of(ctrlC("proposal")), "elect", "telect", "proposal");
+        same(twins, report, List.of(ctrlC(null)), "elect", "-l", "telect");
         // range delete at a terminal, and what is left
         same(twins, report, List.of(), "del", "t", "--prefix");
         same(twins, report, List.of(), "get", "t", "--prefix");
