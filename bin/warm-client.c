@@ -363,7 +363,7 @@ int main(int argc, char **argv)
     free(h.data);
 
     uint32_t want = 0; /* bytes the server asked to read from stdin; 0: no read pending */
-    int answered = 0;  /* anything came back yet: afterwards the call cannot be rerun directly */
+    int started = 0; /* the server took the call: from then on it must never be run a second time */
     int signalled = 0;
     size_t cap = 64 * 1024;
     unsigned char *data = malloc(cap);
@@ -398,7 +398,6 @@ int main(int argc, char **argv)
             } while (r < 0 && errno == EINTR);
             send_frame(fd, 'I', data, r > 0 ? (uint32_t) r : 0);
             want = 0;
-            answered = 1;
         }
         if (!(p[0].revents & (POLLIN | POLLHUP | POLLERR))) {
             continue;
@@ -420,12 +419,13 @@ int main(int argc, char **argv)
             break;
         }
         switch (head[0]) {
+        case 'A':
+            started = 1;
+            break;
         case 'O':
-            answered = 1;
             write_all(1, data, len);
             break;
         case 'E':
-            answered = 1;
             write_all(2, data, len);
             break;
         case 'R':
@@ -452,7 +452,8 @@ int main(int argc, char **argv)
     if (signalled) {
         return 128 + signalled;
     }
-    if (!answered) {
+    if (!started) {
+        /* e.g. it retired while this call was still waiting to be accepted: the command never ran */
         close(fd);
         direct();
     }

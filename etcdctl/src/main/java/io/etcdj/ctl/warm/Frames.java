@@ -11,8 +11,9 @@ import java.io.IOException;
  *
  * <p>Client to server: {@link #HEADER} once (the call), then {@link #STDIN} (an answer to a read
  * request; empty means end of input) and {@link #SIGNAL} (one byte, the signal number).
- * Server to client: {@link #STDOUT}, {@link #STDERR}, {@link #READ} (a 32-bit byte count the command
- * wants from stdin), and one final {@link #EXIT} (32-bit code), {@link #OWN_PROCESS} (run the command
+ * Server to client: {@link #STARTED} once the call is taken (before it a lost connection means the
+ * command never ran, so the client may run it directly; after it, never), {@link #STDOUT},
+ * {@link #STDERR}, {@link #READ} (a 32-bit byte count the command wants from stdin), and one final {@link #EXIT} (32-bit code), {@link #OWN_PROCESS} (run the command
  * line directly) or {@link #STALE} (this server is outdated: start a new one and run directly).
  */
 final class Frames {
@@ -20,6 +21,7 @@ final class Frames {
     static final int HEADER = 'H';
     static final int STDIN = 'I';
     static final int SIGNAL = 'S';
+    static final int STARTED = 'A';
     static final int STDOUT = 'O';
     static final int STDERR = 'E';
     static final int READ = 'R';

@@ -56,6 +56,7 @@ final class WarmCall implements Runnable {
                 Frames.writeInt(out, Frames.STALE, 0);
                 return;
             }
+            Frames.write(out, Frames.STARTED, new byte[0], 0, 0);
             serve(call, in, out);
         } catch (IOException e) {
             // The client went away or spoke garbage: nothing to answer.
