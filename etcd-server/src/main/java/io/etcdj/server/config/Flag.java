@@ -185,7 +185,7 @@ public record Flag(String group, String name, String defaultValue, String usage,
 
             c.group("Features");
             c.add("corrupt-check-time", "0s", Kind.DURATION, "Duration of time between cluster corruption check passes.");
-            c.notYet("compact-hash-check-time", "1m0s", Kind.DURATION, "Duration of time between leader checks followers compaction hashes.", "compaction hash checks are not implemented yet");
+            c.add("compact-hash-check-time", "1m0s", Kind.DURATION, "Duration of time between leader checks followers compaction hashes.");
             c.notYet("compaction-batch-limit", "1000", Kind.INT, "Sets the maximum revisions deleted in each compaction batch.", "compaction removes every revision in one backend transaction");
             c.notYet("compaction-sleep-interval", "10ms", Kind.DURATION, "Sets the sleep interval between each compaction batch.", "compaction removes every revision in one backend transaction");
             c.add("watch-progress-notify-interval", "10m0s", Kind.DURATION, "Duration of periodical watch progress notification.");

@@ -194,7 +194,18 @@ public record ServerConfig(
                 bool(all, "socket-reuse-address"),
                 Durations.parse(all.get("corrupt-check-time"), "corrupt-check-time"),
                 AuthOptions.parse(all.get("auth-token"), longValue(all, "bcrypt-cost"), longValue(all, "auth-token-ttl")),
+                watchdog(all, resolver),
                 List.copyOf(resolver.warnings()));
+    }
+
+    private static WatchdogOptions watchdog(Map<String, String> all, FlagResolver resolver) throws ConfigException {
+        Duration compactHashCheckTime = Durations.parse(all.get("compact-hash-check-time"), "compact-hash-check-time");
+        if (compactHashCheckTime.isZero() || compactHashCheckTime.isNegative()) {
+            throw new ConfigException("--compact-hash-check-time must be >0 (set to " + all.get("compact-hash-check-time").trim() + ")");
+        }
+        return new WatchdogOptions(resolver.gate("CompactHashCheck"), compactHashCheckTime,
+                Durations.parse(all.get("warning-unary-request-duration"), "warning-unary-request-duration"),
+                Durations.parse(all.get("warning-apply-duration"), "warning-apply-duration"));
     }
 
     /** The client side's flags (prefix "") or the peer side's ("peer-"). */
