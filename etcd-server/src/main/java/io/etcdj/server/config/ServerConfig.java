@@ -255,7 +255,7 @@ public record ServerConfig(
         } catch (Exception e) {
             throw new ConfigException("invalid value \"" + s + "\" for flag -" + flag + ": parse " + s + ": invalid URL", 2, true);
         }
-        if (!"http".equals(u.getScheme()) && !"https".equals(u.getScheme())) {
+        if (!List.of("http", "https", "unix", "unixs").contains(u.getScheme())) {
             throw new ConfigException("invalid value \"" + s + "\" for flag -" + flag
                     + ": URL scheme must be http, https, unix, or unixs: " + s, 2, true);
         }

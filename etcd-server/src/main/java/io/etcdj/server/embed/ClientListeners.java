@@ -27,11 +27,9 @@ import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.netty.NettyServerBuilder;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,6 +52,8 @@ final class ClientListeners implements AutoCloseable {
     private static final int HTTP_BODY_FACTOR = 4;
 
     private final List<Server> servers = new ArrayList<>();
+    /** Unix socket files to remove when the listeners close. */
+    private final List<io.etcdj.server.listen.ListenAddress> unixSockets = new ArrayList<>();
     /** Runs gRPC handlers: a bounded pool (grpc-java's default grows a thread per burst); a few may block (defragment, snapshot). */
     private final java.util.concurrent.ExecutorService handlers = java.util.concurrent.Executors.newFixedThreadPool(
             Math.max(16, 4 * Runtime.getRuntime().availableProcessors()), r -> {
@@ -99,10 +99,10 @@ final class ClientListeners implements AutoCloseable {
         HttpHandler http = new HttpHandler(routes, gatewayChannel, endpoints, maxMessage);
         metricsListeners.start(opts.listenMetricsUrls(), endpoints, tls);
         for (URI url : server.config().listenClientUrls()) {
-            InetSocketAddress addr = new InetSocketAddress(bindHost(url), url.getPort());
-            boolean secure = TlsSides.isHttps(url);
-            NettyServerBuilder b = NettyServerBuilder.forAddress(addr)
-                    .channelType(NioServerSocketChannel.class)
+            io.etcdj.server.listen.ListenAddress where = new io.etcdj.server.listen.ListenAddress(url);
+            boolean secure = io.etcdj.server.listen.ListenAddress.isSecure(url);
+            NettyServerBuilder b = NettyServerBuilder.forAddress(where.bindAddress())
+                    .channelType(where.serverChannelType())
                     .bossEventLoopGroup(boss)
                     .workerEventLoopGroup(workers)
                     .protocolNegotiator(new ProtocolSniffer(() -> http, HTTP_BODY_FACTOR * maxMessage, secure ? tls : null))
@@ -118,22 +118,27 @@ final class ClientListeners implements AutoCloseable {
             if (!opts.grpcKeepaliveTimeout().isZero()) {
                 b.keepAliveTimeout(opts.grpcKeepaliveTimeout().toNanos(), TimeUnit.NANOSECONDS);
             }
-            if (opts.socketReuseAddress()) {
+            if (opts.socketReuseAddress() && !where.isUnix()) {
                 b.withOption(io.netty.channel.ChannelOption.SO_REUSEADDR, true);
             }
-            if (opts.socketReusePort()) {
+            if (opts.socketReusePort() && !where.isUnix()) {
                 b.withOption(io.netty.channel.socket.nio.NioChannelOption.of(java.net.StandardSocketOptions.SO_REUSEPORT), true);
             }
             services.forEach(s -> b.addService(io.grpc.ServerInterceptors.intercept(s, grpcMetrics)));
             try {
                 servers.add(b.build().start());
             } catch (IOException e) {
-                throw new IOException("listen tcp " + url.getHost() + ":" + url.getPort() + ": bind: address already in use", e);
+                throw new IOException("listen " + (where.isUnix() ? "unix " : "tcp ") + where.display()
+                        + ": bind: address already in use", e);
+            }
+            if (where.isUnix()) {
+                where.publish();
+                unixSockets.add(where);
             }
             if (secure) {
-                LOG.info("serving client traffic securely", "address", url.getHost() + ":" + url.getPort());
+                LOG.info("serving client traffic securely", "address", where.display());
             } else {
-                LOG.info("serving client traffic insecurely; this is strongly discouraged!", "address", url.getHost() + ":" + url.getPort());
+                LOG.info("serving client traffic insecurely; this is strongly discouraged!", "address", where.display());
             }
         }
     }
@@ -243,5 +248,6 @@ final class ClientListeners implements AutoCloseable {
         }
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS);
         boss.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+        unixSockets.forEach(io.etcdj.server.listen.ListenAddress::release);
     }
 }

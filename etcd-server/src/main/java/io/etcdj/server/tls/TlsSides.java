@@ -36,8 +36,9 @@ public final class TlsSides {
         return new TlsSides(cfg, false);
     }
 
+    /** https, or unixs (TLS over a unix socket). */
     public static boolean isHttps(URI url) {
-        return "https".equalsIgnoreCase(url.getScheme());
+        return "https".equalsIgnoreCase(url.getScheme()) || "unixs".equalsIgnoreCase(url.getScheme());
     }
 
     static List<URI> https(List<URI> urls) {

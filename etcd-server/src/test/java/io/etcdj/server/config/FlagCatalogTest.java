@@ -105,6 +105,19 @@ class FlagCatalogTest {
     }
 
     @Test
+    void unixUrlsAreAcceptedInEtcdsHostPortFormOnly() throws Exception {
+        var c = config("--listen-client-urls=http://127.0.0.1:2379,unix://localhost:12345",
+                "--listen-peer-urls=unixs://localhost:12346");
+        assertEquals("unix://localhost:12345", c.listenClientUrls().get(1).toString());
+        ConfigException path = assertThrows(ConfigException.class, () -> config("--listen-client-urls=unix:///tmp/x.sock"));
+        assertEquals("invalid value \"unix:///tmp/x.sock\" for flag -listen-client-urls: "
+                + "URL address does not have the form \"host:port\": unix:///tmp/x.sock", path.getMessage());
+        ConfigException scheme = assertThrows(ConfigException.class, () -> config("--listen-client-urls=tcp://localhost:1"));
+        assertTrue(scheme.getMessage().endsWith("URL scheme must be http, https, unix, or unixs: tcp://localhost:1"),
+                scheme.getMessage());
+    }
+
+    @Test
     void theCompactionHashCheckIsSwitchedOnByItsGateOrThe35Flag() throws Exception {
         assertFalse(config().options().watchdog().compactHashCheck());
         assertEquals(Duration.ofMinutes(1), config().options().watchdog().compactHashCheckTime());

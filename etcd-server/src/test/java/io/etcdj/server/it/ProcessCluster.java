@@ -30,6 +30,12 @@ final class ProcessCluster implements AutoCloseable {
     /** As {@link #start(EtcdProcess.Binary, int, String...)}, our members running with {@code jvmOptions}. */
     static ProcessCluster start(EtcdProcess.Binary binary, int size, List<String> jvmOptions, String... extraFlags)
             throws Exception {
+        return start(binary, size, m -> m.jvmOptions(jvmOptions), extraFlags);
+    }
+
+    /** As {@link #start(EtcdProcess.Binary, int, String...)}, each member set up by {@code setup} before it launches. */
+    static ProcessCluster start(EtcdProcess.Binary binary, int size, java.util.function.Consumer<EtcdProcess> setup,
+            String... extraFlags) throws Exception {
         List<String> flags = new ArrayList<>(FAST_RAFT);
         flags.add("--initial-cluster-token=it-cluster");
         flags.addAll(List.of(extraFlags));
@@ -37,7 +43,7 @@ final class ProcessCluster implements AutoCloseable {
         try {
             for (int i = 1; i <= size; i++) {
                 EtcdProcess m = EtcdProcess.clusterMember(binary, "m" + i, flags);
-                m.jvmOptions(jvmOptions);
+                setup.accept(m);
                 c.members.add(m);
             }
             String initial = c.initialCluster(c.members);
