@@ -172,8 +172,7 @@ public record Flag(String group, String name, String defaultValue, String usage,
             c.notYet("log-rotation-config-json", "{\"maxsize\": 100, \"maxage\": 0, \"maxbackups\": 0, \"localtime\": false, \"compress\": false}", Kind.STRING,
                     "Configures log rotation if enabled with a JSON logger config. MaxSize(MB), MaxAge(days,0=no limit), MaxBackups(0=no limit), LocalTime(use computers local time), Compress(gzip)",
                     "log files are not rotated yet");
-            c.notYet("warning-unary-request-duration", "300ms", Kind.DURATION, "Time duration after which a warning is generated if a unary request takes more than this duration.",
-                    "slow requests are not logged yet");
+            c.add("warning-unary-request-duration", "300ms", Kind.DURATION, "Time duration after which a warning is generated if a unary request takes more than this duration.");
 
             c.group("Experimental distributed tracing");
             String tracing = "distributed tracing is not implemented";
@@ -189,7 +188,7 @@ public record Flag(String group, String name, String defaultValue, String usage,
             c.notYet("compaction-batch-limit", "1000", Kind.INT, "Sets the maximum revisions deleted in each compaction batch.", "compaction removes every revision in one backend transaction");
             c.notYet("compaction-sleep-interval", "10ms", Kind.DURATION, "Sets the sleep interval between each compaction batch.", "compaction removes every revision in one backend transaction");
             c.add("watch-progress-notify-interval", "10m0s", Kind.DURATION, "Duration of periodical watch progress notification.");
-            c.notYet("warning-apply-duration", "100ms", Kind.DURATION, "Time duration after which a warning is generated if watch progress takes more time.", "slow applies are not logged yet");
+            c.add("warning-apply-duration", "100ms", Kind.DURATION, "Time duration after which a warning is generated if watch progress takes more time.");
             c.notYet("bootstrap-defrag-threshold-megabytes", "0", Kind.UINT, "Enable the defrag during etcd server bootstrap on condition that it will free at least the provided threshold of disk space. Needs to be set to non-zero value to take effect.",
                     "the backend is not defragmented at start-up yet");
             c.add("snapshot-catchup-entries", "5000", Kind.UINT, "Number of entries for a slow follower to catch up after compacting the raft storage entries.");

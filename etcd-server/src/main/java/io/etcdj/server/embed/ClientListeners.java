@@ -94,6 +94,7 @@ final class ClientListeners implements AutoCloseable {
         gatewayChannel = InProcessChannelBuilder.forName(name).maxInboundMessageSize(Integer.MAX_VALUE).build();
         var opts = server.config().options();
         io.etcdj.server.metrics.GrpcMetrics grpcMetrics = new io.etcdj.server.metrics.GrpcMetrics(opts.metricsExtensive());
+        var requestStats = new io.etcdj.server.slowlog.RequestStats(opts.watchdog().warningUnaryRequestDuration());
         GatewayRoutes routes = opts.enableGrpcGateway() ? new GatewayRoutes(services) : null;
         Endpoints endpoints = new Endpoints(server);
         HttpHandler http = new HttpHandler(routes, gatewayChannel, endpoints, maxMessage);
@@ -124,7 +125,7 @@ final class ClientListeners implements AutoCloseable {
             if (opts.socketReusePort() && !where.isUnix()) {
                 b.withOption(io.netty.channel.socket.nio.NioChannelOption.of(java.net.StandardSocketOptions.SO_REUSEPORT), true);
             }
-            services.forEach(s -> b.addService(io.grpc.ServerInterceptors.intercept(s, grpcMetrics)));
+            services.forEach(s -> b.addService(io.grpc.ServerInterceptors.intercept(s, grpcMetrics, requestStats)));
             try {
                 servers.add(b.build().start());
             } catch (IOException e) {

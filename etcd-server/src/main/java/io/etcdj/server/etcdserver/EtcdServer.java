@@ -123,6 +123,7 @@ public final class EtcdServer implements AutoCloseable {
         this.requestTimeoutMillis = 5000 + 2 * config.electionMillis();
         this.lastSnapshotIndex = opened.snapshotIndex();
         this.apply = new ApplyLoop(sm, hub, waiters, reads, memberId, new ApplyHooks());
+        this.apply.warnApplyAfter(config.options().watchdog().warningApplyDuration());
         this.transport = transports.create(new PeerBridge(this));
         this.raft = new RaftLoop(opened.node(), opened.storage(), opened.wal(), opened.snapshotter(), transport::send, reads,
                 new RaftListener(), config.heartbeatMillis(), config.electionMillis(), System::nanoTime, responders);
