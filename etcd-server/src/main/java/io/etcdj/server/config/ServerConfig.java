@@ -215,7 +215,13 @@ public record ServerConfig(
                 TransportSecurity.path(all.get(prefix + "key-file")),
                 TransportSecurity.path(all.get(prefix + "trusted-ca-file")),
                 bool(all, prefix + "client-cert-auth"),
-                bool(all, prefix + "auto-tls"));
+                bool(all, prefix + "auto-tls"),
+                prefix.isEmpty()
+                        ? new CertChecks(TransportSecurity.path(all.get("client-crl-file")), List.of(),
+                                CertChecks.list(all.get("client-cert-allowed-hostname")))
+                        : new CertChecks(TransportSecurity.path(all.get("peer-crl-file")),
+                                CertChecks.list(all.get("peer-cert-allowed-cn")),
+                                CertChecks.list(all.get("peer-cert-allowed-hostname"))));
     }
 
     private static long longValue(Map<String, String> all, String flag) throws ConfigException {
