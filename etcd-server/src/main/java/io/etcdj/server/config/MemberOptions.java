@@ -24,10 +24,11 @@ public record MemberOptions(
         Duration corruptCheckTime,
         AuthOptions auth,
         WatchdogOptions watchdog,
+        ClientHttpOptions clientHttp,
         List<String> warnings) {
 
     /** etcd's defaults. */
     public static final MemberOptions DEFAULTS = new MemberOptions(List.of(), false, false, 1, 4294967295L, true,
             Duration.ofSeconds(5), Duration.ofHours(2), Duration.ofSeconds(20), false, false, Duration.ZERO, AuthOptions.DEFAULTS,
-            WatchdogOptions.DEFAULTS, List.of());
+            WatchdogOptions.DEFAULTS, ClientHttpOptions.DEFAULTS, List.of());
 }

@@ -195,6 +195,8 @@ public record ServerConfig(
                 Durations.parse(all.get("corrupt-check-time"), "corrupt-check-time"),
                 AuthOptions.parse(all.get("auth-token"), longValue(all, "bcrypt-cost"), longValue(all, "auth-token-ttl")),
                 watchdog(all, resolver),
+                new ClientHttpOptions(all.get("listen-client-http-urls").isBlank() ? List.of() : urls(all, "listen-client-http-urls"),
+                        CertChecks.list(all.get("cors")), CertChecks.list(all.get("host-whitelist"))),
                 List.copyOf(resolver.warnings()));
     }
 

@@ -69,6 +69,7 @@ final class ClientListeners implements AutoCloseable {
     private final EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory("client-accept", true));
     private final EventLoopGroup workers = new NioEventLoopGroup(0, new DefaultThreadFactory("client-io", true));
     private final MetricsListeners metricsListeners = new MetricsListeners();
+    private final ClientHttpListeners httpListeners = new ClientHttpListeners();
     private Server inProcess;
     private ManagedChannel gatewayChannel;
 
@@ -95,10 +96,14 @@ final class ClientListeners implements AutoCloseable {
         var opts = server.config().options();
         io.etcdj.server.metrics.GrpcMetrics grpcMetrics = new io.etcdj.server.metrics.GrpcMetrics(opts.metricsExtensive());
         var requestStats = new io.etcdj.server.slowlog.RequestStats(opts.watchdog().warningUnaryRequestDuration());
+        var access = new io.etcdj.server.gateway.AccessControl(opts.clientHttp().cors(), opts.clientHttp().hostWhitelist());
         GatewayRoutes routes = opts.enableGrpcGateway() ? new GatewayRoutes(services) : null;
         Endpoints endpoints = new Endpoints(server);
         HttpHandler http = new HttpHandler(routes, gatewayChannel, endpoints, maxMessage);
         metricsListeners.start(opts.listenMetricsUrls(), endpoints, tls);
+        List<URI> httpUrls = opts.clientHttp().listenClientHttpUrls();
+        io.netty.channel.ChannelHandler httpOnClientPort = httpUrls.isEmpty() ? http : new io.etcdj.server.gateway.HttpRefused();
+        httpListeners.start(httpUrls, http, access, tls, HTTP_BODY_FACTOR * maxMessage);
         for (URI url : server.config().listenClientUrls()) {
             io.etcdj.server.listen.ListenAddress where = new io.etcdj.server.listen.ListenAddress(url);
             boolean secure = io.etcdj.server.listen.ListenAddress.isSecure(url);
@@ -106,7 +111,8 @@ final class ClientListeners implements AutoCloseable {
                     .channelType(where.serverChannelType())
                     .bossEventLoopGroup(boss)
                     .workerEventLoopGroup(workers)
-                    .protocolNegotiator(new ProtocolSniffer(() -> http, HTTP_BODY_FACTOR * maxMessage, secure ? tls : null))
+                    .protocolNegotiator(new ProtocolSniffer(() -> httpOnClientPort, HTTP_BODY_FACTOR * maxMessage, secure ? tls : null)
+                            .withAccessControl(access))
                     .maxInboundMessageSize(maxMessage)
                     .executor(handlers)
                     .permitKeepAliveTime(opts.grpcKeepaliveMinTime().toNanos(), TimeUnit.NANOSECONDS)
@@ -230,6 +236,7 @@ final class ClientListeners implements AutoCloseable {
     @Override
     public void close() {
         metricsListeners.close();
+        httpListeners.close();
         for (Server s : servers) {
             s.shutdownNow();
         }
