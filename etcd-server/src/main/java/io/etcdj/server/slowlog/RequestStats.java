@@ -61,6 +61,8 @@ public final class RequestStats implements ServerInterceptor {
                     if (took > threshold.toNanos()) {
                         log(startTime, took, call, exchanged[0], exchanged[1]);
                     }
+                } catch (RuntimeException e) {
+                    LOG.warn("request stats", "time spent", GoDuration.of(System.nanoTime() - start), "format-error", String.valueOf(e));
                 } finally {
                     super.close(status, trailers);
                 }

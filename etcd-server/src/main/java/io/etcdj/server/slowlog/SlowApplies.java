@@ -21,6 +21,15 @@ public final class SlowApplies {
         if (took <= threshold.toNanos()) {
             return;
         }
+        try {
+            warn(threshold, took, request, response, error);
+        } catch (RuntimeException e) {
+            // a warning must never stop the apply loop that called it
+            LOG.warn("apply request took too long", "took", GoDuration.of(took), "format-error", String.valueOf(e));
+        }
+    }
+
+    private static void warn(Duration threshold, long took, Message request, Message response, Throwable error) {
         String resp = response == null ? "" : "size:" + response.getSerializedSize();
         if (error == null) {
             LOG.warn("apply request took too long", "took", GoDuration.of(took), "expected-duration",
