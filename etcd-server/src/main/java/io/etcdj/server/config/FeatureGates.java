@@ -18,7 +18,7 @@ public final class FeatureGates {
     static {
         GATES.put("AllAlpha", new Gate(false, "ALPHA", "alpha gates this server does not have would be switched on"));
         GATES.put("AllBeta", new Gate(false, "BETA", "beta gates this server does not have would be switched on"));
-        GATES.put("CompactHashCheck", new Gate(false, "ALPHA", "compaction hash checks are not implemented yet"));
+        GATES.put("CompactHashCheck", new Gate(false, "ALPHA", null));
         GATES.put("InitialCorruptCheck", new Gate(false, "ALPHA", null));
         GATES.put("LeaseCheckpoint", new Gate(false, "ALPHA", "lease checkpoints are not implemented yet"));
         GATES.put("LeaseCheckpointPersist", new Gate(false, "ALPHA", "lease checkpoints are not implemented yet"));

@@ -23,10 +23,12 @@ public record MemberOptions(
         boolean socketReuseAddress,
         Duration corruptCheckTime,
         AuthOptions auth,
+        WatchdogOptions watchdog,
+        ClientHttpOptions clientHttp,
         List<String> warnings) {
 
     /** etcd's defaults. */
     public static final MemberOptions DEFAULTS = new MemberOptions(List.of(), false, false, 1, 4294967295L, true,
             Duration.ofSeconds(5), Duration.ofHours(2), Duration.ofSeconds(20), false, false, Duration.ZERO, AuthOptions.DEFAULTS,
-            List.of());
+            WatchdogOptions.DEFAULTS, ClientHttpOptions.DEFAULTS, List.of());
 }

@@ -194,7 +194,20 @@ public record ServerConfig(
                 bool(all, "socket-reuse-address"),
                 Durations.parse(all.get("corrupt-check-time"), "corrupt-check-time"),
                 AuthOptions.parse(all.get("auth-token"), longValue(all, "bcrypt-cost"), longValue(all, "auth-token-ttl")),
+                watchdog(all, resolver),
+                new ClientHttpOptions(all.get("listen-client-http-urls").isBlank() ? List.of() : urls(all, "listen-client-http-urls"),
+                        CertChecks.list(all.get("cors")), CertChecks.list(all.get("host-whitelist"))),
                 List.copyOf(resolver.warnings()));
+    }
+
+    private static WatchdogOptions watchdog(Map<String, String> all, FlagResolver resolver) throws ConfigException {
+        Duration compactHashCheckTime = Durations.parse(all.get("compact-hash-check-time"), "compact-hash-check-time");
+        if (compactHashCheckTime.isZero() || compactHashCheckTime.isNegative()) {
+            throw new ConfigException("--compact-hash-check-time must be >0 (set to " + all.get("compact-hash-check-time").trim() + ")");
+        }
+        return new WatchdogOptions(resolver.gate("CompactHashCheck"), compactHashCheckTime,
+                Durations.parse(all.get("warning-unary-request-duration"), "warning-unary-request-duration"),
+                Durations.parse(all.get("warning-apply-duration"), "warning-apply-duration"));
     }
 
     /** The client side's flags (prefix "") or the peer side's ("peer-"). */
@@ -204,7 +217,13 @@ public record ServerConfig(
                 TransportSecurity.path(all.get(prefix + "key-file")),
                 TransportSecurity.path(all.get(prefix + "trusted-ca-file")),
                 bool(all, prefix + "client-cert-auth"),
-                bool(all, prefix + "auto-tls"));
+                bool(all, prefix + "auto-tls"),
+                prefix.isEmpty()
+                        ? new CertChecks(TransportSecurity.path(all.get("client-crl-file")), List.of(),
+                                CertChecks.list(all.get("client-cert-allowed-hostname")))
+                        : new CertChecks(TransportSecurity.path(all.get("peer-crl-file")),
+                                CertChecks.list(all.get("peer-cert-allowed-cn")),
+                                CertChecks.list(all.get("peer-cert-allowed-hostname"))));
     }
 
     private static long longValue(Map<String, String> all, String flag) throws ConfigException {
@@ -244,7 +263,7 @@ public record ServerConfig(
         } catch (Exception e) {
             throw new ConfigException("invalid value \"" + s + "\" for flag -" + flag + ": parse " + s + ": invalid URL", 2, true);
         }
-        if (!"http".equals(u.getScheme()) && !"https".equals(u.getScheme())) {
+        if (!List.of("http", "https", "unix", "unixs").contains(u.getScheme())) {
             throw new ConfigException("invalid value \"" + s + "\" for flag -" + flag
                     + ": URL scheme must be http, https, unix, or unixs: " + s, 2, true);
         }

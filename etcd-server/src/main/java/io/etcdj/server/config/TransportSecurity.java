@@ -5,13 +5,14 @@ import java.nio.file.Path;
 /**
  * One side's transport security flags as given: the client side ({@code --cert-file},
  * {@code --key-file}, {@code --trusted-ca-file}, {@code --client-cert-auth}, {@code --auto-tls})
- * or the peer side (the same with {@code --peer-}). Paths are null when the flag is empty. Which
+ * or the peer side (the same with {@code --peer-}), with the checks on certificates clients
+ * present ({@link CertChecks}). Paths are null when the flag is empty. Which
  * files are finally used (given ones or generated ones) is decided when the member starts.
  */
 public record TransportSecurity(Path certFile, Path keyFile, Path trustedCaFile, boolean clientCertAuth,
-                                boolean autoTls) {
+                                boolean autoTls, CertChecks checks) {
 
-    public static final TransportSecurity NONE = new TransportSecurity(null, null, null, false, false);
+    public static final TransportSecurity NONE = new TransportSecurity(null, null, null, false, false, CertChecks.NONE);
 
     /** Either half of a certificate/key pair was given. */
     public boolean hasCertificate() {

@@ -9,7 +9,8 @@ import java.nio.file.Path;
  * same code as the HashKV RPC ({@link ReadView#hashKv}), so it equals what a member serving this
  * file would answer.
  *
- * @param hash            CRC-32C over the key bucket in (compactRevision, hashRevision]
+ * @param hash            etcd's HashKV: CRC-32C over the key bucket up to hashRevision (see
+ *                        {@link ReadView#hashKv} for which revisions at or below the compaction count)
  * @param hashRevision    the revision hashed up to
  * @param compactRevision the compaction revision of the file
  */

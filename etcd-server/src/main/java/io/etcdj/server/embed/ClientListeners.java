@@ -18,7 +18,6 @@ import io.etcdj.server.gateway.GatewayRoutes;
 import io.etcdj.server.gateway.HttpHandler;
 import io.etcdj.server.gateway.ProtocolSniffer;
 import io.etcdj.server.log.Log;
-import io.etcdj.server.tls.TlsSides;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.ServerServiceDefinition;
@@ -27,11 +26,9 @@ import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.netty.NettyServerBuilder;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,6 +51,8 @@ final class ClientListeners implements AutoCloseable {
     private static final int HTTP_BODY_FACTOR = 4;
 
     private final List<Server> servers = new ArrayList<>();
+    /** Unix socket files to remove when the listeners close. */
+    private final List<io.etcdj.server.listen.ListenAddress> unixSockets = new ArrayList<>();
     /** Runs gRPC handlers: a bounded pool (grpc-java's default grows a thread per burst); a few may block (defragment, snapshot). */
     private final java.util.concurrent.ExecutorService handlers = java.util.concurrent.Executors.newFixedThreadPool(
             Math.max(16, 4 * Runtime.getRuntime().availableProcessors()), r -> {
@@ -69,6 +68,7 @@ final class ClientListeners implements AutoCloseable {
     private final EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory("client-accept", true));
     private final EventLoopGroup workers = new NioEventLoopGroup(0, new DefaultThreadFactory("client-io", true));
     private final MetricsListeners metricsListeners = new MetricsListeners();
+    private final ClientHttpListeners httpListeners = new ClientHttpListeners();
     private Server inProcess;
     private ManagedChannel gatewayChannel;
 
@@ -94,18 +94,24 @@ final class ClientListeners implements AutoCloseable {
         gatewayChannel = InProcessChannelBuilder.forName(name).maxInboundMessageSize(Integer.MAX_VALUE).build();
         var opts = server.config().options();
         io.etcdj.server.metrics.GrpcMetrics grpcMetrics = new io.etcdj.server.metrics.GrpcMetrics(opts.metricsExtensive());
+        var requestStats = new io.etcdj.server.slowlog.RequestStats(opts.watchdog().warningUnaryRequestDuration());
+        var access = new io.etcdj.server.gateway.AccessControl(opts.clientHttp().cors(), opts.clientHttp().hostWhitelist());
         GatewayRoutes routes = opts.enableGrpcGateway() ? new GatewayRoutes(services) : null;
         Endpoints endpoints = new Endpoints(server);
         HttpHandler http = new HttpHandler(routes, gatewayChannel, endpoints, maxMessage);
         metricsListeners.start(opts.listenMetricsUrls(), endpoints, tls);
+        List<URI> httpUrls = opts.clientHttp().listenClientHttpUrls();
+        io.netty.channel.ChannelHandler httpOnClientPort = httpUrls.isEmpty() ? http : new io.etcdj.server.gateway.HttpRefused();
+        httpListeners.start(httpUrls, http, access, tls, HTTP_BODY_FACTOR * maxMessage);
         for (URI url : server.config().listenClientUrls()) {
-            InetSocketAddress addr = new InetSocketAddress(bindHost(url), url.getPort());
-            boolean secure = TlsSides.isHttps(url);
-            NettyServerBuilder b = NettyServerBuilder.forAddress(addr)
-                    .channelType(NioServerSocketChannel.class)
+            io.etcdj.server.listen.ListenAddress where = new io.etcdj.server.listen.ListenAddress(url);
+            boolean secure = io.etcdj.server.listen.ListenAddress.isSecure(url);
+            NettyServerBuilder b = NettyServerBuilder.forAddress(where.bindAddress())
+                    .channelType(where.serverChannelType())
                     .bossEventLoopGroup(boss)
                     .workerEventLoopGroup(workers)
-                    .protocolNegotiator(new ProtocolSniffer(() -> http, HTTP_BODY_FACTOR * maxMessage, secure ? tls : null))
+                    .protocolNegotiator(new ProtocolSniffer(() -> httpOnClientPort, HTTP_BODY_FACTOR * maxMessage, secure ? tls : null)
+                            .withAccessControl(access))
                     .maxInboundMessageSize(maxMessage)
                     .executor(handlers)
                     .permitKeepAliveTime(opts.grpcKeepaliveMinTime().toNanos(), TimeUnit.NANOSECONDS)
@@ -118,22 +124,27 @@ final class ClientListeners implements AutoCloseable {
             if (!opts.grpcKeepaliveTimeout().isZero()) {
                 b.keepAliveTimeout(opts.grpcKeepaliveTimeout().toNanos(), TimeUnit.NANOSECONDS);
             }
-            if (opts.socketReuseAddress()) {
+            if (opts.socketReuseAddress() && !where.isUnix()) {
                 b.withOption(io.netty.channel.ChannelOption.SO_REUSEADDR, true);
             }
-            if (opts.socketReusePort()) {
+            if (opts.socketReusePort() && !where.isUnix()) {
                 b.withOption(io.netty.channel.socket.nio.NioChannelOption.of(java.net.StandardSocketOptions.SO_REUSEPORT), true);
             }
-            services.forEach(s -> b.addService(io.grpc.ServerInterceptors.intercept(s, grpcMetrics)));
+            services.forEach(s -> b.addService(io.grpc.ServerInterceptors.intercept(s, grpcMetrics, requestStats)));
             try {
                 servers.add(b.build().start());
             } catch (IOException e) {
-                throw new IOException("listen tcp " + url.getHost() + ":" + url.getPort() + ": bind: address already in use", e);
+                throw new IOException("listen " + (where.isUnix() ? "unix " : "tcp ") + where.display()
+                        + ": bind: address already in use", e);
+            }
+            if (where.isUnix()) {
+                where.publish();
+                unixSockets.add(where);
             }
             if (secure) {
-                LOG.info("serving client traffic securely", "address", url.getHost() + ":" + url.getPort());
+                LOG.info("serving client traffic securely", "address", where.display());
             } else {
-                LOG.info("serving client traffic insecurely; this is strongly discouraged!", "address", url.getHost() + ":" + url.getPort());
+                LOG.info("serving client traffic insecurely; this is strongly discouraged!", "address", where.display());
             }
         }
     }
@@ -224,6 +235,7 @@ final class ClientListeners implements AutoCloseable {
     @Override
     public void close() {
         metricsListeners.close();
+        httpListeners.close();
         for (Server s : servers) {
             s.shutdownNow();
         }
@@ -243,5 +255,6 @@ final class ClientListeners implements AutoCloseable {
         }
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS);
         boss.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+        unixSockets.forEach(io.etcdj.server.listen.ListenAddress::release);
     }
 }

@@ -68,6 +68,8 @@ final class ApplyLoop implements AutoCloseable {
     private volatile boolean running = true;
     private volatile long appliedIndex;
     private long consistentIndex;
+    /** --warning-apply-duration: applies slower than this are logged. */
+    private volatile java.time.Duration warnApplyAfter = java.time.Duration.ofMillis(100);
 
     ApplyLoop(StateMachines sm, WatchHub hub, Waiters waiters, ReadBarrier reads, long memberId, Hooks hooks) {
         this.sm = sm;
@@ -134,6 +136,11 @@ final class ApplyLoop implements AutoCloseable {
         hooks.applied(snapshotIndex);
     }
 
+    /** Sets --warning-apply-duration. */
+    void warnApplyAfter(java.time.Duration threshold) {
+        this.warnApplyAfter = threshold;
+    }
+
     private record Done(long id, ApplyResult result) {
     }
 
@@ -165,7 +172,9 @@ final class ApplyLoop implements AutoCloseable {
                     } else if (fresh && !e.getData().isEmpty()) {
                         InternalRaftRequest r = parse(e);
                         if (r != null) {
+                            long applyStart = System.nanoTime();
                             ApplyResult res = sm.applier.apply(r, wb);
+                            io.etcdj.server.slowlog.SlowApplies.check(warnApplyAfter, applyStart, r, res.response(), res.error());
                             if (res.error() != null && res.error().error() == EtcdError.NO_SPACE
                                     && !sm.alarms.has(AlarmType.NOSPACE)) {
                                 overQuota = true;

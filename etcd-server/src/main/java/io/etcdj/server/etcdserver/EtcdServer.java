@@ -123,6 +123,7 @@ public final class EtcdServer implements AutoCloseable {
         this.requestTimeoutMillis = 5000 + 2 * config.electionMillis();
         this.lastSnapshotIndex = opened.snapshotIndex();
         this.apply = new ApplyLoop(sm, hub, waiters, reads, memberId, new ApplyHooks());
+        this.apply.warnApplyAfter(config.options().watchdog().warningApplyDuration());
         this.transport = transports.create(new PeerBridge(this));
         this.raft = new RaftLoop(opened.node(), opened.storage(), opened.wal(), opened.snapshotter(), transport::send, reads,
                 new RaftListener(), config.heartbeatMillis(), config.electionMillis(), System::nanoTime, responders);
@@ -160,6 +161,7 @@ public final class EtcdServer implements AutoCloseable {
         timers.scheduleWithFixedDelay(this::revokeExpiredLeases, 500, 500, TimeUnit.MILLISECONDS);
         timers.scheduleWithFixedDelay(this::syncBackend, 100, 100, TimeUnit.MILLISECONDS);
         startCorruptionChecks();
+        startCompactionHashChecks();
         new Compactor(new Compactor.Target() {
             @Override
             public long currentRevision() {
@@ -238,6 +240,25 @@ public final class EtcdServer implements AutoCloseable {
                 LOG.warn("failed to check hash KV", "error", String.valueOf(e.getMessage()));
             }
         }, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Runs the leader's compaction hash check (feature gate CompactHashCheck) every --compact-hash-check-time. */
+    private void startCompactionHashChecks() {
+        io.etcdj.server.config.WatchdogOptions w = config.options().watchdog();
+        if (!w.compactHashCheck()) {
+            return;
+        }
+        LOG.info("enabled compaction hash check", "local-member-id", MemberIds.hex(memberId),
+                "interval", w.compactHashCheckTime().toString());
+        CompactionHashCheck check = new CompactionHashCheck(this);
+        long every = w.compactHashCheckTime().toMillis();
+        corruptChecks.scheduleWithFixedDelay(() -> {
+            try {
+                check.run(requestTimeoutMillis);
+            } catch (RuntimeException e) {
+                LOG.warn("failed to check compaction hashes", "error", String.valueOf(e.getMessage()));
+            }
+        }, every, every, TimeUnit.MILLISECONDS);
     }
 
     private final java.util.concurrent.ScheduledExecutorService corruptChecks =

@@ -86,13 +86,48 @@ final class MaintenanceOps implements MaintenanceOperations {
         }
     }
 
+    /**
+     * The HashKV RPC as etcd 3.4 answers it: a revision at or below the compaction is refused
+     * as compacted (etcd 3.5+ accepts the compaction revision itself; the peer check below does).
+     */
     @Override
     public HashKVResponse hashKv(long revision) {
         try (ReadView v = server.stateMachines().store.openRead()) {
-            long[] h = v.hashKv(revision);
-            return HashKVResponse.newBuilder().setHeader(server.header(v.revision()))
-                    .setHash((int) h[0]).setCompactRevision(v.compactRevision()).setHashRevision(h[1]).build();
+            checkHashRevision(v, revision, revision > 0 && revision <= v.compactRevision());
+            return hashKvOf(server, v, revision);
         }
+    }
+
+    /**
+     * HashKV for a peer's corruption checks, as etcd 3.5+ serves it: the hash recorded at a
+     * compaction when {@code revision} is one (the compaction hash check compares those), else
+     * the hash of the store, where the compaction revision itself may be asked for.
+     */
+    static HashKVResponse peerHashKv(EtcdServer server, long revision) {
+        io.etcdj.server.mvcc.CompactionHashes.Entry cached = server.stateMachines().store.compactionHashes().at(revision);
+        try (ReadView v = server.stateMachines().store.openRead()) {
+            if (cached != null) {
+                return HashKVResponse.newBuilder().setHeader(server.header(v.revision())).setHash((int) cached.hash())
+                        .setCompactRevision(cached.compactRevision()).setHashRevision(cached.revision()).build();
+            }
+            checkHashRevision(v, revision, revision > 0 && revision < v.compactRevision());
+            return hashKvOf(server, v, revision);
+        }
+    }
+
+    private static void checkHashRevision(ReadView v, long revision, boolean compacted) {
+        if (compacted) {
+            throw io.etcdj.server.error.EtcdError.COMPACTED.exception();
+        }
+        if (revision > v.revision()) {
+            throw io.etcdj.server.error.EtcdError.FUTURE_REV.exception();
+        }
+    }
+
+    private static HashKVResponse hashKvOf(EtcdServer server, ReadView v, long revision) {
+        long[] h = v.hashKv(revision);
+        return HashKVResponse.newBuilder().setHeader(server.header(v.revision()))
+                .setHash((int) h[0]).setCompactRevision(v.compactRevision()).setHashRevision(h[1]).build();
     }
 
     @Override

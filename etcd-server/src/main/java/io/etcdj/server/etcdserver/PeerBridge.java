@@ -132,7 +132,7 @@ final class PeerBridge implements PeerHandler {
 
     @Override
     public io.etcdj.api.etcdserverpb.HashKVResponse hashKv(long revision) {
-        return server.maintenance().hashKv(revision);
+        return MaintenanceOps.peerHashKv(server, revision);
     }
 
     @Override

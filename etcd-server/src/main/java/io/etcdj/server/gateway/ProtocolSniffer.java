@@ -36,6 +36,7 @@ public final class ProtocolSniffer implements InternalProtocolNegotiator.Protoco
     private final Supplier<ChannelHandler> httpHandler;
     private final int maxContentBytes;
     private final SslContext tls;
+    private final AccessControl access;
 
     /** Plaintext: detection on the raw bytes. */
     public ProtocolSniffer(Supplier<ChannelHandler> httpHandler, int maxContentBytes) {
@@ -44,9 +45,19 @@ public final class ProtocolSniffer implements InternalProtocolNegotiator.Protoco
 
     /** TLS first when {@code tls} is not null, then detection on the decrypted bytes. */
     public ProtocolSniffer(Supplier<ChannelHandler> httpHandler, int maxContentBytes, SslContext tls) {
+        this(httpHandler, maxContentBytes, tls, null);
+    }
+
+    private ProtocolSniffer(Supplier<ChannelHandler> httpHandler, int maxContentBytes, SslContext tls, AccessControl access) {
         this.httpHandler = httpHandler;
         this.maxContentBytes = maxContentBytes;
         this.tls = tls;
+        this.access = access;
+    }
+
+    /** The same, with etcd's host whitelist and CORS headers in front of the HTTP handlers. */
+    public ProtocolSniffer withAccessControl(AccessControl access) {
+        return new ProtocolSniffer(httpHandler, maxContentBytes, tls, access);
     }
 
     @Override
@@ -115,6 +126,9 @@ public final class ProtocolSniffer implements InternalProtocolNegotiator.Protoco
                 removeGrpcWriteBuffer(p);
                 p.replace(this, null, new HttpServerCodec());
                 p.addLast(new HttpObjectAggregator(maxContentBytes));
+                if (access != null) {
+                    p.addLast(access);
+                }
                 p.addLast(httpHandler.get());
             }
             // From this handler's (replaced) context, not the pipeline's head: with TLS the head

@@ -179,7 +179,7 @@ public final class Membership {
         return m;
     }
 
-    /** Peer URLs must parse as http(s) URLs with host and port, and belong to no other member. */
+    /** Peer URLs must parse as http(s) or unix(s) URLs with host and port, and belong to no other member. */
     private void checkUrls(List<String> urls, long self) {
         if (urls.isEmpty()) {
             throw EtcdError.MEMBER_BAD_URLS.exception();
@@ -187,7 +187,7 @@ public final class Membership {
         for (String s : urls) {
             try {
                 URI u = new URI(s);
-                if (!("http".equals(u.getScheme()) || "https".equals(u.getScheme())) || u.getHost() == null || u.getPort() < 0) {
+                if (!java.util.List.of("http", "https", "unix", "unixs").contains(u.getScheme()) || u.getHost() == null || u.getPort() < 0) {
                     throw EtcdError.MEMBER_BAD_URLS.exception();
                 }
             } catch (URISyntaxException e) {

@@ -32,6 +32,8 @@ public final class Metrics {
             "The total number of successful health checks");
     public static final Counter HEALTH_FAILURES = new Counter("etcd_server_health_failures",
             "The total number of failed health checks");
+    public static final Counter SLOW_APPLIES = new Counter("etcd_server_slow_apply_total",
+            "The total number of slow apply requests (likely overloaded from slow disk).");
     /** Requests served, counted per request (etcd counts inside the store, per operation). */
     public static final Counter RANGES = new Counter("etcd_mvcc_range_total", "Total number of ranges seen by this member.");
     public static final Counter PUTS = new Counter("etcd_mvcc_put_total", "Total number of puts seen by this member.");
@@ -172,6 +174,7 @@ public final class Metrics {
         BACKEND_COMMIT.render(sb);
         BACKEND_DEFRAG.render(sb);
         PROPOSALS_FAILED.render(sb);
+        SLOW_APPLIES.render(sb);
         HEALTH_SUCCESS.render(sb);
         HEALTH_FAILURES.render(sb);
         RANGES.render(sb);

@@ -25,6 +25,7 @@ public final class MvccStore {
     /** Revision of the last applied write; a fresh store starts at 1, as etcd. */
     volatile long currentRev = 1;
     volatile long compactRev = 0;
+    final CompactionHashes compactionHashes = new CompactionHashes();
 
     private MvccStore(Backend backend) {
         this.backend = backend;
@@ -44,6 +45,7 @@ public final class MvccStore {
             index.clear();
             currentRev = 1;
             compactRev = 0;
+            compactionHashes.clear();
             restore();
         } finally {
             lock.writeLock().unlock();
@@ -85,6 +87,11 @@ public final class MvccStore {
 
     public long compactRevision() {
         return compactRev;
+    }
+
+    /** The hashes recorded by recent compactions, for the compaction hash check. */
+    public CompactionHashes compactionHashes() {
+        return compactionHashes;
     }
 
     /** Number of keys in the index (live or with history). */

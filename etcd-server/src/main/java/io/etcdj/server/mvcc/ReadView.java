@@ -219,19 +219,54 @@ public class ReadView implements AutoCloseable {
     }
 
     /**
-     * etcd's HashKV: a CRC-32C over the key bucket's revisions and values up to {@code rev},
-     * which after a compaction are exactly the revisions it kept, so members with the same
-     * history agree. Returns the hash and the revision it covers.
+     * etcd's HashKV up to {@code rev} (0: the view's revision): a CRC-32C over the key bucket's
+     * name, then each revision key and value in key order, for revisions after the compaction
+     * and up to {@code rev}. A revision at or below the compaction counts only if it is the one
+     * each key shows at {@code rev} (etcd's {@code kvindex.Keep(rev)}): the value a key kept at
+     * the compaction point is left out once the key changed again, so members that compacted
+     * at different times still agree. When no key shows anything at {@code rev} every stored
+     * revision counts, as in etcd. A tombstone at exactly the compaction revision never counts
+     * (etcd 3.5.16+ keeps it in the file, older versions drop it; the hash ignores it so both
+     * agree). Returns the hash and the revision it covers; the caller checks {@code rev}.
      */
     public long[] hashKv(long rev) {
-        long at = checkRevision(rev, readRevision());
+        long at = rev <= 0 ? readRevision() : rev;
+        return new long[] {hash(store.compactRev, at), at};
+    }
+
+    /**
+     * The hash of the key bucket up to {@code at}: everything after {@code compacted}, and at or
+     * below it only what keys show at {@code at} (all of it when no key shows anything).
+     */
+    long hash(long compacted, long at) {
+        java.util.Set<Revision> keep = keptAt(at);
         CRC32C crc = new CRC32C();
+        crc.update(Bucket.KEY.dbName().getBytes(java.nio.charset.StandardCharsets.UTF_8));
         tx.forEach(Bucket.KEY, null, Revision.startKey(at + 1), (k, v) -> {
+            Revision r = Revision.fromBytes(k);
+            if (r.main() <= compacted && !keep.isEmpty() && !keep.contains(r)) {
+                return true;
+            }
+            if (r.main() == compacted && Revision.isTombstone(k)) {
+                return true;
+            }
             crc.update(k);
             crc.update(v);
             return true;
         });
-        return new long[] {crc.getValue(), at};
+        return crc.getValue();
+    }
+
+    /** The revision each key shows at {@code at}: its latest change then, unless that deleted it. */
+    private java.util.Set<Revision> keptAt(long at) {
+        java.util.Set<Revision> keep = new java.util.HashSet<>();
+        for (Map.Entry<byte[], KeyHistory> e : store.index.range(new byte[] {0}, new byte[] {0})) {
+            KeyHistory.Change c = e.getValue().visibleAt(at);
+            if (c != null) {
+                keep.add(c.rev());
+            }
+        }
+        return keep;
     }
 
     @Override

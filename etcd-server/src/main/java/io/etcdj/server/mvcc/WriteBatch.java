@@ -63,6 +63,9 @@ public final class WriteBatch extends ReadView {
             throw EtcdError.COMPACTED.exception();
         }
         wtx.put(Bucket.META, MetaKeys.SCHEDULED_COMPACT_REV, Bytes.longBytes(rev));
+        // etcd hashes the history this compaction covers before dropping any of it
+        long hash = hash(store.compactRev, rev);
+        store.compactionHashes.add(new CompactionHashes.Entry(hash, store.compactRev, rev));
         for (KeyHistory.Change c : store.index.compact(rev)) {
             wtx.delete(Bucket.KEY, c.rev().toBytes(c.tombstone()));
         }

@@ -8,6 +8,7 @@ import io.etcdj.certs.TlsFiles;
  * @param files the certificate, key and trusted CA file (null: the JDK's default roots)
  * @param verifyClients connecting clients must present a certificate the trusted CA signed
  * @param selfSigned the certificate came from --auto-tls/--peer-auto-tls, so nobody can verify it
+ * @param checks revocation list and allowed names for the certificates clients present
  */
-public record SideTls(TlsFiles files, boolean verifyClients, boolean selfSigned) {
+public record SideTls(TlsFiles files, boolean verifyClients, boolean selfSigned, io.etcdj.server.config.CertChecks checks) {
 }

@@ -90,12 +90,27 @@ public final class TlsContexts {
         try {
             SslContextBuilder b = SslContextBuilder.forServer(side.files().keyManagerFactory());
             if (side.verifyClients()) {
-                b.clientAuth(ClientAuth.REQUIRE).trustManager(side.files().trustManagerFactory());
+                b.clientAuth(ClientAuth.REQUIRE);
+                if (side.checks() != null && side.checks().any()) {
+                    CertCheckingTrustManager.checkReadable(side.checks());
+                    b.trustManager(new CertCheckingTrustManager(caTrust(side.files().trustManagerFactory()), side.checks()));
+                } else {
+                    b.trustManager(side.files().trustManagerFactory());
+                }
             }
             return b;
         } catch (CertsException e) {
             throw new ConfigException(e.getMessage());
         }
+    }
+
+    private static javax.net.ssl.X509ExtendedTrustManager caTrust(javax.net.ssl.TrustManagerFactory tmf) throws ConfigException {
+        for (javax.net.ssl.TrustManager tm : tmf.getTrustManagers()) {
+            if (tm instanceof javax.net.ssl.X509ExtendedTrustManager x) {
+                return x;
+            }
+        }
+        throw new ConfigException("no X.509 trust manager for the trusted CA file");
     }
 
     private SslContextBuilder versionsAndCiphers(SslContextBuilder b) throws ConfigException {

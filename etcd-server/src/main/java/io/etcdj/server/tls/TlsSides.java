@@ -36,8 +36,9 @@ public final class TlsSides {
         return new TlsSides(cfg, false);
     }
 
+    /** https, or unixs (TLS over a unix socket). */
     public static boolean isHttps(URI url) {
-        return "https".equalsIgnoreCase(url.getScheme());
+        return "https".equalsIgnoreCase(url.getScheme()) || "unixs".equalsIgnoreCase(url.getScheme());
     }
 
     static List<URI> https(List<URI> urls) {
@@ -52,11 +53,11 @@ public final class TlsSides {
         }
         TransportSecurity sec = cfg.clientSecurity();
         if (sec.hasCertificate()) {
-            return new SideTls(files(sec.certFile(), sec.keyFile(), sec.trustedCaFile()), sec.verifiesClients(), false);
+            return new SideTls(files(sec.certFile(), sec.keyFile(), sec.trustedCaFile()), sec.verifiesClients(), false, sec.checks());
         }
         if (sec.autoTls()) {
             TlsFiles own = selfSigned("client", cfg.listenClientUrls(), TlsPurpose.SERVER);
-            return new SideTls(files(own.certFile(), own.keyFile(), sec.trustedCaFile()), sec.verifiesClients(), true);
+            return new SideTls(files(own.certFile(), own.keyFile(), sec.trustedCaFile()), sec.verifiesClients(), true, sec.checks());
         }
         throw new ConfigException("TLS key/cert (--cert-file, --key-file) must be provided for client url "
                 + secure.get(0) + " with HTTPS scheme");
@@ -69,11 +70,11 @@ public final class TlsSides {
     public SideTls peer() throws ConfigException {
         TransportSecurity sec = cfg.peerSecurity();
         if (sec.hasCertificate()) {
-            return new SideTls(files(sec.certFile(), sec.keyFile(), sec.trustedCaFile()), sec.verifiesClients(), false);
+            return new SideTls(files(sec.certFile(), sec.keyFile(), sec.trustedCaFile()), sec.verifiesClients(), false, sec.checks());
         }
         if (sec.autoTls()) {
             TlsFiles own = selfSigned("peer", cfg.listenPeerUrls(), TlsPurpose.PEER);
-            return new SideTls(files(own.certFile(), own.keyFile(), sec.trustedCaFile()), sec.verifiesClients(), true);
+            return new SideTls(files(own.certFile(), own.keyFile(), sec.trustedCaFile()), sec.verifiesClients(), true, sec.checks());
         }
         return null;
     }

@@ -8,6 +8,7 @@ import io.etcdj.peerpb.PeerGrpc;
 import io.etcdj.api.etcdserverpb.LeaseTimeToLiveRequest;
 import io.etcdj.api.etcdserverpb.LeaseTimeToLiveResponse;
 import io.etcdj.raftpb.Message;
+import io.etcdj.server.listen.ListenAddress;
 import io.etcdj.server.log.Log;
 import io.etcdj.server.tls.TlsProtocolNegotiator;
 import io.grpc.ManagedChannel;
@@ -17,7 +18,6 @@ import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.NettyServerBuilder;
 import io.netty.handler.ssl.SslContext;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,6 +40,8 @@ public final class PeerTransport implements Transporter {
     private final PeerHandler handler;
     private final Map<Long, PeerClient> clients = new ConcurrentHashMap<>();
     private final List<Server> servers = new ArrayList<>();
+    /** Unix socket files to remove on close. */
+    private final List<ListenAddress> unixSockets = new ArrayList<>();
     private volatile boolean closed;
     private volatile SslContext serverTls;
     private volatile SslContext clientTls;
@@ -59,13 +61,14 @@ public final class PeerTransport implements Transporter {
 
     public void listen(List<URI> urls) throws IOException {
         for (URI u : urls) {
-            String host = "localhost".equals(u.getHost()) ? "127.0.0.1" : u.getHost();
-            boolean secure = "https".equalsIgnoreCase(u.getScheme());
+            ListenAddress where = new ListenAddress(u);
+            String host = where.display();
+            boolean secure = ListenAddress.isSecure(u);
             if (secure && serverTls == null) {
-                throw new IOException("cannot listen on TLS for " + host + ":" + u.getPort()
+                throw new IOException("cannot listen on TLS for " + host
                         + ": KeyFile and CertFile are not presented");
             }
-            NettyServerBuilder b = NettyServerBuilder.forAddress(new InetSocketAddress(host, u.getPort()))
+            NettyServerBuilder b = NettyServerBuilder.forAddress(where.bindAddress())
                     .addService(new PeerService(handler))
                     .maxInboundMessageSize(64 << 20)
                     .permitKeepAliveWithoutCalls(true)
@@ -73,12 +76,19 @@ public final class PeerTransport implements Transporter {
             if (secure) {
                 b.protocolNegotiator(new TlsProtocolNegotiator(serverTls));
             }
+            if (where.isUnix()) {
+                b.channelType(where.serverChannelType()).bossEventLoopGroup(unixLoops()).workerEventLoopGroup(unixLoops());
+            }
             try {
                 servers.add(b.build().start());
             } catch (IOException e) {
-                throw new IOException("listen tcp " + host + ":" + u.getPort() + ": bind: address already in use", e);
+                throw new IOException("listen " + (where.isUnix() ? "unix " : "tcp ") + host + ": bind: address already in use", e);
             }
-            LOG.info(secure ? "serving peer traffic securely" : "serving peer traffic", "address", host + ":" + u.getPort());
+            if (where.isUnix()) {
+                where.publish();
+                unixSockets.add(where);
+            }
+            LOG.info(secure ? "serving peer traffic securely" : "serving peer traffic", "address", host);
         }
     }
 
@@ -107,13 +117,34 @@ public final class PeerTransport implements Transporter {
     /** A channel builder for {@code peerUrl}: TLS with {@code tls} for https (null: JDK trust, no client certificate). */
     static NettyChannelBuilder channelBuilder(String peerUrl, SslContext tls) {
         URI u = URI.create(peerUrl);
-        String host = "localhost".equals(u.getHost()) ? "127.0.0.1" : u.getHost();
-        NettyChannelBuilder b = NettyChannelBuilder.forTarget(host + ":" + u.getPort());
-        if ("https".equalsIgnoreCase(u.getScheme())) {
+        NettyChannelBuilder b;
+        if (ListenAddress.isUnix(u)) {
+            ListenAddress where = new ListenAddress(u);
+            b = NettyChannelBuilder.forAddress(where.dialAddress()).channelType(where.channelType())
+                    .eventLoopGroup(unixLoops());
+        } else {
+            String host = "localhost".equals(u.getHost()) ? "127.0.0.1" : u.getHost();
+            b = NettyChannelBuilder.forTarget(host + ":" + u.getPort());
+        }
+        if (ListenAddress.isSecure(u)) {
             return b.sslContext(tls != null ? tls : defaultClientTls());
         }
         return b.usePlaintext();
     }
+
+    /**
+     * Event loops for unix-socket peers, shared by every transport in the process: grpc-java's
+     * default loops are epoll or TCP-only, so a domain socket channel needs NIO loops of its own.
+     */
+    private static synchronized io.netty.channel.EventLoopGroup unixLoops() {
+        if (unixLoops == null) {
+            unixLoops = new io.netty.channel.nio.NioEventLoopGroup(0,
+                    new io.netty.util.concurrent.DefaultThreadFactory("peer-unix", true));
+        }
+        return unixLoops;
+    }
+
+    private static io.netty.channel.EventLoopGroup unixLoops;
 
     private static synchronized SslContext defaultClientTls() {
         if (defaultClientTls == null) {
@@ -192,5 +223,6 @@ public final class PeerTransport implements Transporter {
         for (Server s : servers) {
             s.shutdownNow();
         }
+        unixSockets.forEach(ListenAddress::release);
     }
 }

@@ -100,8 +100,34 @@ class FlagCatalogTest {
         ConfigException alias = assertThrows(ConfigException.class, () -> config("--experimental-compaction-batch-limit=5"));
         assertTrue(alias.getMessage().startsWith("--experimental-compaction-batch-limit=5 is not supported"), alias.getMessage());
         assertEquals(Duration.ofMinutes(1), config("--experimental-corrupt-check-time=1m").options().corruptCheckTime());
-        ConfigException gate = assertThrows(ConfigException.class, () -> config("--feature-gates=CompactHashCheck=true"));
-        assertTrue(gate.getMessage().startsWith("--feature-gates=CompactHashCheck=true is not supported"), gate.getMessage());
+        ConfigException gate = assertThrows(ConfigException.class, () -> config("--feature-gates=LeaseCheckpoint=true"));
+        assertTrue(gate.getMessage().startsWith("--feature-gates=LeaseCheckpoint=true is not supported"), gate.getMessage());
+    }
+
+    @Test
+    void unixUrlsAreAcceptedInEtcdsHostPortFormOnly() throws Exception {
+        var c = config("--listen-client-urls=http://127.0.0.1:2379,unix://localhost:12345",
+                "--listen-peer-urls=unixs://localhost:12346");
+        assertEquals("unix://localhost:12345", c.listenClientUrls().get(1).toString());
+        ConfigException path = assertThrows(ConfigException.class, () -> config("--listen-client-urls=unix:///tmp/x.sock"));
+        assertEquals("invalid value \"unix:///tmp/x.sock\" for flag -listen-client-urls: "
+                + "URL address does not have the form \"host:port\": unix:///tmp/x.sock", path.getMessage());
+        ConfigException scheme = assertThrows(ConfigException.class, () -> config("--listen-client-urls=tcp://localhost:1"));
+        assertTrue(scheme.getMessage().endsWith("URL scheme must be http, https, unix, or unixs: tcp://localhost:1"),
+                scheme.getMessage());
+    }
+
+    @Test
+    void theCompactionHashCheckIsSwitchedOnByItsGateOrThe35Flag() throws Exception {
+        assertFalse(config().options().watchdog().compactHashCheck());
+        assertEquals(Duration.ofMinutes(1), config().options().watchdog().compactHashCheckTime());
+        assertTrue(config("--feature-gates=CompactHashCheck=true").options().watchdog().compactHashCheck());
+        var w = config("--experimental-compact-hash-check-enabled=true", "--experimental-compact-hash-check-time=10s")
+                .options().watchdog();
+        assertTrue(w.compactHashCheck());
+        assertEquals(Duration.ofSeconds(10), w.compactHashCheckTime());
+        ConfigException zero = assertThrows(ConfigException.class, () -> config("--compact-hash-check-time=0s"));
+        assertEquals("--compact-hash-check-time must be >0 (set to 0s)", zero.getMessage());
     }
 
     @Test

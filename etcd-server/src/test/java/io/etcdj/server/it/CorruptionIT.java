@@ -23,7 +23,7 @@ class CorruptionIT {
     private static final long WAIT_NANOS = Duration.ofSeconds(60).toNanos();
 
     /** Rewrites the value of the newest revision in a stopped member's backend. */
-    private static void tamper(EtcdProcess m) {
+    static void tamper(EtcdProcess m) {
         try (Backend b = Backend.open(m.dataDir().resolve("member/snap/db"), 64L << 20)) {
             AtomicReference<byte[]> lastKey = new AtomicReference<>();
             AtomicReference<byte[]> lastValue = new AtomicReference<>();

@@ -96,7 +96,40 @@ public final class EtcdProcess implements EtcdMember {
     }
 
     public String peerUrl() {
-        return "http://127.0.0.1:" + peerPort;
+        return unixPeer ? "unix://localhost:" + peerPort : "http://127.0.0.1:" + peerPort;
+    }
+
+    /** Peers talk over a unix socket named localhost:port in the working directory (etcd's unix URLs). */
+    private boolean unixPeer;
+    /** The process's working directory (unix socket files are relative to it); null: the test's. */
+    private Path workingDir;
+
+    /** Listens for and dials peers on unix sockets; every member of the cluster needs the same working directory. */
+    void unixPeer(Path sharedWorkingDir) {
+        this.unixPeer = true;
+        this.workingDir = sharedWorkingDir;
+    }
+
+    /** Client URLs served besides the TCP one (e.g. a unix socket), for the next launches. */
+    private String extraClientUrls = "";
+
+    void alsoListenOn(String clientUrl) {
+        extraClientUrls += "," + clientUrl;
+    }
+
+    /** Runs the process in {@code dir}. */
+    void workingDir(Path dir) {
+        this.workingDir = dir;
+    }
+
+    /** This member's home directory (deleted on close). */
+    Path home() {
+        return home;
+    }
+
+    /** A free port picked for this member, e.g. to name an extra listener's socket. */
+    int clientPort() {
+        return clientPort;
     }
 
     /** Our server, with extra etcd flags such as {@code --max-txn-ops=4}. */
@@ -161,6 +194,9 @@ public final class EtcdProcess implements EtcdMember {
         ProcessBuilder pb = new ProcessBuilder(command())
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
+        if (workingDir != null) {
+            pb.directory(workingDir.toFile());
+        }
         pb.environment().keySet().removeIf(k -> k.startsWith("ETCD"));
         pb.environment().putAll(environment);
         process = pb.start();
@@ -178,7 +214,7 @@ public final class EtcdProcess implements EtcdMember {
     }
 
     private List<String> command() {
-        String peerUrl = "http://127.0.0.1:" + peerPort;
+        String peerUrl = peerUrl();
         List<String> cmd = new ArrayList<>();
         if (binary == Binary.OURS) {
             cmd.addAll(ourEtcdCommand(jvmOptions));
@@ -186,14 +222,18 @@ public final class EtcdProcess implements EtcdMember {
             cmd.add(REAL_ETCD.toString());
             cmd.addAll(List.of("--logger=zap", "--log-outputs=stderr"));
         }
-        cmd.addAll(List.of("--name=" + name, "--data-dir=" + dataDir,
-                "--listen-client-urls=" + clientUrl(), "--advertise-client-urls=" + clientUrl(),
+        List<String> defaults = new ArrayList<>(List.of("--name=" + name, "--data-dir=" + dataDir,
+                "--listen-client-urls=" + clientUrl() + extraClientUrls, "--advertise-client-urls=" + clientUrl(),
                 "--listen-peer-urls=" + peerUrl, "--initial-advertise-peer-urls=" + peerUrl,
                 "--initial-cluster-state=" + clusterState));
         // a member bootstrapping by discovery (--discovery, --discovery-srv) must not also get an --initial-cluster
         if (extraFlags.stream().noneMatch(f -> f.matches("--discovery(-srv)?=.+"))) {
-            cmd.add("--initial-cluster=" + (initialCluster != null ? initialCluster : name + "=" + peerUrl));
+            defaults.add("--initial-cluster=" + (initialCluster != null ? initialCluster : name + "=" + peerUrl));
         }
+        // a flag the test gives replaces the default one (etcd would refuse neither, but one is clearer)
+        java.util.Set<String> given = new java.util.HashSet<>();
+        extraFlags.forEach(f -> given.add(f.split("=", 2)[0]));
+        defaults.stream().filter(f -> !given.contains(f.split("=", 2)[0])).forEach(cmd::add);
         cmd.addAll(extraFlags);
         return cmd;
     }

@@ -21,9 +21,16 @@ public final class Etcdctl {
     private static final long TIMEOUT_SECONDS = 30;
 
     private final String endpoint;
+    /** Where etcdctl runs (a unix:// endpoint names a socket file relative to it); null: the test's directory. */
+    private final Path workingDir;
 
     public Etcdctl(String endpoint) {
+        this(endpoint, null);
+    }
+
+    public Etcdctl(String endpoint, Path workingDir) {
         this.endpoint = endpoint;
+        this.workingDir = workingDir;
     }
 
     /** What a finished command returned. */
@@ -82,6 +89,9 @@ public final class Etcdctl {
         cmd.add("--endpoints=" + endpoint);
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd);
+        if (workingDir != null) {
+            pb.directory(workingDir.toFile());
+        }
         pb.environment().keySet().removeIf(k -> k.startsWith("ETCDCTL"));
         pb.environment().put("ETCDCTL_API", "3");
         try {

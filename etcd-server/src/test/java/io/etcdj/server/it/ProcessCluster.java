@@ -30,7 +30,7 @@ final class ProcessCluster implements AutoCloseable {
     /** As {@link #start(EtcdProcess.Binary, int, String...)}, our members running with {@code jvmOptions}. */
     static ProcessCluster start(EtcdProcess.Binary binary, int size, List<String> jvmOptions, String... extraFlags)
             throws Exception {
-        return start(binary, size, jvmOptions, ms -> { }, extraFlags);
+        return start(binary, size, m -> m.jvmOptions(jvmOptions), ms -> { }, extraFlags);
     }
 
     /**
@@ -39,6 +39,18 @@ final class ProcessCluster implements AutoCloseable {
      */
     static ProcessCluster start(EtcdProcess.Binary binary, int size, List<String> jvmOptions,
             java.util.function.Consumer<List<EtcdProcess>> beforeLaunch, String... extraFlags) throws Exception {
+        return start(binary, size, m -> m.jvmOptions(jvmOptions), beforeLaunch, extraFlags);
+    }
+
+    /** As {@link #start(EtcdProcess.Binary, int, String...)}, each member set up by {@code setup} before it launches. */
+    static ProcessCluster start(EtcdProcess.Binary binary, int size, java.util.function.Consumer<EtcdProcess> setup,
+            String... extraFlags) throws Exception {
+        return start(binary, size, setup, ms -> { }, extraFlags);
+    }
+
+    private static ProcessCluster start(EtcdProcess.Binary binary, int size,
+            java.util.function.Consumer<EtcdProcess> setup,
+            java.util.function.Consumer<List<EtcdProcess>> beforeLaunch, String... extraFlags) throws Exception {
         List<String> flags = new ArrayList<>(FAST_RAFT);
         flags.add("--initial-cluster-token=it-cluster");
         flags.addAll(List.of(extraFlags));
@@ -46,7 +58,7 @@ final class ProcessCluster implements AutoCloseable {
         try {
             for (int i = 1; i <= size; i++) {
                 EtcdProcess m = EtcdProcess.clusterMember(binary, "m" + i, flags);
-                m.jvmOptions(jvmOptions);
+                setup.accept(m);
                 c.members.add(m);
             }
             beforeLaunch.accept(List.copyOf(c.members));

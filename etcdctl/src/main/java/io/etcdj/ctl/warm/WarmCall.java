@@ -106,7 +106,14 @@ final class WarmCall implements Runnable {
         worker.setDaemon(true);
         worker.start();
         while (!finished.get()) {
-            Frames.Frame f = Frames.read(in);
+            Frames.Frame f;
+            try {
+                f = Frames.read(in);
+            } catch (IOException reset) {
+                // a client killed while output was on its way resets the connection instead of
+                // closing it: it is just as gone
+                f = null;
+            }
             if (f == null) {
                 // The client is gone (killed, or it ended after the exit frame): end the command.
                 signalled(worker, stop, stdout, stderr, out, 1, false);

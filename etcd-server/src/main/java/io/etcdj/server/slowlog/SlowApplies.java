@@ -1,0 +1,44 @@
+package io.etcdj.server.slowlog;
+
+import com.google.protobuf.Message;
+import io.etcdj.server.log.Log;
+import java.time.Duration;
+
+/**
+ * etcd's "apply request took too long" warning: an applied Raft request that took longer than
+ * --warning-apply-duration is logged with its text (put values replaced by their size), the size
+ * of its response and its error, and counted in {@code etcd_server_slow_apply_total}.
+ */
+public final class SlowApplies {
+    private static final Log LOG = Log.get("etcdserver/util");
+
+    private SlowApplies() {
+    }
+
+    /** Logs the request if it ran longer than {@code threshold} since {@code startNanos}. */
+    public static void check(Duration threshold, long startNanos, Message request, Message response, Throwable error) {
+        long took = System.nanoTime() - startNanos;
+        if (took <= threshold.toNanos()) {
+            return;
+        }
+        try {
+            warn(threshold, took, request, response, error);
+        } catch (RuntimeException e) {
+            // a warning must never stop the apply loop that called it
+            LOG.warn("apply request took too long", "took", GoDuration.of(took), "format-error", String.valueOf(e));
+        }
+    }
+
+    private static void warn(Duration threshold, long took, Message request, Message response, Throwable error) {
+        String resp = response == null ? "" : "size:" + response.getSerializedSize();
+        if (error == null) {
+            LOG.warn("apply request took too long", "took", GoDuration.of(took), "expected-duration",
+                    GoDuration.of(threshold.toNanos()), "prefix", "", "request", ApplyText.of(request), "response", resp);
+        } else {
+            LOG.warn("apply request took too long", "took", GoDuration.of(took), "expected-duration",
+                    GoDuration.of(threshold.toNanos()), "prefix", "", "request", ApplyText.of(request), "response", resp,
+                    "error", String.valueOf(error.getMessage()));
+        }
+        io.etcdj.server.metrics.Metrics.SLOW_APPLIES.inc();
+    }
+}
