@@ -37,10 +37,10 @@ final class ResponseNormalizer {
     private static final Set<String> OPAQUE_COUNTERS = Set.of("raft_term", "raftTerm", "raftIndex", "raftAppliedIndex",
             "dbSize", "dbSizeInUse");
     /**
-     * Response fields that etcd 3.4 does not have; the project targets 3.6. StatusResponse.storageVersion and
-     * dbSizeQuota (3.6), /health "reason" (3.5) and /version "storage" (3.6).
+     * Response fields that etcd 3.4 does not have; the project targets 3.6. StatusResponse.storageVersion,
+     * dbSizeQuota and downgradeInfo (3.6), /health "reason" (3.5) and /version "storage" (3.6).
      */
-    static final Set<String> NEWER_THAN_34 = Set.of("storageVersion", "dbSizeQuota", "reason", "storage");
+    static final Set<String> NEWER_THAN_34 = Set.of("storageVersion", "dbSizeQuota", "downgradeInfo", "reason", "storage");
     /** Fields carrying a server or cluster version (Status, /version); KeyValue.version is a number. */
     private static final Set<String> VERSION_FIELDS = Set.of("version", "etcdserver", "etcdcluster");
     private static final Pattern SERVER_VERSION = Pattern.compile("\\d+\\.\\d+\\.\\d+");
