@@ -58,8 +58,7 @@ final class AuthApplier implements RequestApplier {
             case LEASE_REVOKE -> checkLeaseKeys(ai, r.getLeaseRevoke().getID());
             case AUTH_ENABLE, AUTH_DISABLE, USER_ADD, USER_DELETE, USER_CHANGE_PASSWORD, USER_GRANT_ROLE,
                     USER_REVOKE_ROLE, ROLE_ADD, ROLE_GRANT_PERMISSION, ROLE_REVOKE_PERMISSION, ROLE_DELETE,
-                    DOWNGRADE_INFO_SET ->
-                    auth.checkAdmin(ai);
+                    DOWNGRADE_INFO_SET -> auth.checkAdmin(ai);
             default -> {
             }
         }
