@@ -230,7 +230,7 @@ public final class Flags {
             case STRING -> ((String) d).isEmpty() ? "" : " (default \"" + d + "\")";
             case BOOL -> (Boolean) d ? " (default true)" : "";
             case STRINGS -> ((List<?>) d).isEmpty() ? "" : " (default [" + String.join(",", (List<String>) cast(d)) + "])";
-            case DURATION -> ((Duration) d).isZero() ? "" : " (default " + GoDuration.format((Duration) d) + ")";
+            case DURATION -> ((Duration) d).isZero() ? "" : " (default " + io.etcdj.server.config.Durations.format((Duration) d) + ")";
             case INT, UINT32 -> ((Long) d) == 0 ? "" : " (default " + d + ")";
         };
     }

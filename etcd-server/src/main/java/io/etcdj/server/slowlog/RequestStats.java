@@ -9,6 +9,7 @@ import io.etcdj.api.etcdserverpb.RangeResponse;
 import io.etcdj.api.etcdserverpb.RequestOp;
 import io.etcdj.api.etcdserverpb.TxnRequest;
 import io.etcdj.api.etcdserverpb.TxnResponse;
+import io.etcdj.server.config.Durations;
 import io.etcdj.server.log.Log;
 import io.grpc.ForwardingServerCall;
 import io.grpc.ForwardingServerCallListener;
@@ -62,7 +63,7 @@ public final class RequestStats implements ServerInterceptor {
                         log(startTime, took, call, exchanged[0], exchanged[1]);
                     }
                 } catch (RuntimeException e) {
-                    LOG.warn("request stats", "time spent", GoDuration.of(System.nanoTime() - start), "format-error", String.valueOf(e));
+                    LOG.warn("request stats", "time spent", Durations.format(System.nanoTime() - start), "format-error", String.valueOf(e));
                 } finally {
                     super.close(status, trailers);
                 }
@@ -80,7 +81,7 @@ public final class RequestStats implements ServerInterceptor {
     private static void log(Instant startTime, long took, ServerCall<?, ?> call, Object req, Object resp) {
         SocketAddress remote = call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR);
         Counts c = counts(req, resp);
-        LOG.warn("request stats", "start time", startTime.toString(), "time spent", GoDuration.of(took),
+        LOG.warn("request stats", "start time", startTime.toString(), "time spent", Durations.format(took),
                 "remote", remote == null ? "No remote client info." : remote.toString().replaceFirst("^/", ""),
                 "response type", "/" + call.getMethodDescriptor().getFullMethodName(),
                 "request count", c.reqCount(), "request size", c.reqSize(), "response count", c.respCount(),

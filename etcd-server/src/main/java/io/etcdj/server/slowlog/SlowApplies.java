@@ -1,6 +1,7 @@
 package io.etcdj.server.slowlog;
 
 import com.google.protobuf.Message;
+import io.etcdj.server.config.Durations;
 import io.etcdj.server.log.Log;
 import java.time.Duration;
 
@@ -25,18 +26,18 @@ public final class SlowApplies {
             warn(threshold, took, request, response, error);
         } catch (RuntimeException e) {
             // a warning must never stop the apply loop that called it
-            LOG.warn("apply request took too long", "took", GoDuration.of(took), "format-error", String.valueOf(e));
+            LOG.warn("apply request took too long", "took", Durations.format(took), "format-error", String.valueOf(e));
         }
     }
 
     private static void warn(Duration threshold, long took, Message request, Message response, Throwable error) {
         String resp = response == null ? "" : "size:" + response.getSerializedSize();
         if (error == null) {
-            LOG.warn("apply request took too long", "took", GoDuration.of(took), "expected-duration",
-                    GoDuration.of(threshold.toNanos()), "prefix", "", "request", ApplyText.of(request), "response", resp);
+            LOG.warn("apply request took too long", "took", Durations.format(took), "expected-duration",
+                    Durations.format(threshold.toNanos()), "prefix", "", "request", ApplyText.of(request), "response", resp);
         } else {
-            LOG.warn("apply request took too long", "took", GoDuration.of(took), "expected-duration",
-                    GoDuration.of(threshold.toNanos()), "prefix", "", "request", ApplyText.of(request), "response", resp,
+            LOG.warn("apply request took too long", "took", Durations.format(took), "expected-duration",
+                    Durations.format(threshold.toNanos()), "prefix", "", "request", ApplyText.of(request), "response", resp,
                     "error", String.valueOf(error.getMessage()));
         }
         io.etcdj.server.metrics.Metrics.SLOW_APPLIES.inc();

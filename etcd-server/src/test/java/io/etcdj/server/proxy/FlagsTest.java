@@ -63,11 +63,11 @@ class FlagsTest {
 
     @Test
     void goDurationStrings() {
-        assertEquals("1m0s", GoDuration.format(Duration.ofMinutes(1)));
-        assertEquals("1h2m3s", GoDuration.format(Duration.ofSeconds(3723)));
-        assertEquals("1.5s", GoDuration.format(Duration.ofMillis(1500)));
-        assertEquals("300ms", GoDuration.format(Duration.ofMillis(300)));
-        assertEquals("0s", GoDuration.format(Duration.ZERO));
+        assertEquals("1m0s", io.etcdj.server.config.Durations.format(Duration.ofMinutes(1)));
+        assertEquals("1h2m3s", io.etcdj.server.config.Durations.format(Duration.ofSeconds(3723)));
+        assertEquals("1.5s", io.etcdj.server.config.Durations.format(Duration.ofMillis(1500)));
+        assertEquals("300ms", io.etcdj.server.config.Durations.format(Duration.ofMillis(300)));
+        assertEquals("0s", io.etcdj.server.config.Durations.format(Duration.ZERO));
         assertEquals(60L, GoDuration.seconds(Duration.ofMinutes(1)));
     }
 }

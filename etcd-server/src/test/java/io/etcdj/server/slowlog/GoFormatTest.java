@@ -19,14 +19,14 @@ class GoFormatTest {
 
     @Test
     void durationsPrintAsGosDurationString() {
-        assertEquals("0s", GoDuration.of(0));
-        assertEquals("999ns", GoDuration.of(999));
-        assertEquals("1.5µs", GoDuration.of(1_500));
-        assertEquals("100ms", GoDuration.of(100_000_000));
-        assertEquals("123.456789ms", GoDuration.of(123_456_789));
-        assertEquals("1.5s", GoDuration.of(1_500_000_000));
-        assertEquals("1m0s", GoDuration.of(60_000_000_000L));
-        assertEquals("1h2m3.5s", GoDuration.of(3_723_500_000_000L));
+        assertEquals("0s", io.etcdj.server.config.Durations.format(0));
+        assertEquals("999ns", io.etcdj.server.config.Durations.format(999));
+        assertEquals("1.5µs", io.etcdj.server.config.Durations.format(1_500));
+        assertEquals("100ms", io.etcdj.server.config.Durations.format(100_000_000));
+        assertEquals("123.456789ms", io.etcdj.server.config.Durations.format(123_456_789));
+        assertEquals("1.5s", io.etcdj.server.config.Durations.format(1_500_000_000));
+        assertEquals("1m0s", io.etcdj.server.config.Durations.format(60_000_000_000L));
+        assertEquals("1h2m3.5s", io.etcdj.server.config.Durations.format(3_723_500_000_000L));
     }
 
     @Test
