@@ -11,11 +11,13 @@ import java.util.List;
 
 /**
  * Resolves the channel's target to the fixed endpoint list, so gRPC's pick-first policy fails over
- * from one endpoint to the next when a connection cannot be made.
+ * from one endpoint to the next when a connection cannot be made. Used by this client and by the
+ * server's gRPC proxy for its connection to the cluster.
  */
-final class EndpointListResolver extends NameResolver {
+public final class EndpointListResolver extends NameResolver {
 
-    static final String SCHEME = "etcdj-endpoints";
+    /** The target scheme the factory answers: build channels for {@code SCHEME + ":///etcd"}. */
+    public static final String SCHEME = "etcdj-endpoints";
 
     private final List<Endpoint> endpoints;
 
@@ -46,10 +48,10 @@ final class EndpointListResolver extends NameResolver {
     }
 
     /** Factory handing out resolvers for one endpoint list. */
-    static final class Factory extends NameResolver.Factory {
+    public static final class Factory extends NameResolver.Factory {
         private final List<Endpoint> endpoints;
 
-        Factory(List<Endpoint> endpoints) {
+        public Factory(List<Endpoint> endpoints) {
             this.endpoints = endpoints;
         }
 

@@ -2,17 +2,13 @@ package io.etcdj.server.proxy.grpc;
 
 import io.etcdj.certs.TlsFiles;
 import io.etcdj.client.Endpoint;
-import io.grpc.Attributes;
-import io.grpc.EquivalentAddressGroup;
+import io.etcdj.client.EndpointListResolver;
 import io.grpc.ManagedChannel;
-import io.grpc.NameResolver;
 import io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.NettyChannelBuilder;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import java.io.File;
-import java.net.InetSocketAddress;
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -25,7 +21,6 @@ import javax.net.ssl.SSLException;
  * seed describes etcd's proxy). TLS to the members comes from --cert/--key/--cacert.
  */
 final class UpstreamChannel {
-    private static final String SCHEME = "etcdj-proxy-endpoints";
 
     /** Client-side TLS flags; empty strings and false for plain connections. */
     record Tls(String certFile, String keyFile, String caFile, boolean skipVerify) {
@@ -41,8 +36,8 @@ final class UpstreamChannel {
     static ManagedChannel open(List<Endpoint> endpoints, Tls tls) throws SSLException {
         List<Endpoint> shuffled = new ArrayList<>(endpoints);
         Collections.shuffle(shuffled);
-        NettyChannelBuilder b = NettyChannelBuilder.forTarget(SCHEME + ":///etcd")
-                .nameResolverFactory(new Resolver(shuffled))
+        NettyChannelBuilder b = NettyChannelBuilder.forTarget(EndpointListResolver.SCHEME + ":///etcd")
+                .nameResolverFactory(new EndpointListResolver.Factory(shuffled))
                 .keepAliveTime(10, TimeUnit.SECONDS)
                 .keepAliveTimeout(10, TimeUnit.SECONDS)
                 .keepAliveWithoutCalls(true)
@@ -65,47 +60,5 @@ final class UpstreamChannel {
             b.usePlaintext();
         }
         return b.intercept(ForwardedHeaders.attach()).build();
-    }
-
-    private static final class Resolver extends NameResolver.Factory {
-        private final List<Endpoint> endpoints;
-
-        Resolver(List<Endpoint> endpoints) {
-            this.endpoints = endpoints;
-        }
-
-        @Override
-        public NameResolver newNameResolver(URI target, NameResolver.Args args) {
-            if (!SCHEME.equals(target.getScheme())) {
-                return null;
-            }
-            return new NameResolver() {
-                @Override
-                public String getServiceAuthority() {
-                    return endpoints.get(0).authority();
-                }
-
-                @Override
-                public void start(Listener2 listener) {
-                    List<EquivalentAddressGroup> groups = new ArrayList<>();
-                    for (Endpoint e : endpoints) {
-                        groups.add(new EquivalentAddressGroup(new InetSocketAddress(e.host(), e.port()),
-                                Attributes.newBuilder().set(EquivalentAddressGroup.ATTR_AUTHORITY_OVERRIDE, e.authority())
-                                        .build()));
-                    }
-                    listener.onResult(ResolutionResult.newBuilder().setAddresses(groups).build());
-                }
-
-                @Override
-                public void shutdown() {
-                    // a fixed list: nothing to release
-                }
-            };
-        }
-
-        @Override
-        public String getDefaultScheme() {
-            return SCHEME;
-        }
     }
 }
