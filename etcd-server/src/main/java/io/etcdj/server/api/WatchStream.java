@@ -52,6 +52,7 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchSink, Prog
         out.setOnReadyHandler(this::drain);
         out.setOnCancelHandler(this::close);
         server.progress().register(this);
+        io.etcdj.server.metrics.Metrics.WATCH_STREAMS.inc();
     }
 
     @Override
@@ -147,6 +148,7 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchSink, Prog
         boolean fragment = c != null && c.getFragment();
         for (WatchResponse r : split(w.id(), events, revision, fragment)) {
             pendingEvents.incrementAndGet();
+            io.etcdj.server.metrics.Metrics.PENDING_EVENTS.inc(r.getEventsCount());
             queue.add(r);
         }
         drain();
@@ -191,6 +193,8 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchSink, Prog
                     }
                     if (!r.getEventsList().isEmpty()) {
                         pendingEvents.decrementAndGet();
+                        io.etcdj.server.metrics.Metrics.PENDING_EVENTS.dec(r.getEventsCount());
+                        io.etcdj.server.metrics.Metrics.EVENTS.inc(r.getEventsCount());
                         freed = true;
                     }
                     out.onNext(r);
@@ -225,6 +229,8 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchSink, Prog
             return;
         }
         closed = true;
+        io.etcdj.server.metrics.Metrics.WATCH_STREAMS.dec();
+        queue.forEach(r -> io.etcdj.server.metrics.Metrics.PENDING_EVENTS.dec(r.getEventsCount()));
         server.progress().unregister(this);
         for (Watcher w : watchers.values()) {
             hub.cancel(w);

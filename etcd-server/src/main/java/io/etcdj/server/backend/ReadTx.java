@@ -18,6 +18,9 @@ public class ReadTx implements AutoCloseable {
         this.txn = txn;
         this.dbis = dbis;
         this.envReadLock = envReadLock;
+        if (txn.isReadOnly()) {
+            io.etcdj.server.metrics.Metrics.OPEN_READ_TXNS.inc();
+        }
     }
 
     public byte[] get(Bucket bucket, byte[] key) {
@@ -49,6 +52,9 @@ public class ReadTx implements AutoCloseable {
     public void close() {
         if (!closed) {
             closed = true;
+            if (txn.isReadOnly()) {
+                io.etcdj.server.metrics.Metrics.OPEN_READ_TXNS.dec();
+            }
             try {
                 txn.close();
             } finally {

@@ -22,7 +22,9 @@ public final class WriteTx extends ReadTx {
     /** Makes the writes visible to new readers (durable at the next sync). */
     public void commit() {
         try {
+            long start = System.nanoTime();
             txn.commit();
+            io.etcdj.server.metrics.Metrics.backendCommitted(start);
         } catch (RuntimeException e) {
             throw new BackendException("backend commit failed: " + e.getMessage(), e);
         } finally {

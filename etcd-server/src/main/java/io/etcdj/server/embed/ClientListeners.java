@@ -93,7 +93,7 @@ final class ClientListeners implements AutoCloseable {
         inProcess = ipb.build().start();
         gatewayChannel = InProcessChannelBuilder.forName(name).maxInboundMessageSize(Integer.MAX_VALUE).build();
         var opts = server.config().options();
-        io.etcdj.server.metrics.GrpcMetrics grpcMetrics = new io.etcdj.server.metrics.GrpcMetrics(opts.metricsExtensive());
+        io.etcdj.server.metrics.GrpcMetrics grpcMetrics = new io.etcdj.server.metrics.GrpcMetrics(opts.metricsExtensive(), services);
         var requestStats = new io.etcdj.server.slowlog.RequestStats(opts.watchdog().warningUnaryRequestDuration());
         var access = new io.etcdj.server.gateway.AccessControl(opts.clientHttp().cors(), opts.clientHttp().hostWhitelist());
         GatewayRoutes routes = opts.enableGrpcGateway() ? new GatewayRoutes(services) : null;
@@ -195,7 +195,7 @@ final class ClientListeners implements AutoCloseable {
 
         @Override
         public String metrics() {
-            return Metrics.render(server.metricsGauges());
+            return io.etcdj.server.metrics.Exposition.render(server.metricsGauges());
         }
 
         private CompletableFuture<String> serializableRead() {

@@ -621,9 +621,12 @@ public final class EtcdServer implements AutoCloseable {
 
     /** The member's gauges for a /metrics scrape. */
     public Metrics.Gauges metricsGauges() {
+        var self = sm.membership.member(memberId);
+        String cv = clusterVersion();
         return new Metrics.Gauges(raft.commitIndex(), config.quotaBackendBytes(), sm.backend.size(), sm.backend.sizeInUse(),
                 sm.store.currentRevision(), sm.store.compactRevision(), hub.watcherCount(), sm.lessor.leases().size(),
-                memberId, sm.membership.member(memberId) != null && sm.membership.member(memberId).getIsLearner());
+                memberId, self != null && self.getIsLearner(), sm.store.liveKeys(), hub.unsyncedCount(), sm.auth.revision(), waiters.pending(),
+                cv.chars().filter(ch -> ch == '.').count() > 1 ? cv.substring(0, cv.lastIndexOf('.')) : cv);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.etcdj.server.metrics;
 
+import com.google.protobuf.MessageLite;
 import io.grpc.ForwardingServerCall;
 import io.grpc.ForwardingServerCallListener;
 import io.grpc.Metadata;
@@ -7,47 +8,104 @@ import io.grpc.MethodDescriptor;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
+import io.grpc.ServerMethodDefinition;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
+import io.prometheus.metrics.core.datapoints.CounterDataPoint;
+import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.Histogram;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.concurrent.atomic.DoubleAdder;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * go-grpc-prometheus' server families, as etcd exports them: grpc_server_started_total,
  * grpc_server_handled_total (with grpc_code), grpc_server_msg_received_total,
- * grpc_server_msg_sent_total, each labelled grpc_type, grpc_service, grpc_method; with
- * {@code --metrics=extensive} also the grpc_server_handling_seconds histogram.
+ * grpc_server_msg_sent_total, each labelled grpc_type, grpc_service, grpc_method, and with
+ * {@code --metrics=extensive} the grpc_server_handling_seconds histogram; plus etcd's own
+ * etcd_server_client_requests_total and etcd_network_client_grpc_{sent,received}_bytes_total.
+ * Every method of the served services gets its children when the interceptor is built (so all of
+ * them are exported at zero, as etcd does), and a call looks up its method's children once.
  */
 public final class GrpcMetrics implements ServerInterceptor {
-    private static final double[] BUCKETS = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10};
-    private static final Map<String, LongAdder> STARTED = new ConcurrentSkipListMap<>();
-    private static final Map<String, LongAdder> HANDLED = new ConcurrentSkipListMap<>();
-    private static final Map<String, LongAdder> RECEIVED = new ConcurrentSkipListMap<>();
-    private static final Map<String, LongAdder> SENT = new ConcurrentSkipListMap<>();
-    private static final Map<String, Hist> HANDLING = new ConcurrentHashMap<>();
-    private static volatile boolean extensive;
+    private static final Metadata.Key<String> CLIENT_API_VERSION = Metadata.Key.of("client-api-version", Metadata.ASCII_STRING_MARSHALLER);
+    private static final String[] LABELS = {"grpc_type", "grpc_service", "grpc_method"};
+    private static final Counter STARTED = Metrics.counter("grpc_server_started_total",
+            "Total number of RPCs started on the server.", LABELS);
+    private static final Counter HANDLED = Metrics.counter("grpc_server_handled_total",
+            "Total number of RPCs completed on the server, regardless of success or failure.",
+            "grpc_type", "grpc_service", "grpc_method", "grpc_code");
+    private static final Counter RECEIVED = Metrics.counter("grpc_server_msg_received_total",
+            "Total number of RPC stream messages received on the server.", LABELS);
+    private static final Counter SENT = Metrics.counter("grpc_server_msg_sent_total",
+            "Total number of gRPC stream messages sent by the server.", LABELS);
+    private static final Histogram HANDLING = io.prometheus.metrics.core.metrics.Histogram.builder()
+            .name("grpc_server_handling_seconds")
+            .help("Histogram of response latency (seconds) of gRPC that had been application-level handled by the server.")
+            .labelNames(LABELS).classicOnly().classicUpperBounds(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
+            .withoutExemplars().build();
+    private static final Counter CLIENT_REQUESTS = Metrics.counter("etcd_server_client_requests_total",
+            "The total number of client requests per client version.", "type", "client_api_version");
+    private static final CounterDataPoint BYTES_RECEIVED = Metrics.counter("etcd_network_client_grpc_received_bytes_total",
+            "The total number of bytes received from grpc clients.").labelValues();
+    private static final CounterDataPoint BYTES_SENT = Metrics.counter("etcd_network_client_grpc_sent_bytes_total",
+            "The total number of bytes sent to grpc clients.").labelValues();
+    private static final Map<String, CounterDataPoint> CLIENT_VERSIONS = new ConcurrentHashMap<>();
+    private static volatile boolean handlingRegistered;
 
-    /** The interceptor for the client port's services; {@code extensiveMetrics}: --metrics=extensive. */
-    public GrpcMetrics(boolean extensiveMetrics) {
-        extensive = extensiveMetrics;
+    private final Map<String, MethodMetrics> methods = new HashMap<>();
+
+    /**
+     * The interceptor for {@code services} on the client port; {@code extensiveMetrics}
+     * (--metrics=extensive) adds the handling-time histogram.
+     */
+    public GrpcMetrics(boolean extensiveMetrics, List<ServerServiceDefinition> services) {
+        if (extensiveMetrics) {
+            registerHandling();
+        }
+        for (ServerServiceDefinition s : services) {
+            for (ServerMethodDefinition<?, ?> m : s.getMethods()) {
+                MethodDescriptor<?, ?> md = m.getMethodDescriptor();
+                methods.put(md.getFullMethodName(), new MethodMetrics(md, extensiveMetrics));
+            }
+        }
     }
 
-    private static final class Hist {
-        final AtomicLongArray counts = new AtomicLongArray(BUCKETS.length);
-        final LongAdder count = new LongAdder();
-        final DoubleAdder sum = new DoubleAdder();
+    /** Loads the families (with Metrics). */
+    static void init() {
+        // the fields above register them
+    }
 
-        void observe(double s) {
-            for (int i = 0; i < BUCKETS.length; i++) {
-                if (s <= BUCKETS[i]) {
-                    counts.incrementAndGet(i);
-                }
+    private static synchronized void registerHandling() {
+        if (!handlingRegistered) {
+            Metrics.REGISTRY.register(HANDLING);
+            handlingRegistered = true;
+        }
+    }
+
+    /** One method's children, bound once. */
+    private static final class MethodMetrics {
+        final CounterDataPoint started;
+        final CounterDataPoint received;
+        final CounterDataPoint sent;
+        final CounterDataPoint[] handled = new CounterDataPoint[Status.Code.values().length];
+        final DistributionDataPoint handling;
+        final boolean stream;
+
+        MethodMetrics(MethodDescriptor<?, ?> md, boolean extensive) {
+            String type = type(md.getType());
+            String service = md.getServiceName();
+            String method = md.getBareMethodName();
+            started = STARTED.labelValues(type, service, method);
+            received = RECEIVED.labelValues(type, service, method);
+            sent = SENT.labelValues(type, service, method);
+            for (Status.Code c : Status.Code.values()) {
+                handled[c.ordinal()] = HANDLED.labelValues(type, service, method, codeName(c));
             }
-            count.increment();
-            sum.add(s);
+            handling = extensive ? HANDLING.labelValues(type, service, method) : null;
+            stream = md.getType() != MethodDescriptor.MethodType.UNARY;
         }
     }
 
@@ -60,25 +118,36 @@ public final class GrpcMetrics implements ServerInterceptor {
         };
     }
 
+    private static CounterDataPoint clientRequests(boolean stream, String version) {
+        String v = version == null ? "unknown" : version;
+        return CLIENT_VERSIONS.computeIfAbsent((stream ? "stream/" : "unary/") + v,
+                k -> CLIENT_REQUESTS.labelValues(stream ? "stream" : "unary", v));
+    }
+
     @Override
     public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
-        MethodDescriptor<Q, R> md = call.getMethodDescriptor();
-        String labels = "grpc_method=\"" + md.getBareMethodName() + "\",grpc_service=\"" + md.getServiceName()
-                + "\",grpc_type=\"" + type(md.getType()) + "\"";
+        MethodMetrics mm = methods.get(call.getMethodDescriptor().getFullMethodName());
+        if (mm == null) {
+            return next.startCall(call, headers);
+        }
         long start = System.nanoTime();
-        inc(STARTED, labels);
+        mm.started.inc();
+        clientRequests(mm.stream, headers.get(CLIENT_API_VERSION)).inc();
         ServerCall<Q, R> counting = new ForwardingServerCall.SimpleForwardingServerCall<>(call) {
             @Override
             public void sendMessage(R message) {
-                inc(SENT, labels);
+                mm.sent.inc();
+                if (message instanceof MessageLite m) {
+                    BYTES_SENT.inc(m.getSerializedSize());
+                }
                 super.sendMessage(message);
             }
 
             @Override
             public void close(Status status, Metadata trailers) {
-                inc(HANDLED, "grpc_code=\"" + codeName(status.getCode()) + "\"," + labels);
-                if (extensive) {
-                    HANDLING.computeIfAbsent(labels, k -> new Hist()).observe((System.nanoTime() - start) / 1e9);
+                mm.handled[status.getCode().ordinal()].inc();
+                if (mm.handling != null) {
+                    mm.handling.observe((System.nanoTime() - start) / 1e9);
                 }
                 super.close(status, trailers);
             }
@@ -86,7 +155,10 @@ public final class GrpcMetrics implements ServerInterceptor {
         return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(next.startCall(counting, headers)) {
             @Override
             public void onMessage(Q message) {
-                inc(RECEIVED, labels);
+                mm.received.inc();
+                if (message instanceof MessageLite m) {
+                    BYTES_RECEIVED.inc(m.getSerializedSize());
+                }
                 super.onMessage(message);
             }
         };
@@ -113,41 +185,5 @@ public final class GrpcMetrics implements ServerInterceptor {
             case DATA_LOSS -> "DataLoss";
             case UNAUTHENTICATED -> "Unauthenticated";
         };
-    }
-
-    private static void inc(Map<String, LongAdder> m, String labels) {
-        m.computeIfAbsent(labels, k -> new LongAdder()).increment();
-    }
-
-    static void render(StringBuilder sb) {
-        family(sb, "grpc_server_started_total", "Total number of RPCs started on the server.", STARTED);
-        family(sb, "grpc_server_handled_total", "Total number of RPCs completed on the server, regardless of success or failure.", HANDLED);
-        family(sb, "grpc_server_msg_received_total", "Total number of RPC stream messages received on the server.", RECEIVED);
-        family(sb, "grpc_server_msg_sent_total", "Total number of gRPC stream messages sent by the server.", SENT);
-        if (!extensive) {
-            return;
-        }
-        sb.append("# HELP grpc_server_handling_seconds Histogram of response latency (seconds) of gRPC that had been "
-                + "application-level handled by the server.\n# TYPE grpc_server_handling_seconds histogram\n");
-        new ConcurrentSkipListMap<>(HANDLING).forEach((labels, h) -> {
-            for (int i = 0; i < BUCKETS.length; i++) {
-                sb.append("grpc_server_handling_seconds_bucket{").append(labels).append(",le=\"").append(le(BUCKETS[i]))
-                        .append("\"} ").append(h.counts.get(i)).append('\n');
-            }
-            sb.append("grpc_server_handling_seconds_bucket{").append(labels).append(",le=\"+Inf\"} ").append(h.count.sum()).append('\n')
-                    .append("grpc_server_handling_seconds_sum{").append(labels).append("} ").append(h.sum.sum()).append('\n')
-                    .append("grpc_server_handling_seconds_count{").append(labels).append("} ").append(h.count.sum()).append('\n');
-        });
-    }
-
-    private static String le(double d) {
-        String s = Double.toString(d);
-        return s.endsWith(".0") ? s.substring(0, s.length() - 2) : s;
-    }
-
-    private static void family(StringBuilder sb, String name, String help, Map<String, LongAdder> values) {
-        sb.append("# HELP ").append(name).append(' ').append(help).append('\n')
-                .append("# TYPE ").append(name).append(" counter\n");
-        values.forEach((labels, v) -> sb.append(name).append('{').append(labels).append("} ").append(v.sum()).append('\n'));
     }
 }

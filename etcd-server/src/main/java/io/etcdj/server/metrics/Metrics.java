@@ -1,199 +1,177 @@
 package io.etcdj.server.metrics;
 
-import io.etcdj.server.version.Versions;
-
-
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.concurrent.atomic.DoubleAdder;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.Gauge;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The member's metrics under etcd's names, rendered in Prometheus text format on /metrics.
- * Process-wide, like Prometheus' default registry in etcd.
+ * The member's instruments under etcd 3.4's family names, help texts, types and buckets, kept in
+ * one Prometheus registry per process (as etcd's default registry). Call sites update them with
+ * one call; values read from the member at scrape time are in {@link Gauges}, and
+ * {@link Exposition} writes the whole text format.
  */
 public final class Metrics {
-    public static final Gauge HAS_LEADER = new Gauge("etcd_server_has_leader",
-            "Whether or not a leader exists. 1 is existence, 0 is not.");
-    public static final Gauge IS_LEADER = new Gauge("etcd_server_is_leader",
-            "Whether or not this member is a leader. 1 if is, 0 otherwise.");
-    public static final Counter LEADER_CHANGES = new Counter("etcd_server_leader_changes_seen_total",
-            "The number of leader changes seen.");
-    public static final Gauge APPLIED_INDEX = new Gauge("etcd_server_proposals_applied_total",
+    static final PrometheusRegistry REGISTRY = new PrometheusRegistry();
+    /** Counters etcd names without {@code _total}; the library's writer appends it, {@link Exposition} takes it off. */
+    static final Set<String> NO_TOTAL_SUFFIX = ConcurrentHashMap.newKeySet();
+
+    public static final Gauge HAS_LEADER = gauge("etcd_server_has_leader", "Whether or not a leader exists. 1 is existence, 0 is not.");
+    public static final Gauge IS_LEADER = gauge("etcd_server_is_leader", "Whether or not this member is a leader. 1 if is, 0 otherwise.");
+    public static final Counter LEADER_CHANGES = counter("etcd_server_leader_changes_seen_total", "The number of leader changes seen.");
+    public static final Gauge APPLIED_INDEX = gauge("etcd_server_proposals_applied_total",
             "The total number of consensus proposals applied.");
-    public static final Histogram WAL_FSYNC = new Histogram("etcd_disk_wal_fsync_duration_seconds",
-            "The latency distributions of fsync called by WAL.", 0.001, 14);
-    public static final Histogram BACKEND_COMMIT = new Histogram("etcd_disk_backend_commit_duration_seconds",
-            "The latency distributions of commit called by backend.", 0.001, 14);
-    public static final Histogram BACKEND_DEFRAG = new Histogram("etcd_disk_backend_defrag_duration_seconds",
-            "The latency distribution of backend defragmentation.", 0.1, 13);
-    public static final Counter PROPOSALS_FAILED = new Counter("etcd_server_proposals_failed_total",
-            "The total number of failed proposals seen.");
-    public static final Counter HEALTH_SUCCESS = new Counter("etcd_server_health_success",
-            "The total number of successful health checks");
-    public static final Counter HEALTH_FAILURES = new Counter("etcd_server_health_failures",
-            "The total number of failed health checks");
-    public static final Counter SLOW_APPLIES = new Counter("etcd_server_slow_apply_total",
+    public static final Counter PROPOSALS_FAILED = counter("etcd_server_proposals_failed_total", "The total number of failed proposals seen.");
+    public static final Counter HEALTH_SUCCESS = counter("etcd_server_health_success", "The total number of successful health checks");
+    public static final Counter HEALTH_FAILURES = counter("etcd_server_health_failures", "The total number of failed health checks");
+    public static final Counter SLOW_APPLIES = counter("etcd_server_slow_apply_total",
             "The total number of slow apply requests (likely overloaded from slow disk).");
+    public static final Counter HEARTBEAT_SEND_FAILURES = counter("etcd_server_heartbeat_send_failures_total",
+            "The total number of leader heartbeat send failures (likely overloaded from slow disk).");
+    public static final Counter LEARNER_PROMOTE_SUCCESSES = counter("etcd_server_learner_promote_successes",
+            "The total number of successful learner promotions while this member is leader.");
+    public static final Counter READ_INDEXES_FAILED = counter("etcd_server_read_indexes_failed_total",
+            "The total number of failed read indexes seen.");
+    public static final Counter SLOW_READ_INDEXES = counter("etcd_server_slow_read_indexes_total",
+            "The total number of pending read indexes not in sync with leader's or timed out read index requests.");
+    public static final Gauge SNAPSHOT_APPLY_IN_PROGRESS = gauge("etcd_server_snapshot_apply_in_progress_total",
+            "1 if the server is applying the incoming snapshot. 0 if none.");
+
+    public static final Timing WAL_FSYNC = seconds("etcd_disk_wal_fsync_duration_seconds",
+            "The latency distributions of fsync called by WAL.", 0.001, 14);
+    public static final Gauge WAL_WRITE_BYTES = gauge("etcd_disk_wal_write_bytes_total", "Total number of bytes written in WAL.");
+    public static final Timing BACKEND_COMMIT = seconds("etcd_disk_backend_commit_duration_seconds",
+            "The latency distributions of commit called by backend.", 0.001, 14);
+    public static final Timing BACKEND_DEFRAG = seconds("etcd_disk_backend_defrag_duration_seconds",
+            "The latency distribution of backend defragmentation.", 0.1, 13);
+    public static final Timing BACKEND_SNAPSHOT = seconds("etcd_disk_backend_snapshot_duration_seconds",
+            "The latency distribution of backend snapshots.", 0.01, 17);
+    public static final Gauge DEFRAG_INFLIGHT = gauge("etcd_disk_defrag_inflight",
+            "Whether or not defrag is active on the member. 1 means active, 0 means not.");
+    /** bbolt's commit phases; for LMDB: spill = writing the batch into the transaction, write = LMDB's commit. */
+    public static final Timing BACKEND_COMMIT_REBALANCE = seconds("etcd_debugging_disk_backend_commit_rebalance_duration_seconds",
+            "The latency distributions of commit.rebalance called by bboltdb backend.", 0.001, 14);
+    public static final Timing BACKEND_COMMIT_SPILL = seconds("etcd_debugging_disk_backend_commit_spill_duration_seconds",
+            "The latency distributions of commit.spill called by bboltdb backend.", 0.001, 14);
+    public static final Timing BACKEND_COMMIT_WRITE = seconds("etcd_debugging_disk_backend_commit_write_duration_seconds",
+            "The latency distributions of commit.write called by bboltdb backend.", 0.001, 14);
+
+    public static final Timing SNAP_FSYNC = seconds("etcd_snap_fsync_duration_seconds",
+            "The latency distributions of fsync called by snap.", 0.001, 14);
+    public static final Timing SNAP_DB_FSYNC = seconds("etcd_snap_db_fsync_duration_seconds",
+            "The latency distributions of fsyncing .snap.db file", 0.001, 14);
+    public static final Timing SNAP_DB_SAVE = seconds("etcd_snap_db_save_total_duration_seconds",
+            "The total latency distributions of v3 snapshot save", 0.1, 10);
+    public static final Timing SNAP_SAVE_MARSHALLING = seconds("etcd_debugging_snap_save_marshalling_duration_seconds",
+            "The marshalling cost distributions of save called by snapshot.", 0.001, 14);
+    public static final Timing SNAP_SAVE_TOTAL = seconds("etcd_debugging_snap_save_total_duration_seconds",
+            "The total latency distributions of save called by snapshot.", 0.001, 14);
+
     /** Requests served, counted per request (etcd counts inside the store, per operation). */
-    public static final Counter RANGES = new Counter("etcd_mvcc_range_total", "Total number of ranges seen by this member.");
-    public static final Counter PUTS = new Counter("etcd_mvcc_put_total", "Total number of puts seen by this member.");
-    public static final Counter DELETES = new Counter("etcd_mvcc_delete_total", "Total number of deletes seen by this member.");
-    public static final Counter TXNS = new Counter("etcd_mvcc_txn_total", "Total number of txns seen by this member.");
+    public static final Counter RANGES = counter("etcd_mvcc_range_total", "Total number of ranges seen by this member.");
+    public static final Counter PUTS = counter("etcd_mvcc_put_total", "Total number of puts seen by this member.");
+    public static final Counter DELETES = counter("etcd_mvcc_delete_total", "Total number of deletes seen by this member.");
+    public static final Counter TXNS = counter("etcd_mvcc_txn_total", "Total number of txns seen by this member.");
+    public static final Gauge OPEN_READ_TXNS = gauge("etcd_mvcc_db_open_read_transactions",
+            "The number of currently open read transactions");
+    public static final Timing HASH = seconds("etcd_mvcc_hash_duration_seconds",
+            "The latency distribution of storage hash operation.", 0.01, 15);
+    public static final Timing HASH_REV = seconds("etcd_mvcc_hash_rev_duration_seconds",
+            "The latency distribution of storage hash by revision operation.", 0.01, 15);
+    public static final Gauge TOTAL_PUT_SIZE = gauge("etcd_debugging_mvcc_total_put_size_in_bytes",
+            "The total size of put kv pairs seen by this member.");
+    public static final Gauge WATCH_STREAMS = gauge("etcd_debugging_mvcc_watch_stream_total", "Total number of watch streams.");
+    public static final Gauge PENDING_EVENTS = gauge("etcd_debugging_mvcc_pending_events_total",
+            "Total number of pending events to be sent.");
+    public static final Counter EVENTS = counter("etcd_debugging_mvcc_events_total", "Total number of events sent by this member.");
+    public static final Counter COMPACTION_KEYS = counter("etcd_debugging_mvcc_db_compaction_keys_total",
+            "Total number of db keys compacted.");
+    public static final Histogram COMPACTION_PAUSE_MS = histogram("etcd_debugging_mvcc_db_compaction_pause_duration_milliseconds",
+            "Bucketed histogram of db compaction pause duration.", 1, 13);
+    public static final Histogram COMPACTION_TOTAL_MS = histogram("etcd_debugging_mvcc_db_compaction_total_duration_milliseconds",
+            "Bucketed histogram of db compaction total duration.", 100, 14);
+    public static final Histogram INDEX_COMPACTION_PAUSE_MS = histogram(
+            "etcd_debugging_mvcc_index_compaction_pause_duration_milliseconds",
+            "Bucketed histogram of index compaction pause duration.", 0.5, 14);
+
+    public static final Counter LEASE_GRANTED = counter("etcd_debugging_lease_granted_total", "The total number of granted leases.");
+    public static final Counter LEASE_REVOKED = counter("etcd_debugging_lease_revoked_total", "The total number of revoked leases.");
+    public static final Counter LEASE_RENEWED = counter("etcd_debugging_lease_renewed_total",
+            "The number of renewed leases seen by the leader.");
+    public static final Histogram LEASE_TTL = histogram("etcd_debugging_lease_ttl_total", "Bucketed histogram of lease TTLs.", 1, 24);
+    public static final Counter LEASE_EXPIRED = counter("etcd_debugging_server_lease_expired_total",
+            "The total number of expired leases.");
+
+    static {
+        ProcessMetrics.register(REGISTRY);
+        V2StoreMetrics.init();
+        GrpcMetrics.init();
+        PeerMetrics.init();
+    }
 
     private Metrics() {
     }
 
-    /** A value that goes up and down. */
-    public static final class Gauge {
-        final String name;
-        final String help;
-        private final AtomicLong value = new AtomicLong();
-
-        Gauge(String name, String help) {
-            this.name = name;
-            this.help = help;
-        }
-
-        public void set(long v) {
-            value.set(v);
-        }
-
-        void render(StringBuilder sb) {
-            gauge(sb, name, help, value.get());
-        }
+    /**
+     * A backend transaction committed (started at {@code startNanos}). LMDB has no separate
+     * rebalance and spill phases (it rebalances within each delete and writes its dirty pages in
+     * the commit): those two are observed as zero per commit, so their counts are the commits.
+     */
+    public static void backendCommitted(long startNanos) {
+        BACKEND_COMMIT_WRITE.since(startNanos);
+        BACKEND_COMMIT_SPILL.observeNanos(0);
+        BACKEND_COMMIT_REBALANCE.observeNanos(0);
     }
 
-    /** A value that only goes up. */
-    public static final class Counter {
-        final String name;
-        final String help;
-        private final AtomicLong value = new AtomicLong();
-
-        Counter(String name, String help) {
-            this.name = name;
-            this.help = help;
+    static Counter counter(String name, String help, String... labels) {
+        if (!name.endsWith("_total")) {
+            NO_TOTAL_SUFFIX.add(name);
         }
-
-        public void inc() {
-            value.incrementAndGet();
-        }
-
-        void render(StringBuilder sb) {
-            sb.append("# HELP ").append(name).append(' ').append(help).append('\n')
-                    .append("# TYPE ").append(name).append(" counter\n")
-                    .append(name).append(' ').append(value.get()).append('\n');
-        }
+        return Counter.builder().name(name).help(help).labelNames(labels).withoutExemplars().register(REGISTRY);
     }
 
-    /** Prometheus histogram with exponential buckets, as etcd's (start, factor 2, count). */
-    public static final class Histogram {
-        final String name;
-        final String help;
-        private final double[] bounds;
-        private final AtomicLongArray counts;
-        private final AtomicLong count = new AtomicLong();
-        private final DoubleAdder sum = new DoubleAdder();
+    static Gauge gauge(String name, String help, String... labels) {
+        return Gauge.builder().name(name).help(help).labelNames(labels).withoutExemplars().register(REGISTRY);
+    }
 
-        Histogram(String name, String help, double start, int n) {
-            this.name = name;
-            this.help = help;
-            this.bounds = new double[n];
-            for (int i = 0; i < n; i++) {
-                bounds[i] = start * Math.pow(2, i);
-            }
-            this.counts = new AtomicLongArray(n);
+    /** A classic histogram with etcd's exponential buckets: {@code start}, doubling, {@code count} of them. */
+    static Histogram histogram(String name, String help, double start, int count, String... labels) {
+        return Histogram.builder().name(name).help(help).labelNames(labels).classicOnly()
+                .classicExponentialUpperBounds(start, 2, count).withoutExemplars().register(REGISTRY);
+    }
+
+    static Timing seconds(String name, String help, double start, int count) {
+        return new Timing(histogram(name, help, start, count));
+    }
+
+    /** A histogram of durations in seconds, fed in nanoseconds. */
+    public static final class Timing {
+        private final Histogram histogram;
+
+        Timing(Histogram histogram) {
+            this.histogram = histogram;
         }
 
         public void observeNanos(long nanos) {
-            double s = nanos / 1e9;
-            for (int i = 0; i < bounds.length; i++) {
-                if (s <= bounds[i]) {
-                    counts.incrementAndGet(i);
-                    break;
-                }
-            }
-            count.incrementAndGet();
-            sum.add(s);
+            histogram.observe(nanos / 1e9);
+        }
+
+        /** Observes the time since {@code startNanos} (a {@link System#nanoTime()} reading). */
+        public void since(long startNanos) {
+            observeNanos(System.nanoTime() - startNanos);
         }
 
         public long count() {
-            return count.get();
+            return histogram.collect().getDataPoints().get(0).getCount();
         }
-
-        void render(StringBuilder sb) {
-            sb.append("# HELP ").append(name).append(' ').append(help).append('\n')
-                    .append("# TYPE ").append(name).append(" histogram\n");
-            long cumulative = 0;
-            for (int i = 0; i < bounds.length; i++) {
-                cumulative += counts.get(i);
-                sb.append(name).append("_bucket{le=\"").append(format(bounds[i])).append("\"} ").append(cumulative).append('\n');
-            }
-            sb.append(name).append("_bucket{le=\"+Inf\"} ").append(count.get()).append('\n')
-                    .append(name).append("_sum ").append(sum.sum()).append('\n')
-                    .append(name).append("_count ").append(count.get()).append('\n');
-        }
-
-        private static String format(double d) {
-            String s = Double.toString(d);
-            return s.endsWith(".0") ? s.substring(0, s.length() - 2) : s;
-        }
-    }
-
-    static void gauge(StringBuilder sb, String name, String help, long v) {
-        sb.append("# HELP ").append(name).append(' ').append(help).append('\n')
-                .append("# TYPE ").append(name).append(" gauge\n")
-                .append(name).append(' ').append(v).append('\n');
     }
 
     /** Values read from the member at scrape time ({@code leases} is not exported: etcd has no such family). */
     public record Gauges(long committedIndex, long quotaBackendBytes, long dbSize, long dbSizeInUse, long revision,
-                         long compactRevision, long watchers, long leases, long memberId, boolean learner) {
-    }
-
-    /** The whole exposition, with the member's values read at scrape time. */
-    public static String render(Gauges server) {
-        StringBuilder sb = new StringBuilder(4096);
-        HAS_LEADER.render(sb);
-        IS_LEADER.render(sb);
-        LEADER_CHANGES.render(sb);
-        APPLIED_INDEX.render(sb);
-        gauge(sb, "etcd_server_proposals_committed_total", "The total number of consensus proposals committed.",
-                server.committedIndex());
-        gauge(sb, "etcd_server_quota_backend_bytes", "Current backend storage quota size in bytes.",
-                server.quotaBackendBytes());
-        gauge(sb, "etcd_mvcc_db_total_size_in_bytes",
-                "Total size of the underlying database physically allocated in bytes.", server.dbSize());
-        gauge(sb, "etcd_mvcc_db_total_size_in_use_in_bytes",
-                "Total size of the underlying database logically in use in bytes.", server.dbSizeInUse());
-        gauge(sb, "etcd_debugging_mvcc_current_revision", "The current revision of store.",
-                server.revision());
-        gauge(sb, "etcd_debugging_mvcc_compact_revision", "The revision of the last compaction in store.",
-                server.compactRevision());
-        gauge(sb, "etcd_debugging_mvcc_watcher_total", "Total number of watchers.", server.watchers());
-        WAL_FSYNC.render(sb);
-        BACKEND_COMMIT.render(sb);
-        BACKEND_DEFRAG.render(sb);
-        PROPOSALS_FAILED.render(sb);
-        SLOW_APPLIES.render(sb);
-        HEALTH_SUCCESS.render(sb);
-        HEALTH_FAILURES.render(sb);
-        RANGES.render(sb);
-        PUTS.render(sb);
-        DELETES.render(sb);
-        TXNS.render(sb);
-        gauge(sb, "etcd_server_is_learner", "Whether or not this member is a learner. 1 if is, 0 otherwise.",
-                server.learner() ? 1 : 0);
-        sb.append("# HELP etcd_server_id Server or member ID in hexadecimal format. 1 for 'server_id' label with current ID.\n")
-                .append("# TYPE etcd_server_id gauge\n")
-                .append("etcd_server_id{server_id=\"").append(Long.toHexString(server.memberId())).append("\"} 1\n");
-        sb.append("# HELP etcd_cluster_version Which version is running. 1 for 'cluster_version' label with current cluster version\n")
-                .append("# TYPE etcd_cluster_version gauge\n")
-                .append("etcd_cluster_version{cluster_version=\"").append(Versions.CLUSTER.substring(0, 3)).append("\"} 1\n");
-        sb.append("# HELP etcd_server_version Which version is running. 1 for 'server_version' label with current version.\n")
-                .append("# TYPE etcd_server_version gauge\n")
-                .append("etcd_server_version{server_version=\"").append(Versions.SERVER).append("\"} 1\n");
-        GrpcMetrics.render(sb);
-        ProcessMetrics.render(sb);
-        return sb.toString();
+                         long compactRevision, long watchers, long leases, long memberId, boolean learner,
+                         long keys, long slowWatchers, long authRevision,
+                         long proposalsPending, String clusterVersion) {
     }
 }

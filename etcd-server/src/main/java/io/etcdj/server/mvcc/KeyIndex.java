@@ -58,6 +58,17 @@ final class KeyIndex {
         keys.clear();
     }
 
+    long liveKeys() {
+        long n = 0;
+        for (KeyHistory h : keys.values()) {
+            KeyHistory.Change c = h.latest();
+            if (c != null && !c.tombstone()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     int size() {
         return keys.size();
     }

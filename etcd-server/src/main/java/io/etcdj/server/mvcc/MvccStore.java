@@ -104,6 +104,16 @@ public final class MvccStore {
         }
     }
 
+    /** Number of keys alive at the current revision (etcd's etcd_debugging_mvcc_keys_total). */
+    public long liveKeys() {
+        lock.readLock().lock();
+        try {
+            return index.liveKeys();
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
     /** A consistent read view at the current revision; close it promptly. */
     public ReadView openRead() {
         lock.readLock().lock();

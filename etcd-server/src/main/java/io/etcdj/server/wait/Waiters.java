@@ -17,6 +17,11 @@ public final class Waiters {
         this.completer = completer;
     }
 
+    /** Proposals waiting for their apply (etcd's etcd_server_proposals_pending). */
+    public int pending() {
+        return pending.size();
+    }
+
     public CompletableFuture<ApplyResult> register(long id) {
         CompletableFuture<ApplyResult> f = new CompletableFuture<>();
         pending.put(id, f);

@@ -91,6 +91,16 @@ public final class WatchHub implements AutoCloseable {
         }
     }
 
+    /** Watchers still catching up from history (etcd's slow watchers). */
+    public int unsyncedCount() {
+        lock.lock();
+        try {
+            return unsynced.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Called by the apply loop after the batch that made {@code events} is visible to readers. */
     public void notify(List<ChangeEvent> events) {
         if (events.isEmpty()) {

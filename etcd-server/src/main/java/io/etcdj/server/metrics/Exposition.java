@@ -1,0 +1,117 @@
+package io.etcdj.server.metrics;
+
+import io.etcdj.server.version.Versions;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.Gauge;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * /metrics: the registry's families and the member's scrape-time gauges, in the Prometheus text
+ * format 0.0.4 written by the client library's {@link PrometheusTextFormatWriter}. The library
+ * ends every counter's name in {@code _total}; the few counters etcd names without it
+ * ({@link Metrics#NO_TOTAL_SUFFIX}) get their etcd names back here.
+ */
+public final class Exposition {
+    public static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+    private static final PrometheusTextFormatWriter WRITER = PrometheusTextFormatWriter.create();
+    private static final Gauge SCRAPES_IN_FLIGHT = Metrics.gauge("promhttp_metric_handler_requests_in_flight",
+            "Current number of scrapes being served.");
+    private static final Counter SCRAPES = Metrics.counter("promhttp_metric_handler_requests_total",
+            "Total number of scrapes by HTTP status code.", "code");
+
+    static {
+        for (String code : new String[] {"200", "500", "503"}) {
+            SCRAPES.labelValues(code);
+        }
+    }
+
+    private Exposition() {
+    }
+
+    /** The whole exposition, with the member's values read at scrape time. */
+    public static String render(Metrics.Gauges server) {
+        SCRAPES_IN_FLIGHT.inc();
+        try {
+            List<MetricSnapshot> all = new ArrayList<>(256);
+            Metrics.REGISTRY.scrape().forEach(all::add);
+            all.addAll(serverGauges(server));
+            ByteArrayOutputStream out = new ByteArrayOutputStream(64 * 1024);
+            WRITER.write(out, new MetricSnapshots(all));
+            String text = etcdCounterNames(out.toString(StandardCharsets.UTF_8));
+            SCRAPES.labelValues("200").inc();
+            return text;
+        } catch (IOException e) {
+            SCRAPES.labelValues("500").inc();
+            throw new UncheckedIOException(e);
+        } finally {
+            SCRAPES_IN_FLIGHT.dec();
+        }
+    }
+
+    static String etcdCounterNames(String text) {
+        String s = text;
+        for (String name : Metrics.NO_TOTAL_SUFFIX) {
+            String wrong = name + "_total";
+            s = s.replace("# HELP " + wrong + " ", "# HELP " + name + " ")
+                    .replace("# TYPE " + wrong + " ", "# TYPE " + name + " ")
+                    .replace("\n" + wrong + " ", "\n" + name + " ")
+                    .replace("\n" + wrong + "{", "\n" + name + "{");
+        }
+        return s;
+    }
+
+    private static List<MetricSnapshot> serverGauges(Metrics.Gauges g) {
+        List<MetricSnapshot> out = new ArrayList<>();
+        add(out, "etcd_server_proposals_committed_total", "The total number of consensus proposals committed.", g.committedIndex());
+        add(out, "etcd_server_proposals_pending", "The current number of pending proposals to commit.", g.proposalsPending());
+        add(out, "etcd_server_quota_backend_bytes", "Current backend storage quota size in bytes.", g.quotaBackendBytes());
+        add(out, "etcd_server_is_learner", "Whether or not this member is a learner. 1 if is, 0 otherwise.", g.learner() ? 1 : 0);
+        add(out, "etcd_mvcc_db_total_size_in_bytes", "Total size of the underlying database physically allocated in bytes.",
+                g.dbSize());
+        add(out, "etcd_debugging_mvcc_db_total_size_in_bytes",
+                "Total size of the underlying database physically allocated in bytes.", g.dbSize());
+        add(out, "etcd_mvcc_db_total_size_in_use_in_bytes", "Total size of the underlying database logically in use in bytes.",
+                g.dbSizeInUse());
+        add(out, "etcd_debugging_mvcc_current_revision", "The current revision of store.", g.revision());
+        // etcd reports -1 until the first compaction
+        add(out, "etcd_debugging_mvcc_compact_revision", "The revision of the last compaction in store.",
+                g.compactRevision() == 0 ? -1 : g.compactRevision());
+        add(out, "etcd_debugging_mvcc_keys_total", "Total number of keys.", g.keys());
+        add(out, "etcd_debugging_mvcc_watcher_total", "Total number of watchers.", g.watchers());
+        add(out, "etcd_debugging_mvcc_slow_watcher_total", "Total number of unsynced slow watchers.", g.slowWatchers());
+        add(out, "etcd_debugging_auth_revision", "The current revision of auth store.", g.authRevision());
+        label(out, "etcd_server_id", "Server or member ID in hexadecimal format. 1 for 'server_id' label with current ID.",
+                "server_id", Long.toHexString(g.memberId()));
+        label(out, "etcd_cluster_version",
+                "Which version is running. 1 for 'cluster_version' label with current cluster version",
+                "cluster_version", g.clusterVersion());
+        label(out, "etcd_server_version", "Which version is running. 1 for 'server_version' label with current version.",
+                "server_version", Versions.SERVER);
+        // Go's version in etcd; the Java runtime's here (docs/operations.md)
+        label(out, "etcd_server_go_version",
+                "Which Go version server is running with. 1 for 'server_go_version' label with current version.",
+                "server_go_version", "java" + Runtime.version());
+        return out;
+    }
+
+    private static void add(List<MetricSnapshot> out, String name, String help, double value) {
+        out.add(GaugeSnapshot.builder().name(name).help(help)
+                .dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().value(value).build()).build());
+    }
+
+    private static void label(List<MetricSnapshot> out, String name, String help, String label, String value) {
+        out.add(GaugeSnapshot.builder().name(name).help(help)
+                .dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(Labels.of(label, value)).value(1).build())
+                .build());
+    }
+}
