@@ -126,7 +126,12 @@ final class ApplyLoop implements AutoCloseable {
     }
 
     private void install(java.nio.file.Path dbFile, long snapshotIndex) {
-        sm.installSnapshot(dbFile);
+        io.etcdj.server.metrics.Metrics.SNAPSHOT_APPLY_IN_PROGRESS.set(1);
+        try {
+            sm.installSnapshot(dbFile);
+        } finally {
+            io.etcdj.server.metrics.Metrics.SNAPSHOT_APPLY_IN_PROGRESS.set(0);
+        }
         consistentIndex = sm.consistentIndex();
         appliedIndex = Math.max(appliedIndex, consistentIndex);
         hub.resyncAll();

@@ -74,6 +74,11 @@ final class ClusterOps implements ClusterOperations {
                     }
                     return server.proposeConfChange(ConfChangeType.ConfChangeAddNode, id, null);
                 })
+                .whenComplete((res, err) -> {
+                    if (err == null) {
+                        io.etcdj.server.metrics.Metrics.LEARNER_PROMOTE_SUCCESSES.inc();
+                    }
+                })
                 .thenApply(res -> MemberPromoteResponse.newBuilder().setHeader(server.header(0))
                         .addAllMembers(membership().members()).build());
     }

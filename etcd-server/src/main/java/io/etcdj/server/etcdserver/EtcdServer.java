@@ -465,11 +465,15 @@ public final class EtcdServer implements AutoCloseable {
         // Without a leader a read cannot be confirmed: say so after two election timeouts (as
         // proposals do) rather than at the end of the request timeout.
         timers.schedule(() -> {
-            if (!f.isDone() && raft.lead() == 0) {
-                f.completeExceptionally(EtcdError.NO_LEADER.exception());
+            if (!f.isDone() && raft.lead() == 0 && f.completeExceptionally(EtcdError.NO_LEADER.exception())) {
+                Metrics.READ_INDEXES_FAILED.inc();
             }
         }, 2 * config.electionMillis(), TimeUnit.MILLISECONDS);
-        return f.orTimeout(requestTimeoutMillis, TimeUnit.MILLISECONDS);
+        return f.orTimeout(requestTimeoutMillis, TimeUnit.MILLISECONDS).whenComplete((x, err) -> {
+            if (err instanceof java.util.concurrent.TimeoutException) {
+                Metrics.READ_INDEXES_FAILED.inc();
+            }
+        });
     }
 
     /** Renews a lease on the leader; answers with the TTL. */
@@ -662,7 +666,12 @@ public final class EtcdServer implements AutoCloseable {
     public void defragment() {
         LOG.info("starting defragment", "current-db-size-bytes", sm.backend.size());
         long started = System.nanoTime();
-        sm.backend.defragment();
+        Metrics.DEFRAG_INFLIGHT.set(1);
+        try {
+            sm.backend.defragment();
+        } finally {
+            Metrics.DEFRAG_INFLIGHT.set(0);
+        }
         Metrics.BACKEND_DEFRAG.observeNanos(System.nanoTime() - started);
         LOG.info("finished defragment", "current-db-size-bytes", sm.backend.size());
     }
@@ -672,6 +681,7 @@ public final class EtcdServer implements AutoCloseable {
             return;
         }
         for (long id : sm.lessor.expired(500)) {
+            Metrics.LEASE_EXPIRED.inc();
             propose(InternalRaftRequest.newBuilder().setLeaseRevoke(LeaseRevokeRequest.newBuilder().setID(id)));
         }
     }

@@ -42,7 +42,7 @@ final class KvOps implements KvOperations {
 
     @Override
     public CompletableFuture<PutResponse> put(PutRequest r) {
-        io.etcdj.server.metrics.Metrics.PUTS.inc();
+        io.etcdj.server.metrics.Metrics.put(r.getKey().size() + r.getValue().size());
         return server.proposeAsCaller(InternalRaftRequest.newBuilder().setPut(r)).thenApply(res ->
                 ((PutResponse) res.response()).toBuilder().setHeader(server.header(res.revision())).build());
     }

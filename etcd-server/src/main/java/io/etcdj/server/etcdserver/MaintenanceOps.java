@@ -69,6 +69,7 @@ final class MaintenanceOps implements MaintenanceOperations {
     @Override
     public HashResponse hash() {
         CRC32C crc = new CRC32C();
+        long start = System.nanoTime();
         try (ReadView v = server.stateMachines().store.openRead()) {
             ReadTx tx = v.backendRead();
             for (Bucket b : Bucket.values()) {
@@ -82,6 +83,7 @@ final class MaintenanceOps implements MaintenanceOperations {
                     return true;
                 });
             }
+            io.etcdj.server.metrics.Metrics.HASH.since(start);
             return HashResponse.newBuilder().setHeader(server.header(v.revision())).setHash((int) crc.getValue()).build();
         }
     }
@@ -125,7 +127,9 @@ final class MaintenanceOps implements MaintenanceOperations {
     }
 
     private static HashKVResponse hashKvOf(EtcdServer server, ReadView v, long revision) {
+        long start = System.nanoTime();
         long[] h = v.hashKv(revision);
+        io.etcdj.server.metrics.Metrics.HASH_REV.since(start);
         return HashKVResponse.newBuilder().setHeader(server.header(v.revision()))
                 .setHash((int) h[0]).setCompactRevision(v.compactRevision()).setHashRevision(h[1]).build();
     }
@@ -134,7 +138,9 @@ final class MaintenanceOps implements MaintenanceOperations {
     public Path copyBackend() throws IOException {
         Path tmp = Files.createTempFile(server.config().dataDir().toAbsolutePath(), "snapshot", ".tmp");
         try {
+            long start = System.nanoTime();
             server.stateMachines().backend.copyTo(tmp);
+            io.etcdj.server.metrics.Metrics.BACKEND_SNAPSHOT.since(start);
             return tmp;
         } catch (RuntimeException e) {
             Files.deleteIfExists(tmp);

@@ -67,6 +67,7 @@ public final class Lessor {
         tx.put(Bucket.LEASE, Bytes.longBytes(id),
                 ByteBuffer.allocate(16).putLong(id).putLong(lease.ttlSeconds()).array());
         leases.put(id, lease);
+        io.etcdj.server.metrics.Metrics.leaseGranted(lease.ttlSeconds());
         return lease;
     }
 
@@ -77,6 +78,7 @@ public final class Lessor {
             throw EtcdError.LEASE_NOT_FOUND.exception();
         }
         tx.delete(Bucket.LEASE, Bytes.longBytes(id));
+        io.etcdj.server.metrics.Metrics.LEASE_REVOKED.inc();
         return lease;
     }
 
@@ -110,6 +112,7 @@ public final class Lessor {
         }
         if (primary) {
             lease.refresh(clock.getAsLong(), 0);
+            io.etcdj.server.metrics.Metrics.LEASE_RENEWED.inc();
         }
         return lease.ttlSeconds();
     }

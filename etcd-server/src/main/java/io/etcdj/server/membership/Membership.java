@@ -38,6 +38,7 @@ public final class Membership {
     public void restore(ReadTx tx) {
         members.clear();
         removed.clear();
+        io.etcdj.server.metrics.V2StoreMetrics.read("getRecursive");
         tx.forEach(Bucket.MEMBERS, null, null, (k, v) -> {
             Member m = parse(v);
             members.put(m.getID(), m);
@@ -75,12 +76,13 @@ public final class Membership {
     }
 
     public void add(WriteTx tx, Member m) {
-        members.put(m.getID(), m);
+        io.etcdj.server.metrics.V2StoreMetrics.write(members.put(m.getID(), m) == null ? "create" : "set");
         tx.put(Bucket.MEMBERS, Bytes.longBytes(m.getID()), m.toByteArray());
     }
 
     public void remove(WriteTx tx, long id) {
         members.remove(id);
+        io.etcdj.server.metrics.V2StoreMetrics.write("delete");
         removed.add(id);
         tx.delete(Bucket.MEMBERS, Bytes.longBytes(id));
         tx.put(Bucket.MEMBERS_REMOVED, Bytes.longBytes(id), new byte[0]);

@@ -4,6 +4,7 @@ import io.etcdj.server.version.Versions;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
@@ -58,6 +59,17 @@ public final class Exposition {
         }
     }
 
+    /** Only the registry's families whose names pass {@code names}, with no member gauges. */
+    static String render(java.util.function.Predicate<String> names) {
+        try {
+            ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
+            WRITER.write(out, Metrics.REGISTRY.scrape(names));
+            return etcdCounterNames(out.toString(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     static String etcdCounterNames(String text) {
         String s = text;
         for (String name : Metrics.NO_TOTAL_SUFFIX) {
@@ -82,6 +94,11 @@ public final class Exposition {
                 "Total size of the underlying database physically allocated in bytes.", g.dbSize());
         add(out, "etcd_mvcc_db_total_size_in_use_in_bytes", "Total size of the underlying database logically in use in bytes.",
                 g.dbSizeInUse());
+        // etcd 3.4 exports its request counts twice, under etcd_mvcc_ and etcd_debugging_mvcc_
+        count(out, "etcd_debugging_mvcc_range_total", "Total number of ranges seen by this member.", Metrics.RANGES.get());
+        count(out, "etcd_debugging_mvcc_put_total", "Total number of puts seen by this member.", Metrics.PUTS.get());
+        count(out, "etcd_debugging_mvcc_delete_total", "Total number of deletes seen by this member.", Metrics.DELETES.get());
+        count(out, "etcd_debugging_mvcc_txn_total", "Total number of txns seen by this member.", Metrics.TXNS.get());
         add(out, "etcd_debugging_mvcc_current_revision", "The current revision of store.", g.revision());
         // etcd reports -1 until the first compaction
         add(out, "etcd_debugging_mvcc_compact_revision", "The revision of the last compaction in store.",
@@ -107,6 +124,11 @@ public final class Exposition {
     private static void add(List<MetricSnapshot> out, String name, String help, double value) {
         out.add(GaugeSnapshot.builder().name(name).help(help)
                 .dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().value(value).build()).build());
+    }
+
+    private static void count(List<MetricSnapshot> out, String name, String help, double value) {
+        out.add(CounterSnapshot.builder().name(name).help(help)
+                .dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().value(value).build()).build());
     }
 
     private static void label(List<MetricSnapshot> out, String name, String help, String label, String value) {

@@ -109,6 +109,7 @@ public final class Metrics {
         V2StoreMetrics.init();
         GrpcMetrics.init();
         PeerMetrics.init();
+        GrpcProxyMetrics.init();
     }
 
     private Metrics() {
@@ -123,6 +124,29 @@ public final class Metrics {
         BACKEND_COMMIT_WRITE.since(startNanos);
         BACKEND_COMMIT_SPILL.observeNanos(0);
         BACKEND_COMMIT_REBALANCE.observeNanos(0);
+    }
+
+    /** A put request of a key and value of {@code bytes} together. */
+    public static void put(int bytes) {
+        PUTS.inc();
+        TOTAL_PUT_SIZE.inc(bytes);
+    }
+
+    /** A lease granted with {@code ttlSeconds}. */
+    public static void leaseGranted(long ttlSeconds) {
+        LEASE_GRANTED.inc();
+        LEASE_TTL.observe(ttlSeconds);
+    }
+
+    /**
+     * A compaction that started at {@code startNanos} removed {@code keys} revisions. It runs
+     * within one apply batch, so its pause is its whole duration.
+     */
+    public static void compacted(int keys, long startNanos) {
+        double ms = (System.nanoTime() - startNanos) / 1e6;
+        COMPACTION_KEYS.inc(keys);
+        COMPACTION_PAUSE_MS.observe(ms);
+        COMPACTION_TOTAL_MS.observe(ms);
     }
 
     static Counter counter(String name, String help, String... labels) {

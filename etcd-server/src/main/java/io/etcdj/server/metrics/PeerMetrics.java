@@ -65,6 +65,14 @@ public final class PeerMetrics {
         sentBytes.inc(bytes);
     }
 
+    /** A message dropped because the link's queue was full; {@code alsoCount} (etcd's heartbeat failures) when not null. */
+    public void dropped(Counter alsoCount) {
+        sendFailures.inc();
+        if (alsoCount != null) {
+            alsoCount.inc();
+        }
+    }
+
     public void sendFailed() {
         sendFailures.inc();
     }

@@ -66,9 +66,13 @@ public final class WriteBatch extends ReadView {
         // etcd hashes the history this compaction covers before dropping any of it
         long hash = hash(store.compactRev, rev);
         store.compactionHashes.add(new CompactionHashes.Entry(hash, store.compactRev, rev));
-        for (KeyHistory.Change c : store.index.compact(rev)) {
+        long start = System.nanoTime();
+        List<KeyHistory.Change> removed = store.index.compact(rev);
+        io.etcdj.server.metrics.Metrics.INDEX_COMPACTION_PAUSE_MS.observe((System.nanoTime() - start) / 1e6);
+        for (KeyHistory.Change c : removed) {
             wtx.delete(Bucket.KEY, c.rev().toBytes(c.tombstone()));
         }
+        io.etcdj.server.metrics.Metrics.compacted(removed.size(), start);
         wtx.put(Bucket.META, MetaKeys.FINISHED_COMPACT_REV, Bytes.longBytes(rev));
         store.compactRev = rev;
     }

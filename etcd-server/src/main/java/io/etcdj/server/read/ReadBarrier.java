@@ -55,6 +55,9 @@ public final class ReadBarrier {
             batch.addAll(latest);
         }
         batch.removeIf(CompletableFuture::isDone);
+        if (stale && !batch.isEmpty()) {
+            io.etcdj.server.metrics.Metrics.SLOW_READ_INDEXES.inc();
+        }
         waiting = new ArrayList<>();
         if (batch.isEmpty()) {
             latest = null;

@@ -2,6 +2,7 @@ package io.etcdj.server.snap;
 
 import io.etcdj.raftpb.Snapshot;
 import io.etcdj.raftpb.SnapshotMetadata;
+import io.etcdj.server.metrics.Metrics;
 import io.etcdj.server.wal.DiskFile;
 import io.etcdj.server.wal.DiskIo;
 import io.etcdj.server.wal.WalSnapshot;
@@ -48,15 +49,22 @@ public final class Snapshotter {
         if (md.getIndex() == 0) {
             return;
         }
+        long start = System.nanoTime();
         io.createDirectories(dir);
         String name = new SnapshotFileName(md.getTerm(), md.getIndex()).fileName();
         Path temp = dir.resolve(name + SnapshotFileName.TEMP_SUFFIX);
         try (DiskFile f = io.createTruncated(temp)) {
-            f.write(ByteBuffer.wrap(SnapshotFileFormat.encode(snapshot)), 0);
+            long marshalling = System.nanoTime();
+            ByteBuffer encoded = ByteBuffer.wrap(SnapshotFileFormat.encode(snapshot));
+            Metrics.SNAP_SAVE_MARSHALLING.since(marshalling);
+            f.write(encoded, 0);
+            long fsync = System.nanoTime();
             f.sync();
+            Metrics.SNAP_FSYNC.since(fsync);
         }
         io.rename(temp, dir.resolve(name));
         io.syncDirectory(dir);
+        Metrics.SNAP_SAVE_TOTAL.since(start);
     }
 
     /**

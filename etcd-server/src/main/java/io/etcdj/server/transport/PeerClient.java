@@ -9,6 +9,8 @@ import io.etcdj.raftpb.Message;
 import io.etcdj.raftpb.MessageType;
 import io.etcdj.server.log.Log;
 import io.etcdj.server.membership.MemberIds;
+import io.etcdj.server.metrics.Metrics;
+import io.etcdj.server.metrics.PeerMetrics;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -46,11 +48,13 @@ final class PeerClient implements AutoCloseable {
     private StreamObserver<PeerMessage> stream;
     private volatile Throwable streamError;
     private boolean wasActive;
+    private final PeerMetrics metrics;
 
     PeerClient(long peerId, PeerHandler handler, Supplier<SslContext> tls) {
         this.peerId = peerId;
         this.handler = handler;
         this.tls = tls;
+        this.metrics = PeerMetrics.link(handler.memberId(), peerId);
         this.thread = new Thread(this::run, "peer-" + MemberIds.hex(peerId));
         this.thread.setDaemon(true);
         this.thread.start();
@@ -58,6 +62,7 @@ final class PeerClient implements AutoCloseable {
 
     void send(Message m) {
         if (!queue.offer(m)) {
+            metrics.dropped(m.getType() == MessageType.MsgHeartbeat ? Metrics.HEARTBEAT_SEND_FAILURES : null);
             handler.unreachable(peerId);
         }
     }
@@ -78,13 +83,16 @@ final class PeerClient implements AutoCloseable {
                 if (m.getType() == MessageType.MsgSnap) {
                     sendSnapshot(m);
                 } else {
-                    ensureStream().onNext(envelope(m));
+                    PeerMessage envelope = envelope(m);
+                    ensureStream().onNext(envelope);
+                    metrics.sent(envelope.getSerializedSize());
                     if (streamError != null) {
                         throw streamError instanceof RuntimeException r ? r : new RuntimeException(streamError);
                     }
                 }
                 if (!wasActive) {
                     wasActive = true;
+                    metrics.active(true);
                     LOG.info("peer became active", "peer-id", MemberIds.hex(peerId));
                 }
                 backoff = 50;
@@ -96,9 +104,11 @@ final class PeerClient implements AutoCloseable {
                 }
                 if (wasActive) {
                     wasActive = false;
+                    metrics.active(false);
                     LOG.warn("peer became inactive (message send to peer failed)", "peer-id", MemberIds.hex(peerId),
                             "error", String.valueOf(e.getMessage()));
                 }
+                metrics.sendFailed();
                 handler.unreachable(peerId);
                 queue.clear();
                 try {
@@ -179,6 +189,7 @@ final class PeerClient implements AutoCloseable {
         Message m = snap.message();
         Path file = snap.file();
         boolean ok = false;
+        long start = System.nanoTime();
         try (InputStream in = Files.newInputStream(file)) {
             CountDownLatch done = new CountDownLatch(1);
             Throwable[] error = new Throwable[1];
@@ -214,6 +225,7 @@ final class PeerClient implements AutoCloseable {
         } catch (java.io.IOException | InterruptedException e) {
             throw new RuntimeException(e);
         } finally {
+            metrics.snapshotSent(ok, start);
             handler.snapshotSent(peerId, ok);
             try {
                 Files.deleteIfExists(file);

@@ -12,8 +12,11 @@ import io.etcdj.peerpb.PeerMessage;
 import io.etcdj.peerpb.SnapshotChunk;
 import io.etcdj.server.log.Log;
 import io.etcdj.server.membership.MemberIds;
+import io.etcdj.server.metrics.Metrics;
+import io.etcdj.server.metrics.PeerMetrics;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
+import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -52,6 +55,8 @@ final class PeerService extends PeerGrpc.PeerImplBase {
     public StreamObserver<PeerMessage> stream(StreamObserver<PeerAck> out) {
         return new StreamObserver<>() {
             private boolean refused;
+            private CounterDataPoint received;
+            private long from;
 
             @Override
             public void onNext(PeerMessage m) {
@@ -64,11 +69,19 @@ final class PeerService extends PeerGrpc.PeerImplBase {
                     out.onError(refusal.asRuntimeException());
                     return;
                 }
+                if (received == null) {
+                    from = m.getFrom();
+                    received = PeerMetrics.receivedFrom(from);
+                }
+                received.inc(m.getSerializedSize());
                 handler.receive(m.getMessage());
             }
 
             @Override
             public void onError(Throwable t) {
+                if (received != null) {
+                    PeerMetrics.receiveFailed(from);
+                }
             }
 
             @Override
@@ -88,6 +101,7 @@ final class PeerService extends PeerGrpc.PeerImplBase {
             private Path file;
             private OutputStream os;
             private boolean failed;
+            private final long start = System.nanoTime();
 
             @Override
             public void onNext(SnapshotChunk c) {
@@ -110,6 +124,7 @@ final class PeerService extends PeerGrpc.PeerImplBase {
                 } catch (IOException e) {
                     failed = true;
                     cleanup();
+                    PeerMetrics.snapshotReceived(header == null ? 0 : header.getFrom(), false, start);
                     out.onError(Status.INTERNAL.withDescription("cannot store snapshot: " + e.getMessage()).asRuntimeException());
                 }
             }
@@ -130,6 +145,9 @@ final class PeerService extends PeerGrpc.PeerImplBase {
             @Override
             public void onError(Throwable t) {
                 cleanup();
+                if (header != null) {
+                    PeerMetrics.snapshotReceived(header.getFrom(), false, start);
+                }
             }
 
             @Override
@@ -144,6 +162,8 @@ final class PeerService extends PeerGrpc.PeerImplBase {
                     out.onError(Status.INTERNAL.withDescription(e.getMessage()).asRuntimeException());
                     return;
                 }
+                Metrics.SNAP_DB_SAVE.since(start);
+                PeerMetrics.snapshotReceived(header.getFrom(), true, start);
                 handler.receiveSnapshot(header.getMessage(), file);
                 out.onNext(PeerAck.getDefaultInstance());
                 out.onCompleted();

@@ -2,6 +2,7 @@ package io.etcdj.server.wal;
 
 import io.etcdj.raftpb.Entry;
 import io.etcdj.raftpb.HardState;
+import io.etcdj.server.metrics.Metrics;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -198,7 +199,9 @@ public final class Wal implements Closeable {
                 writer.state(hardState);
                 lastState = hardState;
             }
-            tail.append(writer.drain());
+            ByteBuffer batch = writer.drain();
+            Metrics.WAL_WRITE_BYTES.inc(batch.remaining());
+            tail.append(batch);
             if (tail.end() >= options.segmentSizeBytes()) {
                 cut();
             } else if (mustSync) {
