@@ -59,6 +59,36 @@ class ClusterIT {
         });
     }
 
+    /**
+     * /metrics after the promotion: the leader counts bytes sent to the new member and holds an
+     * active link to it, the new member counts bytes received from the leader, and exactly one
+     * member counted the promotion.
+     */
+    private static void assertPeerMetrics(ProcessCluster c, EtcdProcess learner, String learnerId) throws Exception {
+        EtcdProcess leader = c.member(leaderIndex(c));
+        String leaderId = hexId(leader);
+        String onLeader = scrape(leader);
+        assertTrue(sample(onLeader, "etcd_network_peer_sent_bytes_total{To=\"" + learnerId + "\"}") > 0, onLeader);
+        assertEquals(1, sample(onLeader, "etcd_network_active_peers{Local=\"" + leaderId + "\",Remote=\"" + learnerId + "\"}"));
+        String onLearner = scrape(learner);
+        assertTrue(sample(onLearner, "etcd_network_peer_received_bytes_total{From=\"" + leaderId + "\"}") > 0, onLearner);
+        double promotions = 0;
+        for (EtcdProcess m : c.members()) {
+            promotions += sample(scrape(m), "etcd_server_learner_promote_successes");
+        }
+        assertEquals(1, promotions);
+    }
+
+    private static String scrape(EtcdProcess m) throws Exception {
+        var req = java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://" + m.endpoint() + "/metrics")).build();
+        return java.net.http.HttpClient.newHttpClient().send(req, java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    private static double sample(String body, String series) {
+        return body.lines().filter(l -> l.startsWith(series + " ")).mapToDouble(l -> Double.parseDouble(l.substring(series.length() + 1)))
+                .findFirst().orElseThrow(() -> new AssertionError(series + " not exported:\n" + body));
+    }
+
     private static String hexId(EtcdProcess m) {
         Etcdctl.Result r = ctl(m.endpoint()).run("endpoint", "status", "-w", "json").ok();
         Matcher self = MEMBER_ID.matcher(r.stdout());
@@ -118,6 +148,7 @@ class ClusterIT {
             eventually(30, "the learner promotion", () ->
                     ctl(c.endpoints()).run("member", "promote", learnerId).exitCode() == 0 ? Optional.of(true) : Optional.empty());
             assertTrue(ctl(c.endpoints()).run("member", "list").ok().stdout().contains(learnerId + ", started, m4,"));
+            assertPeerMetrics(c, learner, learnerId);
 
             int leader = leaderIndex(c);
             Etcdctl.Result move = ctl(c.member(leader).endpoint()).run("move-leader", learnerId).ok();
