@@ -28,6 +28,7 @@ final class KvOps implements KvOperations {
     @Override
     public CompletableFuture<RangeResponse> range(RangeRequest r) {
         io.etcdj.server.metrics.Metrics.RANGES.inc();
+        long start = System.nanoTime();
         AuthInfo caller = Callers.current();
         CompletableFuture<Void> ready = r.getSerializable()
                 ? CompletableFuture.completedFuture(null) : server.linearizableBarrier();
@@ -37,7 +38,8 @@ final class KvOps implements KvOperations {
             try (ReadView v = server.stateMachines().store.openRead()) {
                 return v.range(r).setHeader(server.header(v.revision())).build();
             }
-        });
+        }).whenComplete((resp, err) -> io.etcdj.server.slowlog.SlowApplies.checkRange(
+                server.config().options().watchdog().warningApplyDuration(), start, r, resp, err));
     }
 
     @Override

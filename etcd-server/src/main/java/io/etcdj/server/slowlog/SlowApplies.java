@@ -1,9 +1,12 @@
 package io.etcdj.server.slowlog;
 
 import com.google.protobuf.Message;
+import io.etcdj.api.etcdserverpb.RangeRequest;
+import io.etcdj.api.etcdserverpb.RangeResponse;
 import io.etcdj.server.config.Durations;
 import io.etcdj.server.log.Log;
 import java.time.Duration;
+import java.util.concurrent.CompletionException;
 
 /**
  * etcd's "apply request took too long" warning: an applied Raft request that took longer than
@@ -26,6 +29,35 @@ public final class SlowApplies {
             warn(threshold, took, request, response, error);
         } catch (RuntimeException e) {
             // a warning must never stop the apply loop that called it
+            LOG.warn("apply request took too long", "took", Durations.format(took), "format-error", String.valueOf(e));
+        }
+    }
+
+    /**
+     * etcd's warning for a read-only range (prefix {@code "read-only range "}): a Range that took
+     * longer than the threshold from its arrival to its answer (the ReadIndex wait included).
+     */
+    public static void checkRange(Duration threshold, long startNanos, RangeRequest request, RangeResponse response, Throwable error) {
+        long took = System.nanoTime() - startNanos;
+        if (took <= threshold.toNanos()) {
+            return;
+        }
+        try {
+            String resp = response == null ? ""
+                    : "range_response_count:" + response.getKvsCount() + " size:" + response.getSerializedSize();
+            Throwable cause = error instanceof CompletionException && error.getCause() != null
+                    ? error.getCause() : error;
+            if (cause == null) {
+                LOG.warn("apply request took too long", "took", Durations.format(took), "expected-duration",
+                        Durations.format(threshold.toNanos()), "prefix", "read-only range ", "request", GoText.of(request),
+                        "response", resp);
+            } else {
+                LOG.warn("apply request took too long", "took", Durations.format(took), "expected-duration",
+                        Durations.format(threshold.toNanos()), "prefix", "read-only range ", "request", GoText.of(request),
+                        "response", resp, "error", String.valueOf(cause.getMessage()));
+            }
+            io.etcdj.server.metrics.Metrics.SLOW_APPLIES.inc();
+        } catch (RuntimeException e) {
             LOG.warn("apply request took too long", "took", Durations.format(took), "format-error", String.valueOf(e));
         }
     }

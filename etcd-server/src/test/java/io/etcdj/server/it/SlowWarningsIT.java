@@ -22,7 +22,10 @@ class SlowWarningsIT {
                 "--experimental-warning-apply-duration=1ns")) {
             m.start();
             new Etcdctl(m.endpoint()).run("put", "slow/k", "hello").ok();
+            new Etcdctl(m.endpoint()).run("get", "slow/k").ok();
             String log = Files.readString(m.logFile(), StandardCharsets.UTF_8);
+            assertTrue(log.contains("\"prefix\":\"read-only range \",\"request\":\"key:\\\"slow/k\\\" \","
+                    + "\"response\":\"range_response_count:1 size:"), "etcd's warning for a slow read-only range:\n" + log);
             assertTrue(log.contains("\"msg\":\"request stats\"") && log.contains("\"response type\":\"/etcdserverpb.KV/Put\"")
                     && log.contains("\"request content\":\"key:\\\"slow/k\\\" value_size:5 \""), log);
             assertTrue(log.contains("\"msg\":\"apply request took too long\"")
