@@ -158,8 +158,7 @@ public record Flag(String group, String name, String defaultValue, String usage,
             c.add("auth-token-ttl", "300", Kind.UINT, "The lifetime in seconds of the auth token.");
 
             c.group("Profiling and Monitoring");
-            c.notYet("enable-pprof", "false", Kind.BOOL, "Enable runtime profiling data via HTTP server. Address is at client URL + \"/debug/pprof/\"",
-                    "Go's pprof has no JVM counterpart");
+            c.add("enable-pprof", "false", Kind.BOOL, "Enable runtime profiling data via HTTP server. Address is at client URL + \"/debug/pprof/\"");
             c.add("metrics", "basic", "Set level of detail for exported metrics, specify 'extensive' to include server side grpc histogram metrics.");
             c.add("listen-metrics-urls", "", "List of URLs to listen on for the /metrics and /health endpoints. For https, the client URL TLS info is used.");
 
@@ -189,8 +188,7 @@ public record Flag(String group, String name, String defaultValue, String usage,
             c.notYet("compaction-sleep-interval", "10ms", Kind.DURATION, "Sets the sleep interval between each compaction batch.", "compaction removes every revision in one backend transaction");
             c.add("watch-progress-notify-interval", "10m0s", Kind.DURATION, "Duration of periodical watch progress notification.");
             c.add("warning-apply-duration", "100ms", Kind.DURATION, "Time duration after which a warning is generated if watch progress takes more time.");
-            c.notYet("bootstrap-defrag-threshold-megabytes", "0", Kind.UINT, "Enable the defrag during etcd server bootstrap on condition that it will free at least the provided threshold of disk space. Needs to be set to non-zero value to take effect.",
-                    "the backend is not defragmented at start-up yet");
+            c.add("bootstrap-defrag-threshold-megabytes", "0", Kind.UINT, "Enable the defrag during etcd server bootstrap on condition that it will free at least the provided threshold of disk space. Needs to be set to non-zero value to take effect.");
             c.add("snapshot-catchup-entries", "5000", Kind.UINT, "Number of entries for a slow follower to catch up after compacting the raft storage entries.");
             c.notYet("downgrade-check-time", "5s", Kind.DURATION, "Duration of time between two downgrade status checks.", "downgrades are not implemented");
 

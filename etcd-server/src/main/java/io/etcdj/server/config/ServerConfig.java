@@ -197,6 +197,8 @@ public record ServerConfig(
                 watchdog(all, resolver),
                 new ClientHttpOptions(all.get("listen-client-http-urls").isBlank() ? List.of() : urls(all, "listen-client-http-urls"),
                         CertChecks.list(all.get("cors")), CertChecks.list(all.get("host-whitelist"))),
+                bool(all, "enable-pprof"),
+                Long.parseUnsignedLong(all.get("bootstrap-defrag-threshold-megabytes").trim()),
                 List.copyOf(resolver.warnings()));
     }
 

@@ -98,7 +98,10 @@ final class ClientListeners implements AutoCloseable {
         var access = new io.etcdj.server.gateway.AccessControl(opts.clientHttp().cors(), opts.clientHttp().hostWhitelist());
         GatewayRoutes routes = opts.enableGrpcGateway() ? new GatewayRoutes(services) : null;
         Endpoints endpoints = new Endpoints(server);
-        HttpHandler http = new HttpHandler(routes, gatewayChannel, endpoints, maxMessage);
+        HttpHandler http = new HttpHandler(routes, gatewayChannel, endpoints, maxMessage, opts.enablePprof());
+        if (opts.enablePprof()) {
+            LOG.info("JVM diagnostics are enabled under /debug/jvm/ (--enable-pprof)");
+        }
         metricsListeners.start(opts.listenMetricsUrls(), endpoints, tls);
         List<URI> httpUrls = opts.clientHttp().listenClientHttpUrls();
         io.netty.channel.ChannelHandler httpOnClientPort = httpUrls.isEmpty() ? http : new io.etcdj.server.gateway.HttpRefused();

@@ -74,6 +74,7 @@ final class Storage {
         long minTtl = Lessor.minTtlSeconds(cfg.heartbeatMillis(), cfg.electionTicks());
         StateMachines sm = StateMachines.open(cfg.backendFile(), cfg.quotaBackendBytes(), System::nanoTime, minTtl);
         try {
+            BootstrapDefrag.maybeDefragment(sm.backend, cfg.options().bootstrapDefragThresholdMegabytes());
             return Wal.exists(walDir)
                     ? restart(cfg, sm, walDir, walOptions, snapshotter)
                     : bootstrap(cfg, sm, walDir, walOptions, snapshotter);

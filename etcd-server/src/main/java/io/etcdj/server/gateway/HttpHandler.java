@@ -46,6 +46,7 @@ public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpReque
     private final ManagedChannel channel;
     private final Endpoints endpoints;
     private final int maxMessage;
+    private final boolean debug;
 
     /** The non-gateway endpoints, answered by the server. */
     public interface Endpoints {
@@ -88,6 +89,12 @@ public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpReque
 
     /** {@code maxMessage}: the largest request, as gRPC counts it (its protobuf size), the services accept. */
     public HttpHandler(GatewayRoutes routes, ManagedChannel channel, Endpoints endpoints, int maxMessage) {
+        this(routes, channel, endpoints, maxMessage, false);
+    }
+
+    /** {@code debug}: --enable-pprof, the JVM's diagnostics under /debug/jvm/ ({@link JvmDebug}). */
+    public HttpHandler(GatewayRoutes routes, ManagedChannel channel, Endpoints endpoints, int maxMessage, boolean debug) {
+        this.debug = debug;
         this.maxMessage = maxMessage;
         this.routes = routes;
         this.channel = channel;
@@ -112,7 +119,43 @@ public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpReque
                     .run(q.parameters().getOrDefault("exclude", java.util.List.of()), q.parameters().containsKey("verbose"))
                     .thenAccept(a -> ctx.executor().execute(() -> send(ctx, HttpResponseStatus.valueOf(a.status()),
                             "text/plain; charset=utf-8", a.body(), keepAlive)));
-            default -> gateway(ctx, req, path, keepAlive);
+            default -> {
+                if (debug && path.startsWith("/debug/jvm/")) {
+                    debug(ctx, q, path, keepAlive);
+                } else {
+                    gateway(ctx, req, path, keepAlive);
+                }
+            }
+        }
+    }
+
+    private static void debug(ChannelHandlerContext ctx, QueryStringDecoder q, String path, boolean keepAlive) {
+        switch (path) {
+            case JvmDebug.PREFIX -> send(ctx, HttpResponseStatus.OK, "text/plain; charset=utf-8", JvmDebug.INDEX, keepAlive);
+            case JvmDebug.PREFIX + "threads" -> send(ctx, HttpResponseStatus.OK, "text/plain; charset=utf-8", JvmDebug.threads(),
+                    keepAlive);
+            case JvmDebug.PREFIX + "jfr" -> {
+                Long seconds = JvmDebug.seconds(first(q, "seconds"));
+                if (seconds == null) {
+                    send(ctx, HttpResponseStatus.BAD_REQUEST, "text/plain; charset=utf-8",
+                            "seconds must be a whole number from 1 to 600\n", keepAlive);
+                    return;
+                }
+                JvmDebug.record(java.time.Duration.ofSeconds(seconds)).whenComplete((jfr, err) -> ctx.executor().execute(() -> {
+                    if (err != null) {
+                        send(ctx, HttpResponseStatus.INTERNAL_SERVER_ERROR, "text/plain; charset=utf-8",
+                                "recording failed: " + err.getMessage() + "\n", keepAlive);
+                        return;
+                    }
+                    FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
+                            Unpooled.wrappedBuffer(jfr));
+                    r.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/octet-stream");
+                    r.headers().set(HttpHeaderNames.CONTENT_DISPOSITION, "attachment; filename=\"etcd.jfr\"");
+                    r.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, jfr.length);
+                    ctx.writeAndFlush(r).addListener(ChannelFutureListener.CLOSE);
+                }));
+            }
+            default -> send(ctx, HttpResponseStatus.NOT_FOUND, "text/plain; charset=utf-8", "404 page not found\n", keepAlive);
         }
     }
 

@@ -61,6 +61,7 @@ class DropInIT {
             assertTrue(excluded.body().contains("[+]linearizable_read excluded: ok"), excluded.body());
             assertEquals(404, get(metrics + "/v3/kv/range").statusCode(), "the metrics port serves no gateway");
             assertEquals("ok", get("http://" + member.endpoint() + "/readyz").body());
+            assertEquals(404, get("http://" + member.endpoint() + "/debug/jvm/threads").statusCode(), "no --enable-pprof");
         }
     }
 
@@ -80,7 +81,8 @@ class DropInIT {
                 case "quota-backend-bytes" -> String.valueOf(64L << 20);
                 case "max-learners" -> "2";
                 case "grpc-keepalive-min-time" -> "1s";
-                case "socket-reuse-address", "socket-reuse-port" -> "true";
+                case "socket-reuse-address", "socket-reuse-port", "enable-pprof" -> "true";
+                case "bootstrap-defrag-threshold-megabytes" -> "1";
                 default -> f.defaultValue();
             };
             flags.add("--" + f.name() + "=" + value);
@@ -89,6 +91,21 @@ class DropInIT {
             member.start();
             new Etcdctl(member.endpoint()).run("put", "sweep/k", "v").ok();
             assertEquals("sweep/k\nv\n", new Etcdctl(member.endpoint()).run("get", "sweep/k").ok().stdout());
+            String log = Files.readString(member.logFile());
+            assertTrue(log.contains("\"msg\":\"Skipping defragmentation\"")
+                    && log.contains("\"experimental-bootstrap-defrag-threshold-bytes\":1048576"), log);
+
+            String client = "http://" + member.endpoint();
+            HttpResponse<String> threads = get(client + "/debug/jvm/threads");
+            assertEquals(200, threads.statusCode());
+            assertTrue(threads.body().startsWith("Full thread dump ") && threads.body().contains("java.lang.Thread.State: "),
+                    threads.body());
+            HttpResponse<byte[]> jfr = HTTP.send(HttpRequest.newBuilder(URI.create(client + "/debug/jvm/jfr?seconds=1"))
+                    .timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofByteArray());
+            assertEquals(200, jfr.statusCode());
+            assertEquals("FLR\0", new String(jfr.body(), 0, 4, java.nio.charset.StandardCharsets.ISO_8859_1),
+                    "a Java Flight Recorder file");
+            assertEquals(400, get(client + "/debug/jvm/jfr?seconds=0").statusCode());
         }
     }
 
