@@ -225,7 +225,9 @@ public record ServerConfig(
                                 CertChecks.list(all.get("client-cert-allowed-hostname")))
                         : new CertChecks(TransportSecurity.path(all.get("peer-crl-file")),
                                 CertChecks.list(all.get("peer-cert-allowed-cn")),
-                                CertChecks.list(all.get("peer-cert-allowed-hostname"))));
+                                CertChecks.list(all.get("peer-cert-allowed-hostname"))),
+                prefix.isEmpty() ? null : TransportSecurity.path(all.get("peer-client-cert-file")),
+                prefix.isEmpty() ? null : TransportSecurity.path(all.get("peer-client-key-file")));
     }
 
     private static long longValue(Map<String, String> all, String flag) throws ConfigException {

@@ -9,6 +9,18 @@ import io.etcdj.certs.TlsFiles;
  * @param verifyClients connecting clients must present a certificate the trusted CA signed
  * @param selfSigned the certificate came from --auto-tls/--peer-auto-tls, so nobody can verify it
  * @param checks revocation list and allowed names for the certificates clients present
+ * @param dialFiles the certificate and key presented when dialing this side (--peer-client-cert-file,
+ *                  --peer-client-key-file); null: {@code files}'
  */
-public record SideTls(TlsFiles files, boolean verifyClients, boolean selfSigned, io.etcdj.server.config.CertChecks checks) {
+public record SideTls(TlsFiles files, boolean verifyClients, boolean selfSigned, io.etcdj.server.config.CertChecks checks,
+                      TlsFiles dialFiles) {
+
+    public SideTls(TlsFiles files, boolean verifyClients, boolean selfSigned, io.etcdj.server.config.CertChecks checks) {
+        this(files, verifyClients, selfSigned, checks, null);
+    }
+
+    /** The pair to present when dialing: the dedicated client pair, or the side's own. */
+    public TlsFiles dialing() {
+        return dialFiles != null ? dialFiles : files;
+    }
 }

@@ -74,7 +74,7 @@ public final class TlsContexts {
         }
         SslContextBuilder b = GrpcSslContexts.configure(SslContextBuilder.forClient(), SslProvider.JDK);
         try {
-            b.keyManager(side.files().keyManagerFactory());
+            b.keyManager(side.dialing().keyManagerFactory());
             if (side.selfSigned()) {
                 b.trustManager(new TrustAnyCertificate());
             } else {

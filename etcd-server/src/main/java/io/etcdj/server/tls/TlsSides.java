@@ -70,7 +70,11 @@ public final class TlsSides {
     public SideTls peer() throws ConfigException {
         TransportSecurity sec = cfg.peerSecurity();
         if (sec.hasCertificate()) {
-            return new SideTls(files(sec.certFile(), sec.keyFile(), sec.trustedCaFile()), sec.verifiesClients(), false, sec.checks());
+            // as etcd, the client pair is used (and checked) only with a peer certificate of its own
+            TlsFiles dial = sec.dialCertFile() == null && sec.dialKeyFile() == null ? null
+                    : files(sec.dialCertFile(), sec.dialKeyFile(), sec.trustedCaFile());
+            return new SideTls(files(sec.certFile(), sec.keyFile(), sec.trustedCaFile()), sec.verifiesClients(), false, sec.checks(),
+                    dial);
         }
         if (sec.autoTls()) {
             TlsFiles own = selfSigned("peer", cfg.listenPeerUrls(), TlsPurpose.PEER);

@@ -21,7 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Three members of our server with https peer URLs, --peer-client-cert-auth and certificates from
  * one CA (the `etcd-certs cluster` layout): the cluster forms, replicates, and its peer ports
- * refuse a certificate from another CA.
+ * refuse a certificate from another CA. Members dial each other with a dedicated client
+ * certificate (--peer-client-cert-file, --peer-client-key-file: CN "root") and accept only that CN
+ * (--peer-cert-allowed-cn), so the cluster forms only if the dialing side presents it.
  */
 class PeerTlsClusterIT {
     @TempDir
@@ -40,7 +42,10 @@ class PeerTlsClusterIT {
                         .set("cert-file", server.certFile()).set("key-file", server.keyFile())
                         .set("client-cert-auth", true).set("trusted-ca-file", pki.ca())
                         .set("peer-cert-file", peer.certFile()).set("peer-key-file", peer.keyFile())
-                        .set("peer-client-cert-auth", true).set("peer-trusted-ca-file", pki.ca()));
+                        .set("peer-client-cert-auth", true).set("peer-trusted-ca-file", pki.ca())
+                        .set("peer-client-cert-file", pki.layout.client().certFile())
+                        .set("peer-client-key-file", pki.layout.client().keyFile())
+                        .set("peer-cert-allowed-cn", "root"));
             }
             String cluster = members.stream().map(m -> m.name + "=" + m.peerUrl(true)).collect(Collectors.joining(","));
             members.forEach(m -> m.set("initial-cluster", cluster));
@@ -66,8 +71,10 @@ class PeerTlsClusterIT {
                 }
             }
 
-            assertEquals(3, askMembers(members.get(1), pki.layout.peer("infra0"), pki.ca()).getMembersCount(),
-                    "a member's own peer certificate is accepted");
+            assertEquals(3, askMembers(members.get(1), pki.layout.client(), pki.ca()).getMembersCount(),
+                    "the peer client certificate (CN root) is accepted");
+            assertThrows(StatusRuntimeException.class, () -> askMembers(members.get(1), pki.layout.peer("infra0"), pki.ca()),
+                    "a peer certificate whose CN is not --peer-cert-allowed-cn is refused");
             StatusRuntimeException refused = assertThrows(StatusRuntimeException.class,
                     () -> askMembers(members.get(1), pki.roguePeer, pki.ca()));
             assertTrue(refused.getStatus().getCode() == io.grpc.Status.Code.UNAVAILABLE, refused.toString());
