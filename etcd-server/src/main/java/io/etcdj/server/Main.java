@@ -52,7 +52,7 @@ public final class Main {
         }
         Log.setLevel(cfg.logLevel());
         try {
-            Log.setOutput(cfg.logOutputs());
+            Log.setOutput(cfg.logOutputs(), cfg.options().logRotation());
         } catch (IOException e) {
             System.err.println("etcd: cannot open log output: " + e.getMessage());
             return 1;

@@ -166,10 +166,9 @@ public record Flag(String group, String name, String defaultValue, String usage,
             c.add("log-outputs", "default", "Specify 'stdout' or 'stderr' to skip journald logging even when running under systemd, or list of comma separated output targets.");
             c.add("log-level", "info", "Configures log level. Only supports debug, info, warn, error, panic, or fatal.");
             c.add("log-format", "json", "Configures log format. Only supports json, console.");
-            c.notYet("enable-log-rotation", "false", Kind.BOOL, "Enable log rotation of a single log-outputs file target.", "log files are not rotated yet");
-            c.notYet("log-rotation-config-json", "{\"maxsize\": 100, \"maxage\": 0, \"maxbackups\": 0, \"localtime\": false, \"compress\": false}", Kind.STRING,
-                    "Configures log rotation if enabled with a JSON logger config. MaxSize(MB), MaxAge(days,0=no limit), MaxBackups(0=no limit), LocalTime(use computers local time), Compress(gzip)",
-                    "log files are not rotated yet");
+            c.add("enable-log-rotation", "false", Kind.BOOL, "Enable log rotation of a single log-outputs file target.");
+            c.add("log-rotation-config-json", "{\"maxsize\": 100, \"maxage\": 0, \"maxbackups\": 0, \"localtime\": false, \"compress\": false}",
+                    "Configures log rotation if enabled with a JSON logger config. MaxSize(MB), MaxAge(days,0=no limit), MaxBackups(0=no limit), LocalTime(use computers local time), Compress(gzip)");
             c.add("warning-unary-request-duration", "300ms", Kind.DURATION, "Time duration after which a warning is generated if a unary request takes more than this duration.");
 
             c.group("Experimental distributed tracing");

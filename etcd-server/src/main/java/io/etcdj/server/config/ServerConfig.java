@@ -199,6 +199,8 @@ public record ServerConfig(
                         CertChecks.list(all.get("cors")), CertChecks.list(all.get("host-whitelist"))),
                 bool(all, "enable-pprof"),
                 Long.parseUnsignedLong(all.get("bootstrap-defrag-threshold-megabytes").trim()),
+                bool(all, "enable-log-rotation")
+                        ? LogRotation.parse(List.of(all.get("log-outputs").split(",")), all.get("log-rotation-config-json")) : null,
                 List.copyOf(resolver.warnings()));
     }
 

@@ -36,11 +36,21 @@ public final class Log {
      * "stdout" stdout, anything else a file path (appended to). Only the first target is used.
      */
     public static void setOutput(java.util.List<String> outputs) throws java.io.IOException {
+        setOutput(outputs, null);
+    }
+
+    /**
+     * As {@link #setOutput(java.util.List)}; a file target is rotated as {@code rotation} says
+     * (--enable-log-rotation) when not null.
+     */
+    public static void setOutput(java.util.List<String> outputs, Rotation rotation) throws java.io.IOException {
         String target = outputs.isEmpty() ? "default" : outputs.get(0).trim();
         out = switch (target) {
             case "default", "stderr" -> System.err;
             case "stdout" -> System.out;
-            default -> new PrintStream(new java.io.FileOutputStream(target, true), true);
+            default -> rotation == null
+                    ? new PrintStream(new java.io.FileOutputStream(target, true), true)
+                    : new PrintStream(new RotatingFile(java.nio.file.Path.of(target), rotation), true);
         };
     }
 
