@@ -61,6 +61,21 @@ class V3DiscoveryIT {
                 String badSize = runToExit("token-bad-size", service.endpoint());
                 assertTrue(badSize.startsWith("exit 1\n")
                         && badSize.contains("failed to join discovery cluster (discovery: size key is bad)"), badSize);
+
+                // a discovery service with authentication: --discovery-user (user:password form) and --discovery-password
+                disco.run("put", "/_etcd/registry/token-auth/_config/size", "1").ok();
+                disco.run("user", "add", "root:secret").ok();
+                disco.run("auth", "enable").ok();
+                String wrong = runToExit("token-auth", service.endpoint(), "--discovery-user=root:wrong");
+                assertTrue(wrong.startsWith("exit 1\n") && wrong.contains("failed to join discovery cluster "
+                        + "(etcdserver: authentication failed, invalid user ID or password)"), wrong);
+                try (EtcdProcess single = EtcdProcess.ours("--discovery-token=token-auth",
+                        "--discovery-endpoints=" + service.endpoint(), "--discovery-user=root", "--discovery-password=secret")) {
+                    single.start();
+                    assertEquals("OK\n", new Etcdctl(single.endpoint()).run("put", "alone", "yes").ok().stdout());
+                    assertEquals(1, disco.run("--user=root:secret", "get", "--prefix", "--keys-only",
+                            "/_etcd/registry/token-auth/members").ok().stdout().lines().filter(l -> !l.isEmpty()).count());
+                }
             }
         }
     }
@@ -75,7 +90,7 @@ class V3DiscoveryIT {
     }
 
     /** Runs one of our members with v3 discovery on fresh ports until it exits. */
-    private static String runToExit(String token, String endpoints) throws Exception {
+    private static String runToExit(String token, String endpoints, String... flags) throws Exception {
         List<String> cmd = new ArrayList<>(EtcdProcess.ourEtcdCommand(List.of()));
         String peer = "http://127.0.0.1:" + FreePorts.pick();
         String client = "http://127.0.0.1:" + FreePorts.pick();
@@ -84,6 +99,7 @@ class V3DiscoveryIT {
             cmd.addAll(List.of("--name=late", "--data-dir=" + dir.resolve("data"), "--discovery-token=" + token,
                     "--discovery-endpoints=" + endpoints, "--listen-peer-urls=" + peer, "--initial-advertise-peer-urls=" + peer,
                     "--listen-client-urls=" + client, "--advertise-client-urls=" + client));
+            cmd.addAll(List.of(flags));
             return TcpGatewayIT.run(cmd);
         } finally {
             TempDirs.delete(dir);
