@@ -3,10 +3,15 @@ package io.etcdj.server.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.certs.ClusterCertificates;
+import io.etcdj.certs.ClusterTlsLayout;
+import io.etcdj.certs.TlsFiles;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -77,6 +82,43 @@ class V3DiscoveryIT {
                             "/_etcd/registry/token-auth/members").ok().stdout().lines().filter(l -> !l.isEmpty()).count());
                 }
             }
+        }
+    }
+
+    /**
+     * A discovery service that wants client certificates (etcd 3.4 serving https with
+     * --client-cert-auth): --discovery-cacert, --discovery-cert and --discovery-key, TLS asked for by
+     * --discovery-insecure-transport=false on a scheme-less endpoint.
+     */
+    @Test
+    void aDiscoveryServiceBehindClientCertificates() throws Exception {
+        Path dir = TempDirs.create("v3-discovery-tls-");
+        try {
+            ClusterTlsLayout pki = ClusterCertificates.forMembers(List.of(
+                    new ClusterCertificates.Member("disco", List.of("127.0.0.1", "localhost")))).client("root")
+                    .writeTo(dir.resolve("pki"));
+            TlsFiles server = pki.server("disco");
+            TlsFiles client = pki.client();
+            String ca = pki.caCertificate().toString();
+            int tlsPort = FreePorts.pick();
+            try (EtcdProcess service = EtcdProcess.realEtcd("--cert-file=" + server.certFile(),
+                    "--key-file=" + server.keyFile(), "--trusted-ca-file=" + ca, "--client-cert-auth=true")) {
+                service.alsoListenOn("https://127.0.0.1:" + tlsPort);
+                service.start();
+                Etcdctl disco = new Etcdctl(service.endpoint());
+                disco.run("put", "/_etcd/registry/token-tls/_config/size", "1").ok();
+                try (EtcdProcess single = EtcdProcess.ours("--discovery-token=token-tls",
+                        "--discovery-endpoints=127.0.0.1:" + tlsPort, "--discovery-insecure-transport=false",
+                        "--discovery-cacert=" + ca, "--discovery-cert=" + client.certFile(),
+                        "--discovery-key=" + client.keyFile())) {
+                    single.start();
+                    assertEquals("OK\n", new Etcdctl(single.endpoint()).run("put", "over", "tls").ok().stdout());
+                    assertTrue(disco.run("get", "--prefix", "/_etcd/registry/token-tls/members").ok().stdout()
+                            .contains("\nit=" + single.peerUrl() + "\n"));
+                }
+            }
+        } finally {
+            TempDirs.delete(dir);
         }
     }
 
