@@ -115,8 +115,9 @@ public final class V3Discovery {
         registerSelf(client, selfConfig);
         Status s = checkCluster(client);
         List<Member> members = new ArrayList<>(s.members());
+        long revision = s.revision();
         while (members.size() < s.size()) {
-            waitPeers(client, members, s.size(), s.revision());
+            revision = waitPeers(client, members, s.size(), revision);
         }
         return initialCluster(members, s.size());
     }
@@ -194,8 +195,12 @@ public final class V3Discovery {
         }
     }
 
-    /** Watches the registrations from {@code revision + 1} until {@code size} members are known. */
-    private void waitPeers(EtcdClient client, List<Member> members, int size, long revision) throws DiscoveryException {
+    /**
+     * Watches the registrations from {@code revision + 1} until {@code size} members are known.
+     * When the watch fails (the service went away, or compacted that revision) the registrations
+     * are read again and the revision of that read is returned, to watch from next.
+     */
+    private long waitPeers(EtcdClient client, List<Member> members, int size, long revision) throws DiscoveryException {
         LOG.info("waiting for peers from discovery service", with("clusterSize", size, "found-peers", members.size()));
         BlockingQueue<Object> events = new LinkedBlockingQueue<>();
         StreamObserver<WatchRequest> requests = client.watchAsync().watch(new StreamObserver<>() {
@@ -218,23 +223,30 @@ public final class V3Discovery {
         requests.onNext(WatchRequest.newBuilder().setCreateRequest(WatchCreateRequest.newBuilder()
                 .setKey(range.getKey()).setRangeEnd(range.getRangeEnd()).setStartRevision(revision + 1)).build());
         try {
+            long seen = revision;
             while (members.size() < size) {
                 Object next = events.take();
-                if (next instanceof Throwable t) {
+                String failure = next instanceof Throwable t ? String.valueOf(t.getMessage())
+                        : ((WatchResponse) next).getCanceled() ? "watch canceled: " + ((WatchResponse) next).getCancelReason()
+                        : null;
+                if (failure != null) {
                     LOG.warn("watch on the discovery service failed; reading the registrations again",
-                            with("error", String.valueOf(t.getMessage())));
+                            with("error", failure));
                     backOff("waiting for peers");
                     Status s = checkCluster(client);
                     members.clear();
                     members.addAll(s.members());
-                    return;
+                    return s.revision();
                 }
-                for (Event ev : ((WatchResponse) next).getEventsList()) {
+                WatchResponse r = (WatchResponse) next;
+                seen = Math.max(seen, r.getHeader().getRevision());
+                for (Event ev : r.getEventsList()) {
                     add(members, ev.getKv());
                 }
             }
             LOG.info("found all needed peers from discovery service", with("clusterSize", size, "found-peers",
                     members.size()));
+            return seen;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new DiscoveryException("discovery: interrupted");
