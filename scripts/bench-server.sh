@@ -1,37 +1,57 @@
 #!/usr/bin/env bash
-# Side-by-side benchmark: the real etcd and our server, same workloads, same machine, same run.
+# Side-by-side benchmark: the real etcd and our server, same workloads, same machine, same run,
+# measured with etcd's own Go `benchmark` tool (or our JVM one, to compare the two tools).
 #
-# Starts each server on free 127.0.0.1 ports in its own temporary directory, waits for /health,
-# then runs every workload against etcd and ours in turn (A/B for each workload, R rounds), and
-# prints per-workload medians of the rounds and the ratio ours/etcd. Everything it started is
-# stopped and every temporary directory removed on exit, also on Ctrl-C or failure.
+# Phases (--phases, default cold,warm):
+#   cold      for every workload, round and server: a fresh cluster, measured as soon as every
+#             member reports healthy (no warm-up), then stopped
+#   warm      one cluster per server, warmed up (5000 puts, 10000 ranges), then every workload,
+#             etcd and ours back to back, for each round
+#   rss       a fresh cluster per server: resident memory per member idle, and after --rss-keys
+#             distinct 256-byte keys were written
+#   failover  (3 members) one client writes without pause; the leader is killed; the time from
+#             the kill to the first write that succeeds again
+# Besides requests/s and latency it prints the servers' CPU per request (user+system CPU of all
+# members from /proc during the run, divided by the successful requests): the figure to trust on
+# a busy machine. Everything it started is stopped by PID and every temporary directory removed on
+# exit, also on Ctrl-C or failure.
 #
-# Builds nothing: run `mvn -q package -DskipTests` first (bin/etcd and bin/etcd-benchmark).
+# Builds nothing: run `mvn -q package -DskipTests` first (bin/etcd; bin/etcd-benchmark for
+# --tool jvm); etcd's Go tool comes from shared/tools/build-etcd-benchmark.sh.
 #
 # Usage: scripts/bench-server.sh [options]
+#   --phases LIST     comma-separated phases: cold, warm, rss, failover (default cold,warm)
 #   --rounds R        rounds per workload and server (default 3)
 #   --cluster N       members per server: 1 (default) or 3
 #   --scale F         multiply every workload's --total by F (default 1; 0.2 for a smoke run)
+#   --tool T          go (etcd's benchmark, the default when found) or jvm (bin/etcd-benchmark)
+#   --go-benchmark P  etcd's Go benchmark binary (default $ETCD_GO_BENCHMARK, or
+#                     ~/.cache/etcd-tools/bin/benchmark where build-etcd-benchmark.sh puts it)
+#   --rss-keys N      keys written in the rss phase (default 100000)
 #   --port-base P     look for free ports from P upwards (default: random in 20000-29999)
 #   --etcd PATH       the real etcd binary (default /usr/bin/etcd, or $ETCD_BIN)
 #   --ours PATH       our server's launcher (default bin/etcd of this checkout, or $OURS_BIN)
 #   --only NAME       run only workload NAME (repeatable): put-1 put-100 range-l-1 range-l-100
-#                     range-s-1 range-s-100 watch-latency
+#                     range-s-1 range-s-100
 #   --jfr FILE        record a JFR profile of our server (first member) during put-100 of the
-#                     last round and write it to FILE
-#   --results FILE    also write the raw per-round RESULT lines (TSV) to FILE
+#                     last warm round and write it to FILE (and a summary to FILE.txt)
+#   --results FILE    also write the raw per-run figures (TSV) to FILE
 #   --health-timeout S  seconds to wait for a server to become healthy (default 60)
 #   --run-timeout S   seconds after which one benchmark run is abandoned (default 180)
 set -uo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+phases="cold,warm"
 rounds=3
 cluster=1
 scale=1
+tool=""
+go_bench="${ETCD_GO_BENCHMARK:-$HOME/.cache/etcd-tools/bin/benchmark}"
+rss_keys=100000
 port_base=$(( 20000 + RANDOM % 10000 ))
 etcd_bin="${ETCD_BIN:-/usr/bin/etcd}"
 ours_bin="${OURS_BIN:-$root/bin/etcd}"
-bench_bin="$root/bin/etcd-benchmark"
+jvm_bench="$root/bin/etcd-benchmark"
 etcdctl_bin="${ETCDCTL_BIN:-/usr/bin/etcdctl}"
 only=()
 jfr_file=""
@@ -43,9 +63,13 @@ die() { echo "bench-server: $*" >&2; exit 2; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
+    --phases) phases="$2"; shift 2 ;;
     --rounds) rounds="$2"; shift 2 ;;
     --cluster) cluster="$2"; shift 2 ;;
     --scale) scale="$2"; shift 2 ;;
+    --tool) tool="$2"; shift 2 ;;
+    --go-benchmark) go_bench="$2"; shift 2 ;;
+    --rss-keys) rss_keys="$2"; shift 2 ;;
     --port-base) port_base="$2"; shift 2 ;;
     --etcd) etcd_bin="$2"; shift 2 ;;
     --ours) ours_bin="$2"; shift 2 ;;
@@ -62,11 +86,26 @@ done
 [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || die "--rounds must be a positive integer"
 [[ "$cluster" == 1 || "$cluster" == 3 ]] || die "--cluster must be 1 or 3"
 [[ "$scale" =~ ^[0-9]*\.?[0-9]+$ ]] || die "--scale must be a positive number"
+[[ "$rss_keys" =~ ^[1-9][0-9]*$ ]] || die "--rss-keys must be a positive integer"
+for p in ${phases//,/ }; do
+  [[ "$p" =~ ^(cold|warm|rss|failover)$ ]] || die "unknown phase: $p (cold, warm, rss, failover)"
+done
+if [[ ",$phases," == *,failover,* ]] && [ "$cluster" != 3 ]; then die "the failover phase needs --cluster 3"; fi
+if [ -z "$tool" ]; then
+  if [ -x "$go_bench" ]; then tool=go; else
+    tool=jvm
+    echo "bench-server: etcd's Go benchmark not found at $go_bench (build it with shared/tools/build-etcd-benchmark.sh); using bin/etcd-benchmark" >&2
+  fi
+fi
+case "$tool" in
+  go) [ -x "$go_bench" ] || die "etcd's Go benchmark not found at $go_bench"; bench_bin="$go_bench" ;;
+  jvm) "$jvm_bench" --version >/dev/null 2>&1 || die "bin/etcd-benchmark does not run; build first: mvn -q package -DskipTests"; bench_bin="$jvm_bench" ;;
+  *) die "--tool must be go or jvm" ;;
+esac
 [ -x "$etcd_bin" ] || die "real etcd not found at $etcd_bin"
 [ -x "$ours_bin" ] || die "our server launcher not found at $ours_bin"
 [ -x "$etcdctl_bin" ] || die "etcdctl not found at $etcdctl_bin (needed to seed the range key)"
-"$bench_bin" --version >/dev/null 2>&1 || die "bin/etcd-benchmark does not run; build first: mvn -q package -DskipTests"
-for tool in curl timeout awk sort; do command -v "$tool" >/dev/null || die "$tool is required"; done
+for t in curl timeout awk sort; do command -v "$t" >/dev/null || die "$t is required"; done
 
 work=$(mktemp -d -t bench-server.XXXXXX)
 pids=()
@@ -93,38 +132,39 @@ take_port() {
   port=$next_port; next_port=$(( next_port + 1 ))
 }
 
-# Workloads: name, then the benchmark arguments.
-# Totals keep each run to seconds on a small machine (range-l-1 is small because a linearizable
-# read costs our server a heartbeat tick today); --scale adjusts them all.
 total() { awk -v t="$1" -v s="$scale" 'BEGIN { n = int(t * s); print (n < 1 ? 1 : n) }'; }
 range_key="bench-range-key"
+put_args="--key-size 8 --val-size 256 --key-space-size 100000"
+# Workloads: name, then the benchmark arguments (the same for both tools).
 workloads=(
-  "put-1|--clients 1 --conns 1 put --total $(total 2000)"
-  "put-100|--clients 100 --conns 10 put --total $(total 20000)"
-  "range-l-1|--clients 1 --conns 1 range $range_key --consistency l --total $(total 500)"
+  "put-1|--clients 1 --conns 1 put $put_args --total $(total 2000)"
+  "put-100|--clients 100 --conns 10 put $put_args --total $(total 20000)"
+  "range-l-1|--clients 1 --conns 1 range $range_key --consistency l --total $(total 2000)"
   "range-l-100|--clients 100 --conns 10 range $range_key --consistency l --total $(total 20000)"
   "range-s-1|--clients 1 --conns 1 range $range_key --consistency s --total $(total 5000)"
   "range-s-100|--clients 100 --conns 10 range $range_key --consistency s --total $(total 20000)"
-  "watch-latency|--conns 10 watch-latency --put-total $(total 500) --put-rate 100 --streams 10 --watchers-per-stream 10"
 )
 selected() {
   [ ${#only[@]} -eq 0 ] && return 0
   local o; for o in "${only[@]}"; do [[ "$1" == "$o" ]] && return 0; done; return 1
 }
 
-declare -A endpoints first_pid member_pids status
-# start_server KIND BIN: starts $cluster members; sets endpoints[KIND] and first_pid[KIND].
+declare -A endpoints first_pid member_pids started_ms healthy_ms client_urls
+# start_server KIND BIN: starts $cluster members in a fresh directory; sets endpoints[KIND],
+# member_pids[KIND], first_pid[KIND] and started_ms[KIND].
 start_server() {
   local kind="$1" bin="$2" i initial="" names=() peers=() clients=()
+  member_pids[$kind]=""
   for i in $(seq 1 "$cluster"); do
     names+=("$kind$i")
     take_port; clients+=("$port")
     take_port; peers+=("$port")
     initial+="${initial:+,}$kind$i=http://127.0.0.1:${peers[-1]}"
   done
-  local eps=""
+  local eps="" base="$work/$kind-$RANDOM$RANDOM"
+  started_ms[$kind]=$(date +%s%3N)
   for i in $(seq 0 $(( cluster - 1 ))); do
-    local dir="$work/$kind-${names[$i]}"
+    local dir="$base/${names[$i]}"
     mkdir -p "$dir"
     "$bin" --name "${names[$i]}" --data-dir "$dir/data" \
       --listen-client-urls "http://127.0.0.1:${clients[$i]}" --advertise-client-urls "http://127.0.0.1:${clients[$i]}" \
@@ -137,29 +177,42 @@ start_server() {
     eps+="${eps:+,}127.0.0.1:${clients[$i]}"
   done
   endpoints[$kind]="$eps"
+  last_base[$kind]="$base"
+}
+declare -A last_base
+
+stop_server() {
+  # shellcheck disable=SC2086
+  stop_pids ${member_pids[$1]}
+  rm -rf "${last_base[$1]}"
 }
 
-# wait_healthy KIND: every member answers /health with "health":"true" within the timeout.
+# wait_healthy KIND: every member answers /health with "health":"true" within the timeout; sets
+# healthy_ms[KIND] to the milliseconds from the start of the processes.
 wait_healthy() {
   local kind="$1" deadline=$(( SECONDS + health_timeout )) ep healthy pid
   while [ $SECONDS -lt $deadline ]; do
     for pid in ${member_pids[$kind]}; do
-      kill -0 "$pid" 2>/dev/null || { echo "$kind: member process $pid exited" >&2; return 1; }
+      kill -0 "$pid" 2>/dev/null || { echo "$kind: member process $pid exited" >&2; describe_failure "$kind"; return 1; }
     done
     healthy=0
     for ep in ${endpoints[$kind]//,/ }; do
       curl -s -m 2 "http://$ep/health" 2>/dev/null | grep -q '"health":"true"' && healthy=$(( healthy + 1 ))
     done
-    [ "$healthy" -eq "$cluster" ] && return 0
-    sleep 0.5
+    if [ "$healthy" -eq "$cluster" ]; then
+      healthy_ms[$kind]=$(( $(date +%s%3N) - started_ms[$kind] ))
+      return 0
+    fi
+    sleep 0.05
   done
+  describe_failure "$kind"
   return 1
 }
 
 describe_failure() {
   local kind="$1" log
-  echo "$kind: ${cluster}-member cluster did not become healthy within ${health_timeout}s; skipping it. Last log lines:" >&2
-  for log in "$work/$kind"-*/server.log; do
+  echo "$kind: ${cluster}-member cluster did not become healthy within ${health_timeout}s. Last log lines:" >&2
+  for log in "${last_base[$kind]}"/*/server.log; do
     echo "  -- $(basename "$(dirname "$log")"):" >&2
     tail -n 5 "$log" | sed 's/^/     /' >&2
   done
@@ -178,61 +231,76 @@ cpu_ticks() {
   echo "$sum"
 }
 
-# run_bench KIND NAME ROUND ARGS...: one benchmark run; appends
-# "kind name round rps p50 p99 cpu-ms-per-1000-requests" to raw.
-raw="$work/raw.tsv"
-: >"$raw"
-run_bench() {
-  local kind="$1" name="$2" round="$3"; shift 3
-  local out="$work/$kind-$name-$round.out" line cpu_before cpu_after
-  cpu_before=$(cpu_ticks "$kind")
-  # shellcheck disable=SC2086
-  timeout "$run_timeout" "$bench_bin" --endpoints "${endpoints[$kind]}" "$@" >"$out" 2>&1
-  local rc=$?
-  cpu_after=$(cpu_ticks "$kind")
-  line=$(grep '^RESULT ' "$out" | tail -n 1)
-  if [ $rc -ne 0 ] || [ -z "$line" ] || ! grep -q ' errors=0 ' <<<"$line"; then
-    echo "  $kind $name round $round: FAILED (exit $rc) $(grep -m1 -E 'rpc error|Error|Exception' "$out" | cut -c1-160)" >&2
-    printf '%s\t%s\t%s\tfail\tfail\tfail\tfail\n' "$kind" "$name" "$round" >>"$raw"
-    return 1
-  fi
-  local rps p50 p99 ok cpu
-  rps=$(sed -E 's/.* rps=([0-9.]+).*/\1/' <<<"$line")
-  p50=$(sed -E 's/.* p50_ms=([0-9.]+).*/\1/' <<<"$line")
-  p99=$(sed -E 's/.* p99_ms=([0-9.]+).*/\1/' <<<"$line")
-  ok=$(sed -E 's/.* ok=([0-9]+).*/\1/' <<<"$line")
-  # Server CPU per request does not depend on how much CPU other processes left us, unlike req/s.
-  cpu=$(awk -v t=$(( cpu_after - cpu_before )) -v hz="$clk_tck" -v n="$ok" 'BEGIN { printf "%.1f", t * 1000 / hz / n * 1000 }')
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$kind" "$name" "$round" "$rps" "$p50" "$p99" "$cpu" >>"$raw"
-  printf '  %-5s %-12s round %s: %10.1f req/s  p50 %8.3f ms  p99 %8.3f ms  server CPU %7.1f ms/1000 req\n' \
-    "$kind" "$name" "$round" "$rps" "$p50" "$p99" "$cpu"
+# rss_mb KIND: the largest resident set of KIND's members, in MB.
+rss_mb() {
+  local pid max=0 kb
+  for pid in ${member_pids[$1]}; do
+    kb=$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
+    [ -n "$kb" ] && [ "$kb" -gt "$max" ] && max=$kb
+  done
+  awk -v k="$max" 'BEGIN { printf "%.0f", k / 1024 }'
 }
 
-echo "bench-server: ${cluster}-member clusters, $rounds rounds, scale $scale, $(nproc) CPUs, load average:$(uptime | sed 's/.*load average://')"
-start_server etcd "$etcd_bin"
-start_server ours "$ours_bin"
-kinds=()
-for kind in etcd ours; do
-  if wait_healthy "$kind"; then
-    kinds+=("$kind"); status[$kind]=ok
-    echo "$kind: healthy at ${endpoints[$kind]}"
+# bench KIND ARGS...: runs the tool against KIND's endpoints; output in $out.
+bench() {
+  local kind="$1"; shift
+  # shellcheck disable=SC2068
+  timeout "$run_timeout" "$bench_bin" --endpoints "${endpoints[$kind]}" $@
+}
+
+# parse OUT TOTAL: prints "rps p50_ms p99_ms ok" from either tool's report, or nothing.
+parse() {
+  local out="$1" total="$2"
+  if [ "$tool" = jvm ]; then
+    local line; line=$(grep '^RESULT ' "$out" | tail -n 1)
+    [ -n "$line" ] || return
+    sed -E 's/.* ok=([0-9]+).* rps=([0-9.]+).* p50_ms=([0-9.]+).* p99_ms=([0-9.]+).*/\2 \3 \4 \1/' <<<"$line"
   else
-    status[$kind]="not healthy"
-    describe_failure "$kind"
-    # shellcheck disable=SC2086
-    stop_pids ${member_pids[$kind]}  # so that it does not take CPU from the other server's runs
+    # etcd's report: "Requests/sec:", "50% in 0.0052 secs.", and an "Error distribution:" section
+    # of "[count]<tab>error" lines.
+    awk -v total="$total" '
+      /Requests\/sec:/ { rps = $2 }
+      /^ *50% in / { p50 = $3 * 1000 }
+      /^ *99% in / { p99 = $3 * 1000 }
+      /^Error distribution:/ { errs = 1; next }
+      errs && /^ *\[[0-9]+\]/ { n = $1; gsub(/[^0-9]/, "", n); failed += n }
+      END { if (rps != "") printf "%s %.3f %.3f %d\n", rps, p50, p99, total - failed }' "$out"
   fi
-done
-[ ${#kinds[@]} -gt 0 ] || exit 1
+}
+
+raw="$work/raw.tsv"
+: >"$raw"
+# run_bench PHASE KIND NAME ROUND ARGS...: one measured run; appends
+# "phase kind name round rps p50 p99 cpu-us-per-request" to raw.
+run_bench() {
+  local phase="$1" kind="$2" name="$3" round="$4"; shift 4
+  local out="$work/$phase-$kind-$name-$round.out" cpu_before cpu_after total
+  total=$(sed -E 's/.*--total ([0-9]+).*/\1/' <<<"$*")
+  cpu_before=$(cpu_ticks "$kind")
+  bench "$kind" "$@" >"$out" 2>&1
+  local rc=$?
+  cpu_after=$(cpu_ticks "$kind")
+  local fields; fields=$(parse "$out" "$total")
+  local rps p50 p99 ok
+  read -r rps p50 p99 ok <<<"$fields"
+  if [ $rc -ne 0 ] || [ -z "$fields" ] || [ "$ok" -lt "$total" ]; then
+    echo "  $phase $kind $name round $round: FAILED (exit $rc, ${ok:-0}/$total ok) $(grep -m1 -iE 'rpc error|error|exception' "$out" | cut -c1-160)" >&2
+    printf '%s\t%s\t%s\t%s\tfail\tfail\tfail\tfail\n' "$phase" "$kind" "$name" "$round" >>"$raw"
+    return 1
+  fi
+  # Server CPU per request does not depend on how much CPU other processes left us, unlike req/s.
+  local cpu
+  cpu=$(awk -v t=$(( cpu_after - cpu_before )) -v hz="$clk_tck" -v n="$ok" 'BEGIN { printf "%.0f", t / hz / n * 1e6 }')
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$phase" "$kind" "$name" "$round" "$rps" "$p50" "$p99" "$cpu" >>"$raw"
+  printf '  %-5s %-5s %-12s round %s: %10.1f req/s  p50 %8.3f ms  p99 %8.3f ms  server CPU %6s us/req\n' \
+    "$phase" "$kind" "$name" "$round" "$rps" "$p50" "$p99" "$cpu"
+}
 
 value=$(head -c 256 /dev/zero | tr '\0' 'v')
-for kind in "${kinds[@]}"; do
-  ETCDCTL_API=3 timeout 30 "$etcdctl_bin" --endpoints "${endpoints[$kind]}" put "$range_key" "$value" >/dev/null \
-    || echo "$kind: could not seed the range key" >&2
-  # Warm-up, not measured: lets the JVM compile its hot paths; the same is done for etcd.
-  timeout "$run_timeout" "$bench_bin" --endpoints "${endpoints[$kind]}" --clients 20 --conns 4 put --total "$(total 5000)" >/dev/null 2>&1
-  timeout "$run_timeout" "$bench_bin" --endpoints "${endpoints[$kind]}" --clients 20 --conns 4 range "$range_key" --total "$(total 10000)" >/dev/null 2>&1
-done
+seed() {
+  ETCDCTL_API=3 timeout 30 "$etcdctl_bin" --endpoints "${endpoints[$1]}" put "$range_key" "$value" >/dev/null \
+    || echo "$1: could not seed the range key" >&2
+}
 
 # jfr_summary FILE: execution samples by thread, by top frame (self time) and by the innermost
 # io.etcdj frame on the stack (which of our methods the time is spent in or below).
@@ -258,50 +326,194 @@ jfr_summary() {
     }'
 }
 
-for round in $(seq 1 "$rounds"); do
-  echo "round $round/$rounds (load average:$(uptime | sed 's/.*load average://'))"
-  for w in "${workloads[@]}"; do
-    name="${w%%|*}"; args="${w#*|}"
-    selected "$name" || continue
-    for kind in "${kinds[@]}"; do
-      profiling=""
-      if [ -n "$jfr_file" ] && [ "$kind" = ours ] && [ "$name" = put-100 ] && [ "$round" -eq "$rounds" ]; then
-        profiling=yes
-        jcmd "${first_pid[ours]}" JFR.start name=bench settings=profile >/dev/null 2>&1 || profiling=""
-      fi
-      # shellcheck disable=SC2086
-      run_bench "$kind" "$name" "$round" $args
-      if [ -n "$profiling" ]; then
-        if jcmd "${first_pid[ours]}" JFR.stop name=bench filename="$(realpath -m "$jfr_file")" >/dev/null 2>&1; then
-          echo "  JFR recording written to $jfr_file"
-          jfr_summary "$jfr_file" >"$jfr_file.txt" && echo "  JFR sample summary written to $jfr_file.txt"
-        else
-          echo "  JFR recording failed" >&2
+kinds=(etcd ours)
+bin_of() { if [ "$1" = etcd ]; then echo "$etcd_bin"; else echo "$ours_bin"; fi; }
+declare -A start_times
+notes="$work/notes.txt"
+: >"$notes"
+
+phase_cold() {
+  local round w name args kind
+  for round in $(seq 1 "$rounds"); do
+    echo "cold round $round/$rounds (load average:$(uptime | sed 's/.*load average://'))"
+    for w in "${workloads[@]}"; do
+      name="${w%%|*}"; args="${w#*|}"
+      selected "$name" || continue
+      for kind in "${kinds[@]}"; do
+        start_server "$kind" "$(bin_of "$kind")"
+        if wait_healthy "$kind"; then
+          start_times[$kind]+=" ${healthy_ms[$kind]}"
+          [[ "$name" == range-* ]] && seed "$kind"
+          # shellcheck disable=SC2086
+          run_bench cold "$kind" "$name" "$round" $args
         fi
-      fi
+        stop_server "$kind"
+      done
     done
   done
-done
+}
+
+phase_warm() {
+  local kind round w name args live=()
+  for kind in "${kinds[@]}"; do
+    start_server "$kind" "$(bin_of "$kind")"
+    if wait_healthy "$kind"; then
+      live+=("$kind")
+      start_times[$kind]+=" ${healthy_ms[$kind]}"
+      seed "$kind"
+      # Warm-up, not measured: lets the JVM compile its hot paths; the same is done for etcd.
+      bench "$kind" --clients 20 --conns 4 put $put_args --total "$(total 5000)" >/dev/null 2>&1
+      bench "$kind" --clients 20 --conns 4 range "$range_key" --total "$(total 10000)" >/dev/null 2>&1
+    else
+      stop_server "$kind"
+    fi
+  done
+  for round in $(seq 1 "$rounds"); do
+    echo "warm round $round/$rounds (load average:$(uptime | sed 's/.*load average://'))"
+    for w in "${workloads[@]}"; do
+      name="${w%%|*}"; args="${w#*|}"
+      selected "$name" || continue
+      for kind in "${live[@]}"; do
+        local profiling=""
+        if [ -n "$jfr_file" ] && [ "$kind" = ours ] && [ "$name" = put-100 ] && [ "$round" -eq "$rounds" ]; then
+          profiling=yes
+          jcmd "${first_pid[ours]}" JFR.start name=bench settings=profile >/dev/null 2>&1 || profiling=""
+        fi
+        # shellcheck disable=SC2086
+        run_bench warm "$kind" "$name" "$round" $args
+        if [ -n "$profiling" ]; then
+          if jcmd "${first_pid[ours]}" JFR.stop name=bench filename="$(realpath -m "$jfr_file")" >/dev/null 2>&1; then
+            echo "  JFR recording written to $jfr_file"
+            jfr_summary "$jfr_file" >"$jfr_file.txt" && echo "  JFR sample summary written to $jfr_file.txt"
+          else
+            echo "  JFR recording failed" >&2
+          fi
+        fi
+      done
+    done
+  done
+  for kind in "${live[@]}"; do stop_server "$kind"; done
+}
+
+phase_rss() {
+  local kind idle loaded
+  for kind in "${kinds[@]}"; do
+    start_server "$kind" "$(bin_of "$kind")"
+    if wait_healthy "$kind"; then
+      sleep 5
+      idle=$(rss_mb "$kind")
+      bench "$kind" --clients 100 --conns 10 put --key-size 8 --val-size 256 --sequential-keys \
+        --key-space-size "$rss_keys" --total "$rss_keys" >/dev/null 2>&1 || echo "$kind: loading $rss_keys keys failed" >&2
+      sleep 5
+      loaded=$(rss_mb "$kind")
+      printf '%s\t%s\t%s\n' "$kind" "$idle" "$loaded" >>"$work/rss.tsv"
+      echo "  rss   $kind: idle $idle MB, after $rss_keys keys $loaded MB (largest member)"
+    fi
+    stop_server "$kind"
+  done
+}
+
+# leader_pid KIND: the PID of KIND's leader (from each member's /v3 status through etcdctl).
+leader_pid() {
+  local kind="$1" i=0 pid ep
+  local pid_list=(${member_pids[$kind]})
+  for ep in ${endpoints[$kind]//,/ }; do
+    if ETCDCTL_API=3 timeout 5 "$etcdctl_bin" --endpoints "$ep" endpoint status -w json 2>/dev/null \
+        | grep -qE '"leader":([0-9]+).*"member_id":\1[,}]|"member_id":([0-9]+).*"leader":\2[,}]'; then
+      echo "${pid_list[$i]}"; return 0
+    fi
+    i=$(( i + 1 ))
+  done
+  return 1
+}
+
+phase_failover() {
+  local kind round victim t_kill t_ok
+  for round in $(seq 1 "$rounds"); do
+    for kind in "${kinds[@]}"; do
+      start_server "$kind" "$(bin_of "$kind")"
+      if wait_healthy "$kind" && victim=$(leader_pid "$kind"); then
+        # One writer, every member as an endpoint; write until a put after the kill succeeds.
+        local eps="${endpoints[$kind]}" log="$work/failover-$kind-$round.log"
+        ( while true; do
+            if ETCDCTL_API=3 timeout 3 "$etcdctl_bin" --endpoints "$eps" --command-timeout 2s put failover-key v >/dev/null 2>&1; then
+              date +%s%3N
+            fi
+          done ) >"$log" 2>/dev/null &
+        local writer=$!
+        sleep 2
+        t_kill=$(date +%s%3N)
+        kill -KILL "$victim"
+        t_ok=""
+        for _ in $(seq 1 600); do
+          t_ok=$(awk -v k="$t_kill" '$1 > k { print $1; exit }' "$log")
+          [ -n "$t_ok" ] && break
+          sleep 0.05
+        done
+        kill "$writer" 2>/dev/null; wait "$writer" 2>/dev/null
+        if [ -n "$t_ok" ]; then
+          printf '%s\t%s\t%s\n' "$kind" "$round" $(( t_ok - t_kill )) >>"$work/failover.tsv"
+          echo "  failover $kind round $round: writes resumed $(( t_ok - t_kill )) ms after the leader was killed"
+        else
+          echo "  failover $kind round $round: writes did not resume within 30 s" >&2
+        fi
+      fi
+      stop_server "$kind"
+    done
+  done
+}
+
+echo "bench-server: ${cluster}-member clusters, phases $phases, $rounds rounds, scale $scale, tool $tool, $(nproc) CPUs, load average:$(uptime | sed 's/.*load average://')"
+for p in ${phases//,/ }; do "phase_$p"; done
 
 [ -n "$results_file" ] && cp "$raw" "$results_file"
 
-# median KIND NAME COLUMN: median over the rounds that succeeded, or "-" if none did.
+# median LIST...: the median of the numbers given, or "-".
+median_of() {
+  printf '%s\n' "$@" | grep -E '^[0-9.]+$' | sort -g \
+    | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+# median PHASE KIND NAME COLUMN: median over the rounds that succeeded, or "-" if none did.
 median() {
-  awk -F'\t' -v k="$1" -v n="$2" -v c="$3" '$1 == k && $2 == n && $c != "fail" { print $c }' "$raw" \
-    | sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+  # shellcheck disable=SC2046
+  median_of $(awk -F'\t' -v p="$1" -v k="$2" -v n="$3" -v c="$4" '$1 == p && $2 == k && $3 == n && $c != "fail" { print $c }' "$raw")
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || b == 0) print "n/a"; else printf "%.2f", a / b }'; }
 
 echo
-echo "Medians of $rounds rounds (${cluster}-member clusters; etcd: ${status[etcd]}, ours: ${status[ours]}; load average at end:$(uptime | sed 's/.*load average://'))"
-echo
-echo "| workload | etcd req/s | ours req/s | ours/etcd | etcd p50 ms | ours p50 ms | etcd p99 ms | ours p99 ms | etcd CPU ms/1k req | ours CPU ms/1k req |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-for w in "${workloads[@]}"; do
-  name="${w%%|*}"
-  selected "$name" || continue
-  er=$(median etcd "$name" 4); orr=$(median ours "$name" 4)
-  printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$er" "$orr" "$(ratio "$orr" "$er")" \
-    "$(median etcd "$name" 5)" "$(median ours "$name" 5)" "$(median etcd "$name" 6)" "$(median ours "$name" 6)" \
-    "$(median etcd "$name" 7)" "$(median ours "$name" 7)"
+echo "Medians of $rounds rounds, ${cluster}-member clusters, measured with $( [ "$tool" = go ] && echo "etcd's Go benchmark" || echo bin/etcd-benchmark ) (load average at end:$(uptime | sed 's/.*load average://'))"
+for p in cold warm; do
+  [[ ",$phases," == *,$p,* ]] || continue
+  echo
+  echo "$p:"
+  echo
+  echo "| workload | etcd req/s | ours req/s | ours/etcd | etcd p50 ms | ours p50 ms | etcd p99 ms | ours p99 ms | etcd CPU us/req | ours CPU us/req |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  for w in "${workloads[@]}"; do
+    name="${w%%|*}"
+    selected "$name" || continue
+    er=$(median "$p" etcd "$name" 5); orr=$(median "$p" ours "$name" 5)
+    printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$er" "$orr" "$(ratio "$orr" "$er")" \
+      "$(median "$p" etcd "$name" 6)" "$(median "$p" ours "$name" 6)" "$(median "$p" etcd "$name" 7)" "$(median "$p" ours "$name" 7)" \
+      "$(median "$p" etcd "$name" 8)" "$(median "$p" ours "$name" 8)"
+  done
 done
+if [ -n "${start_times[etcd]:-}${start_times[ours]:-}" ]; then
+  echo
+  # shellcheck disable=SC2086
+  echo "start to healthy (median of $(wc -w <<<"${start_times[ours]:-}") starts): etcd $(median_of ${start_times[etcd]:-}) ms, ours $(median_of ${start_times[ours]:-}) ms"
+fi
+if [ -f "$work/rss.tsv" ]; then
+  echo
+  echo "| resident memory per member | etcd MB | ours MB | ours/etcd |"
+  echo "|---|---:|---:|---:|"
+  ei=$(awk '$1 == "etcd" { print $2 }' "$work/rss.tsv"); oi=$(awk '$1 == "ours" { print $2 }' "$work/rss.tsv")
+  el=$(awk '$1 == "etcd" { print $3 }' "$work/rss.tsv"); ol=$(awk '$1 == "ours" { print $3 }' "$work/rss.tsv")
+  printf '| idle | %s | %s | %s |\n' "${ei:--}" "${oi:--}" "$(ratio "${oi:--}" "${ei:--}")"
+  printf '| after %s keys of 256 B | %s | %s | %s |\n' "$rss_keys" "${el:--}" "${ol:--}" "$(ratio "${ol:--}" "${el:--}")"
+fi
+if [ -f "$work/failover.tsv" ]; then
+  echo
+  # shellcheck disable=SC2046
+  echo "writes resume after the leader is killed (median of rounds): etcd $(median_of $(awk '$1 == "etcd" { print $3 }' "$work/failover.tsv")) ms, ours $(median_of $(awk '$1 == "ours" { print $3 }' "$work/failover.tsv")) ms"
+fi

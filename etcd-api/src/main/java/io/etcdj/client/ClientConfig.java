@@ -24,6 +24,7 @@ public final class ClientConfig {
     private final boolean insecureTransport;
     private final String user;
     private final String password;
+    private final String serverName;
     private final CallListener listener;
 
     private ClientConfig(Builder b) {
@@ -36,6 +37,7 @@ public final class ClientConfig {
         this.insecureTransport = b.insecureTransport;
         this.user = b.user;
         this.password = b.password;
+        this.serverName = b.serverName;
         this.listener = b.listener;
     }
 
@@ -54,6 +56,7 @@ public final class ClientConfig {
         b.insecureTransport = insecureTransport;
         b.user = user;
         b.password = password;
+        b.serverName = serverName;
         b.listener = listener;
         return b;
     }
@@ -82,9 +85,17 @@ public final class ClientConfig {
         return tls;
     }
 
-    /** True when connections must use TLS: a TLS option was given, an https endpoint, or plaintext was refused. */
+    /**
+     * True when connections must use TLS: a TLS option was given, an https endpoint, plaintext was
+     * refused, or a server name to verify was set.
+     */
     public boolean useTls() {
-        return tls.requested() || !insecureTransport || endpoints.stream().anyMatch(Endpoint::secure);
+        return tls.requested() || !insecureTransport || serverName != null || endpoints.stream().anyMatch(Endpoint::secure);
+    }
+
+    /** The name server certificates are verified against instead of the endpoint's host (etcdctl's SRV domain); or null. */
+    public String serverName() {
+        return serverName;
     }
 
     public String user() {
@@ -110,6 +121,7 @@ public final class ClientConfig {
         private boolean insecureTransport = true;
         private String user;
         private String password;
+        private String serverName;
         private CallListener listener = CallListener.NONE;
 
         public Builder endpoints(List<Endpoint> value) {
@@ -154,6 +166,12 @@ public final class ClientConfig {
         public Builder credentials(String user, String password) {
             this.user = user;
             this.password = password;
+            return this;
+        }
+
+        /** Verifies server certificates against this name (and sends it as SNI); implies TLS. Null: the endpoint's host. */
+        public Builder serverName(String value) {
+            this.serverName = value;
             return this;
         }
 

@@ -71,6 +71,9 @@ public final class EtcdClient implements AutoCloseable {
                 .keepAliveWithoutCalls(true)
                 .maxInboundMessageSize(Integer.MAX_VALUE)
                 .userAgent("etcdj-client");
+        if (config.useTls() && config.serverName() != null) {
+            builder.overrideAuthority(config.serverName());
+        }
         return builder.build();
     }
 

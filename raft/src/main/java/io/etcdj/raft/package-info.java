@@ -14,7 +14,11 @@
  *       <ol>
  *         <li>persists {@code hardState}, {@code entries} and {@code snapshot} with one fsync
  *             (when {@code mustSync}), and mirrors them into its {@code MemoryRaftStorage};</li>
- *         <li>then sends {@code messages} (a message may promise something only durable state backs);</li>
+ *         <li>then sends {@code messages} (a message may promise something only durable state backs);
+ *             a leader may send them before persisting, in parallel with its own write, when the
+ *             Ready neither changes the term nor carries a snapshot: it counts its own log toward a
+ *             commit only together with a follower's acknowledgement, which it steps after the
+ *             Ready was persisted (the server does this, as etcd does);</li>
  *         <li>then applies (or hands over for applying) the snapshot and {@code committedEntries},
  *             and serves {@code readStates} once applied up to their index;</li>
  *         <li>then calls {@code advance(rd)}.</li>

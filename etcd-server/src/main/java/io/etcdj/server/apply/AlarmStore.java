@@ -26,8 +26,17 @@ public final class AlarmStore {
         return List.copyOf(alarms);
     }
 
+    /** Asked for every request: a plain loop over what is almost always an empty list. */
     public boolean has(AlarmType type) {
-        return alarms.stream().anyMatch(a -> a.getAlarm() == type);
+        if (alarms.isEmpty()) {
+            return false;
+        }
+        for (AlarmMember a : alarms) {
+            if (a.getAlarm() == type) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Raises an alarm; returns it, or null if it was already raised. */

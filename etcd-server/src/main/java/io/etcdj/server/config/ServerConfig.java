@@ -127,7 +127,7 @@ public record ServerConfig(
                 urls(all, "initial-advertise-peer-urls"),
                 initialCluster(bootstrapCluster(all, name, Path.of(dataDir))),
                 state.equals("new"),
-                all.getOrDefault("discovery", "").isEmpty() ? all.get("initial-cluster-token") : all.get("discovery"),
+                clusterToken(all),
                 quota,
                 (int) positiveLong(all, "max-request-bytes"),
                 (int) positiveLong(all, "max-txn-ops"),
@@ -284,19 +284,15 @@ public record ServerConfig(
      * default --initial-cluster gives way to discovery; an explicit one conflicts, as in etcd).
      */
     private static String bootstrapCluster(Map<String, String> all, String name, Path dataDir) throws ConfigException {
-        String srv = all.getOrDefault("discovery-srv", "");
-        String durl = all.getOrDefault("discovery", "");
-        String initial = all.get("initial-cluster");
-        if (srv.isEmpty() && durl.isEmpty()) {
-            return initial;
-        }
-        boolean explicitCluster = !initial.equals("default=http://localhost:2380");
-        if ((explicitCluster ? 1 : 0) + (srv.isEmpty() ? 0 : 1) + (durl.isEmpty() ? 0 : 1) > 1) {
-            throw new ConfigException("error verifying flags, multiple discovery or bootstrap flags are set. Choose one of "
-                    + "\"initial-cluster\", \"discovery\" or \"discovery-srv\". See 'etcd --help'.");
+        DiscoveryFlags.validate(all);
+        String srv = all.get("discovery-srv");
+        String durl = all.get("discovery");
+        boolean v3 = DiscoveryFlags.v3(all);
+        if (srv.isEmpty() && durl.isEmpty() && !v3) {
+            return all.get("initial-cluster");
         }
         List<URI> advertised = urls(all, "initial-advertise-peer-urls");
-        if (!durl.isEmpty()) {
+        if (!durl.isEmpty() || v3) {
             String self = advertised.stream().map(u -> name + "=" + u).collect(java.util.stream.Collectors.joining(","));
             String walDir = all.getOrDefault("wal-dir", "");
             if (java.nio.file.Files.isDirectory(walDir.isEmpty() ? dataDir.resolve("member").resolve("wal") : Path.of(walDir))) {
@@ -304,9 +300,13 @@ public record ServerConfig(
                 return self;
             }
             long id = io.etcdj.server.membership.MemberIds.memberId(
-                    advertised.stream().map(URI::toString).toList(), durl, null);
+                    advertised.stream().map(URI::toString).toList(), clusterToken(all), null);
             try {
-                return io.etcdj.server.discovery.V2Discovery.join(durl, id, self);
+                if (v3) {
+                    io.etcdj.server.log.Log.get("etcdserver/bootstrap.go").info("Bootstrapping cluster using v3 discovery.");
+                    return io.etcdj.server.discovery.V3Discovery.join(DiscoveryFlags.v3Settings(all), id, self);
+                }
+                return io.etcdj.server.discovery.V2Discovery.join(durl, all.get("discovery-proxy"), id, self);
             } catch (io.etcdj.server.discovery.DiscoveryException e) {
                 throw new ConfigException("failed to join discovery cluster (" + e.getMessage() + ")");
             }
@@ -317,6 +317,20 @@ public record ServerConfig(
         } catch (io.etcdj.server.discovery.DiscoveryException e) {
             throw new ConfigException("error setting up initial cluster: " + e.getMessage());
         }
+    }
+
+    /**
+     * The token member and cluster IDs are computed with: the discovery URL (v2 discovery), the
+     * discovery token (v3 discovery) or --initial-cluster-token, as etcd's PeerURLsMapAndToken.
+     */
+    private static String clusterToken(Map<String, String> all) throws ConfigException {
+        if (!all.get("discovery").isEmpty()) {
+            return all.get("discovery");
+        }
+        if (DiscoveryFlags.v3(all)) {
+            return all.get("discovery-token");
+        }
+        return all.get("initial-cluster-token");
     }
 
     static Map<String, List<URI>> initialCluster(String s) throws ConfigException {

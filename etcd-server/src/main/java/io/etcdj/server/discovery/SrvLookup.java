@@ -131,8 +131,27 @@ public final class SrvLookup {
         return java.net.InetAddress.getByName(host).getHostAddress();
     }
 
-    /** Go's resolver error text: "lookup _etcd-client._tcp.example.com on ...: no such host". */
+    /** Go's resolver error text: "lookup _etcd-client._tcp.example.com on 10.0.0.2:53: no such host". */
     private static String goLookupError(String service, String domain, NamingException e) {
-        return "lookup _" + service + "._tcp." + domain + ": no such host";
+        return "lookup _" + service + "._tcp." + domain + " on " + resolverAddress() + ": no such host";
+    }
+
+    /** The DNS server asked, as Go names it: etcdj.dns.server, else the first resolv.conf nameserver on port 53. */
+    private static String resolverAddress() {
+        String server = System.getProperty("etcdj.dns.server", "");
+        if (!server.isEmpty()) {
+            return server;
+        }
+        try {
+            for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/etc/resolv.conf"))) {
+                String[] f = line.trim().split("\\s+");
+                if (f.length > 1 && f[0].equals("nameserver")) {
+                    return (f[1].contains(":") ? "[" + f[1] + "]" : f[1]) + ":53";
+                }
+            }
+        } catch (java.io.IOException e) {
+            // no resolv.conf: Go's default below
+        }
+        return "127.0.0.1:53";
     }
 }

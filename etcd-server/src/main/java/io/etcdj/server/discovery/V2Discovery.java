@@ -29,21 +29,45 @@ public final class V2Discovery {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int RETRIES = 5;
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http;
     private final String url;
     private final String id;
 
-    private V2Discovery(String url, long memberId) {
+    private V2Discovery(String url, HttpClient http, long memberId) {
         this.url = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+        this.http = http;
         this.id = Long.toHexString(memberId);
     }
 
     /**
      * Joins the cluster of discovery URL {@code url} as member {@code memberId} with
-     * {@code selfConfig} ("name=peerURL,..."); returns the initial cluster.
+     * {@code selfConfig} ("name=peerURL,..."); returns the initial cluster. A non-empty
+     * {@code proxy} (--discovery-proxy, "host:port" or "http://host:port") is the HTTP proxy
+     * every request to the discovery service goes through.
      */
-    public static String join(String url, long memberId, String selfConfig) throws DiscoveryException {
-        return new V2Discovery(url, memberId).join(selfConfig);
+    public static String join(String url, String proxy, long memberId, String selfConfig) throws DiscoveryException {
+        HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5));
+        if (proxy != null && !proxy.isEmpty()) {
+            URI p = proxyUri(proxy);
+            LOG.info("running proxy with discovery", "proxy-url", p.toString());
+            b.proxy(java.net.ProxySelector.of(new java.net.InetSocketAddress(p.getHost(),
+                    p.getPort() < 0 ? ("https".equals(p.getScheme()) ? 443 : 80) : p.getPort())));
+        }
+        return new V2Discovery(url, b.build(), memberId).join(selfConfig);
+    }
+
+    /** The proxy as Go's discovery client reads it: "http://" is assumed when no http(s) scheme is given. */
+    private static URI proxyUri(String proxy) throws DiscoveryException {
+        String s = proxy.startsWith("http://") || proxy.startsWith("https://") ? proxy : "http://" + proxy;
+        try {
+            URI u = new URI(s);
+            if (u.getHost() == null) {
+                throw new java.net.URISyntaxException(proxy, "missing host");
+            }
+            return u;
+        } catch (java.net.URISyntaxException e) {
+            throw new DiscoveryException("invalid proxy address \"" + proxy + "\": " + e.getMessage());
+        }
     }
 
     private String join(String selfConfig) throws DiscoveryException {

@@ -61,6 +61,14 @@ final class ClientListeners implements AutoCloseable {
                 return t;
             });
     /**
+     * The unary calls whose handlers never block (they propose, or read, and answer from a
+     * future): they run on the connection's event loop; every other call is moved to
+     * {@link #handlers} by {@link io.etcdj.server.listen.OffEventLoop}.
+     */
+    private static final java.util.Set<String> NON_BLOCKING = java.util.Set.of(
+            "etcdserverpb.KV/Range", "etcdserverpb.KV/Put", "etcdserverpb.KV/DeleteRange", "etcdserverpb.KV/Txn",
+            "etcdserverpb.Lease/LeaseGrant", "etcdserverpb.Lease/LeaseRevoke");
+    /**
      * Event loops of their own: /health waits for a linearizable read on the connection's event
      * loop, and on grpc-java's shared loops that wait would also stall the peer connections the
      * read depends on (a follower's ReadIndex to the leader), so it timed out.
@@ -93,6 +101,7 @@ final class ClientListeners implements AutoCloseable {
         inProcess = ipb.build().start();
         gatewayChannel = InProcessChannelBuilder.forName(name).maxInboundMessageSize(Integer.MAX_VALUE).build();
         var opts = server.config().options();
+        io.etcdj.server.listen.OffEventLoop offEventLoop = new io.etcdj.server.listen.OffEventLoop(handlers, NON_BLOCKING);
         io.etcdj.server.metrics.GrpcMetrics grpcMetrics = new io.etcdj.server.metrics.GrpcMetrics(opts.metricsExtensive(), services);
         var requestStats = new io.etcdj.server.slowlog.RequestStats(opts.watchdog().warningUnaryRequestDuration());
         var access = new io.etcdj.server.gateway.AccessControl(opts.clientHttp().cors(), opts.clientHttp().hostWhitelist());
@@ -116,7 +125,7 @@ final class ClientListeners implements AutoCloseable {
                     .protocolNegotiator(new ProtocolSniffer(() -> httpOnClientPort, HTTP_BODY_FACTOR * maxMessage, secure ? tls : null)
                             .withAccessControl(access))
                     .maxInboundMessageSize(maxMessage)
-                    .executor(handlers)
+                    .directExecutor()
                     .permitKeepAliveTime(opts.grpcKeepaliveMinTime().toNanos(), TimeUnit.NANOSECONDS)
                     .permitKeepAliveWithoutCalls(true)
                     .maxConcurrentCallsPerConnection((int) Math.min(Integer.MAX_VALUE, opts.maxConcurrentStreams()))
@@ -133,7 +142,7 @@ final class ClientListeners implements AutoCloseable {
             if (opts.socketReusePort() && !where.isUnix()) {
                 b.withOption(io.netty.channel.socket.nio.NioChannelOption.of(java.net.StandardSocketOptions.SO_REUSEPORT), true);
             }
-            services.forEach(s -> b.addService(io.grpc.ServerInterceptors.intercept(s, grpcMetrics, requestStats)));
+            services.forEach(s -> b.addService(io.grpc.ServerInterceptors.intercept(s, grpcMetrics, requestStats, offEventLoop)));
             try {
                 servers.add(b.build().start());
             } catch (IOException e) {

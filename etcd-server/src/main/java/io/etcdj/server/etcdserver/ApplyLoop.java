@@ -5,6 +5,7 @@ import io.etcdj.server.error.EtcdError;
 
 import io.etcdj.server.read.ReadBarrier;
 import io.etcdj.server.wait.Waiters;
+import io.etcdj.server.wait.Waiters.Done;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.etcdj.api.etcdserverpb.Member;
@@ -146,9 +147,6 @@ final class ApplyLoop implements AutoCloseable {
         this.warnApplyAfter = threshold;
     }
 
-    private record Done(long id, ApplyResult result) {
-    }
-
     private void apply(List<Batch> batches) {
         long bytes = 0;
         for (Batch b : batches) {
@@ -210,9 +208,7 @@ final class ApplyLoop implements AutoCloseable {
         if (overQuota) {
             hooks.quotaExceeded();
         }
-        for (Done d : done) {
-            waiters.complete(d.id(), d.result());
-        }
+        waiters.completeAll(done);
         hooks.applied(lastEntry);
     }
 

@@ -13,6 +13,7 @@ import io.etcdj.server.api.WatchOperations;
 import io.etcdj.server.version.Versions;
 
 import io.etcdj.server.read.ReadBarrier;
+import io.etcdj.server.read.ReadDeadlines;
 import io.etcdj.server.wait.Waiters;
 import io.etcdj.server.compactor.Compactor;
 import io.etcdj.server.metrics.Metrics;
@@ -75,6 +76,11 @@ public final class EtcdServer implements AutoCloseable {
     });
     private final Waiters waiters = new Waiters(responders);
     private final ReadBarrier reads = new ReadBarrier(responders);
+    /**
+     * Without a leader a read cannot be confirmed: it fails after two election timeouts (as
+     * proposals do) rather than at the end of the request timeout.
+     */
+    private final ReadDeadlines readDeadlines;
     private final ProgressNotifier progress;
     private final IdGenerator ids;
     private final long memberId;
@@ -121,6 +127,8 @@ public final class EtcdServer implements AutoCloseable {
         this.progress = new ProgressNotifier(Math.max(1, config.watchProgressNotifyInterval().toMillis()));
         this.ids = new IdGenerator(memberId, System.currentTimeMillis());
         this.requestTimeoutMillis = 5000 + 2 * config.electionMillis();
+        this.readDeadlines = new ReadDeadlines(TimeUnit.MILLISECONDS.toNanos(2L * config.electionMillis()),
+                TimeUnit.MILLISECONDS.toNanos(requestTimeoutMillis), System::nanoTime);
         this.lastSnapshotIndex = opened.snapshotIndex();
         this.apply = new ApplyLoop(sm, hub, waiters, reads, memberId, new ApplyHooks());
         this.apply.warnApplyAfter(config.options().watchdog().warningApplyDuration());
@@ -160,6 +168,8 @@ public final class EtcdServer implements AutoCloseable {
         raft.start();
         timers.scheduleWithFixedDelay(this::revokeExpiredLeases, 500, 500, TimeUnit.MILLISECONDS);
         timers.scheduleWithFixedDelay(this::syncBackend, 100, 100, TimeUnit.MILLISECONDS);
+        timers.scheduleWithFixedDelay(waiters::expire, 100, 100, TimeUnit.MILLISECONDS);
+        timers.scheduleWithFixedDelay(() -> readDeadlines.sweep(raft.lead() != 0), 100, 100, TimeUnit.MILLISECONDS);
         startCorruptionChecks();
         startCompactionHashChecks();
         new Compactor(new Compactor.Target() {
@@ -397,25 +407,25 @@ public final class EtcdServer implements AutoCloseable {
             return CompletableFuture.failedFuture(EtcdError.STOPPED.exception());
         }
         long id = ids.next();
-        byte[] data = r.setId(id).setOrigin(memberId).build().toByteArray();
+        InternalRaftRequest request = r.setId(id).setOrigin(memberId).build();
+        byte[] data = request.toByteArray();
         if (data.length > config.maxRequestBytes()) {
             return CompletableFuture.failedFuture(EtcdError.REQUEST_TOO_LARGE.exception());
         }
         if (sm.alarms.has(AlarmType.NOSPACE) && isSpaceConsuming(r)) {
             return CompletableFuture.failedFuture(EtcdError.NO_SPACE.exception());
         }
-        if (!sm.quota.available(r.build())) {
+        if (!sm.quota.available(request)) {
             raiseNoSpaceAlarm();
             return CompletableFuture.failedFuture(EtcdError.NO_SPACE.exception());
         }
-        CompletableFuture<ApplyResult> f = waiters.register(id);
+        CompletableFuture<ApplyResult> f = waiters.register(id, TimeUnit.MILLISECONDS.toNanos(requestTimeoutMillis));
         raft.propose(data, f);
-        f.orTimeout(requestTimeoutMillis, TimeUnit.MILLISECONDS).whenComplete((res, err) -> {
+        return f.handle((res, err) -> {
             if (err != null) {
                 Metrics.PROPOSALS_FAILED.inc(); // timed out or never committed (apply errors are answers)
+                throw err instanceof java.util.concurrent.CompletionException ce ? ce : new java.util.concurrent.CompletionException(err);
             }
-        });
-        return f.thenApply(res -> {
             if (res.error() != null) {
                 throw res.error();
             }
@@ -460,20 +470,9 @@ public final class EtcdServer implements AutoCloseable {
         if (closed) {
             return CompletableFuture.failedFuture(EtcdError.STOPPED.exception());
         }
-        CompletableFuture<Void> f = reads.enqueue();
+        CompletableFuture<Void> f = readDeadlines.track(reads.enqueue());
         raft.wake();
-        // Without a leader a read cannot be confirmed: say so after two election timeouts (as
-        // proposals do) rather than at the end of the request timeout.
-        timers.schedule(() -> {
-            if (!f.isDone() && raft.lead() == 0 && f.completeExceptionally(EtcdError.NO_LEADER.exception())) {
-                Metrics.READ_INDEXES_FAILED.inc();
-            }
-        }, 2 * config.electionMillis(), TimeUnit.MILLISECONDS);
-        return f.orTimeout(requestTimeoutMillis, TimeUnit.MILLISECONDS).whenComplete((x, err) -> {
-            if (err instanceof java.util.concurrent.TimeoutException) {
-                Metrics.READ_INDEXES_FAILED.inc();
-            }
-        });
+        return f;
     }
 
     /** Renews a lease on the leader; answers with the TTL. */
@@ -547,9 +546,9 @@ public final class EtcdServer implements AutoCloseable {
         if (context != null) {
             cc.setContext(context.toByteString());
         }
-        CompletableFuture<ApplyResult> f = waiters.register(id);
+        CompletableFuture<ApplyResult> f = waiters.register(id, TimeUnit.MILLISECONDS.toNanos(requestTimeoutMillis));
         raft.proposeConfChange(cc.build(), f);
-        return f.orTimeout(requestTimeoutMillis, TimeUnit.MILLISECONDS);
+        return f;
     }
 
     /** Whether the leader considers the learner caught up (asks the leader if this member is not it). */
@@ -629,7 +628,8 @@ public final class EtcdServer implements AutoCloseable {
         String cv = clusterVersion();
         return new Metrics.Gauges(raft.commitIndex(), config.quotaBackendBytes(), sm.backend.size(), sm.backend.sizeInUse(),
                 sm.store.currentRevision(), sm.store.compactRevision(), hub.watcherCount(), sm.lessor.leases().size(),
-                memberId, self != null && self.getIsLearner(), sm.store.liveKeys(), hub.unsyncedCount(), sm.auth.revision(), waiters.pending(),
+                memberId, self != null && self.getIsLearner(), sm.store.liveKeys(), hub.unsyncedCount(), sm.auth.revision(),
+                waiters.pending(),
                 cv.chars().filter(ch -> ch == '.').count() > 1 ? cv.substring(0, cv.lastIndexOf('.')) : cv);
     }
 

@@ -300,6 +300,16 @@ final class RaftLoop implements AutoCloseable {
             storage.applySnapshot(rd.snapshot());
             listener.snapshotInstalled(rd.snapshot());
         }
+        // A leader sends before its own fsync, so followers write the entries while it does (etcd
+        // does the same; Raft allows it). Its messages may not announce what is not durable here:
+        // not a new term, not a snapshot, not a commit index past the log already saved (a lone
+        // voter commits at append; its learners must not hear of that before the fsync).
+        boolean sendFirst = role == RaftRole.LEADER && rd.snapshot() == null
+                && (rd.hardState() == null
+                        || rd.hardState().getTerm() == term && rd.hardState().getCommit() <= lastIndex);
+        if (sendFirst) {
+            peers.send(rd.messages());
+        }
         Failpoints.hit("raftBeforeSave");
         if (rd.hardState() != null || !rd.entries().isEmpty()) {
             wal.save(lastHardState, rd.entries());
@@ -318,7 +328,9 @@ final class RaftLoop implements AutoCloseable {
         if (rd.softState() != null || term != oldTerm) {
             listener.leaderChanged(lead, term, role == RaftRole.LEADER);
         }
-        peers.send(rd.messages());
+        if (!sendFirst) {
+            peers.send(rd.messages());
+        }
         Failpoints.hit("raftAfterSend");
         for (ReadState rs : rd.readStates()) {
             byte[] c = rs.requestCtx();

@@ -40,6 +40,14 @@ public final class PeerTransport implements Transporter {
     private final PeerHandler handler;
     private final Map<Long, PeerClient> clients = new ConcurrentHashMap<>();
     private final List<Server> servers = new ArrayList<>();
+    /** Runs the peer calls that may block (hashes, lease answers, snapshots); Raft messages stay on the event loop. */
+    private final java.util.concurrent.ExecutorService handlers = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "peer-handler");
+        t.setDaemon(true);
+        return t;
+    });
+    private final io.etcdj.server.listen.OffEventLoop offEventLoop = new io.etcdj.server.listen.OffEventLoop(handlers,
+            java.util.Set.of(io.etcdj.peerpb.PeerGrpc.getStreamMethod().getFullMethodName()));
     /** Unix socket files to remove on close. */
     private final List<ListenAddress> unixSockets = new ArrayList<>();
     private volatile boolean closed;
@@ -69,7 +77,8 @@ public final class PeerTransport implements Transporter {
                         + ": KeyFile and CertFile are not presented");
             }
             NettyServerBuilder b = NettyServerBuilder.forAddress(where.bindAddress())
-                    .addService(new PeerService(handler))
+                    .directExecutor()
+                    .addService(io.grpc.ServerInterceptors.intercept(new PeerService(handler), offEventLoop))
                     .maxInboundMessageSize(64 << 20)
                     .permitKeepAliveWithoutCalls(true)
                     .permitKeepAliveTime(1, TimeUnit.SECONDS);
@@ -223,6 +232,7 @@ public final class PeerTransport implements Transporter {
         for (Server s : servers) {
             s.shutdownNow();
         }
+        handlers.shutdownNow();
         unixSockets.forEach(ListenAddress::release);
     }
 }

@@ -1,20 +1,46 @@
 package io.etcdj.server.wait;
 
 import io.etcdj.server.apply.ApplyResult;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeoutException;
+import java.util.function.LongSupplier;
 
 /**
  * Client calls waiting for their proposals to be applied, by request ID. Completing a call builds
  * and sends its response, so it runs on {@code completer}, not on the apply loop that every write
- * goes through.
+ * goes through; the calls of one applied batch are completed by one task, so a batch of a hundred
+ * writes costs one hand-off, not a hundred.
+ *
+ * <p>A call that is not answered within its timeout fails with a {@link TimeoutException} when
+ * {@link #expire()} next runs (the server runs it on a timer). One sweep over the pending calls
+ * replaces a timer task per call, which at thousands of writes a second filled the JDK's shared
+ * delay queue with cancelled tasks.
  */
 public final class Waiters {
-    private final ConcurrentHashMap<Long, CompletableFuture<ApplyResult>> pending = new ConcurrentHashMap<>();
-    private final java.util.concurrent.Executor completer;
+    /** A request this member proposed, applied with {@code result}. */
+    public record Done(long id, ApplyResult result) {
+    }
 
-    public Waiters(java.util.concurrent.Executor completer) {
+    private record Pending(CompletableFuture<ApplyResult> future, long deadlineNanos) {
+    }
+
+    private final ConcurrentHashMap<Long, Pending> pending = new ConcurrentHashMap<>();
+    private final Executor completer;
+    private final LongSupplier clock;
+
+    public Waiters(Executor completer) {
+        this(completer, System::nanoTime);
+    }
+
+    public Waiters(Executor completer, LongSupplier nanoClock) {
         this.completer = completer;
+        this.clock = nanoClock;
     }
 
     /** Proposals waiting for their apply (etcd's etcd_server_proposals_pending). */
@@ -22,21 +48,65 @@ public final class Waiters {
         return pending.size();
     }
 
+    /** A call that waits without a deadline (it ends by {@link #complete} or {@link #failAll}). */
     public CompletableFuture<ApplyResult> register(long id) {
+        return register(id, Long.MAX_VALUE);
+    }
+
+    /** A call that fails with a {@link TimeoutException} once {@code timeoutNanos} have passed unanswered. */
+    public CompletableFuture<ApplyResult> register(long id, long timeoutNanos) {
         CompletableFuture<ApplyResult> f = new CompletableFuture<>();
-        pending.put(id, f);
-        f.whenComplete((r, e) -> pending.remove(id));
+        long now = clock.getAsLong();
+        long deadline = timeoutNanos >= Long.MAX_VALUE - now ? Long.MAX_VALUE : now + timeoutNanos;
+        pending.put(id, new Pending(f, deadline));
         return f;
     }
 
     public void complete(long id, ApplyResult r) {
-        CompletableFuture<ApplyResult> f = pending.remove(id);
-        if (f != null) {
-            completer.execute(() -> f.complete(r));
+        completeAll(List.of(new Done(id, r)));
+    }
+
+    /** Answers the calls of an applied batch (ids nobody waits for here are skipped) with one task. */
+    public void completeAll(List<Done> done) {
+        List<Runnable> answers = new ArrayList<>(done.size());
+        for (Done d : done) {
+            Pending p = pending.remove(d.id());
+            if (p != null) {
+                answers.add(() -> p.future().complete(d.result()));
+            }
+        }
+        if (answers.size() == 1) {
+            completer.execute(answers.get(0));
+        } else if (!answers.isEmpty()) {
+            completer.execute(() -> answers.forEach(Runnable::run));
         }
     }
 
+    /**
+     * Fails the calls whose deadline has passed and forgets those already ended elsewhere (a
+     * proposal Raft refused); returns how many timed out.
+     */
+    public int expire() {
+        long now = clock.getAsLong();
+        int n = 0;
+        for (Iterator<Map.Entry<Long, Pending>> it = pending.entrySet().iterator(); it.hasNext();) {
+            Pending p = it.next().getValue();
+            if (p.future().isDone()) {
+                it.remove();
+            } else if (p.deadlineNanos() != Long.MAX_VALUE && p.deadlineNanos() - now <= 0) {
+                it.remove();
+                p.future().completeExceptionally(new TimeoutException());
+                n++;
+            }
+        }
+        return n;
+    }
+
     public void failAll(Throwable t) {
-        pending.values().forEach(f -> f.completeExceptionally(t));
+        for (Iterator<Pending> it = pending.values().iterator(); it.hasNext();) {
+            Pending p = it.next();
+            it.remove();
+            p.future().completeExceptionally(t);
+        }
     }
 }

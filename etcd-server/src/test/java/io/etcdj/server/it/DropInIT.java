@@ -111,7 +111,7 @@ class DropInIT {
 
     @Test
     void aFlagWithoutAnEffectYetStopsTheStartNamingIt() throws Exception {
-        try (EtcdProcess member = EtcdProcess.ours("--discovery-token=abc")) {
+        try (EtcdProcess member = EtcdProcess.ours("--memory-mlock=true")) {
             member.launch();
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (member.isAlive() && System.nanoTime() < deadline) {
@@ -119,7 +119,7 @@ class DropInIT {
             }
             assertFalse(member.isAlive(), "still running: " + member.logTail());
             assertEquals(1, member.exitCode());
-            assertTrue(member.logTail().contains("--discovery-token=abc is not supported by this server yet"),
+            assertTrue(member.logTail().contains("--memory-mlock=true is not supported by this server yet"),
                     member.logTail());
         }
     }

@@ -227,7 +227,7 @@ public final class EtcdProcess implements EtcdMember {
                 "--listen-peer-urls=" + peerUrl, "--initial-advertise-peer-urls=" + peerUrl,
                 "--initial-cluster-state=" + clusterState));
         // a member bootstrapping by discovery (--discovery, --discovery-srv) must not also get an --initial-cluster
-        if (extraFlags.stream().noneMatch(f -> f.matches("--discovery(-srv)?=.+"))) {
+        if (extraFlags.stream().noneMatch(f -> f.matches("--discovery(-srv|-endpoints)?=.+"))) {
             defaults.add("--initial-cluster=" + (initialCluster != null ? initialCluster : name + "=" + peerUrl));
         }
         // a flag the test gives replaces the default one (etcd would refuse neither, but one is clearer)

@@ -16,9 +16,11 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * A DNS server on 127.0.0.1 for tests: answers SRV and A questions from records the test adds
  * (NXDOMAIN for anything else), over UDP. Our processes are pointed at it with
- * {@code -Detcdj.dns.server=127.0.0.1:PORT}; the machine's resolver is never involved.
+ * {@code -Detcdj.dns.server=127.0.0.1:PORT}; the machine's resolver is never involved. Bound to
+ * port 53 of a loopback address (root only), it can also serve Go programs, which ask port 53 of
+ * the resolv.conf servers (see {@link #resolvConf()}); etcdctl's tests use it from the test jar.
  */
-final class TestDnsServer implements AutoCloseable {
+public final class TestDnsServer implements AutoCloseable {
     private static final int TYPE_A = 1;
     private static final int TYPE_SRV = 33;
 
@@ -30,7 +32,15 @@ final class TestDnsServer implements AutoCloseable {
     private final DatagramSocket socket;
     private final Thread thread;
 
-    TestDnsServer() throws SocketException {
+    /** A server on port 53 of {@code address} (a loopback address other tests do not use). */
+    public TestDnsServer(InetAddress address) throws SocketException {
+        socket = new DatagramSocket(new InetSocketAddress(address, 53));
+        thread = new Thread(this::serve, "test-dns");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    public TestDnsServer() throws SocketException {
         DatagramSocket s = null;
         for (int i = 0; i < 50 && s == null; i++) {
             try {
@@ -48,20 +58,25 @@ final class TestDnsServer implements AutoCloseable {
         thread.start();
     }
 
-    int port() {
+    public int port() {
         return socket.getLocalPort();
     }
 
     /** The JVM option that points our processes at this server. */
-    String jvmOption() {
-        return "-Detcdj.dns.server=127.0.0.1:" + port();
+    public String jvmOption() {
+        return "-Detcdj.dns.server=" + socket.getLocalAddress().getHostAddress() + ":" + port();
     }
 
-    void addSrv(String name, String target, int port) {
+    /** A resolv.conf naming this server (meaningful on port 53 only). */
+    public String resolvConf() {
+        return "nameserver " + socket.getLocalAddress().getHostAddress() + "\n";
+    }
+
+    public void addSrv(String name, String target, int port) {
         srv.computeIfAbsent(name.toLowerCase(Locale.ROOT), n -> new ArrayList<>()).add(new Srv(0, 0, port, target));
     }
 
-    void addA(String name, String ipv4) throws IOException {
+    public void addA(String name, String ipv4) throws IOException {
         a.put(name.toLowerCase(Locale.ROOT), InetAddress.getByName(ipv4).getAddress());
     }
 

@@ -2,12 +2,17 @@ package io.etcdj.server.wait;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.etcdj.server.apply.ApplyResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class WaitersTest {
@@ -24,6 +29,38 @@ class WaitersTest {
         assertEquals(7, mine.join().revision());
         w.complete(1, ApplyResult.ok(null, 8));
         assertEquals(1, completions.size(), "a request is answered once");
+    }
+
+    @Test
+    void aBatchIsAnsweredByOneTaskInOrder() {
+        List<Runnable> completions = new ArrayList<>();
+        Waiters w = new Waiters(completions::add);
+        CompletableFuture<ApplyResult> a = w.register(1, 1_000);
+        CompletableFuture<ApplyResult> b = w.register(2, 1_000);
+        w.completeAll(List.of(new Waiters.Done(1, ApplyResult.ok(null, 10)), new Waiters.Done(9, ApplyResult.ok(null, 11)),
+                new Waiters.Done(2, ApplyResult.ok(null, 12))));
+        assertEquals(1, completions.size(), "one hand-off for the batch");
+        completions.get(0).run();
+        assertEquals(10, a.join().revision());
+        assertEquals(12, b.join().revision());
+    }
+
+    @Test
+    void aCallNotAnsweredInTimeFailsWithATimeout() {
+        AtomicLong now = new AtomicLong();
+        Waiters w = new Waiters(Runnable::run, now::get);
+        CompletableFuture<ApplyResult> slow = w.register(1, 500);
+        CompletableFuture<ApplyResult> unbounded = w.register(2);
+        now.set(499);
+        assertEquals(0, w.expire());
+        now.set(500);
+        assertEquals(1, w.expire());
+        assertInstanceOf(TimeoutException.class, assertThrows(CompletionException.class, slow::join).getCause());
+        assertFalse(unbounded.isDone());
+        w.complete(1, ApplyResult.ok(null, 3)); // the late answer finds nobody waiting
+        now.set(Long.MAX_VALUE - 1);
+        assertEquals(0, w.expire());
+        assertFalse(unbounded.isDone());
     }
 
     @Test

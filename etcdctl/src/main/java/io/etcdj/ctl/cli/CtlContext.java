@@ -8,6 +8,7 @@ import io.etcdj.client.TlsOptions;
 import io.etcdj.ctl.printer.Out;
 import io.etcdj.ctl.printer.Printer;
 import io.etcdj.ctl.printer.Printers;
+import io.etcdj.server.discovery.SrvLookup;
 
 import java.io.BufferedReader;
 import java.io.InputStream;
@@ -36,6 +37,9 @@ public final class CtlContext implements AutoCloseable {
     private BufferedReader reader;
     private List<String> commandArgs = List.of();
     private List<String> globalArgs = List.of();
+    /** The options the SRV endpoints were looked up for, and what was found. */
+    private GlobalOptions srvFor;
+    private List<String> srvEndpoints = List.of();
 
     public CtlContext(GlobalOptions options, PrintStream out, PrintStream err, InputStream in, Map<String, String> env) {
         this(options, out, err, in, env, Path.of(""));
@@ -126,7 +130,45 @@ public final class CtlContext implements AutoCloseable {
 
     /** The client for the configured endpoints. */
     public EtcdClient client() {
-        return client(options.endpoints());
+        return client(endpoints());
+    }
+
+    /**
+     * The endpoints commands use, as etcdctl's endpointsFromCmd finds them: with --discovery-srv
+     * those of the domain's _etcd-client-ssl and _etcd-client SRV records (http ones dropped, with
+     * a note, unless --insecure-discovery), else --endpoints; --endpoints also when the records
+     * leave none.
+     */
+    public List<String> endpoints() {
+        if (options.discoverySrv().isEmpty()) {
+            return options.endpoints();
+        }
+        if (srvFor != options) {
+            srvEndpoints = discoverEndpoints();
+            srvFor = options;
+        }
+        return srvEndpoints.isEmpty() ? options.endpoints() : srvEndpoints;
+    }
+
+    private List<String> discoverEndpoints() {
+        SrvLookup.Clients found;
+        try {
+            found = SrvLookup.clients("etcd-client", options.discoverySrv(), options.discoverySrvName());
+        } catch (javax.naming.NamingException e) {
+            throw new CtlException(ExitCodes.ERROR, e.getMessage(), e);
+        }
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < found.endpoints().size(); i++) {
+            String ep = found.endpoints().get(i);
+            if (!options.insecureDiscovery() && ep.startsWith("http://")) {
+                // Go's records keep the target's trailing dot, and so does its note
+                SrvLookup.Srv srv = found.srvs().get(i);
+                err.println("ignoring discovered insecure endpoint \"http://" + srv.target() + ":" + srv.port() + "\"");
+                continue;
+            }
+            out.add(ep);
+        }
+        return out;
     }
 
     /** A client for exactly these endpoints (endpoint commands talk to each endpoint on its own). */
@@ -165,11 +207,6 @@ public final class CtlContext implements AutoCloseable {
     }
 
     private ClientConfig config(List<String> endpoints) {
-        if (!options.discoverySrv().isEmpty()) {
-            // SRV lookups would need a DNS server; this build only takes endpoints explicitly.
-            throw new CtlException(ExitCodes.BAD_CONNECTION,
-                    "DNS SRV discovery (--discovery-srv) is not supported by this etcdctl; pass --endpoints instead");
-        }
         if (endpoints.isEmpty()) {
             throw new CtlException(ExitCodes.BAD_CONNECTION, "etcdclient: no available endpoints");
         }
@@ -187,6 +224,10 @@ public final class CtlContext implements AutoCloseable {
                 .tls(new TlsOptions(path(options.cacert()), path(options.cert()), path(options.key()),
                         options.insecureSkipTlsVerify()))
                 .listener(new WarnLog(err));
+        if (!options.discoverySrv().isEmpty() && !options.insecureDiscovery()) {
+            // as etcdctl: endpoints found without --insecure-discovery are TLS, verified against the domain
+            b.serverName(options.discoverySrv());
+        }
         Credentials creds = Credentials.resolve(options, this);
         if (creds != null) {
             b.credentials(creds.user(), creds.password());

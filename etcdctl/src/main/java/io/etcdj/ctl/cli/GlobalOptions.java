@@ -181,6 +181,14 @@ public final class GlobalOptions {
         return str("discovery-srv");
     }
 
+    public String discoverySrvName() {
+        return str("discovery-srv-name");
+    }
+
+    public boolean insecureDiscovery() {
+        return bool("insecure-discovery");
+    }
+
     public boolean debug() {
         return bool("debug");
     }

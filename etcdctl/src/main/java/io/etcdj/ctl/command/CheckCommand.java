@@ -65,7 +65,7 @@ public final class CheckCommand {
             ctx.out().println("Compacted with revision " + rev);
         }
         if (defrag) {
-            for (String ep : ctx.options().endpoints()) {
+            for (String ep : ctx.endpoints()) {
                 ctx.out().println("Defragmenting \"" + ep + "\"");
                 try (EtcdClient one = ctx.newClient(List.of(ep))) {
                     one.maintenance(s -> s.defragment(DefragmentRequest.getDefaultInstance()));
@@ -221,7 +221,7 @@ public final class CheckCommand {
             DatascaleLoad model = DatascaleLoad.byName(load)
                     .orElseThrow(() -> new CtlException(ExitCodes.BAD_FEATURE, "unknown load option " + load));
             EtcdClient client = ctx.client();
-            String endpoint = ctx.options().endpoints().get(0);
+            String endpoint = ctx.endpoints().get(0);
             requireEmpty(client, prefix);
             double before = MemoryMetric.residentBytes(endpoint, ctx.out());
             if (before == 0) {

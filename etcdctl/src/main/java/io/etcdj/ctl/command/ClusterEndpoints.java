@@ -10,7 +10,11 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
-/** The endpoints a command acts on: the given ones, or with --cluster every member's client URLs. */
+/**
+ * The endpoints a command acts on: the given ones (--endpoints as typed: etcdctl's endpoint commands
+ * do not look at --discovery-srv then), or with --cluster every member's client URLs, asked of the
+ * configured or discovered endpoints.
+ */
 final class ClusterEndpoints {
 
     private ClusterEndpoints() {

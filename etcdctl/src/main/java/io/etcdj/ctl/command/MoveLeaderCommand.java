@@ -31,7 +31,7 @@ public final class MoveLeaderCommand extends CtlCommand {
         }
         String leaderEndpoint = null;
         long leaderId = 0;
-        for (String ep : ctx.options().endpoints()) {
+        for (String ep : ctx.endpoints()) {
             try (EtcdClient c = ctx.newClient(List.of(ep))) {
                 StatusResponse s = c.maintenance(m -> m.status(StatusRequest.getDefaultInstance()));
                 if (s.getLeader() == s.getHeader().getMemberId()) {
@@ -44,7 +44,7 @@ public final class MoveLeaderCommand extends CtlCommand {
             }
         }
         if (leaderEndpoint == null) {
-            throw CtlException.error("no leader endpoint given at " + ctx.options().endpoints());
+            throw CtlException.error("no leader endpoint given at " + ctx.endpoints());
         }
         try (EtcdClient c = ctx.newClient(List.of(leaderEndpoint))) {
             c.maintenance(m -> m.moveLeader(MoveLeaderRequest.newBuilder().setTargetID(target).build()));

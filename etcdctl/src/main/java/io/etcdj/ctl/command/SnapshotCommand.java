@@ -128,7 +128,7 @@ public final class SnapshotCommand {
         @Override
         protected void run() {
             String arg = onlyArg(args, "snapshot save expects one argument");
-            List<String> eps = ctx.options().endpoints();
+            List<String> eps = ctx.endpoints();
             if (eps.size() != 1) {
                 throw new CtlException(ExitCodes.INTERRUPTED, "snapshot must be requested to one selected node, not multiple ["
                         + String.join(" ", eps) + "]");
