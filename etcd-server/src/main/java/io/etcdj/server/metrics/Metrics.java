@@ -186,10 +186,6 @@ public final class Metrics {
         public void since(long startNanos) {
             observeNanos(System.nanoTime() - startNanos);
         }
-
-        public long count() {
-            return histogram.collect().getDataPoints().get(0).getCount();
-        }
     }
 
     /** Values read from the member at scrape time ({@code leases} is not exported: etcd has no such family). */
