@@ -35,8 +35,11 @@ import java.util.function.Function;
  */
 public final class EtcdClient implements AutoCloseable {
 
+    private static volatile boolean ownEventLoops;
+
     private final ClientConfig config;
     private final ManagedChannel channel;
+    /** Null: gRPC's shared event loop. */
     private final EventLoopGroup eventLoop;
     private final AtomicReference<String> token = new AtomicReference<>();
     private final TokenCredentials credentials = new TokenCredentials(token);
@@ -48,20 +51,31 @@ public final class EtcdClient implements AutoCloseable {
     }
 
     /**
+     * For a process that exits after its command (etcdctl's Main): each client gets an I/O thread of
+     * its own, ended by {@link #close()}. gRPC's shared one outlives the last channel by a second, and
+     * a JVM that exits while a thread waits in epoll_wait first waits up to 300 ms for it (HotSpot's
+     * exit waits for threads in native code): that was most of a one-shot etcdctl's run. Long-lived
+     * processes (the warm server, the shell, tests) keep the shared one, built once.
+     */
+    public static void useOwnEventLoops() {
+        ownEventLoops = true;
+    }
+
+    /**
      * Opens a channel (lazily connected) and, when credentials are configured, authenticates.
      *
      * @throws EtcdClientException if authentication fails
      */
     public static EtcdClient connect(ClientConfig config) {
-        // The channel's own I/O thread, ended by close(). gRPC's shared one outlives the client by a
-        // second, and a JVM that exits while a thread sits in epoll_wait first waits up to 300 ms for
-        // it (HotSpot's exit waits for threads in native code): most of a one-shot etcdctl's run.
-        EventLoopGroup eventLoop = new NioEventLoopGroup(1, new DefaultThreadFactory("etcdj-client-io", true));
+        EventLoopGroup eventLoop = ownEventLoops
+                ? new NioEventLoopGroup(1, new DefaultThreadFactory("etcdj-client-io", true)) : null;
         ManagedChannel channel;
         try {
             channel = openChannel(config, eventLoop);
         } catch (RuntimeException e) {
-            eventLoop.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+            if (eventLoop != null) {
+                eventLoop.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+            }
             throw e;
         }
         EtcdClient client = new EtcdClient(config, channel, eventLoop);
@@ -82,14 +96,15 @@ public final class EtcdClient implements AutoCloseable {
         // Netty's builder itself: Grpc.newChannelBuilder would first look up every channel provider on
         // the class path, a measurable share of a short-lived etcdctl's start-up (docs/etcdctl.md).
         NettyChannelBuilder builder = NettyChannelBuilder.forTarget(EndpointListResolver.SCHEME + ":///etcd", creds)
-                .eventLoopGroup(eventLoop)
-                .channelType(NioSocketChannel.class)
                 .nameResolverFactory(new EndpointListResolver.Factory(config.endpoints()))
                 .keepAliveTime(config.keepAliveTime().toMillis(), TimeUnit.MILLISECONDS)
                 .keepAliveTimeout(config.keepAliveTimeout().toMillis(), TimeUnit.MILLISECONDS)
                 .keepAliveWithoutCalls(true)
                 .maxInboundMessageSize(Integer.MAX_VALUE)
                 .userAgent("etcdj-client");
+        if (eventLoop != null) {
+            builder.eventLoopGroup(eventLoop).channelType(NioSocketChannel.class);
+        }
         return builder.build();
     }
 
@@ -293,9 +308,13 @@ public final class EtcdClient implements AutoCloseable {
         channel.shutdownNow();
         try {
             channel.awaitTermination(1, TimeUnit.SECONDS);
-            eventLoop.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(1, TimeUnit.SECONDS);
+            if (eventLoop != null) {
+                eventLoop.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(1, TimeUnit.SECONDS);
+            }
         } catch (InterruptedException e) {
-            eventLoop.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+            if (eventLoop != null) {
+                eventLoop.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+            }
             Thread.currentThread().interrupt();
         }
     }
