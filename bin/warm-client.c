@@ -71,9 +71,34 @@ static uint64_t fnv1a(const char *s)
     return h;
 }
 
+/* Whether process PID has ended (gone, or a zombie its parent has not reaped yet). */
+static int ended(pid_t pid)
+{
+    if (kill(pid, 0) != 0) {
+        return errno == ESRCH;
+    }
+    char path[64], stat[256];
+    snprintf(path, sizeof path, "/proc/%ld/stat", (long) pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return 0;
+    }
+    ssize_t n = read(fd, stat, sizeof stat - 1);
+    close(fd);
+    if (n <= 0) {
+        return 0;
+    }
+    stat[n] = 0;
+    const char *end = strrchr(stat, ')');
+    return end != NULL && end[1] == ' ' && end[2] == 'Z';
+}
+
 /*
  * Starts the server in the background unless one holds the lock (it is starting or running).
- * The server itself takes the lock, so two clients racing here start at most one that stays.
+ * The starter takes the lock at once and hands it to the server (the same process after exec), so
+ * calls made meanwhile start no server of their own. It waits for this call's direct run to end
+ * (2 s at most, e.g. for a watch): on a machine with few cores the server's start-up and warm-up
+ * would otherwise compete with the first call, which must not be slower than a direct run.
  */
 static void start_server(const char *dir, const char *base, const char *sock)
 {
@@ -90,6 +115,7 @@ static void start_server(const char *dir, const char *base, const char *sock)
             return;
         }
     }
+    pid_t caller = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         return;
@@ -102,6 +128,15 @@ static void start_server(const char *dir, const char *base, const char *sock)
     setsid();
     if (fork() != 0) {
         _exit(0);
+    }
+    /* Not close-on-exec: the lock stays with this process through the exec into the server. */
+    int held = open(lockpath, O_RDWR | O_CREAT, 0600);
+    struct flock mine = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+    if (held < 0 || fcntl(held, F_SETLK, &mine) != 0) {
+        _exit(0);
+    }
+    for (int waited = 0; waited < 2000 && !ended(caller); waited += 5) {
+        usleep(5000);
     }
     int null = open("/dev/null", O_RDWR);
     int log = open(logpath, O_WRONLY | O_CREAT | O_APPEND, 0600);

@@ -10,14 +10,17 @@ import io.etcdj.api.etcdserverpb.WatchGrpc;
 import io.etcdj.api.v3electionpb.ElectionGrpc;
 import io.etcdj.api.v3lockpb.LockGrpc;
 import io.grpc.ChannelCredentials;
-import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
-import io.grpc.ManagedChannelBuilder;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.TlsChannelCredentials;
+import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.AbstractStub;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -32,14 +35,30 @@ import java.util.function.Function;
  */
 public final class EtcdClient implements AutoCloseable {
 
+    private static volatile boolean ownEventLoops;
+
     private final ClientConfig config;
     private final ManagedChannel channel;
+    /** Null: gRPC's shared event loop. */
+    private final EventLoopGroup eventLoop;
     private final AtomicReference<String> token = new AtomicReference<>();
     private final TokenCredentials credentials = new TokenCredentials(token);
 
-    private EtcdClient(ClientConfig config, ManagedChannel channel) {
+    private EtcdClient(ClientConfig config, ManagedChannel channel, EventLoopGroup eventLoop) {
         this.config = config;
         this.channel = channel;
+        this.eventLoop = eventLoop;
+    }
+
+    /**
+     * For a process that exits after its command (etcdctl's Main): each client gets an I/O thread of
+     * its own, ended by {@link #close()}. gRPC's shared one outlives the last channel by a second, and
+     * a JVM that exits while a thread waits in epoll_wait first waits up to 300 ms for it (HotSpot's
+     * exit waits for threads in native code): that was most of a one-shot etcdctl's run. Long-lived
+     * processes (the warm server, the shell, tests) keep the shared one, built once.
+     */
+    public static void useOwnEventLoops() {
+        ownEventLoops = true;
     }
 
     /**
@@ -48,8 +67,18 @@ public final class EtcdClient implements AutoCloseable {
      * @throws EtcdClientException if authentication fails
      */
     public static EtcdClient connect(ClientConfig config) {
-        ManagedChannel channel = openChannel(config);
-        EtcdClient client = new EtcdClient(config, channel);
+        EventLoopGroup eventLoop = ownEventLoops
+                ? new NioEventLoopGroup(1, new DefaultThreadFactory("etcdj-client-io", true)) : null;
+        ManagedChannel channel;
+        try {
+            channel = openChannel(config, eventLoop);
+        } catch (RuntimeException e) {
+            if (eventLoop != null) {
+                eventLoop.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+            }
+            throw e;
+        }
+        EtcdClient client = new EtcdClient(config, channel, eventLoop);
         if (config.user() != null) {
             try {
                 client.authenticate();
@@ -62,9 +91,11 @@ public final class EtcdClient implements AutoCloseable {
     }
 
     @SuppressWarnings("deprecation") // nameResolverFactory is the only per-channel resolver hook in grpc-api
-    private static ManagedChannel openChannel(ClientConfig config) {
+    private static ManagedChannel openChannel(ClientConfig config, EventLoopGroup eventLoop) {
         ChannelCredentials creds = config.useTls() ? tlsCredentials(config.tls()) : InsecureChannelCredentials.create();
-        ManagedChannelBuilder<?> builder = Grpc.newChannelBuilder(EndpointListResolver.SCHEME + ":///etcd", creds)
+        // Netty's builder itself: Grpc.newChannelBuilder would first look up every channel provider on
+        // the class path, a measurable share of a short-lived etcdctl's start-up (docs/etcdctl.md).
+        NettyChannelBuilder builder = NettyChannelBuilder.forTarget(EndpointListResolver.SCHEME + ":///etcd", creds)
                 .nameResolverFactory(new EndpointListResolver.Factory(config.endpoints()))
                 .keepAliveTime(config.keepAliveTime().toMillis(), TimeUnit.MILLISECONDS)
                 .keepAliveTimeout(config.keepAliveTimeout().toMillis(), TimeUnit.MILLISECONDS)
@@ -73,6 +104,9 @@ public final class EtcdClient implements AutoCloseable {
                 .userAgent("etcdj-client");
         if (config.useTls() && config.serverName() != null) {
             builder.overrideAuthority(config.serverName());
+        }
+        if (eventLoop != null) {
+            builder.eventLoopGroup(eventLoop).channelType(NioSocketChannel.class);
         }
         return builder.build();
     }
@@ -277,7 +311,13 @@ public final class EtcdClient implements AutoCloseable {
         channel.shutdownNow();
         try {
             channel.awaitTermination(1, TimeUnit.SECONDS);
+            if (eventLoop != null) {
+                eventLoop.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(1, TimeUnit.SECONDS);
+            }
         } catch (InterruptedException e) {
+            if (eventLoop != null) {
+                eventLoop.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+            }
             Thread.currentThread().interrupt();
         }
     }

@@ -1,5 +1,6 @@
 package io.etcdj.ctl;
 
+import io.etcdj.client.EtcdClient;
 import io.etcdj.ctl.cli.EtcdctlApp;
 
 /** Entry point of bin/etcdctl. */
@@ -9,6 +10,7 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        EtcdClient.useOwnEventLoops(); // this process exits after the command: see there
         int code = new EtcdctlApp(RootCommand::tree).run(args, System.out, System.err, System.in, System.getenv());
         System.out.flush();
         System.exit(code);

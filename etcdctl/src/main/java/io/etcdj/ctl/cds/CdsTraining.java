@@ -8,6 +8,7 @@ import io.etcdj.api.etcdserverpb.RangeRequest;
 import io.etcdj.api.etcdserverpb.RangeResponse;
 import io.etcdj.api.etcdserverpb.ResponseHeader;
 import io.etcdj.api.mvccpb.KeyValue;
+import io.etcdj.client.EtcdClient;
 import io.etcdj.ctl.RootCommand;
 import io.etcdj.ctl.cli.EtcdctlApp;
 import io.grpc.Server;
@@ -34,6 +35,7 @@ public final class CdsTraining {
     }
 
     public static void main(String[] args) throws IOException, InterruptedException {
+        EtcdClient.useOwnEventLoops(); // as bin/etcdctl's Main does
         System.exit(train() == 0 ? 0 : 1);
     }
 
