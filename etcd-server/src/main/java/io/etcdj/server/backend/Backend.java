@@ -7,7 +7,6 @@ import java.nio.file.StandardCopyOption;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
-import org.lmdbjava.ByteArrayProxy;
 import org.lmdbjava.CopyFlags;
 import org.lmdbjava.Dbi;
 import org.lmdbjava.DbiFlags;
@@ -54,7 +53,7 @@ public final class Backend implements AutoCloseable {
     private void openEnv() {
         try {
             Files.createDirectories(file.toAbsolutePath().getParent());
-            env = Env.create(ByteArrayProxy.PROXY_BA)
+            env = Env.create(PinnedByteArrays.PROXY)
                     .setMapSize(mapSize)
                     .setMaxDbs(Bucket.values().length)
                     .setMaxReaders(1024)
