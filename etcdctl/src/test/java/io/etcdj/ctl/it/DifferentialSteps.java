@@ -19,8 +19,12 @@ final class DifferentialSteps {
     private DifferentialSteps() {
     }
 
-    /** One scripted invocation: standard input and arguments. */
-    record Step(String stdin, String... args) {
+    /**
+     * One scripted invocation: standard input and arguments. Input ends (end of file) after
+     * {@code stdin} unless {@code inputStaysOpen}: then the command must end by itself while its
+     * input is still open, as {@code watch -i} does when a line's command fails.
+     */
+    record Step(String stdin, boolean inputStaysOpen, String... args) {
         boolean protobuf() {
             return String.join(" ", args).endsWith("-w protobuf");
         }
@@ -31,11 +35,15 @@ final class DifferentialSteps {
     }
 
     private static Step run(String... args) {
-        return new Step("", args);
+        return new Step("", false, args);
     }
 
     private static Step withInput(String stdin, String... args) {
-        return new Step(stdin, args);
+        return new Step(stdin, false, args);
+    }
+
+    private static Step withOpenInput(String stdin, String... args) {
+        return new Step(stdin, true, args);
     }
 
     static List<Step> script(java.nio.file.Path snapshot) {
@@ -199,6 +207,36 @@ final class DifferentialSteps {
         s.add(run("version"));
         s.add(run("lock", "mylock", "--", "sh", "-c", "echo locked $ETCD_LOCK_KEY $ETCD_LOCK_REV"));
         s.add(run("lock"));
+        // lock's command: stdin is /dev/null, stdout the terminal (or pipe) etcdctl has
+        s.add(withInput("typed\n", "lock", "tl", "--", "sh", "-c", "cat; test -t 1 && echo terminal || echo no terminal"));
+        // watch running a command per event (etcdctl 3.4: after printing the response, with
+        // ETCD_WATCH_REVISION the response's revision and Go-quoted type, key and value); a command
+        // that fails or cannot start ends watch with "command [...] error (...)" and exit code 1,
+        // which is how these steps end. Compaction kept revision 5 on.
+        s.add(run("put", "w/a", "1"));
+        s.add(run("put", "w/b", "2"));
+        s.add(run("del", "w/a"));
+        s.add(run("put", "w/a", "last"));
+        String show = "echo $ETCD_WATCH_REVISION $ETCD_WATCH_EVENT_TYPE $ETCD_WATCH_KEY $ETCD_WATCH_VALUE;"
+                + " case $ETCD_WATCH_VALUE in *last*) exit 1;; esac";
+        s.add(run("watch", "--prefix", "w/", "--rev=5", "--", "sh", "-c", show));
+        s.add(run("watch", "w/a", "--rev=5", "--", "sh", "-c", show));
+        s.add(run("watch", "--rev=5", "w/a", "w/c", "--prev-kv", "--", "sh", "-c", show));
+        s.add(run("watch", "--rev=5", "w/a", "-w", "fields", "--", "sh", "-c", show));
+        s.add(run("watch", "--rev=5", "w/b", "--", "sh", "-c", "exit 3"));
+        s.add(run("watch", "--rev=5", "w/b", "--", "sh", "-c", "kill -9 $$"));
+        s.add(run("watch", "--rev=5", "w/b", "--", "no-such-command", "x"));
+        s.add(run("watch", "--rev=5", "w/b", "--", "./no/such/file"));
+        s.add(withInput("typed\n", "watch", "--rev=5", "w/b", "--", "sh", "-c",
+                "cat; test -t 1 && echo terminal || echo no terminal; false"));
+        s.add(run("watch", "w/a", "--"));
+        s.add(run("watch", "--", "echo", "hi"));
+        s.add(run("watch"));
+        s.add(withOpenInput("watch --rev=5 w/a -- sh -c \"" + show + "\"\n", "watch", "-i"));
+        s.add(withOpenInput("get w/a\nwatch\nwatch -- echo hi\nwatch w/b --rev=5 --prefix -- sh -c \"exit 2\"\n",
+                "watch", "-i"));
+        s.add(withOpenInput("watch w/a --\n", "watch", "-i"));
+        s.add(withInput("watch --bogus w/a\n", "watch", "-i"));
         s.add(run("elect"));
         s.add(run("elect", "a", "b", "c"));
         s.add(run("lock", "--help"));

@@ -30,6 +30,8 @@ class TerminalScriptIT {
 
     private static final Path ROOT = OurMembers.ROOT;
     private static final long STEP_TIMEOUT_SECONDS = 30;
+    /** {@code -Detcdj.terminal.transcript=FILE} appends the real etcdctl's screens there, for reading. */
+    private static final String TRANSCRIPT = System.getProperty("etcdj.terminal.transcript");
 
     private static Path temp;
     private static TerminalSession reference;
@@ -59,10 +61,18 @@ class TerminalScriptIT {
     }
 
     private static void stopWarmServer() throws IOException, InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder(ROOT.resolve("bin/etcdj-warm").toString(), "stop")
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        warm("stop");
+    }
+
+    /** {@code bin/etcdj-warm status|stop} for this test's server directory. */
+    private static String warm(String what) throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(ROOT.resolve("bin/etcdj-warm").toString(), what)
+                .redirectErrorStream(true);
         pb.environment().put("ETCDJ_WARM_DIR", temp.resolve("warm").toString());
-        pb.start().waitFor();
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        p.waitFor();
+        return out;
     }
 
     private static Map<String, String> environment(boolean warm) {
@@ -88,15 +98,20 @@ class TerminalScriptIT {
         return Stream.concat(steps.stream().map(step -> DynamicTest.dynamicTest(step.name(), () -> {
             long t0 = System.nanoTime();
             TerminalSession.Screen expected = reference.run(line(RealEtcd.ETCDCTL.toString(), twins.reference(),
-                    DifferentialSteps.substitute(step.args(), referenceLease)), step.stdin(), STEP_TIMEOUT_SECONDS);
+                    DifferentialSteps.substitute(step.args(), referenceLease)), step.stdin(), step.inputStaysOpen(), STEP_TIMEOUT_SECONDS);
             long t1 = System.nanoTime();
             TerminalSession.Screen actual = ours.run(line(ROOT.resolve("bin/etcdctl").toString(), twins.ours(),
-                    DifferentialSteps.substitute(step.args(), ourLease)), step.stdin(), STEP_TIMEOUT_SECONDS);
+                    DifferentialSteps.substitute(step.args(), ourLease)), step.stdin(), step.inputStaysOpen(), STEP_TIMEOUT_SECONDS);
             took[0] += t1 - t0;
             took[1] += System.nanoTime() - t1;
             Differ.Result want = new Differ.Result(expected.text(), "", expected.code(), expected.written());
             Differ.Result got = DifferentialSteps.without35And36FlagLines(step,
                     new Differ.Result(actual.text(), "", actual.code(), actual.written()));
+            if (TRANSCRIPT != null) {
+                Files.writeString(Path.of(TRANSCRIPT), "$ etcdctl " + step.name() + "\n" + want.out() + "[exit "
+                        + want.code() + "]\n", java.nio.file.StandardOpenOption.CREATE,
+                        java.nio.file.StandardOpenOption.APPEND);
+            }
             referenceLease = DifferentialSteps.lease(want, referenceLease);
             ourLease = DifferentialSteps.lease(got, ourLease);
             if (step.protobuf() && expected.code() == 0) {
@@ -108,9 +123,12 @@ class TerminalScriptIT {
             }
             assertEquals(Differ.normalise(want, twins.reference()).toString(),
                     Differ.normalise(got, twins.ours()).toString());
-        })), Stream.of(DynamicTest.dynamicTest("time taken", () -> System.out.printf(
-                "TerminalScriptIT: %d steps at a terminal, real etcdctl %.1f s, ours %.1f s%n", steps.size(),
-                took[0] / 1e9, took[1] / 1e9))));
+        })), Stream.of(DynamicTest.dynamicTest("ours ran through the warm path", () -> {
+            System.out.printf("TerminalScriptIT: %d steps at a terminal, real etcdctl %.1f s, ours %.1f s%n",
+                    steps.size(), took[0] / 1e9, took[1] / 1e9);
+            String status = warm("status");
+            assertTrue(status.contains("server pid"), "no warm server served the steps: " + status);
+        })));
     }
 
     private static String line(String tool, RealEtcd server, String... args) {

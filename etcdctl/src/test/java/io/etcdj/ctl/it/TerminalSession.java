@@ -83,17 +83,18 @@ final class TerminalSession implements AutoCloseable {
 
     /**
      * Types {@code commandLine} at the prompt and, at once (as a person typing ahead), {@code input}
-     * followed by end of file (Ctrl-D); returns once the command line ended. A command still running
+     * followed by end of file (Ctrl-D) unless {@code inputStaysOpen}; returns once the command line ended. A command still running
      * after {@code timeoutSeconds} gets Ctrl-C, and its screen says so.
      */
-    Screen run(String commandLine, String input, long timeoutSeconds) throws IOException, InterruptedException {
+    Screen run(String commandLine, String input, boolean inputStaysOpen, long timeoutSeconds)
+            throws IOException, InterruptedException {
         int from = seen;
         StringBuilder keys = new StringBuilder("printf '\\036S\\n'; ").append(commandLine)
                 .append("; printf '\\036E%d\\n' $?; stty -icanon min 0 time 0; cat >/dev/null; stty \"$saved\";"
                         + " printf '\\036R\\n'\n");
         if (!input.isEmpty()) {
             // A line typed without its newline needs one Ctrl-D to be read and another for end of file.
-            keys.append(input).append(input.endsWith("\n") ? EOF : EOF + EOF);
+            keys.append(input).append(inputStaysOpen ? "" : input.endsWith("\n") ? EOF : EOF + EOF);
         }
         type(keys.toString());
         int end = awaitReady(timeoutSeconds);
