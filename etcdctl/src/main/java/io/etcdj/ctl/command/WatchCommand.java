@@ -1,6 +1,7 @@
 package io.etcdj.ctl.command;
 
 import io.etcdj.api.etcdserverpb.WatchCreateRequest;
+import io.etcdj.api.etcdserverpb.WatchProgressRequest;
 import io.etcdj.api.etcdserverpb.WatchRequest;
 import io.etcdj.api.etcdserverpb.WatchResponse;
 import io.etcdj.api.mvccpb.Event;
@@ -215,6 +216,17 @@ public final class WatchCommand extends CtlCommand {
                     if (line == null) {
                         throw new CtlException(ExitCodes.INVALID_INPUT, "Error reading watch request line: EOF");
                     }
+                    List<String> words = TxnParser.split(line);
+                    if (words.isEmpty()) {
+                        ctx.err().println("Invalid command: " + line + " (watch and progress supported)");
+                        continue;
+                    }
+                    if (words.get(0).equals("progress")) {
+                        // answered with the store's revision, printed once per open watch (none: nothing)
+                        stream.onNext(WatchRequest.newBuilder()
+                                .setProgressRequest(WatchProgressRequest.getDefaultInstance()).build());
+                        continue;
+                    }
                     List<String> exec = new ArrayList<>();
                     WatchCreateRequest create = parseLine(line, envKey, envRange, exec);
                     if (create != null) {
@@ -249,12 +261,12 @@ public final class WatchCommand extends CtlCommand {
      */
     private WatchCreateRequest parseLine(String line, String envKey, String envRange, List<String> exec) {
         List<String> words = TxnParser.split(line);
-        if (words.size() < 2 && envKey.isEmpty()) {
-            ctx.err().println("Invalid command " + line + " (command type or key is not provided)");
-            return null;
-        }
         if (!words.get(0).equals("watch")) {
             ctx.err().println("Invalid command " + line + " (only support watch)");
+            return null;
+        }
+        if (words.size() < 2 && envKey.isEmpty()) {
+            ctx.err().println("Invalid command " + line + " (command type or key is not provided)");
             return null;
         }
         List<String> watchArgs = words.subList(1, words.size());
@@ -323,6 +335,7 @@ public final class WatchCommand extends CtlCommand {
     private void pump(BlockingQueue<Object> queue, int open, LongFunction<List<String>> commandOf,
             LongConsumer created) {
         Printer printer = ctx.printer();
+        int active = 0;
         try {
             while (open > 0) {
                 Object next = queue.take();
@@ -335,17 +348,22 @@ public final class WatchCommand extends CtlCommand {
                 WatchResponse r = (WatchResponse) next;
                 if (r.getCreated()) {
                     created.accept(r.getWatchId());
+                    active += r.getCanceled() ? 0 : 1;
                 }
                 if (r.getCreated() && r.getEventsCount() == 0 && !r.getCanceled()) {
                     continue;
                 }
                 if (r.getCanceled()) {
                     ctx.err().println("watch was canceled (" + cancelReason(r) + ")");
+                    active -= r.getCreated() ? 0 : 1;
                     open--;
                     continue;
                 }
                 if (r.getEventsCount() == 0) {
-                    if ("simple".equals(ctx.options().writeOut())) {
+                    // a progress request's answer (watch ID -1) reaches every open watch, as the Go client
+                    // broadcasts it; a watch's own progress notification only that watch
+                    int times = r.getWatchId() == -1 ? active : 1;
+                    for (int i = 0; i < times && "simple".equals(ctx.options().writeOut()); i++) {
                         ctx.out().println("progress notify: " + r.getHeader().getRevision());
                     }
                     continue;

@@ -35,14 +35,16 @@ final class Differ {
     }
 
     Result reference(String stdin, String... args) throws IOException, InterruptedException {
-        return reference(stdin, false, args);
+        return reference(stdin, false, Map.of(), args);
     }
 
     /** With {@code inputStaysOpen} the command's stdin is closed only after it ended by itself. */
-    Result reference(String stdin, boolean inputStaysOpen, String... args) throws IOException, InterruptedException {
+    Result reference(String stdin, boolean inputStaysOpen, Map<String, String> vars, String... args)
+            throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder(twins.reference().etcdctlCommand(args));
         pb.environment().keySet().removeIf(k -> k.startsWith("ETCDCTL"));
         pb.environment().put("ETCDCTL_API", "3");
+        pb.environment().putAll(vars);
         Process p = pb.start();
         return collect(p, stdin, inputStaysOpen);
     }
@@ -81,17 +83,17 @@ final class Differ {
     private static final boolean VIA_LAUNCHER = Boolean.getBoolean("etcdj.differ.viaLauncher");
 
     Result ours(String stdin, String... args) {
-        return ours(stdin, false, args);
+        return ours(stdin, false, Map.of(), args);
     }
 
     /** With {@code inputStaysOpen} the command's stdin ends only after it ended by itself. */
-    Result ours(String stdin, boolean inputStaysOpen, String... args) {
+    Result ours(String stdin, boolean inputStaysOpen, Map<String, String> vars, String... args) {
         List<String> all = new ArrayList<>();
         all.add("--endpoints=" + twins.ours().endpoint());
         all.addAll(List.of(args));
         if (VIA_LAUNCHER) {
             try {
-                return launcher(stdin, inputStaysOpen, all);
+                return launcher(stdin, inputStaysOpen, vars, all);
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             } catch (InterruptedException e) {
@@ -101,7 +103,7 @@ final class Differ {
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        Map<String, String> env = new HashMap<>();
+        Map<String, String> env = new HashMap<>(vars);
         OpenInput in = new OpenInput(stdin.getBytes(StandardCharsets.UTF_8), inputStaysOpen);
         int code;
         try {
@@ -152,13 +154,14 @@ final class Differ {
         }
     }
 
-    private static Result launcher(String stdin, boolean inputStaysOpen, List<String> args)
+    private static Result launcher(String stdin, boolean inputStaysOpen, Map<String, String> vars, List<String> args)
             throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
         cmd.add(java.nio.file.Path.of("..", "bin", "etcdctl").toAbsolutePath().normalize().toString());
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.environment().keySet().removeIf(k -> k.startsWith("ETCDCTL"));
+        pb.environment().putAll(vars);
         Process p = pb.start();
         return collect(p, stdin, inputStaysOpen);
     }

@@ -32,10 +32,10 @@ class DifferentialIT {
     Stream<DynamicTest> sameOutputAsRealEtcdctl(TwinEtcdExtension.Twins twins) {
         Differ differ = new Differ(twins);
         return DifferentialSteps.script(SNAPSHOT).stream().map(step -> DynamicTest.dynamicTest(step.name(), () -> {
-            Differ.Result expected = differ.reference(step.stdin(), step.inputStaysOpen(),
+            Differ.Result expected = differ.reference(step.stdin(), step.inputStaysOpen(), step.env(),
                     DifferentialSteps.substitute(step.args(), referenceLease));
             Differ.Result actual = DifferentialSteps.without35And36FlagLines(step,
-                    differ.ours(step.stdin(), step.inputStaysOpen(), DifferentialSteps.substitute(step.args(), ourLease)));
+                    differ.ours(step.stdin(), step.inputStaysOpen(), step.env(), DifferentialSteps.substitute(step.args(), ourLease)));
             referenceLease = DifferentialSteps.lease(expected, referenceLease);
             ourLease = DifferentialSteps.lease(actual, ourLease);
             if (step.protobuf() && expected.code() == 0) {

@@ -22,28 +22,35 @@ final class DifferentialSteps {
     /**
      * One scripted invocation: standard input and arguments. Input ends (end of file) after
      * {@code stdin} unless {@code inputStaysOpen}: then the command must end by itself while its
-     * input is still open, as {@code watch -i} does when a line's command fails.
+     * input is still open, as {@code watch -i} does when a line's command fails. {@code env} holds
+     * variables set for this command only (as {@code NAME=value etcdctl ...} at a shell).
      */
-    record Step(String stdin, boolean inputStaysOpen, String... args) {
+    record Step(String stdin, boolean inputStaysOpen, java.util.Map<String, String> env, String... args) {
         boolean protobuf() {
             return String.join(" ", args).endsWith("-w protobuf");
         }
 
         String name() {
-            return String.join(" ", args) + (stdin.isEmpty() ? "" : " <<< " + stdin.replace("\n", "\\n"));
+            StringBuilder vars = new StringBuilder();
+            env.forEach((k, v) -> vars.append(k).append('=').append(v).append(' '));
+            return vars + String.join(" ", args) + (stdin.isEmpty() ? "" : " <<< " + stdin.replace("\n", "\\n"));
         }
     }
 
     private static Step run(String... args) {
-        return new Step("", false, args);
+        return new Step("", false, java.util.Map.of(), args);
     }
 
     private static Step withInput(String stdin, String... args) {
-        return new Step(stdin, false, args);
+        return new Step(stdin, false, java.util.Map.of(), args);
     }
 
     private static Step withOpenInput(String stdin, String... args) {
-        return new Step(stdin, true, args);
+        return new Step(stdin, true, java.util.Map.of(), args);
+    }
+
+    private static Step withVariable(String name, String value, String... args) {
+        return new Step("", false, java.util.Map.of(name, value), args);
     }
 
     static List<Step> script(java.nio.file.Path snapshot) {
@@ -229,11 +236,16 @@ final class DifferentialSteps {
         s.add(run("watch", "--rev=5", "w/b", "--", "./no/such/file"));
         s.add(withInput("typed\n", "watch", "--rev=5", "w/b", "--", "sh", "-c",
                 "cat; test -t 1 && echo terminal || echo no terminal; false"));
+        // the key from ETCDCTL_WATCH_KEY (and ETCDCTL_WATCH_RANGE_END), and its conflicts
+        s.add(withVariable("ETCDCTL_WATCH_KEY", "w/a", "watch", "--rev=5", "--", "sh", "-c", show));
+        s.add(withVariable("ETCDCTL_WATCH_KEY", "w/a", "watch", "w/a", "--", "sh", "-c", show));
+        s.add(withVariable("ETCDCTL_WATCH_KEY", "w/a", "watch", "w/a"));
+        s.add(withVariable("ETCDCTL_WATCH_RANGE_END", "w/z", "watch", "w/a"));
         s.add(run("watch", "w/a", "--"));
         s.add(run("watch", "--", "echo", "hi"));
         s.add(run("watch"));
         s.add(withOpenInput("watch --rev=5 w/a -- sh -c \"" + show + "\"\n", "watch", "-i"));
-        s.add(withOpenInput("get w/a\nwatch\nwatch -- echo hi\nwatch w/b --rev=5 --prefix -- sh -c \"exit 2\"\n",
+        s.add(withOpenInput("get w/a\nbogus\n\nprogress\nwatch\nwatch -- echo hi\nwatch w/b --rev=5 --prefix -- sh -c \"exit 2\"\n",
                 "watch", "-i"));
         s.add(withOpenInput("watch w/a --\n", "watch", "-i"));
         s.add(withInput("watch --bogus w/a\n", "watch", "-i"));

@@ -97,10 +97,10 @@ class TerminalScriptIT {
         long[] took = new long[2];
         return Stream.concat(steps.stream().map(step -> DynamicTest.dynamicTest(step.name(), () -> {
             long t0 = System.nanoTime();
-            TerminalSession.Screen expected = reference.run(line(RealEtcd.ETCDCTL.toString(), twins.reference(),
+            TerminalSession.Screen expected = reference.run(line(step.env(), RealEtcd.ETCDCTL.toString(), twins.reference(),
                     DifferentialSteps.substitute(step.args(), referenceLease)), step.stdin(), step.inputStaysOpen(), STEP_TIMEOUT_SECONDS);
             long t1 = System.nanoTime();
-            TerminalSession.Screen actual = ours.run(line(ROOT.resolve("bin/etcdctl").toString(), twins.ours(),
+            TerminalSession.Screen actual = ours.run(line(step.env(), ROOT.resolve("bin/etcdctl").toString(), twins.ours(),
                     DifferentialSteps.substitute(step.args(), ourLease)), step.stdin(), step.inputStaysOpen(), STEP_TIMEOUT_SECONDS);
             took[0] += t1 - t0;
             took[1] += System.nanoTime() - t1;
@@ -131,8 +131,9 @@ class TerminalScriptIT {
         })));
     }
 
-    private static String line(String tool, RealEtcd server, String... args) {
+    private static String line(Map<String, String> vars, String tool, RealEtcd server, String... args) {
         List<String> words = new ArrayList<>();
+        vars.forEach((k, v) -> words.add(k + "=" + v));
         words.add(tool);
         words.add("--endpoints=" + server.endpoint());
         words.addAll(List.of(args));
