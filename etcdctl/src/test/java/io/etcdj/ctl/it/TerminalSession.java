@@ -16,7 +16,11 @@ import java.util.concurrent.TimeUnit;
  * line runs as a person's would (the terminal's foreground job, its output through the terminal's
  * line discipline) between markers the shell prints, so one session serves many steps and still
  * tells each step's screen and exit code apart. Whatever a step typed and its command left unread
- * is discarded before the next step, so it cannot reach the next command.
+ * is discarded before the next step, so it cannot reach the next command. The terminal echoes
+ * nothing while the shell waits for a command line: a command line and the input typed ahead with
+ * it are received then, so their echo (which the kernel may write late, after the step's first
+ * output) never mixes into a step's screen; each command runs with the terminal's settings as they
+ * were at the start, echo included.
  */
 final class TerminalSession implements AutoCloseable {
 
@@ -75,7 +79,8 @@ final class TerminalSession implements AutoCloseable {
         }, "terminal");
         reader.setDaemon(true);
         reader.start();
-        type("saved=$(stty -g); printf '\\036R\\n'\n");
+        // the terminal as it was (echo on) for the commands; echo off only while the shell waits for a line
+        type("saved=$(stty -g); stty -echo; printf '\\036R\\n'\n");
         if (awaitReady(30) < 0) {
             throw new IOException("the shell at the terminal did not start: " + shown(0));
         }
@@ -89,9 +94,9 @@ final class TerminalSession implements AutoCloseable {
     Screen run(String commandLine, String input, boolean inputStaysOpen, long timeoutSeconds)
             throws IOException, InterruptedException {
         int from = seen;
-        StringBuilder keys = new StringBuilder("printf '\\036S\\n'; ").append(commandLine)
+        StringBuilder keys = new StringBuilder("stty \"$saved\"; printf '\\036S\\n'; ").append(commandLine)
                 .append("; printf '\\036E%d\\n' $?; stty -icanon min 0 time 0; cat >/dev/null; stty \"$saved\";"
-                        + " printf '\\036R\\n'\n");
+                        + " stty -echo; printf '\\036R\\n'\n");
         if (!input.isEmpty()) {
             // A line typed without its newline needs one Ctrl-D to be read and another for end of file.
             keys.append(input).append(inputStaysOpen ? "" : input.endsWith("\n") ? EOF : EOF + EOF);
