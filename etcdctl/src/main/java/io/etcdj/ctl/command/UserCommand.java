@@ -77,7 +77,9 @@ public final class UserCommand {
         /** At a terminal the password is read from the console without echo. */
         @Override
         public boolean needsOwnProcess(boolean terminal) {
-            return terminal;
+            // only a prompt needs the console: not for name:password, --new-user-password or --no-password
+            return terminal && interactive && args != null && args.size() == 1 && !args.get(0).contains(":")
+                    && newUserPassword.isEmpty() && !noPassword;
         }
 
         @Option(names = "--interactive", arity = "0..1", defaultValue = "true",

@@ -1,6 +1,7 @@
 package io.etcdj.ctl.command;
 
 import io.etcdj.api.etcdserverpb.WatchCreateRequest;
+import io.etcdj.api.etcdserverpb.WatchProgressRequest;
 import io.etcdj.api.etcdserverpb.WatchRequest;
 import io.etcdj.api.etcdserverpb.WatchResponse;
 import io.etcdj.api.mvccpb.Event;
@@ -19,11 +20,16 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.function.LongConsumer;
+import java.util.function.LongFunction;
 
 /**
  * {@code watch [key] [range_end] [-- cmd args]}: prints events until interrupted; with a command after
@@ -35,6 +41,9 @@ import java.util.concurrent.LinkedBlockingQueue;
 public final class WatchCommand extends CtlCommand {
 
     private static final Object END = new Object();
+    private static final String NUMBER_ERROR = "bad number of arguments";
+    private static final String SEPARATOR_ERROR = "bad number of arguments (found separator --, but no commands)";
+    private static final String CONFLICT_ERROR = "bad number of arguments (found conflicting environment key)";
 
     @Option(names = {"-i", "--interactive"}, arity = "0..1", description = "Interactive mode")
     boolean interactive;
@@ -62,52 +71,97 @@ public final class WatchCommand extends CtlCommand {
         }
         List<String> keys = new ArrayList<>();
         List<String> exec = new ArrayList<>();
-        splitExec(ctx.commandArgs(), keys, exec);
+        try {
+            parseArgs(ctx.commandArgs(), orEmpty(args), envKey(), "", keys, exec);
+        } catch (CtlException e) {
+            return false;
+        }
         return !exec.isEmpty();
+    }
+
+    private String envKey() {
+        return ctx.env().getOrDefault("ETCDCTL_WATCH_KEY", "");
     }
 
     @Override
     protected void run() {
+        String envKey = envKey();
+        String envRange = ctx.env().getOrDefault("ETCDCTL_WATCH_RANGE_END", "");
+        if (envKey.isEmpty() && !envRange.isEmpty()) {
+            throw CtlException.badArgs("ETCDCTL_WATCH_KEY is empty but got ETCDCTL_WATCH_RANGE_END="
+                    + GoQuote.quote(envRange.getBytes(StandardCharsets.UTF_8)));
+        }
         if (interactive) {
-            runInteractive();
+            runInteractive(envKey, envRange);
             return;
         }
         List<String> keys = new ArrayList<>();
         List<String> exec = new ArrayList<>();
-        splitExec(ctx.commandArgs(), keys, exec);
-        Map<String, String> env = ctx.env();
-        if (keys.isEmpty() && env.containsKey("ETCDCTL_WATCH_KEY")) {
-            keys.add(env.get("ETCDCTL_WATCH_KEY"));
-            if (env.containsKey("ETCDCTL_WATCH_RANGE_END")) {
-                keys.add(env.get("ETCDCTL_WATCH_RANGE_END"));
-            }
-        }
+        parseArgs(ctx.commandArgs(), orEmpty(args), envKey, envRange, keys, exec);
         WatchCreateRequest req = request(keys);
         ctx.checkFormat();
-        watch(List.of(req), exec);
+        watch(req, exec);
     }
 
-    /** Keys are the positional words before "--"; the exec command follows it. */
-    private void splitExec(List<String> raw, List<String> keys, List<String> exec) {
-        boolean afterDash = false;
-        for (String a : raw) {
-            if (!afterDash && a.equals("--")) {
-                afterDash = true;
-            } else if (afterDash) {
-                exec.add(a);
+    /**
+     * etcdctl 3.4's reading of a watch command line: {@code raw} is what followed {@code watch}
+     * (flags and {@code --} included), {@code positional} the words that are not flags. The command
+     * to run is what follows the first {@code --}; the keys are the positional words before it, after
+     * ETCDCTL_WATCH_KEY and ETCDCTL_WATCH_RANGE_END when set (a key given as well is an error).
+     */
+    private static void parseArgs(List<String> raw, List<String> positional, String envKey, String envRange,
+            List<String> keys, List<String> exec) {
+        int execIdx = raw.indexOf("--");
+        boolean execExist = execIdx >= 0;
+        if (execExist && execIdx == raw.size() - 1) {
+            throw CtlException.badArgs(SEPARATOR_ERROR);
+        }
+        if (!execExist && raw.isEmpty() && envKey.isEmpty()) {
+            throw CtlException.badArgs(NUMBER_ERROR);
+        }
+        if (execExist && !envKey.isEmpty()) {
+            // the positional words before "--" must be none: the key comes from the environment
+            int r = raw.size() - 1;
+            for (int w = positional.size() - 1; w >= 0; w--) {
+                if (r >= 0 && positional.get(w).equals(raw.get(r))) {
+                    r--;
+                    continue;
+                }
+                if (r == execIdx) {
+                    throw CtlException.badArgs(CONFLICT_ERROR);
+                }
             }
         }
-        List<String> positional = new ArrayList<>(orEmpty(args));
-        positional.removeAll(exec);
+        if (!execExist && !positional.isEmpty() && !envKey.isEmpty()) {
+            throw CtlException.badArgs(CONFLICT_ERROR);
+        }
+        withCommand(raw, positional, envKey, envRange, keys, exec);
+    }
+
+    /** Splits off the command after the first "--" and puts the environment's key and range first. */
+    private static void withCommand(List<String> withSeparator, List<String> positional, String envKey,
+            String envRange, List<String> keys, List<String> exec) {
+        int sep = withSeparator.indexOf("--");
+        if (sep >= 0) {
+            exec.addAll(withSeparator.subList(sep + 1, withSeparator.size()));
+        }
+        if (!envKey.isEmpty()) {
+            keys.add(envKey);
+            if (!envRange.isEmpty()) {
+                keys.add(envRange);
+            }
+        }
         keys.addAll(positional);
-        if (!afterDash && keys.size() > 2) {
-            exec.addAll(keys.subList(2, keys.size()));
-            keys.subList(2, keys.size()).clear();
+        if (sep >= 0) {
+            // the command's words are positional too: cut at the last word equal to its first
+            int end = keys.lastIndexOf(exec.get(0));
+            keys.subList(Math.max(end, 0), keys.size()).clear();
         }
     }
 
+    /** The create request: the first key, a range end only when there are exactly two. */
     WatchCreateRequest request(List<String> keys) {
-        if (keys.isEmpty() || keys.size() > 2) {
+        if (keys.isEmpty()) {
             throw CtlException.badArgs("bad number of arguments");
         }
         if (prefix && keys.size() == 2) {
@@ -125,65 +179,116 @@ public final class WatchCommand extends CtlCommand {
     }
 
     /**
-     * Reads {@code watch ...} lines and starts each watch at once while earlier ones keep printing;
-     * like etcdctl, the end of input ends the command with an error.
+     * Reads {@code watch ...} lines and starts each watch at once while earlier ones keep printing
+     * (each with the command its line gave after {@code --}); like etcdctl, the end of input ends
+     * the command with an error, and so does a line etcdctl cannot parse or a command that fails.
      */
-    private void runInteractive() {
+    private void runInteractive(String envKey, String envRange) {
         ctx.checkFormat();
         BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
         StreamObserver<WatchRequest> stream = open(queue);
+        // each line's command, in the order the watches were asked for; the server creates them in that order
+        BlockingQueue<List<String>> pending = new LinkedBlockingQueue<>();
+        Map<Long, List<String>> commands = new ConcurrentHashMap<>();
+        CompletableFuture<RuntimeException> ended = new CompletableFuture<>();
         Thread printer = new Thread(() -> {
             try {
-                pump(queue, Integer.MAX_VALUE, List.of());
-            } catch (RuntimeException ended) {
-                // The stream ended; the reading thread reports how the command ends.
+                pump(queue, Integer.MAX_VALUE, commands::get, id -> {
+                    List<String> exec = pending.poll();
+                    if (exec != null && !exec.isEmpty()) {
+                        commands.put(id, exec);
+                    }
+                });
+            } catch (RuntimeException e) {
+                ended.complete(e);
             }
         }, "watch-printer");
-        printer.setDaemon(true);
-        printer.start();
-        try {
-            while (true) {
-                String line;
-                try {
-                    line = ctx.stdinReader().readLine();
-                } catch (IOException e) {
-                    throw new CtlException(ExitCodes.INVALID_INPUT, "Error reading watch request line: " + e.getMessage());
+        Thread input = new Thread(() -> {
+            try {
+                while (true) {
+                    String line;
+                    try {
+                        line = ctx.stdinReader().readLine();
+                    } catch (IOException e) {
+                        throw new CtlException(ExitCodes.INVALID_INPUT, "Error reading watch request line: "
+                                + e.getMessage());
+                    }
+                    if (line == null) {
+                        throw new CtlException(ExitCodes.INVALID_INPUT, "Error reading watch request line: EOF");
+                    }
+                    List<String> words = TxnParser.split(line);
+                    if (words.isEmpty()) {
+                        ctx.err().println("Invalid command: " + line + " (watch and progress supported)");
+                        continue;
+                    }
+                    if (words.get(0).equals("progress")) {
+                        // answered with the store's revision, printed once per open watch (none: nothing)
+                        stream.onNext(WatchRequest.newBuilder()
+                                .setProgressRequest(WatchProgressRequest.getDefaultInstance()).build());
+                        continue;
+                    }
+                    List<String> exec = new ArrayList<>();
+                    WatchCreateRequest create = parseLine(line, envKey, envRange, exec);
+                    if (create != null) {
+                        pending.add(exec);
+                        stream.onNext(WatchRequest.newBuilder().setCreateRequest(create).build());
+                    }
                 }
-                if (line == null) {
-                    throw new CtlException(ExitCodes.INVALID_INPUT, "Error reading watch request line: EOF");
-                }
-                WatchCreateRequest create = parseLine(line);
-                if (create != null) {
-                    stream.onNext(WatchRequest.newBuilder().setCreateRequest(create).build());
-                }
+            } catch (RuntimeException e) {
+                ended.complete(e);
             }
+        }, "watch-input");
+        printer.setDaemon(true);
+        input.setDaemon(true);
+        printer.start();
+        input.start();
+        try {
+            throw ended.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
         } finally {
             printer.interrupt();
+            input.interrupt();
             stream.onCompleted();
         }
     }
 
-    /** One interactive line: a create request, or null after reporting why the line was skipped. */
-    private WatchCreateRequest parseLine(String line) {
+    /**
+     * One interactive line: a create request (and its command in {@code exec}), or null after
+     * reporting why the line was skipped; what etcdctl treats as fatal is thrown.
+     */
+    private WatchCreateRequest parseLine(String line, String envKey, String envRange, List<String> exec) {
         List<String> words = TxnParser.split(line);
-        if (words.isEmpty() || !words.get(0).equals("watch")) {
+        if (!words.get(0).equals("watch")) {
             ctx.err().println("Invalid command " + line + " (only support watch)");
             return null;
         }
-        if (words.size() < 2) {
+        if (words.size() < 2 && envKey.isEmpty()) {
             ctx.err().println("Invalid command " + line + " (command type or key is not provided)");
             return null;
         }
+        List<String> watchArgs = words.subList(1, words.size());
+        int execIdx = watchArgs.indexOf("--");
+        if (execIdx >= 0 && execIdx == watchArgs.size() - 1) {
+            throw CtlException.badArgs(SEPARATOR_ERROR);
+        }
         WatchCommand w = new WatchCommand();
         try {
-            new CommandLine(w).parseArgs(words.subList(1, words.size()).toArray(new String[0]));
+            new CommandLine(w).parseArgs(watchArgs.toArray(new String[0]));
         } catch (CommandLine.ParameterException e) {
             throw CtlException.badArgs(io.etcdj.ctl.cli.EtcdctlApp.describe(e));
         }
-        List<String> keys = new ArrayList<>(orEmpty(w.args));
-        if (keys.size() > 2) {
-            keys.subList(2, keys.size()).clear();
+        List<String> positional = orEmpty(w.args);
+        if (execIdx < 0 && positional.isEmpty() && envKey.isEmpty()) {
+            throw CtlException.badArgs(NUMBER_ERROR);
         }
+        if (execIdx < 0 && !positional.isEmpty() && !envKey.isEmpty()) {
+            throw CtlException.badArgs(CONFLICT_ERROR);
+        }
+        List<String> keys = new ArrayList<>();
+        withCommand(watchArgs, positional, envKey, envRange, keys, exec);
         try {
             return w.request(keys);
         } catch (CtlException e) {
@@ -211,23 +316,26 @@ public final class WatchCommand extends CtlCommand {
         });
     }
 
-    private void watch(List<WatchCreateRequest> creates, List<String> exec) {
+    private void watch(WatchCreateRequest create, List<String> exec) {
         BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
         StreamObserver<WatchRequest> stream = open(queue);
-        for (WatchCreateRequest c : creates) {
-            stream.onNext(WatchRequest.newBuilder().setCreateRequest(c).build());
-        }
+        stream.onNext(WatchRequest.newBuilder().setCreateRequest(create).build());
         try {
-            pump(queue, creates.size(), exec);
+            pump(queue, 1, id -> exec, id -> { });
         } finally {
             stream.onCompleted();
         }
         throw new CtlException(ExitCodes.INTERRUPTED, "watch is canceled by the server");
     }
 
-    /** Prints responses until {@code open} watches were canceled, the stream ended, or interruption. */
-    private void pump(BlockingQueue<Object> queue, int open, List<String> exec) {
+    /**
+     * Prints responses until {@code open} watches were canceled, the stream ended, or interruption,
+     * running each watch's command (if any) per event after printing the response.
+     */
+    private void pump(BlockingQueue<Object> queue, int open, LongFunction<List<String>> commandOf,
+            LongConsumer created) {
         Printer printer = ctx.printer();
+        int active = 0;
         try {
             while (open > 0) {
                 Object next = queue.take();
@@ -238,22 +346,31 @@ public final class WatchCommand extends CtlCommand {
                     return;
                 }
                 WatchResponse r = (WatchResponse) next;
+                if (r.getCreated()) {
+                    created.accept(r.getWatchId());
+                    active += r.getCanceled() ? 0 : 1;
+                }
                 if (r.getCreated() && r.getEventsCount() == 0 && !r.getCanceled()) {
                     continue;
                 }
                 if (r.getCanceled()) {
                     ctx.err().println("watch was canceled (" + cancelReason(r) + ")");
+                    active -= r.getCreated() ? 0 : 1;
                     open--;
                     continue;
                 }
                 if (r.getEventsCount() == 0) {
-                    if ("simple".equals(ctx.options().writeOut())) {
+                    // a progress request's answer (watch ID -1) reaches every open watch, as the Go client
+                    // broadcasts it; a watch's own progress notification only that watch
+                    int times = r.getWatchId() == -1 ? active : 1;
+                    for (int i = 0; i < times && "simple".equals(ctx.options().writeOut()); i++) {
                         ctx.out().println("progress notify: " + r.getHeader().getRevision());
                     }
                     continue;
                 }
                 printer.watch(r);
-                if (!exec.isEmpty()) {
+                List<String> exec = commandOf.apply(r.getWatchId());
+                if (exec != null && !exec.isEmpty()) {
                     runExec(exec, r);
                 }
             }
@@ -269,6 +386,11 @@ public final class WatchCommand extends CtlCommand {
         return r.getCancelReason().isEmpty() ? "<nil>" : r.getCancelReason();
     }
 
+    /**
+     * Runs the command once per event with etcdctl's ETCD_WATCH_* variables (the response's header
+     * revision, and Go's %q of the event type, key and value); a command that fails or cannot start
+     * ends etcdctl with {@code command [...] error (...)} and exit code 1.
+     */
     private void runExec(List<String> exec, WatchResponse r) {
         for (Event ev : r.getEventsList()) {
             Map<String, String> env = Map.of(
@@ -276,10 +398,16 @@ public final class WatchCommand extends CtlCommand {
                     "ETCD_WATCH_EVENT_TYPE", "\"" + (ev.getType() == Event.EventType.DELETE ? "DELETE" : "PUT") + "\"",
                     "ETCD_WATCH_KEY", GoQuote.quote(ev.getKv().getKey().toByteArray()),
                     "ETCD_WATCH_VALUE", GoQuote.quote(ev.getKv().getValue().toByteArray()));
+            String failure;
             try {
-                ChildProcess.run(ctx, exec, env);
+                int code = ChildProcess.run(ctx, exec, env);
+                failure = code == 0 ? null : ChildProcess.exitText(code);
             } catch (IOException e) {
-                ctx.err().println("command " + exec + " (" + e.getMessage() + ")");
+                failure = ChildProcess.startError(exec.get(0), e);
+            }
+            if (failure != null) {
+                ctx.err().println("command " + ChildProcess.quoteList(exec) + " error (" + failure + ")");
+                throw new CtlException(ExitCodes.ERROR, null);
             }
         }
     }

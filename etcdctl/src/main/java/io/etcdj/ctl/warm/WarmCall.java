@@ -66,8 +66,9 @@ final class WarmCall implements Runnable {
     }
 
     private void serve(CallHeader call, DataInputStream in, DataOutputStream out) throws IOException {
-        CallOutput stdout = new CallOutput(out, Frames.STDOUT);
-        CallOutput stderr = new CallOutput(out, Frames.STDERR);
+        CallOutput.Held held = new CallOutput.Held(out);
+        CallOutput stdout = new CallOutput(held, Frames.STDOUT);
+        CallOutput stderr = new CallOutput(held, Frames.STDERR);
         Charset charset = Charset.defaultCharset();
         PrintStream ps = new PrintStream(new BufferedOutputStream(stdout, 8192), true, charset);
         PrintStream pe = new PrintStream(new BufferedOutputStream(stderr, 8192), true, charset);
@@ -80,14 +81,10 @@ final class WarmCall implements Runnable {
             int type = Frames.EXIT;
             int code;
             try {
-                code = runTool(call, ps, pe, stdin, () -> {
-                    stdout.release();
-                    stderr.release();
-                });
+                code = runTool(call, ps, pe, stdin, held::release);
                 ps.flush();
                 pe.flush();
-                stdout.release();
-                stderr.release();
+                held.release();
             } catch (OwnProcessRequired e) {
                 stdout.discard();
                 stderr.discard();

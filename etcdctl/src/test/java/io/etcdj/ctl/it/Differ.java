@@ -35,12 +35,27 @@ final class Differ {
     }
 
     Result reference(String stdin, String... args) throws IOException, InterruptedException {
+        return reference(stdin, false, Map.of(), args);
+    }
+
+    /** With {@code inputStaysOpen} the command's stdin is closed only after it ended by itself. */
+    Result reference(String stdin, boolean inputStaysOpen, Map<String, String> vars, String... args)
+            throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder(twins.reference().etcdctlCommand(args));
         pb.environment().keySet().removeIf(k -> k.startsWith("ETCDCTL"));
         pb.environment().put("ETCDCTL_API", "3");
+        pb.environment().putAll(vars);
         Process p = pb.start();
+        return collect(p, stdin, inputStaysOpen);
+    }
+
+    private static Result collect(Process p, String stdin, boolean inputStaysOpen)
+            throws IOException, InterruptedException {
         p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
-        p.getOutputStream().close();
+        p.getOutputStream().flush();
+        if (!inputStaysOpen) {
+            p.getOutputStream().close();
+        }
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         Thread errPump = new Thread(() -> {
             try {
@@ -53,6 +68,11 @@ final class Differ {
         byte[] raw = p.getInputStream().readAllBytes();
         int code = p.waitFor();
         errPump.join();
+        try {
+            p.getOutputStream().close();
+        } catch (IOException ended) {
+            // the command ended without reading what was left
+        }
         return new Result(new String(raw, StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8), code, raw);
     }
 
@@ -63,12 +83,17 @@ final class Differ {
     private static final boolean VIA_LAUNCHER = Boolean.getBoolean("etcdj.differ.viaLauncher");
 
     Result ours(String stdin, String... args) {
+        return ours(stdin, false, Map.of(), args);
+    }
+
+    /** With {@code inputStaysOpen} the command's stdin ends only after it ended by itself. */
+    Result ours(String stdin, boolean inputStaysOpen, Map<String, String> vars, String... args) {
         List<String> all = new ArrayList<>();
         all.add("--endpoints=" + twins.ours().endpoint());
         all.addAll(List.of(args));
         if (VIA_LAUNCHER) {
             try {
-                return launcher(stdin, all);
+                return launcher(stdin, inputStaysOpen, vars, all);
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             } catch (InterruptedException e) {
@@ -78,36 +103,67 @@ final class Differ {
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        Map<String, String> env = new HashMap<>();
-        int code = new EtcdctlApp(RootCommand::tree).run(all.toArray(new String[0]),
-                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
-                new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), env);
+        Map<String, String> env = new HashMap<>(vars);
+        OpenInput in = new OpenInput(stdin.getBytes(StandardCharsets.UTF_8), inputStaysOpen);
+        int code;
+        try {
+            code = new EtcdctlApp(RootCommand::tree).run(all.toArray(new String[0]),
+                    new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
+                    in, env);
+        } finally {
+            in.close();
+        }
         return new Result(out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8), code,
                 out.toByteArray());
     }
 
-    private static Result launcher(String stdin, List<String> args) throws IOException, InterruptedException {
+    /** Standard input that, once its bytes are read, either ends or blocks until closed (the pipe stays open). */
+    private static final class OpenInput extends java.io.InputStream {
+        private final ByteArrayInputStream bytes;
+        private final boolean staysOpen;
+        private final java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
+
+        OpenInput(byte[] b, boolean staysOpen) {
+            this.bytes = new ByteArrayInputStream(b);
+            this.staysOpen = staysOpen;
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = bytes.read(b, off, len);
+            if (n >= 0 || !staysOpen) {
+                return n;
+            }
+            try {
+                closed.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return -1;
+        }
+
+        @Override
+        public void close() {
+            closed.countDown();
+        }
+    }
+
+    private static Result launcher(String stdin, boolean inputStaysOpen, Map<String, String> vars, List<String> args)
+            throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
         cmd.add(java.nio.file.Path.of("..", "bin", "etcdctl").toAbsolutePath().normalize().toString());
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.environment().keySet().removeIf(k -> k.startsWith("ETCDCTL"));
+        pb.environment().putAll(vars);
         Process p = pb.start();
-        p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
-        p.getOutputStream().close();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        Thread errPump = new Thread(() -> {
-            try {
-                p.getErrorStream().transferTo(err);
-            } catch (IOException ignored) {
-                // Process ended.
-            }
-        });
-        errPump.start();
-        byte[] raw = p.getInputStream().readAllBytes();
-        int code = p.waitFor();
-        errPump.join();
-        return new Result(new String(raw, StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8), code, raw);
+        return collect(p, stdin, inputStaysOpen);
     }
 
     /**

@@ -21,10 +21,11 @@ class CallStreamsTest {
 
     @Test
     void outputIsHeldUntilReleasedThenSentAsFrames() throws IOException {
-        CallOutput out = new CallOutput(socket, Frames.STDOUT);
+        CallOutput.Held held = new CallOutput.Held(socket);
+        CallOutput out = new CallOutput(held, Frames.STDOUT);
         out.write("warning\n".getBytes(StandardCharsets.UTF_8));
         assertEquals(0, frames().size(), "nothing reaches the caller before the command is known to run here");
-        out.release();
+        held.release();
         out.write("OK\n".getBytes(StandardCharsets.UTF_8));
         List<Frames.Frame> sent = frames();
         assertEquals(2, sent.size());
@@ -35,22 +36,38 @@ class CallStreamsTest {
 
     @Test
     void aHandedBackCallSendsNothing() throws IOException {
-        CallOutput out = new CallOutput(socket, Frames.STDERR);
+        CallOutput.Held held = new CallOutput.Held(socket);
+        CallOutput out = new CallOutput(held, Frames.STDERR);
         out.write("warning\n".getBytes(StandardCharsets.UTF_8));
         out.discard();
         out.write("more\n".getBytes(StandardCharsets.UTF_8));
-        out.release();
+        held.release();
         assertEquals(0, frames().size());
     }
 
     @Test
     void mutedOutputStopsAfterASignal() throws IOException {
-        CallOutput out = new CallOutput(socket, Frames.STDOUT);
-        out.release();
+        CallOutput.Held held = new CallOutput.Held(socket);
+        CallOutput out = new CallOutput(held, Frames.STDOUT);
+        held.release();
         out.write('a');
         out.mute();
         out.write('b');
         assertEquals(1, frames().size());
+    }
+
+    @Test
+    void heldStdoutAndStderrReachTheCallerInTheOrderWritten() throws IOException {
+        CallOutput.Held held = new CallOutput.Held(socket);
+        CallOutput out = new CallOutput(held, Frames.STDOUT);
+        CallOutput err = new CallOutput(held, Frames.STDERR);
+        err.write("Error: unknown flag\n".getBytes(StandardCharsets.UTF_8));
+        out.write("USAGE\n".getBytes(StandardCharsets.UTF_8));
+        err.write("Error: unknown flag\n".getBytes(StandardCharsets.UTF_8));
+        held.release();
+        List<Integer> types = frames().stream().map(Frames.Frame::type).toList();
+        assertEquals(List.of(Frames.STDERR, Frames.STDOUT, Frames.STDERR), types,
+                "a terminal shows both streams interleaved as written");
     }
 
     @Test
