@@ -17,7 +17,7 @@
 # exit, also on Ctrl-C or failure.
 #
 # Builds nothing: run `mvn -q package -DskipTests` first (bin/etcd; bin/etcd-benchmark for
-# --tool jvm); etcd's Go tool comes from shared/tools/build-etcd-benchmark.sh.
+# --tool jvm); etcd's Go tool is tools/benchmark of etcd 3.4's sources, built with Go.
 #
 # Usage: scripts/bench-server.sh [options]
 #   --phases LIST     comma-separated phases: cold, warm, rss, failover (default cold,warm)
@@ -26,7 +26,7 @@
 #   --scale F         multiply every workload's --total by F (default 1; 0.2 for a smoke run)
 #   --tool T          go (etcd's benchmark, the default when found) or jvm (bin/etcd-benchmark)
 #   --go-benchmark P  etcd's Go benchmark binary (default $ETCD_GO_BENCHMARK, or
-#                     ~/.cache/etcd-tools/bin/benchmark where build-etcd-benchmark.sh puts it)
+#                     ~/.cache/etcd-tools/bin/benchmark)
 #   --rss-keys N      keys written in the rss phase (default 100000)
 #   --port-base P     look for free ports from P upwards (default: random in 20000-29999)
 #   --etcd PATH       the real etcd binary (default /usr/bin/etcd, or $ETCD_BIN)
@@ -94,7 +94,7 @@ if [[ ",$phases," == *,failover,* ]] && [ "$cluster" != 3 ]; then die "the failo
 if [ -z "$tool" ]; then
   if [ -x "$go_bench" ]; then tool=go; else
     tool=jvm
-    echo "bench-server: etcd's Go benchmark not found at $go_bench (build it with shared/tools/build-etcd-benchmark.sh); using bin/etcd-benchmark" >&2
+    echo "bench-server: etcd's Go benchmark not found at $go_bench (tools/benchmark of etcd's sources; see docs/benchmarks.md); using bin/etcd-benchmark" >&2
   fi
 fi
 case "$tool" in

@@ -68,10 +68,8 @@ public record Flag(String group, String name, String defaultValue, String usage,
             c.add("quota-backend-bytes", "0", Kind.INT, "Raise alarms when backend size exceeds the given quota (0 defaults to low space quota).");
             c.notYet("backend-bbolt-freelist-type", "map", Kind.STRING, "BackendFreelistType specifies the type of freelist that boltdb backend uses(array and map are supported types).",
                     "the backend is LMDB, which keeps its own freelist");
-            c.notYet("backend-batch-interval", "0s", Kind.DURATION, "BackendBatchInterval is the maximum time before commit the backend transaction.",
-                    "every applied batch is committed at once and synced every 100ms");
-            c.notYet("backend-batch-limit", "0", Kind.INT, "BackendBatchLimit is the maximum operations before commit the backend transaction.",
-                    "every applied batch is committed at once");
+            c.add("backend-batch-interval", "0s", Kind.DURATION, "BackendBatchInterval is the maximum time before commit the backend transaction.");
+            c.add("backend-batch-limit", "0", Kind.INT, "BackendBatchLimit is the maximum operations before commit the backend transaction.");
             c.add("max-txn-ops", "128", Kind.UINT, "Maximum number of operations permitted in a transaction.");
             c.add("max-request-bytes", "1572864", Kind.UINT, "Maximum client request size in bytes the server will accept.");
             c.add("max-concurrent-streams", "4294967295", Kind.UINT, "Maximum concurrent streams that each client can open at a time.");

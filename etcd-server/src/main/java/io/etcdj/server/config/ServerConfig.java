@@ -201,6 +201,8 @@ public record ServerConfig(
                 Long.parseUnsignedLong(all.get("bootstrap-defrag-threshold-megabytes").trim()),
                 bool(all, "enable-log-rotation")
                         ? LogRotation.parse(List.of(all.get("log-outputs").split(",")), all.get("log-rotation-config-json")) : null,
+                BackendBatch.of(Durations.parse(all.get("backend-batch-interval"), "backend-batch-interval"),
+                        longValue(all, "backend-batch-limit")),
                 List.copyOf(resolver.warnings()));
     }
 

@@ -71,6 +71,9 @@ final class ApplyLoop implements AutoCloseable {
     private long consistentIndex;
     /** --warning-apply-duration: applies slower than this are logged. */
     private volatile java.time.Duration warnApplyAfter = java.time.Duration.ofMillis(100);
+    private volatile long syncAfterEntries = io.etcdj.server.config.BackendBatch.DEFAULT_LIMIT;
+    /** Entries applied since this thread last synced the backend (the timer's syncs are not counted). */
+    private long unsyncedEntries;
 
     ApplyLoop(StateMachines sm, WatchHub hub, Waiters waiters, ReadBarrier reads, long memberId, Hooks hooks) {
         this.sm = sm;
@@ -142,6 +145,11 @@ final class ApplyLoop implements AutoCloseable {
         hooks.applied(snapshotIndex);
     }
 
+    /** --backend-batch-limit: the applied entries after which the backend is synced at once (else on the timer). */
+    void syncAfter(long entries) {
+        this.syncAfterEntries = entries;
+    }
+
     /** Sets --warning-apply-duration. */
     void warnApplyAfter(java.time.Duration threshold) {
         this.warnApplyAfter = threshold;
@@ -202,6 +210,11 @@ final class ApplyLoop implements AutoCloseable {
         List<ChangeEvent> events = wb.commit(last, lastTerm);
         io.etcdj.server.metrics.Metrics.BACKEND_COMMIT.observeNanos(System.nanoTime() - commitStart);
         Failpoints.hit("applyAfterCommit");
+        unsyncedEntries += last - appliedIndex;
+        if (unsyncedEntries >= syncAfterEntries) {
+            sm.backend.sync();
+            unsyncedEntries = 0;
+        }
         appliedIndex = last;
         hub.notify(events);
         reads.applied(last);

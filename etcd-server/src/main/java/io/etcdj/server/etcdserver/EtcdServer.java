@@ -132,6 +132,7 @@ public final class EtcdServer implements AutoCloseable {
         this.lastSnapshotIndex = opened.snapshotIndex();
         this.apply = new ApplyLoop(sm, hub, waiters, reads, memberId, new ApplyHooks());
         this.apply.warnApplyAfter(config.options().watchdog().warningApplyDuration());
+        this.apply.syncAfter(config.options().backendBatch().limit());
         this.transport = transports.create(new PeerBridge(this));
         this.raft = new RaftLoop(opened.node(), opened.storage(), opened.wal(), opened.snapshotter(), transport::send, reads,
                 new RaftListener(), config.heartbeatMillis(), config.electionMillis(), System::nanoTime, responders);
@@ -167,7 +168,8 @@ public final class EtcdServer implements AutoCloseable {
         apply.start();
         raft.start();
         timers.scheduleWithFixedDelay(this::revokeExpiredLeases, 500, 500, TimeUnit.MILLISECONDS);
-        timers.scheduleWithFixedDelay(this::syncBackend, 100, 100, TimeUnit.MILLISECONDS);
+        long syncEvery = config.options().backendBatch().interval().toMillis();
+        timers.scheduleWithFixedDelay(this::syncBackend, syncEvery, Math.max(1, syncEvery), TimeUnit.MILLISECONDS);
         timers.scheduleWithFixedDelay(waiters::expire, 100, 100, TimeUnit.MILLISECONDS);
         timers.scheduleWithFixedDelay(() -> readDeadlines.sweep(raft.lead() != 0), 100, 100, TimeUnit.MILLISECONDS);
         startCorruptionChecks();
