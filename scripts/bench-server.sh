@@ -10,7 +10,7 @@
 #   rss       a fresh cluster per server: resident memory per member idle, and after --rss-keys
 #             distinct 256-byte keys were written
 #   failover  (3 members) one client writes without pause; the leader is killed; the time from
-#             the kill to the first write that succeeds again
+#             the kill to the first write started after it that succeeds
 # Besides requests/s and latency it prints the servers' CPU per request (user+system CPU of all
 # members from /proc during the run, divided by the successful requests): the figure to trust on
 # a busy machine. Everything it started is stopped by PID and every temporary directory removed on
@@ -435,22 +435,24 @@ phase_failover() {
       if wait_healthy "$kind" && victim=$(leader_pid "$kind"); then
         # One writer, every member as an endpoint; write until a put after the kill succeeds.
         local eps="${endpoints[$kind]}" log="$work/failover-$kind-$round.log"
+        # Each success is logged as "started finished" (ms): a put in flight at the kill does not count.
         ( while true; do
+            local t0; t0=$(date +%s%3N)
             if ETCDCTL_API=3 timeout 3 "$etcdctl_bin" --endpoints "$eps" --command-timeout 2s put failover-key v >/dev/null 2>&1; then
-              date +%s%3N
+              echo "$t0 $(date +%s%3N)"
             fi
           done ) >"$log" 2>/dev/null &
         local writer=$!
         sleep 2
         t_kill=$(date +%s%3N)
-        kill -KILL "$victim"
+        { kill -KILL "$victim"; wait "$victim"; } 2>/dev/null
         t_ok=""
         for _ in $(seq 1 600); do
-          t_ok=$(awk -v k="$t_kill" '$1 > k { print $1; exit }' "$log")
+          t_ok=$(awk -v k="$t_kill" '$1 > k { print $2; exit }' "$log")
           [ -n "$t_ok" ] && break
           sleep 0.05
         done
-        kill "$writer" 2>/dev/null; wait "$writer" 2>/dev/null
+        { kill "$writer"; wait "$writer"; } 2>/dev/null
         if [ -n "$t_ok" ]; then
           printf '%s\t%s\t%s\n' "$kind" "$round" $(( t_ok - t_kill )) >>"$work/failover.tsv"
           echo "  failover $kind round $round: writes resumed $(( t_ok - t_kill )) ms after the leader was killed"
