@@ -81,6 +81,14 @@ class MemberReplacementIT {
             }
             String all = String.join(",", cluster.stream().map(OurMembers.Member::endpoint).toList());
             assertEquals(0, etcdctl(tool, all, "put", "before", "1").code());
+            // the procedure starts from a running cluster: every member has published its name (a
+            // member killed before that is listed "unstarted", by etcd too)
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            Run started = etcdctl(tool, all, "member", "list");
+            while (started.out().split(", started, ", -1).length - 1 < cluster.size() && System.nanoTime() < deadline) {
+                Thread.sleep(200);
+                started = etcdctl(tool, all, "member", "list");
+            }
             // member1 fails
             processes.get(0).destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             String survivors = cluster.get(1).endpoint() + "," + cluster.get(2).endpoint();
