@@ -83,9 +83,9 @@ class MemberReplacementIT {
             assertEquals(0, etcdctl(tool, all, "put", "before", "1").code());
             // the procedure starts from a running cluster: every member has published its name (a
             // member killed before that is listed "unstarted", by etcd too)
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            long allStartedBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             Run started = etcdctl(tool, all, "member", "list");
-            while (started.out().split(", started, ", -1).length - 1 < cluster.size() && System.nanoTime() < deadline) {
+            while (started.out().split(", started, ", -1).length - 1 < cluster.size() && System.nanoTime() < allStartedBy) {
                 Thread.sleep(200);
                 started = etcdctl(tool, all, "member", "list");
             }
