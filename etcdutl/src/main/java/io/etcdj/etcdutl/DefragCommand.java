@@ -39,7 +39,7 @@ final class DefragCommand implements Callable<Integer> {
             Defragmenter.Result r = Defragmenter.defragment(dir);
             log.info("finished defragmenting directory", "path", r.file(),
                     "current-db-size-bytes-diff", r.sizeAfter() - r.sizeBefore(),
-                    "current-db-size-bytes", r.sizeAfter(), "current-db-size", HumanBytes.format(r.sizeAfter()),
+                    "current-db-size-bytes", r.sizeAfter(), "current-db-size", io.etcdj.format.GoBytes.format(r.sizeAfter()),
                     "took", String.format("%.3fms", (System.nanoTime() - start) / 1e6));
             return ExitCodes.SUCCESS;
         } catch (DataDirException e) {

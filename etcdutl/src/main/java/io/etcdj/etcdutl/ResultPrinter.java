@@ -21,7 +21,7 @@ final class ResultPrinter {
     void print(SnapshotStatus s) {
         List<String> headers = List.of("hash", "revision", "total keys", "total size", "version");
         List<String> row = List.of(Long.toHexString(s.hash()), Long.toString(s.revision()),
-                Long.toString(s.totalKeys()), HumanBytes.format(s.totalSize()), s.version());
+                Long.toString(s.totalKeys()), io.etcdj.format.GoBytes.format(s.totalSize()), s.version());
         switch (format) {
             case SIMPLE -> out.println(String.join(", ", row));
             case TABLE -> out.print(new AsciiTable(headers).row(row).render());

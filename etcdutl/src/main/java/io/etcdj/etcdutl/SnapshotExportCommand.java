@@ -56,7 +56,7 @@ final class SnapshotExportCommand implements Callable<Integer> {
         log.info("exporting snapshot", "source", source, "output", output, "format", format);
         SnapshotStatus status = EtcdExport.export(source, output, skipHashCheck);
         log.info("exported snapshot", "output", output, "revision", status.revision(), "total-keys", status.totalKeys(),
-                "size", HumanBytes.format(status.totalSize()));
+                "size", io.etcdj.format.GoBytes.format(status.totalSize()));
         ctx.out().println("Snapshot exported at " + output);
         return ExitCodes.SUCCESS;
     }

@@ -61,7 +61,7 @@ class SnapshotToolsTest {
                 + size + ",\"version\":\"3.6.0\"}\n"), json.out());
         long hash = Long.parseLong(json.out().replaceAll(".*\"hash\":(\\d+),.*\n", "$1"));
         Run simple = Run.of("snapshot", "status", snapshot.toString());
-        assertEquals(Long.toHexString(hash) + ", 6, " + entries + ", " + HumanBytes.format(size) + ", 3.6.0\n", simple.out());
+        assertEquals(Long.toHexString(hash) + ", 6, " + entries + ", " + io.etcdj.format.GoBytes.format(size) + ", 3.6.0\n", simple.out());
         Run fields = Run.of("snapshot", "status", "--write-out=fields", snapshot.toString());
         assertEquals("\"Hash\" : " + hash + "\n\"Revision\" : 6\n\"Keys\" : " + entries + "\n\"Size\" : " + size
                 + "\n\"Version\" : 3.6.0\n", fields.out());

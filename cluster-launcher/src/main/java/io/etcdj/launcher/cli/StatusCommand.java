@@ -68,7 +68,7 @@ final class StatusCommand implements Callable<Integer> {
                 leader = Boolean.toString(s.getLeader() == self);
                 term = Long.toString(s.getRaftTerm());
                 index = Long.toString(s.getRaftIndex());
-                db = humanBytes(s.getDbSize());
+                db = io.etcdj.format.GoBytes.format(s.getDbSize());
                 if (s.getIsLearner()) {
                     health = "running (learner)";
                 }
@@ -77,19 +77,5 @@ final class StatusCommand implements Callable<Integer> {
             }
         }
         return List.of(m.process(), pid, health, url, id, leader, term, index, db, faults);
-    }
-
-    /** Sizes in SI units the way etcdctl prints DB SIZE ("20 kB", "1.2 MB"). */
-    static String humanBytes(long bytes) {
-        if (bytes < 10) {
-            return bytes + " B";
-        }
-        String[] units = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
-        int e = (int) Math.floor(Math.log(bytes) / Math.log(1000));
-        double value = Math.floor(bytes / Math.pow(1000, e) * 10 + 0.5) / 10;
-        // Go's %.0f rounds half to even ("20.5" prints as 20), so etcdctl shows a 20480-byte db as "20 kB".
-        java.math.BigDecimal shown = java.math.BigDecimal.valueOf(value)
-                .setScale(value < 10 ? 1 : 0, java.math.RoundingMode.HALF_EVEN);
-        return shown.toPlainString() + " " + units[e];
     }
 }

@@ -103,10 +103,10 @@ class CommandLineTest {
 
     @Test
     void humanBytesLikeEtcdctl() {
-        assertEquals("0 B", StatusCommand.humanBytes(0));
-        assertEquals("20 kB", StatusCommand.humanBytes(20480));
-        assertEquals("25 kB", StatusCommand.humanBytes(24576));
-        assertEquals("1.0 MB", StatusCommand.humanBytes(1_000_000));
-        assertEquals("2.1 GB", StatusCommand.humanBytes(2_147_483_648L));
+        assertEquals("0 B", io.etcdj.format.GoBytes.format(0));
+        assertEquals("20 kB", io.etcdj.format.GoBytes.format(20480));
+        assertEquals("25 kB", io.etcdj.format.GoBytes.format(24576));
+        assertEquals("1.0 MB", io.etcdj.format.GoBytes.format(1_000_000));
+        assertEquals("2.1 GB", io.etcdj.format.GoBytes.format(2_147_483_648L));
     }
 }

@@ -1,5 +1,7 @@
 package io.etcdj.server.etcdserver;
 
+import io.etcdj.format.GoBytes;
+
 import io.etcdj.server.backend.Backend;
 import io.etcdj.server.log.Log;
 
@@ -27,42 +29,25 @@ final class BootstrapDefrag {
         long inUse = backend.sizeInUse();
         long threshold = thresholdMegabytes * 1024 * 1024;
         if (!wanted(size, inUse, thresholdMegabytes)) {
-            LOG.info("Skipping defragmentation", "current-db-size-bytes", size, "current-db-size", GoBytes.si(size),
-                    "current-db-size-in-use-bytes", inUse, "current-db-size-in-use", GoBytes.si(inUse),
+            LOG.info("Skipping defragmentation", "current-db-size-bytes", size, "current-db-size", GoBytes.format(size),
+                    "current-db-size-in-use-bytes", inUse, "current-db-size-in-use", GoBytes.format(inUse),
                     "experimental-bootstrap-defrag-threshold-bytes", threshold,
-                    "experimental-bootstrap-defrag-threshold", GoBytes.si(threshold));
+                    "experimental-bootstrap-defrag-threshold", GoBytes.format(threshold));
             return;
         }
         long start = System.nanoTime();
         LOG.info("defragmenting", "path", backend.file().toString(), "current-db-size-bytes", size,
-                "current-db-size", GoBytes.si(size), "current-db-size-in-use-bytes", inUse,
-                "current-db-size-in-use", GoBytes.si(inUse));
+                "current-db-size", GoBytes.format(size), "current-db-size-in-use-bytes", inUse,
+                "current-db-size-in-use", GoBytes.format(inUse));
         backend.defragment();
         backend.sync();
         long after = backend.size();
         long inUseAfter = backend.sizeInUse();
         io.etcdj.server.metrics.Metrics.BACKEND_DEFRAG.since(start);
         LOG.info("finished defragmenting directory", "path", backend.file().toString(),
-                "current-db-size-bytes-diff", after - size, "current-db-size-bytes", after, "current-db-size", GoBytes.si(after),
+                "current-db-size-bytes-diff", after - size, "current-db-size-bytes", after, "current-db-size", GoBytes.format(after),
                 "current-db-size-in-use-bytes-diff", inUseAfter - inUse, "current-db-size-in-use-bytes", inUseAfter,
-                "current-db-size-in-use", GoBytes.si(inUseAfter),
+                "current-db-size-in-use", GoBytes.format(inUseAfter),
                 "took", io.etcdj.server.config.Durations.format(System.nanoTime() - start));
-    }
-
-    /** go-humanize's Bytes: SI units, one decimal under 10 ("2.1 MB", "25 MB", "82 kB"). */
-    static final class GoBytes {
-        private static final String[] UNITS = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
-
-        private GoBytes() {
-        }
-
-        static String si(long bytes) {
-            if (bytes < 10) {
-                return bytes + " B";
-            }
-            int e = (int) Math.floor(Math.log(bytes) / Math.log(1000));
-            double v = Math.floor(bytes / Math.pow(1000, e) * 10 + 0.5) / 10;
-            return (v < 10 ? String.format(java.util.Locale.ROOT, "%.1f", v) : String.format(java.util.Locale.ROOT, "%.0f", v)) + " " + UNITS[e];
-        }
     }
 }

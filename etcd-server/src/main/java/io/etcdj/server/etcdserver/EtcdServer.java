@@ -170,8 +170,10 @@ public final class EtcdServer implements AutoCloseable {
         timers.scheduleWithFixedDelay(this::revokeExpiredLeases, 500, 500, TimeUnit.MILLISECONDS);
         long syncEvery = config.options().backendBatch().interval().toMillis();
         timers.scheduleWithFixedDelay(this::syncBackend, syncEvery, Math.max(1, syncEvery), TimeUnit.MILLISECONDS);
-        timers.scheduleWithFixedDelay(waiters::expire, 100, 100, TimeUnit.MILLISECONDS);
-        timers.scheduleWithFixedDelay(() -> readDeadlines.sweep(raft.lead() != 0), 100, 100, TimeUnit.MILLISECONDS);
+        timers.scheduleWithFixedDelay(() -> {
+            waiters.expire();
+            readDeadlines.sweep(raft.lead() != 0);
+        }, 100, 100, TimeUnit.MILLISECONDS);
         startCorruptionChecks();
         startCompactionHashChecks();
         new Compactor(new Compactor.Target() {

@@ -20,10 +20,10 @@ class BootstrapDefragTest {
 
     @Test
     void sizesAreWrittenAsGoHumanizeWritesThem() {
-        assertEquals("9 B", BootstrapDefrag.GoBytes.si(9));
-        assertEquals("82 kB", BootstrapDefrag.GoBytes.si(82_000));
-        assertEquals("2.1 MB", BootstrapDefrag.GoBytes.si(2_100_000));
-        assertEquals("1.0 MB", BootstrapDefrag.GoBytes.si(1_048_576));
-        assertEquals("28 MB", BootstrapDefrag.GoBytes.si(27_578_368));
+        assertEquals("9 B", io.etcdj.format.GoBytes.format(9));
+        assertEquals("82 kB", io.etcdj.format.GoBytes.format(82_000));
+        assertEquals("2.1 MB", io.etcdj.format.GoBytes.format(2_100_000));
+        assertEquals("1.0 MB", io.etcdj.format.GoBytes.format(1_048_576));
+        assertEquals("28 MB", io.etcdj.format.GoBytes.format(27_578_368));
     }
 }

@@ -166,7 +166,7 @@ public final class SnapshotCommand {
                 throw new CtlException(ExitCodes.INTERRUPTED, "could not write snapshot: " + e.getMessage(), e);
             }
             log.epoch("snapshot/v3_snapshot.go:142", "fetched snapshot", ",\"endpoint\":\"" + eps.get(0)
-                    + "\",\"size\":\"" + io.etcdj.ctl.printer.Bytes.humanize(size) + "\",\"took\":"
+                    + "\",\"size\":\"" + io.etcdj.format.GoBytes.format(size) + "\",\"took\":"
                     + SnapshotLog.seconds(System.nanoTime() - start));
             try {
                 Files.move(part, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

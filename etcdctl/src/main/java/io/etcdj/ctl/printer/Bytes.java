@@ -23,18 +23,4 @@ public final class Bytes {
     public static String text(ByteString b) {
         return b.toString(StandardCharsets.UTF_8);
     }
-
-    /** Go's humanize.Bytes: SI units with one decimal below 10 ("20 kB", "1.5 MB"). */
-    public static String humanize(long size) {
-        if (size < 10) {
-            return size + " B";
-        }
-        String[] units = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
-        int e = (int) Math.floor(Math.log(size) / Math.log(1000));
-        double val = Math.floor(size / Math.pow(1000, e) * 10 + 0.5) / 10;
-        // Go's %.Nf rounds half to even (20.5 prints as "20"), unlike Java's Formatter.
-        int scale = val < 10 ? 1 : 0;
-        return new java.math.BigDecimal(val).setScale(scale, java.math.RoundingMode.HALF_EVEN).toPlainString()
-                + " " + units[e];
-    }
 }

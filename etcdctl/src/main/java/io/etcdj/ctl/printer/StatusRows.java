@@ -19,7 +19,7 @@ final class StatusRows {
         for (EndpointStatus e : statuses) {
             StatusResponse s = e.status();
             rows.add(List.of(e.endpoint(), Long.toHexString(s.getHeader().getMemberId()), s.getVersion(),
-                    Bytes.humanize(s.getDbSize()),
+                    io.etcdj.format.GoBytes.format(s.getDbSize()),
                     Boolean.toString(s.getLeader() == s.getHeader().getMemberId()),
                     Boolean.toString(s.getIsLearner()),
                     Long.toUnsignedString(s.getRaftTerm()), Long.toUnsignedString(s.getRaftIndex()),

@@ -82,18 +82,7 @@ class WarmPathIT {
         if (warmDir == null) {
             return;
         }
-        String marker = warmDir.toString();
-        List<ProcessHandle> ours = ProcessHandle.allProcesses()
-                .filter(p -> p.info().arguments().map(a -> String.join(" ", a).contains(marker)).orElse(false))
-                .toList();
-        ours.forEach(ProcessHandle::destroy);
-        for (ProcessHandle p : ours) {
-            try {
-                p.onExit().get(10, TimeUnit.SECONDS);
-            } catch (Exception e) {
-                p.destroyForcibly();
-            }
-        }
+        StrayProcesses.stopAllUnder(warmDir);
     }
 
     @Test

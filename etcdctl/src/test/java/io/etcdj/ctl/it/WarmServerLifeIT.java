@@ -56,18 +56,7 @@ class WarmServerLifeIT {
         if (temp == null) {
             return;
         }
-        String marker = temp.toString();
-        List<ProcessHandle> ours = ProcessHandle.allProcesses()
-                .filter(p -> p.info().arguments().map(a -> String.join(" ", a).contains(marker)).orElse(false))
-                .toList();
-        ours.forEach(ProcessHandle::destroy);
-        for (ProcessHandle p : ours) {
-            try {
-                p.onExit().get(10, TimeUnit.SECONDS);
-            } catch (Exception e) {
-                p.destroyForcibly();
-            }
-        }
+        StrayProcesses.stopAllUnder(temp);
         try (Stream<Path> files = Files.walk(temp)) {
             for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(f);

@@ -84,9 +84,9 @@ class PrintersTest {
 
     @Test
     void humanizesSizesLikeGo() {
-        assertEquals("20 kB", Bytes.humanize(20480));
-        assertEquals("9 B", Bytes.humanize(9));
-        assertEquals("1.5 MB", Bytes.humanize(1_500_000));
+        assertEquals("20 kB", io.etcdj.format.GoBytes.format(20480));
+        assertEquals("9 B", io.etcdj.format.GoBytes.format(9));
+        assertEquals("1.5 MB", io.etcdj.format.GoBytes.format(1_500_000));
     }
 
     @Test
