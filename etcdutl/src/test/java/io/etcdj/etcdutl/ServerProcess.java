@@ -2,7 +2,6 @@ package io.etcdj.etcdutl;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -127,12 +126,8 @@ final class ServerProcess implements AutoCloseable {
         }
     }
 
+    /** Below the kernel's ephemeral range, so a member's outgoing connections cannot take it first. */
     static int freePort() {
-        try (ServerSocket s = new ServerSocket()) {
-            s.bind(new InetSocketAddress("127.0.0.1", 0));
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException("no free port", e);
-        }
+        return io.etcdj.server.it.FreePorts.pick();
     }
 }

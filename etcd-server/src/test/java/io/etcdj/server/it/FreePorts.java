@@ -11,14 +11,14 @@ import java.util.concurrent.ThreadLocalRandom;
  * range (32768 and up on Linux): a port the kernel hands out for bind(0) can be taken again at
  * once by an outgoing connection (members dial each other constantly) before the server binds it.
  */
-final class FreePorts {
+public final class FreePorts {
     private static final int LOW = 20000;
     private static final int HIGH = 32000;
 
     private FreePorts() {
     }
 
-    static int pick() {
+    public static int pick() {
         for (int attempt = 0; attempt < 200; attempt++) {
             int port = ThreadLocalRandom.current().nextInt(LOW, HIGH);
             try (ServerSocket s = new ServerSocket()) {
