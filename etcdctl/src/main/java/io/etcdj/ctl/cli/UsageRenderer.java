@@ -1,5 +1,6 @@
 package io.etcdj.ctl.cli;
 
+import io.etcdj.cli.GlobalFlag;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
