@@ -41,13 +41,19 @@ public final class PflagErrors {
 
     /** The flag as pflag names it in errors: {@code -w, --write-out} or {@code --rev}. */
     public static String shownName(OptionSpec o) {
+        String shortName = shorthand(o);
+        return shortName == null ? o.longestName() : shortName + ", " + o.longestName();
+    }
+
+    /** The option's one-dash name as declared ({@code -w}), or null when it has none. */
+    public static String shorthand(OptionSpec o) {
         String shortName = null;
         for (String n : o.names()) {
             if (!n.startsWith("--")) {
                 shortName = n;
             }
         }
-        return shortName == null ? o.longestName() : shortName + ", " + o.longestName();
+        return shortName;
     }
 
     /**
