@@ -275,7 +275,6 @@ final class ManualClock implements Clock {
             owner = Thread.currentThread();
             synchronized (this) {
                 deadline = until;
-                waiting = true;
                 try {
                     while (true) {
                         T e = super.poll();
@@ -285,6 +284,7 @@ final class ManualClock implements Clock {
                         if (clock.nanoTime() >= until) {
                             return null;
                         }
+                        waiting = true;
                         wait();
                     }
                 } finally {
@@ -294,8 +294,14 @@ final class ManualClock implements Clock {
             }
         }
 
+        /**
+         * Wakes the loop if its wait is over. From here until it waits again it is busy: a loop
+         * that has been woken but has not run yet must not look idle, or time would move on
+         * before it ticks.
+         */
         synchronized void wakeIfDue(long t) {
             if (waiting && deadline <= t) {
+                waiting = false;
                 notifyAll();
             }
         }
