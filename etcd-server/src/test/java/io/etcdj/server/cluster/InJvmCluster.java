@@ -17,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -39,6 +40,8 @@ final class InJvmCluster implements AutoCloseable {
     static final long ELECTION_MS = 1000;
     static final int ELECTION_TICKS = (int) (ELECTION_MS / HEARTBEAT_MS);
     /** The member's request timeout (5 s plus two election timeouts) in ticks, and some. */
+    /** How long {@link #tickAndWaitUntil} gives threads outside the clock after each tick. */
+    static final long GRACE_MILLIS = 50;
     static final int REQUEST_TICKS = (int) ((5000 + 2 * ELECTION_MS) / HEARTBEAT_MS) + 2 * ELECTION_TICKS;
 
     /** One member: its flags, its data dir, and the server while it runs. */
@@ -146,7 +149,8 @@ final class InJvmCluster implements AutoCloseable {
             c.leader();
             c.firstLeaderNanos = c.now() - c.origin;
             // every member published its name: the strict reconfiguration check counts only those
-            c.tickUntil("every member published", ELECTION_TICKS, () -> c.nodes.stream().allMatch(n -> n.server.isPublished()));
+            c.tickAndWaitUntil("every member published", ELECTION_TICKS,
+                    () -> c.nodes.stream().allMatch(n -> n.server.isPublished()));
             return c;
         } catch (Exception | Error e) {
             c.close();
@@ -210,6 +214,24 @@ final class InJvmCluster implements AutoCloseable {
             }
             advance(1);
         }
+    }
+
+    /**
+     * As {@link #tickUntil}, for a condition that a thread the clock does not wait for makes true
+     * (publishing, the response pool, a removed member's stop): after each tick it also gives
+     * that thread up to {@value #GRACE_MILLIS} ms of real time.
+     */
+    int tickAndWaitUntil(String what, int maxTicks, BooleanSupplier done) {
+        return tickUntil(what, maxTicks, () -> {
+            long limit = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(GRACE_MILLIS);
+            while (!holds(done)) {
+                if (System.nanoTime() - limit > 0) {
+                    return false;
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+            }
+            return true;
+        });
     }
 
     private static boolean holds(BooleanSupplier done) {

@@ -197,7 +197,7 @@ class InJvmClusterTest {
             Node leader = c.leader();
             Node removed = follower(c, leader);
             c.await(leader.server.cluster().remove(removed.id()));
-            c.tickUntil("the removed member reporting it must stop", 3 * ELECTION_TICKS, () -> removed.fatal);
+            c.tickAndWaitUntil("the removed member reporting it must stop", 3 * ELECTION_TICKS, () -> removed.fatal);
             removed.stop();
             assertEquals(2, c.await(leader.server.cluster().list(true)).getMembersCount());
             put(c, c.leader(), "after-remove", "ok");
