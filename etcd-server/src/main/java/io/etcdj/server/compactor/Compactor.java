@@ -1,6 +1,6 @@
 package io.etcdj.server.compactor;
 
-
+import io.etcdj.server.clock.Clock;
 import io.etcdj.server.config.Durations;
 import io.etcdj.server.config.ServerConfig;
 import io.etcdj.server.log.Log;
@@ -39,8 +39,9 @@ public final class Compactor {
     private final Deque<long[]> samples = new ArrayDeque<>();
     private long lastCompacted;
 
-    public Compactor(Target server, ServerConfig cfg) {
-        this(server, cfg.autoCompactionMode(), cfg.autoCompactionRetention(), System::nanoTime);
+    /** The compactor {@code cfg}'s flags ask for, sampling on the member's clock. */
+    public Compactor(Target server, ServerConfig cfg, Clock clock) {
+        this(server, cfg.autoCompactionMode(), cfg.autoCompactionRetention(), clock::nanoTime);
     }
 
     /** For tests: the mode and retention as etcd's flags spell them, and the clock to sample with. */
@@ -51,11 +52,12 @@ public final class Compactor {
         this.retention = retention;
     }
 
-    public void schedule(ScheduledExecutorService timers) {
+    /** Runs the compactor's checks on {@code timers}, every interval of {@code clock}'s time. */
+    public void schedule(Clock clock, ScheduledExecutorService timers) {
         if (mode.equals("revision")) {
             long keep = parseLong(retention);
             if (keep > 0) {
-                timers.scheduleWithFixedDelay(() -> compactKeeping(keep), 5, 5, TimeUnit.MINUTES);
+                clock.scheduleWithFixedDelay(timers, () -> compactKeeping(keep), 5, 5, TimeUnit.MINUTES);
             }
             return;
         }
@@ -65,7 +67,7 @@ public final class Compactor {
         }
         // Sample ten times per window (at most once an hour), as etcd's periodic compactor does.
         long sampleMillis = Math.max(1, Math.min(window.toMillis() / 10, TimeUnit.HOURS.toMillis(1)));
-        timers.scheduleWithFixedDelay(() -> periodic(window), sampleMillis, sampleMillis, TimeUnit.MILLISECONDS);
+        clock.scheduleWithFixedDelay(timers, () -> periodic(window), sampleMillis, sampleMillis, TimeUnit.MILLISECONDS);
     }
 
     static Duration periodicRetention(String s) {

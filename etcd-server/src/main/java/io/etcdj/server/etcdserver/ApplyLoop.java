@@ -1,6 +1,7 @@
 package io.etcdj.server.etcdserver;
 
 import io.etcdj.api.etcdserverpb.AlarmType;
+import io.etcdj.server.clock.Clock;
 import io.etcdj.server.error.EtcdError;
 
 import io.etcdj.server.read.ReadBarrier;
@@ -21,7 +22,7 @@ import io.etcdj.server.watch.WatchHub;
 import io.etcdj.serverpb.InternalRaftRequest;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 
 /**
  * Applies committed entries in order on its own thread: one backend transaction per run of
@@ -64,7 +65,8 @@ final class ApplyLoop implements AutoCloseable {
     private final ReadBarrier reads;
     private final long memberId;
     private final Hooks hooks;
-    private final LinkedBlockingQueue<Batch> queue = new LinkedBlockingQueue<>();
+    private final Clock clock;
+    private final BlockingQueue<Batch> queue;
     private final Thread thread;
     private volatile boolean running = true;
     private volatile long appliedIndex;
@@ -75,8 +77,10 @@ final class ApplyLoop implements AutoCloseable {
     /** Entries applied since this thread last synced the backend (the timer's syncs are not counted). */
     private long unsyncedEntries;
 
-    ApplyLoop(StateMachines sm, WatchHub hub, Waiters waiters, ReadBarrier reads, long memberId, Hooks hooks) {
+    ApplyLoop(StateMachines sm, WatchHub hub, Waiters waiters, ReadBarrier reads, long memberId, Hooks hooks, Clock clock) {
         this.sm = sm;
+        this.clock = clock;
+        this.queue = clock.newQueue();
         this.hub = hub;
         this.waiters = waiters;
         this.reads = reads;
@@ -107,7 +111,7 @@ final class ApplyLoop implements AutoCloseable {
     private void run() {
         try {
             while (running) {
-                Batch first = queue.take();
+                Batch first = clock.poll(queue, Long.MAX_VALUE);
                 if (first.snapshotFile() != null) {
                     install(first.snapshotFile(), first.snapshotIndex());
                     continue;

@@ -3,6 +3,7 @@ package io.etcdj.server.etcdserver;
 import io.etcdj.server.api.ClusterOperations;
 import io.etcdj.server.api.AuthOperations;
 import io.etcdj.server.auth.TokenProvider;
+import io.etcdj.server.clock.Clock;
 import io.etcdj.server.auth.Tokens;
 import io.etcdj.server.api.Callers;
 import io.etcdj.server.api.KvOperations;
@@ -52,6 +53,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -74,7 +76,9 @@ public final class EtcdServer implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
-    private final Waiters waiters = new Waiters(responders);
+    /** The member's sense of time: ticks, lease expiry, deadlines and the timer tasks (see docs/server.md). */
+    private final Clock clock;
+    private final Waiters waiters;
     private final ReadBarrier reads = new ReadBarrier(responders);
     /**
      * Without a leader a read cannot be confirmed: it fails after two election timeouts (as
@@ -116,8 +120,10 @@ public final class EtcdServer implements AutoCloseable {
     }
 
     EtcdServer(ServerConfig config, Storage.Opened opened, Runnable onFatal, TransportFactory transports,
-               TokenProvider tokens) throws IOException {
+               TokenProvider tokens, Clock clock) throws IOException {
         this.config = config;
+        this.clock = clock;
+        this.waiters = new Waiters(responders, clock::nanoTime);
         this.sm = opened.stateMachines();
         sm.auth.setTokenProvider(tokens);
         this.memberId = opened.memberId();
@@ -128,14 +134,14 @@ public final class EtcdServer implements AutoCloseable {
         this.ids = new IdGenerator(memberId, System.currentTimeMillis());
         this.requestTimeoutMillis = 5000 + 2 * config.electionMillis();
         this.readDeadlines = new ReadDeadlines(TimeUnit.MILLISECONDS.toNanos(2L * config.electionMillis()),
-                TimeUnit.MILLISECONDS.toNanos(requestTimeoutMillis), System::nanoTime);
+                TimeUnit.MILLISECONDS.toNanos(requestTimeoutMillis), clock::nanoTime);
         this.lastSnapshotIndex = opened.snapshotIndex();
-        this.apply = new ApplyLoop(sm, hub, waiters, reads, memberId, new ApplyHooks());
+        this.apply = new ApplyLoop(sm, hub, waiters, reads, memberId, new ApplyHooks(), clock);
         this.apply.warnApplyAfter(config.options().watchdog().warningApplyDuration());
         this.apply.syncAfter(config.options().backendBatch().limit());
         this.transport = transports.create(new PeerBridge(this));
         this.raft = new RaftLoop(opened.node(), opened.storage(), opened.wal(), opened.snapshotter(), transport::send, reads,
-                new RaftListener(), config.heartbeatMillis(), config.electionMillis(), System::nanoTime, responders);
+                new RaftListener(), config.heartbeatMillis(), config.electionMillis(), clock, responders);
         this.timers = Executors.newScheduledThreadPool(1, r -> {
             Thread t = new Thread(r, "server-timers");
             t.setDaemon(true);
@@ -149,10 +155,20 @@ public final class EtcdServer implements AutoCloseable {
      */
     public static EtcdServer open(ServerConfig config, Runnable onFatal, TransportFactory transports)
             throws ConfigException, IOException {
-        TokenProvider tokens = Tokens.create(config.options().auth(), System::nanoTime);
-        Storage.Opened opened = Storage.open(config);
+        return open(config, onFatal, transports, Clock.SYSTEM, new Random());
+    }
+
+    /**
+     * As {@link #open(ServerConfig, Runnable, TransportFactory)}, on {@code clock}'s time and with
+     * Raft's election timeouts drawn from {@code random}: the in-JVM test cluster passes a manual
+     * clock and a seeded random, so a run can be replayed.
+     */
+    public static EtcdServer open(ServerConfig config, Runnable onFatal, TransportFactory transports, Clock clock,
+                                  Random random) throws ConfigException, IOException {
+        TokenProvider tokens = Tokens.create(config.options().auth(), clock::nanoTime);
+        Storage.Opened opened = Storage.open(config, clock, random);
         try {
-            return new EtcdServer(config, opened, onFatal, transports, tokens);
+            return new EtcdServer(config, opened, onFatal, transports, tokens, clock);
         } catch (IOException | RuntimeException e) {
             opened.wal().close();
             opened.stateMachines().close();
@@ -163,14 +179,17 @@ public final class EtcdServer implements AutoCloseable {
         }
     }
 
-    /** Starts the loops, the lease and backend timers, and publishes this member's attributes. */
+    /**
+     * Starts the loops, the lease and backend timers (on the member's clock), and publishes this
+     * member's attributes.
+     */
     public void start() {
         apply.start();
         raft.start();
-        timers.scheduleWithFixedDelay(this::revokeExpiredLeases, 500, 500, TimeUnit.MILLISECONDS);
+        clock.scheduleWithFixedDelay(timers, this::revokeExpiredLeases, 500, 500, TimeUnit.MILLISECONDS);
         long syncEvery = config.options().backendBatch().interval().toMillis();
-        timers.scheduleWithFixedDelay(this::syncBackend, syncEvery, Math.max(1, syncEvery), TimeUnit.MILLISECONDS);
-        timers.scheduleWithFixedDelay(() -> {
+        clock.scheduleWithFixedDelay(timers, this::syncBackend, syncEvery, Math.max(1, syncEvery), TimeUnit.MILLISECONDS);
+        clock.scheduleWithFixedDelay(timers, () -> {
             waiters.expire();
             readDeadlines.sweep(raft.lead() != 0);
         }, 100, 100, TimeUnit.MILLISECONDS);
@@ -197,8 +216,9 @@ public final class EtcdServer implements AutoCloseable {
                 return propose(InternalRaftRequest.newBuilder().setCompaction(
                         io.etcdj.api.etcdserverpb.CompactionRequest.newBuilder().setRevision(revision)));
             }
-        }, config).schedule(timers);
-        timers.execute(this::publish);
+        }, config, clock).schedule(clock, timers);
+        // Publishing waits for its proposal: off the timer thread, whose sweeps fail proposals that time out.
+        forwarders.execute(this::publish);
     }
 
     private void publish() {
@@ -247,7 +267,7 @@ public final class EtcdServer implements AutoCloseable {
         }
         LOG.info("enabled corruption checking", "local-member-id", MemberIds.hex(memberId), "interval", every.toString());
         CorruptionCheck check = new CorruptionCheck(this);
-        corruptChecks.scheduleWithFixedDelay(() -> {
+        clock.scheduleWithFixedDelay(corruptChecks, () -> {
             try {
                 check.periodic(requestTimeoutMillis);
             } catch (Exception e) {
@@ -266,7 +286,7 @@ public final class EtcdServer implements AutoCloseable {
                 "interval", w.compactHashCheckTime().toString());
         CompactionHashCheck check = new CompactionHashCheck(this);
         long every = w.compactHashCheckTime().toMillis();
-        corruptChecks.scheduleWithFixedDelay(() -> {
+        clock.scheduleWithFixedDelay(corruptChecks, () -> {
             try {
                 check.run(requestTimeoutMillis);
             } catch (RuntimeException e) {
@@ -583,9 +603,9 @@ public final class EtcdServer implements AutoCloseable {
             return null;
         });
         return CompletableFuture.runAsync(() -> {
-            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(requestTimeoutMillis);
+            long deadline = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(requestTimeoutMillis);
             while (raft.lead() != target) {
-                if (System.nanoTime() > deadline) {
+                if (clock.nanoTime() > deadline) {
                     throw EtcdError.TIMEOUT.exception();
                 }
                 try {

@@ -1,5 +1,6 @@
 package io.etcdj.server.etcdserver;
 
+import io.etcdj.server.clock.Clock;
 import io.etcdj.server.read.ReadBarrier;
 
 import io.etcdj.raftpb.ConfChange;
@@ -27,16 +28,16 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import java.util.function.LongSupplier;
 
 /**
  * The one thread that owns the Raft node. Each turn it runs queued work (proposals, peer
- * messages, calls), ticks on the heartbeat interval, and handles every Ready in the order the
+ * messages, calls), ticks once a heartbeat interval has passed on the member's {@link Clock}
+ * (it waits for work through the clock, so a test's manual clock decides when it ticks), and handles every Ready in the order the
  * raft package requires: persist (one WAL fsync for the batch), send, hand committed entries to
  * the apply loop, advance. The node runs with asynchronous apply: the apply loop reports what it
  * applied ({@link #appliedTo}) and applies conf changes through this thread, in log order, so
@@ -71,10 +72,11 @@ final class RaftLoop implements AutoCloseable {
     private final Listener listener;
     private final long tickNanos;
     private final long parkLimitNanos;
-    private final LongSupplier clock;
+    /** Every time-based decision of this loop: when to tick, when a parked proposal gives up, read retries. */
+    private final Clock clock;
     /** Completes callers' futures, so nothing a caller chained onto them runs on this thread. */
     private final Executor completer;
-    private final LinkedBlockingQueue<Runnable> inbox = new LinkedBlockingQueue<>();
+    private final BlockingQueue<Runnable> inbox;
     private final Deque<Parked> parked = new ArrayDeque<>();
     private final Thread thread;
     private volatile boolean running = true;
@@ -90,7 +92,7 @@ final class RaftLoop implements AutoCloseable {
     }
 
     RaftLoop(RawNode node, MemoryRaftStorage storage, Wal wal, Snapshotter snapshotter, PeerSender peers,
-             ReadBarrier reads, Listener listener, long tickMillis, long electionMillis, LongSupplier clock,
+             ReadBarrier reads, Listener listener, long tickMillis, long electionMillis, Clock clock,
              Executor completer) {
         this.node = node;
         this.storage = storage;
@@ -102,6 +104,7 @@ final class RaftLoop implements AutoCloseable {
         this.tickNanos = TimeUnit.MILLISECONDS.toNanos(tickMillis);
         this.parkLimitNanos = TimeUnit.MILLISECONDS.toNanos(2 * electionMillis);
         this.clock = clock;
+        this.inbox = clock.newQueue();
         this.completer = completer;
         this.lastIndex = storage.lastIndex();
         this.thread = new Thread(this::run, "raft");
@@ -133,12 +136,12 @@ final class RaftLoop implements AutoCloseable {
 
     /** Proposes an entry; {@code owner} fails with "no leader" if it cannot be proposed in time. */
     void propose(byte[] data, CompletableFuture<?> owner) {
-        inbox.add(() -> tryPropose(new Parked(data, null, owner, clock.getAsLong())));
+        inbox.add(() -> tryPropose(new Parked(data, null, owner, clock.nanoTime())));
     }
 
     /** Proposes a membership change; {@code owner} fails with "no leader" if it cannot be proposed in time. */
     void proposeConfChange(ConfChange cc, CompletableFuture<?> owner) {
-        inbox.add(() -> tryPropose(new Parked(null, cc, owner, clock.getAsLong())));
+        inbox.add(() -> tryPropose(new Parked(null, cc, owner, clock.nanoTime())));
     }
 
     /** Runs {@code fn} on the raft thread with the node. */
@@ -232,7 +235,7 @@ final class RaftLoop implements AutoCloseable {
                 node.propose(p.data());
             }
         } catch (ProposalDroppedException e) {
-            if (clock.getAsLong() - p.sinceNanos() > parkLimitNanos) {
+            if (clock.nanoTime() - p.sinceNanos() > parkLimitNanos) {
                 completer.execute(() -> p.owner().completeExceptionally(EtcdError.NO_LEADER.exception()));
             } else {
                 parked.add(p);
@@ -241,16 +244,16 @@ final class RaftLoop implements AutoCloseable {
     }
 
     private void run() {
-        long nextTick = clock.getAsLong() + tickNanos;
+        long nextTick = clock.nanoTime() + tickNanos;
         try {
             while (running) {
-                long wait = nextTick - clock.getAsLong();
-                Runnable task = wait > 0 ? inbox.poll(wait, TimeUnit.NANOSECONDS) : inbox.poll();
+                long wait = nextTick - clock.nanoTime();
+                Runnable task = clock.poll(inbox, wait);
                 while (task != null) {
                     task.run();
                     task = inbox.poll();
                 }
-                long now = clock.getAsLong();
+                long now = clock.nanoTime();
                 if (now >= nextTick) {
                     node.tick();
                     nextTick = now + tickNanos;

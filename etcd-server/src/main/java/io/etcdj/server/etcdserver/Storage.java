@@ -8,6 +8,7 @@ import io.etcdj.raftpb.Entry;
 import io.etcdj.raftpb.HardState;
 import io.etcdj.raftpb.Snapshot;
 import io.etcdj.server.apply.StateMachines;
+import io.etcdj.server.clock.Clock;
 import io.etcdj.server.backend.WriteTx;
 import io.etcdj.server.config.ConfigException;
 import io.etcdj.server.config.ServerConfig;
@@ -53,10 +54,14 @@ final class Storage {
     private Storage() {
     }
 
-    static Opened open(ServerConfig cfg) throws ConfigException, IOException {
+    /**
+     * Opens the data directory; the lessor keeps time on {@code clock}, and Raft draws its
+     * randomized election timeouts from {@code random}.
+     */
+    static Opened open(ServerConfig cfg, Clock clock, Random random) throws ConfigException, IOException {
         DataDirLock lock = DataDirLock.acquire(cfg.dataDir());
         try {
-            Opened o = openLocked(cfg);
+            Opened o = openLocked(cfg, clock, random);
             return new Opened(o.stateMachines(), o.node(), o.storage(), o.wal(), o.snapshotter(), o.memberId(),
                     o.snapshotIndex(), o.fresh(), lock);
         } catch (ConfigException | IOException | RuntimeException e) {
@@ -65,28 +70,28 @@ final class Storage {
         }
     }
 
-    private static Opened openLocked(ServerConfig cfg) throws ConfigException, IOException {
+    private static Opened openLocked(ServerConfig cfg, Clock clock, Random random) throws ConfigException, IOException {
         Path walDir = cfg.walPath();
         Files.createDirectories(cfg.snapDir());
         WalOptions walOptions = WalOptions.builder().unsafeNoFsync(cfg.unsafeNoFsync()).maxWals(cfg.maxWals())
                 .fsyncDurationNanos(Metrics.WAL_FSYNC::observeNanos).build();
         Snapshotter snapshotter = new Snapshotter(cfg.snapDir());
         long minTtl = Lessor.minTtlSeconds(cfg.heartbeatMillis(), cfg.electionTicks());
-        StateMachines sm = StateMachines.open(cfg.backendFile(), cfg.quotaBackendBytes(), System::nanoTime, minTtl);
+        StateMachines sm = StateMachines.open(cfg.backendFile(), cfg.quotaBackendBytes(), clock::nanoTime, minTtl);
         try {
             BootstrapDefrag.maybeDefragment(sm.backend, cfg.options().bootstrapDefragThresholdMegabytes());
             return Wal.exists(walDir)
-                    ? restart(cfg, sm, walDir, walOptions, snapshotter)
-                    : bootstrap(cfg, sm, walDir, walOptions, snapshotter);
+                    ? restart(cfg, sm, walDir, walOptions, snapshotter, random)
+                    : bootstrap(cfg, sm, walDir, walOptions, snapshotter, random);
         } catch (ConfigException | IOException | RuntimeException e) {
             sm.close();
             throw e;
         }
     }
 
-    private static RaftConfig.Builder raftConfig(ServerConfig cfg, long id) {
+    private static RaftConfig.Builder raftConfig(ServerConfig cfg, long id, Random random) {
         return RaftConfig.builder().id(id).electionTick((int) cfg.electionTicks()).heartbeatTick(1)
-                .checkQuorum(true).preVote(cfg.preVote()).random(new Random()).asyncApply(true);
+                .checkQuorum(true).preVote(cfg.preVote()).random(random).asyncApply(true);
     }
 
     /**
@@ -106,7 +111,7 @@ final class Storage {
     }
 
     private static Opened bootstrap(ServerConfig cfg, StateMachines sm, Path walDir, WalOptions walOptions,
-                                    Snapshotter snapshotter) throws ConfigException, IOException {
+                                    Snapshotter snapshotter, Random random) throws ConfigException, IOException {
         Map<String, List<URI>> cluster = cfg.initialCluster();
         List<URI> mine = cluster.get(cfg.name());
         if (mine == null) {
@@ -159,7 +164,7 @@ final class Storage {
         byte[] meta = WalMetadata.newBuilder().setMemberId(memberId).setClusterId(clusterId).build().toByteArray();
         Wal wal = Wal.create(walDir, meta, walOptions);
         MemoryRaftStorage storage = new MemoryRaftStorage();
-        RawNode node = RawNode.create(raftConfig(cfg, memberId).build(), storage);
+        RawNode node = RawNode.create(raftConfig(cfg, memberId, random).build(), storage);
         if (!joining) {
             node.bootstrap(members.stream().map(Member::getID).sorted(Long::compareUnsigned).toList());
         }
@@ -226,7 +231,7 @@ final class Storage {
     }
 
     private static Opened restart(ServerConfig cfg, StateMachines sm, Path walDir, WalOptions walOptions,
-                                  Snapshotter snapshotter) throws IOException {
+                                  Snapshotter snapshotter, Random random) throws IOException {
         List<WalSnapshot> valid = Wal.validSnapshots(walDir, walOptions);
         Optional<Snapshot> snap = snapshotter.loadNewestAvailable(valid::contains);
         WalSnapshot start = snap.map(s -> new WalSnapshot(s.getMetadata().getIndex(), s.getMetadata().getTerm(),
@@ -265,7 +270,7 @@ final class Storage {
         // Raft starts with the membership the backend has reached, never an older one (see RestartPoint).
         RestartPoint at = RestartPoint.of(snap.orElse(null), hs, entries, sm.consistentIndex());
         storage.setConfState(at.confState());
-        RawNode node = RawNode.create(raftConfig(cfg, meta.getMemberId()).applied(at.applied()).build(), storage);
+        RawNode node = RawNode.create(raftConfig(cfg, meta.getMemberId(), random).applied(at.applied()).build(), storage);
         LOG.info("restarting local member", "local-member-id", MemberIds.hex(meta.getMemberId()),
                 "cluster-id", MemberIds.hex(meta.getClusterId()), "commit-index", hs.getCommit(),
                 "applied-index", at.applied(), "voters", at.confState().getVotersList().stream()

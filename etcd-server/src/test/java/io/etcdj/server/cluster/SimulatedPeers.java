@@ -26,11 +26,18 @@ import java.util.function.Function;
  * An in-memory network between members running in one JVM, standing in for the gRPC peer
  * transport: messages go straight to the receiver's {@link PeerHandler}, in order per receiver,
  * unless a link is cut. Snapshots travel as copies of the sender's backend file, as over the wire.
+ * Delivery takes no time on the members' clock: the clock waits for every message in flight
+ * before it lets time move on.
  */
 final class SimulatedPeers implements AutoCloseable {
     private final Map<Long, PeerHandler> members = new ConcurrentHashMap<>();
     private final Map<Long, ExecutorService> inboxes = new ConcurrentHashMap<>();
     private final Set<Long> cut = ConcurrentHashMap.newKeySet();
+    private final ManualClock clock;
+
+    SimulatedPeers(ManualClock clock) {
+        this.clock = clock;
+    }
 
     /** The factory a member's server is opened with: it joins the network under its member ID. */
     Transporter join(PeerHandler handler) {
@@ -73,11 +80,12 @@ final class SimulatedPeers implements AutoCloseable {
             }
             return;
         }
-        inboxes.computeIfAbsent(to, id -> Executors.newSingleThreadExecutor(r -> {
+        ExecutorService inbox = inboxes.computeIfAbsent(to, id -> Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "sim-inbox-" + Long.toHexString(id));
             t.setDaemon(true);
             return t;
-        })).execute(() -> {
+        }));
+        clock.tracked(inbox).execute(() -> {
             PeerHandler dest = members.get(to);
             if (dest == null) {
                 return;

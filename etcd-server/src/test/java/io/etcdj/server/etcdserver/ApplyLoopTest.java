@@ -15,6 +15,7 @@ import io.etcdj.raftpb.Entry;
 import io.etcdj.raftpb.EntryType;
 import io.etcdj.server.apply.ApplyResult;
 import io.etcdj.server.apply.StateMachines;
+import io.etcdj.server.clock.Clock;
 import io.etcdj.server.mvcc.WriteBatch;
 import io.etcdj.server.watch.WatchHub;
 import io.etcdj.serverpb.InternalRaftRequest;
@@ -72,7 +73,7 @@ class ApplyLoopTest {
             public void quotaExceeded() {
                 quotaReports.add(true);
             }
-        });
+        }, Clock.SYSTEM);
         loop.start();
     }
 
@@ -104,7 +105,7 @@ class ApplyLoopTest {
             public void quotaExceeded() {
                 quotaReports.add(true);
             }
-        });
+        }, Clock.SYSTEM);
         loop.start();
         CompletableFuture<ApplyResult> call = waiters.register(3);
         loop.submit(List.of(put(1, 3, "big")), 2);

@@ -11,6 +11,7 @@ import io.etcdj.raftpb.HardState;
 import io.etcdj.raftpb.Message;
 import io.etcdj.raftpb.MessageType;
 import io.etcdj.raftpb.Snapshot;
+import io.etcdj.server.clock.Clock;
 import io.etcdj.server.read.ReadBarrier;
 import io.etcdj.server.snap.Snapshotter;
 import io.etcdj.server.wal.Wal;
@@ -88,7 +89,7 @@ class RaftLoopTest {
             }
         };
         RaftLoop l = new RaftLoop(node, storage, wal, new Snapshotter(dir.resolve("snap")), peers,
-                new ReadBarrier(Runnable::run), listener, 10, 50, System::nanoTime, Runnable::run);
+                new ReadBarrier(Runnable::run), listener, 10, 50, Clock.SYSTEM, Runnable::run);
         l.start();
         return l;
     }
