@@ -165,6 +165,7 @@ public final class EtcdServer implements AutoCloseable {
 
     /** Starts the loops, the lease and backend timers, and publishes this member's attributes. */
     public void start() {
+        configureLeaseCheckpoints();
         apply.start();
         raft.start();
         timers.scheduleWithFixedDelay(this::revokeExpiredLeases, 500, 500, TimeUnit.MILLISECONDS);
@@ -199,6 +200,22 @@ public final class EtcdServer implements AutoCloseable {
             }
         }, config).schedule(timers);
         timers.execute(this::publish);
+    }
+
+    /**
+     * Lease checkpoints (gate LeaseCheckpoint): the lessor proposes them through Raft, and applied
+     * ones are persisted with the gate LeaseCheckpointPersist or in a 3.6 cluster, as etcd does.
+     */
+    private void configureLeaseCheckpoints() {
+        io.etcdj.server.config.StoreTuning t = config.options().storeTuning();
+        io.etcdj.server.lease.Lessor.Checkpointer cp = !t.leaseCheckpoint() ? null : req ->
+                propose(InternalRaftRequest.newBuilder().setLeaseCheckpoint(req)).whenComplete((r, e) -> {
+                    if (e != null && !closed) {
+                        LOG.warn("failed to checkpoint leases", "error", String.valueOf(e.getMessage()));
+                    }
+                });
+        sm.lessor.configureCheckpoints(cp, t.leaseCheckpointInterval().toNanos(),
+                () -> t.leaseCheckpointPersist() || Versions.atLeast(clusterVersion(), 3, 6));
     }
 
     private void publish() {
@@ -688,6 +705,7 @@ public final class EtcdServer implements AutoCloseable {
             Metrics.LEASE_EXPIRED.inc();
             propose(InternalRaftRequest.newBuilder().setLeaseRevoke(LeaseRevokeRequest.newBuilder().setID(id)));
         }
+        sm.lessor.proposeDueCheckpoints();
     }
 
     private void syncBackend() {
