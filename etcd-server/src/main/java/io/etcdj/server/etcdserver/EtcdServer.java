@@ -166,6 +166,8 @@ public final class EtcdServer implements AutoCloseable {
     /** Starts the loops, the lease and backend timers, and publishes this member's attributes. */
     public void start() {
         configureLeaseCheckpoints();
+        sm.store.startBackgroundCompaction(config.options().storeTuning().compactionBatchLimit(),
+                config.options().storeTuning().compactionSleepInterval().toNanos());
         apply.start();
         raft.start();
         timers.scheduleWithFixedDelay(this::revokeExpiredLeases, 500, 500, TimeUnit.MILLISECONDS);
