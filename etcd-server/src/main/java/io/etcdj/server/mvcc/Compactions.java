@@ -70,6 +70,10 @@ final class Compactions {
         }
     }
 
+    boolean inBackground() {
+        return executor != null;
+    }
+
     /** Hands a committed compaction to the compactor (or runs it now without one). */
     void submit(Job job) {
         long myEpoch = epoch;

@@ -61,7 +61,9 @@ public final class MvccStore {
         } finally {
             lock.writeLock().unlock();
         }
-        resumeInterrupted();
+        if (compactions.inBackground()) {
+            resumeInterrupted();
+        }
     }
 
     /**
