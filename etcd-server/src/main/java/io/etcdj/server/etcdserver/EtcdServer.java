@@ -166,6 +166,7 @@ public final class EtcdServer implements AutoCloseable {
     /** Starts the loops, the lease and backend timers, and publishes this member's attributes. */
     public void start() {
         configureLeaseCheckpoints();
+        sm.store.afterCompactionBatch(() -> Failpoints.hit("compactAfterCommitBatch"));
         sm.store.startBackgroundCompaction(config.options().storeTuning().compactionBatchLimit(),
                 config.options().storeTuning().compactionSleepInterval().toNanos());
         apply.start();

@@ -86,6 +86,11 @@ public final class MvccStore {
         }
     }
 
+    /** Runs {@code hook} on the compactor after each committed batch that did not finish a compaction (failpoints). */
+    public void afterCompactionBatch(Runnable hook) {
+        compactions.afterBatch = hook;
+    }
+
     /** Completes once the compaction at {@code revision} has removed its history from the backend. */
     public java.util.concurrent.CompletableFuture<Void> whenCompacted(long revision) {
         return compactions.whenFinished(revision);
