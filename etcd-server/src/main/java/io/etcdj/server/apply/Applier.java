@@ -7,6 +7,8 @@ import io.etcdj.api.etcdserverpb.AlarmResponse;
 import io.etcdj.api.etcdserverpb.CompactionResponse;
 import io.etcdj.api.etcdserverpb.DeleteRangeRequest;
 import io.etcdj.api.etcdserverpb.DeleteRangeResponse;
+import io.etcdj.api.etcdserverpb.LeaseCheckpoint;
+import io.etcdj.api.etcdserverpb.LeaseCheckpointResponse;
 import io.etcdj.api.etcdserverpb.LeaseGrantRequest;
 import io.etcdj.api.etcdserverpb.LeaseGrantResponse;
 import io.etcdj.api.etcdserverpb.LeaseRevokeResponse;
@@ -60,6 +62,12 @@ public final class Applier implements RequestApplier {
                 }
                 case LEASE_GRANT -> leaseGrant(batch, r.getLeaseGrant());
                 case LEASE_REVOKE -> leaseRevoke(batch, r.getLeaseRevoke().getID());
+                case LEASE_CHECKPOINT -> {
+                    for (LeaseCheckpoint cp : r.getLeaseCheckpoint().getCheckpointsList()) {
+                        lessor.checkpoint(batch.backendTx(), cp.getID(), cp.getRemainingTTL());
+                    }
+                    yield ApplyResult.ok(LeaseCheckpointResponse.getDefaultInstance(), batch.revision());
+                }
                 case ALARM -> alarm(batch, r.getAlarm());
                 case PUBLISH -> {
                     MemberAttributes a = r.getPublish();

@@ -85,6 +85,7 @@ public final class StateMachines implements AutoCloseable {
 
     @Override
     public void close() {
+        store.close();
         backend.close();
     }
 }

@@ -20,8 +20,8 @@ public final class FeatureGates {
         GATES.put("AllBeta", new Gate(false, "BETA", "beta gates this server does not have would be switched on"));
         GATES.put("CompactHashCheck", new Gate(false, "ALPHA", null));
         GATES.put("InitialCorruptCheck", new Gate(false, "ALPHA", null));
-        GATES.put("LeaseCheckpoint", new Gate(false, "ALPHA", "lease checkpoints are not implemented yet"));
-        GATES.put("LeaseCheckpointPersist", new Gate(false, "ALPHA", "lease checkpoints are not implemented yet"));
+        GATES.put("LeaseCheckpoint", new Gate(false, "ALPHA", null));
+        GATES.put("LeaseCheckpointPersist", new Gate(false, "ALPHA", null));
         GATES.put("SetMemberLocalAddr", new Gate(false, "ALPHA", "peers dial from the address the system picks"));
         GATES.put("StopGRPCServiceOnDefrag", new Gate(false, "ALPHA", "defragmentation keeps the gRPC service serving"));
         GATES.put("TxnModeWriteWithSharedBuffer", new Gate(true, "BETA",

@@ -178,8 +178,8 @@ public record Flag(String group, String name, String defaultValue, String usage,
             c.group("Features");
             c.add("corrupt-check-time", "0s", Kind.DURATION, "Duration of time between cluster corruption check passes.");
             c.add("compact-hash-check-time", "1m0s", Kind.DURATION, "Duration of time between leader checks followers compaction hashes.");
-            c.notYet("compaction-batch-limit", "1000", Kind.INT, "Sets the maximum revisions deleted in each compaction batch.", "compaction removes every revision in one backend transaction");
-            c.notYet("compaction-sleep-interval", "10ms", Kind.DURATION, "Sets the sleep interval between each compaction batch.", "compaction removes every revision in one backend transaction");
+            c.add("compaction-batch-limit", "1000", Kind.INT, "Sets the maximum revisions deleted in each compaction batch.");
+            c.add("compaction-sleep-interval", "10ms", Kind.DURATION, "Sets the sleep interval between each compaction batch.");
             c.add("watch-progress-notify-interval", "10m0s", Kind.DURATION, "Duration of periodical watch progress notification.");
             c.add("warning-apply-duration", "100ms", Kind.DURATION, "Time duration after which a warning is generated if watch progress takes more time.");
             c.add("bootstrap-defrag-threshold-megabytes", "0", Kind.UINT, "Enable the defrag during etcd server bootstrap on condition that it will free at least the provided threshold of disk space. Needs to be set to non-zero value to take effect.");

@@ -203,7 +203,19 @@ public record ServerConfig(
                         ? LogRotation.parse(List.of(all.get("log-outputs").split(",")), all.get("log-rotation-config-json")) : null,
                 BackendBatch.of(Durations.parse(all.get("backend-batch-interval"), "backend-batch-interval"),
                         longValue(all, "backend-batch-limit")),
+                storeTuning(all, resolver),
                 List.copyOf(resolver.warnings()));
+    }
+
+    private static StoreTuning storeTuning(Map<String, String> all, FlagResolver resolver) throws ConfigException {
+        boolean checkpoint = resolver.gate("LeaseCheckpoint");
+        boolean persist = resolver.gate("LeaseCheckpointPersist");
+        if (checkpoint && !persist) {
+            resolver.warnings().add("Detected that checkpointing is enabled without persistence. Consider enabling feature gate LeaseCheckpointPersist");
+        }
+        return StoreTuning.of(checkpoint, persist, StoreTuning.checkpointIntervalOverride(),
+                longValue(all, "compaction-batch-limit"),
+                Durations.parse(all.get("compaction-sleep-interval"), "compaction-sleep-interval"));
     }
 
     private static WatchdogOptions watchdog(Map<String, String> all, FlagResolver resolver) throws ConfigException {

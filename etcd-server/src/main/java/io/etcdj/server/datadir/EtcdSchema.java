@@ -17,7 +17,8 @@ import java.util.Optional;
  * Most buckets hold the same bytes in both (the key bucket, the auth buckets); the differences:
  * <ul>
  * <li>lease: etcd stores a {@code leasepb.Lease} (ID = 1, TTL = 2, RemainingTTL = 3, int64
- * varints), we store ID and TTL as two big-endian longs;</li>
+ * varints), we store ID and TTL as two big-endian longs, and the checkpointed remaining TTL as a
+ * third when one is set;</li>
  * <li>alarm: etcd's key is a serialized {@code AlarmMember}, ours the member ID and alarm type;</li>
  * <li>meta: etcd's compaction marks are 17-byte revisions (main, '_', sub), ours the main
  * revision as 8 bytes; etcd 3.5+ adds {@code confState}, 3.6 {@code storageVersion};</li>
@@ -85,16 +86,18 @@ final class EtcdSchema {
                 && key[8] == '_';
     }
 
-    /** etcd's lease record (leasepb.Lease) to ours: ID and TTL. */
+    /** etcd's lease record (leasepb.Lease) to ours: ID, TTL and remaining TTL. */
     static byte[] leaseFromEtcd(byte[] key, byte[] value) throws DataDirException {
         long id = key.length == 8 ? ByteBuffer.wrap(key).getLong() : 0;
         long ttl = 0;
+        long remaining = 0;
         try {
             CodedInputStream in = CodedInputStream.newInstance(value);
             for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
                 switch (tag) {
                     case 8 -> id = in.readInt64();
                     case 16 -> ttl = in.readInt64();
+                    case 24 -> remaining = in.readInt64();
                     default -> in.skipField(tag);
                 }
             }
@@ -104,18 +107,20 @@ final class EtcdSchema {
         if (key.length != 8 || ByteBuffer.wrap(key).getLong() != id) {
             throw new DataDirException("lease bucket: key does not match lease ID " + Long.toHexString(id));
         }
-        return ByteBuffer.allocate(16).putLong(id).putLong(ttl).array();
+        return io.etcdj.server.lease.Lease.record(id, ttl, remaining);
     }
 
     /** Our lease record to etcd's leasepb.Lease (zero fields left out, as Go's encoder does). */
     static byte[] leaseToEtcd(byte[] ours) throws DataDirException {
-        if (ours.length != 16) {
-            throw new DataDirException("lease bucket: record of " + ours.length + " bytes, expected 16");
+        if (ours.length != 16 && ours.length != 24) {
+            throw new DataDirException("lease bucket: record of " + ours.length + " bytes, expected 16 or 24");
         }
-        ByteBuffer b = ByteBuffer.wrap(ours);
-        long id = b.getLong();
-        long ttl = b.getLong();
-        byte[] out = new byte[CodedOutputStream.computeInt64Size(1, id) + CodedOutputStream.computeInt64Size(2, ttl)];
+        long[] rec = io.etcdj.server.lease.Lease.parseRecord(ours);
+        long id = rec[0];
+        long ttl = rec[1];
+        long remaining = rec[2];
+        byte[] out = new byte[CodedOutputStream.computeInt64Size(1, id) + CodedOutputStream.computeInt64Size(2, ttl)
+                + CodedOutputStream.computeInt64Size(3, remaining)];
         CodedOutputStream o = CodedOutputStream.newInstance(out);
         try {
             if (id != 0) {
@@ -123,6 +128,9 @@ final class EtcdSchema {
             }
             if (ttl != 0) {
                 o.writeInt64(2, ttl);
+            }
+            if (remaining != 0) {
+                o.writeInt64(3, remaining);
             }
             o.flush();
         } catch (IOException e) {

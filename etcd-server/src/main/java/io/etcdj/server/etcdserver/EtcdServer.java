@@ -184,6 +184,10 @@ public final class EtcdServer implements AutoCloseable {
      * member's attributes.
      */
     public void start() {
+        configureLeaseCheckpoints();
+        sm.store.afterCompactionBatch(() -> Failpoints.hit("compactAfterCommitBatch"));
+        sm.store.startBackgroundCompaction(config.options().storeTuning().compactionBatchLimit(),
+                config.options().storeTuning().compactionSleepInterval().toNanos());
         apply.start();
         raft.start();
         clock.scheduleWithFixedDelay(timers, this::revokeExpiredLeases, 500, 500, TimeUnit.MILLISECONDS);
@@ -219,6 +223,22 @@ public final class EtcdServer implements AutoCloseable {
         }, config, clock).schedule(clock, timers);
         // Publishing waits for its proposal: off the timer thread, whose sweeps fail proposals that time out.
         forwarders.execute(this::publish);
+    }
+
+    /**
+     * Lease checkpoints (gate LeaseCheckpoint): the lessor proposes them through Raft, and applied
+     * ones are persisted with the gate LeaseCheckpointPersist or in a 3.6 cluster, as etcd does.
+     */
+    private void configureLeaseCheckpoints() {
+        io.etcdj.server.config.StoreTuning t = config.options().storeTuning();
+        io.etcdj.server.lease.Lessor.Checkpointer cp = !t.leaseCheckpoint() ? null : req ->
+                propose(InternalRaftRequest.newBuilder().setLeaseCheckpoint(req)).whenComplete((r, e) -> {
+                    if (e != null && !closed) {
+                        LOG.warn("failed to checkpoint leases", "error", String.valueOf(e.getMessage()));
+                    }
+                });
+        sm.lessor.configureCheckpoints(cp, t.leaseCheckpointInterval().toNanos(),
+                () -> t.leaseCheckpointPersist() || Versions.atLeast(clusterVersion(), 3, 6));
     }
 
     private void publish() {
@@ -708,6 +728,7 @@ public final class EtcdServer implements AutoCloseable {
             Metrics.LEASE_EXPIRED.inc();
             propose(InternalRaftRequest.newBuilder().setLeaseRevoke(LeaseRevokeRequest.newBuilder().setID(id)));
         }
+        sm.lessor.proposeDueCheckpoints();
     }
 
     private void syncBackend() {

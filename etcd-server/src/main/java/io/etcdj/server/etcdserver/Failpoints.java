@@ -14,7 +14,8 @@ import java.util.Map;
  * <p>Points: {@code raftBeforeSave}, {@code raftAfterSave} (persisted, not yet sent),
  * {@code raftAfterSend} (sent, committed entries not yet handed to the apply loop),
  * {@code applyBeforeConfChange}, {@code applyAfterCommit} (a batch is in the backend, its
- * waiters not yet told).
+ * waiters not yet told), {@code compactAfterCommitBatch} (etcd's name: a batch of a compaction is
+ * committed, more are to come).
  */
 public final class Failpoints {
     private static final Log LOG = Log.get("etcdserver/failpoints");

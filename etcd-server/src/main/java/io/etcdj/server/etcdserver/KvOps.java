@@ -65,8 +65,19 @@ final class KvOps implements KvOperations {
 
     @Override
     public CompletableFuture<CompactionResponse> compact(CompactionRequest r) {
-        return server.proposeAsCaller(InternalRaftRequest.newBuilder().setCompaction(r)).thenApply(res ->
-                ((CompactionResponse) res.response()).toBuilder().setHeader(server.header(res.revision())).build());
+        return server.proposeAsCaller(InternalRaftRequest.newBuilder().setCompaction(r)).thenCompose(res -> {
+            CompactionResponse resp = ((CompactionResponse) res.response()).toBuilder()
+                    .setHeader(server.header(res.revision())).build();
+            if (!r.getPhysical()) {
+                // as etcd: answered once applied; the compactor removes the history in the background
+                return CompletableFuture.completedFuture(resp);
+            }
+            // physical: once the history is gone, made durable so that a crash does not resume it
+            return server.stateMachines().store.whenCompacted(r.getRevision()).thenApplyAsync(x -> {
+                server.stateMachines().backend.sync();
+                return resp;
+            });
+        });
     }
 
     @Override

@@ -138,17 +138,6 @@ public final class Metrics {
         LEASE_TTL.observe(ttlSeconds);
     }
 
-    /**
-     * A compaction that started at {@code startNanos} removed {@code keys} revisions. It runs
-     * within one apply batch, so its pause is its whole duration.
-     */
-    public static void compacted(int keys, long startNanos) {
-        double ms = (System.nanoTime() - startNanos) / 1e6;
-        COMPACTION_KEYS.inc(keys);
-        COMPACTION_PAUSE_MS.observe(ms);
-        COMPACTION_TOTAL_MS.observe(ms);
-    }
-
     static Counter counter(String name, String help, String... labels) {
         if (!name.endsWith("_total")) {
             NO_TOTAL_SUFFIX.add(name);

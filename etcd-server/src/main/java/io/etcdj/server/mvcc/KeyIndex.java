@@ -54,6 +54,18 @@ final class KeyIndex {
         return removed;
     }
 
+    /** The revision each key shows at {@code at}: its latest change then, unless that deleted it. */
+    java.util.Set<Revision> keptAt(long at) {
+        java.util.Set<Revision> keep = new java.util.HashSet<>();
+        for (KeyHistory h : keys.values()) {
+            KeyHistory.Change c = h.visibleAt(at);
+            if (c != null) {
+                keep.add(c.rev());
+            }
+        }
+        return keep;
+    }
+
     void clear() {
         keys.clear();
     }

@@ -16,19 +16,29 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * {@link WriteBatch}, which commits the backend before readers can see the new revision.
  *
  * <p>Threading: many readers or one write batch at a time (a read-write lock). The revision a
- * new reader sees is published only after the batch's backend commit.
+ * new reader sees is published only after the batch's backend commit. Compaction is applied in
+ * the write batch (reads below it are refused from then on) and carried out afterwards by
+ * {@link Compactions}, in batches.
  */
 public final class MvccStore {
+    private static final io.etcdj.server.log.Log LOG = io.etcdj.server.log.Log.get("mvcc");
     private final Backend backend;
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     final KeyIndex index = new KeyIndex();
     /** Revision of the last applied write; a fresh store starts at 1, as etcd. */
     volatile long currentRev = 1;
     volatile long compactRev = 0;
+    /** The last compaction applied (etcd's scheduledCompactRev) and the last carried out in full. */
+    volatile long scheduledCompactRev = 0;
+    volatile long finishedCompactRev = 0;
     final CompactionHashes compactionHashes = new CompactionHashes();
+    final Compactions compactions;
+    /** A compaction a previous run applied but did not finish, resumed by {@link #startBackgroundCompaction}. */
+    private Compactions.Job interrupted;
 
     private MvccStore(Backend backend) {
         this.backend = backend;
+        this.compactions = new Compactions(this, backend);
     }
 
     /** Opens the store over the backend, rebuilding the key index from the key bucket. */
@@ -40,6 +50,7 @@ public final class MvccStore {
 
     /** Rebuilds the index after the backend file was replaced (snapshot install). */
     public void reload() {
+        compactions.stop();
         lock.writeLock().lock();
         try {
             index.clear();
@@ -50,14 +61,60 @@ public final class MvccStore {
         } finally {
             lock.writeLock().unlock();
         }
+        if (compactions.inBackground()) {
+            resumeInterrupted();
+        }
+    }
+
+    /**
+     * Carries out compactions on the thread "compactor" from now on, {@code batchLimit} revisions
+     * per backend transaction with {@code sleepNanos} between them (--compaction-batch-limit,
+     * --compaction-sleep-interval), and resumes one that a previous run did not finish. Without
+     * this call compactions are carried out at once by the thread that commits them.
+     */
+    public void startBackgroundCompaction(int batchLimit, long sleepNanos) {
+        compactions.startBackground(batchLimit, sleepNanos);
+        resumeInterrupted();
+    }
+
+    private void resumeInterrupted() {
+        Compactions.Job job = interrupted;
+        interrupted = null;
+        if (job != null) {
+            LOG.info("resume scheduled compaction", "scheduled-compact-revision", job.rev());
+            compactions.submit(job);
+        }
+    }
+
+    /** Runs {@code hook} on the compactor after each committed batch that did not finish a compaction (failpoints). */
+    public void afterCompactionBatch(Runnable hook) {
+        compactions.afterBatch = hook;
+    }
+
+    /** Completes once the compaction at {@code revision} has removed its history from the backend. */
+    public java.util.concurrent.CompletableFuture<Void> whenCompacted(long revision) {
+        return compactions.whenFinished(revision);
+    }
+
+    /** Stops the compactor (a compaction in progress resumes at the next start). */
+    public void close() {
+        compactions.close();
+    }
+
+    java.util.concurrent.locks.Lock lockForIndex() {
+        return lock.writeLock();
     }
 
     private void restore() {
         try (ReadTx tx = backend.beginRead()) {
             byte[] finished = tx.get(Bucket.META, MetaKeys.FINISHED_COMPACT_REV);
-            if (finished != null) {
-                compactRev = Bytes.toLong(finished);
-            }
+            byte[] scheduled = tx.get(Bucket.META, MetaKeys.SCHEDULED_COMPACT_REV);
+            finishedCompactRev = finished == null ? 0 : Bytes.toLong(finished);
+            scheduledCompactRev = scheduled == null ? finishedCompactRev : Bytes.toLong(scheduled);
+            // a compaction applied before a stop counts from its application on, finished or not
+            compactRev = Math.max(finishedCompactRev, scheduledCompactRev);
+            interrupted = scheduledCompactRev > finishedCompactRev
+                    ? new Compactions.Job(scheduledCompactRev, finishedCompactRev, false) : null;
             long[] last = {1};
             tx.forEach(Bucket.KEY, null, null, (k, v) -> {
                 Revision rev = Revision.fromBytes(k);

@@ -239,34 +239,29 @@ public class ReadView implements AutoCloseable {
      * below it only what keys show at {@code at} (all of it when no key shows anything).
      */
     long hash(long compacted, long at) {
-        java.util.Set<Revision> keep = keptAt(at);
+        java.util.Set<Revision> keep = store.index.keptAt(at);
         CRC32C crc = new CRC32C();
         crc.update(Bucket.KEY.dbName().getBytes(java.nio.charset.StandardCharsets.UTF_8));
         tx.forEach(Bucket.KEY, null, Revision.startKey(at + 1), (k, v) -> {
-            Revision r = Revision.fromBytes(k);
-            if (r.main() <= compacted && !keep.isEmpty() && !keep.contains(r)) {
-                return true;
+            if (counts(Revision.fromBytes(k), Revision.isTombstone(k), compacted, keep)) {
+                crc.update(k);
+                crc.update(v);
             }
-            if (r.main() == compacted && Revision.isTombstone(k)) {
-                return true;
-            }
-            crc.update(k);
-            crc.update(v);
             return true;
         });
         return crc.getValue();
     }
 
-    /** The revision each key shows at {@code at}: its latest change then, unless that deleted it. */
-    private java.util.Set<Revision> keptAt(long at) {
-        java.util.Set<Revision> keep = new java.util.HashSet<>();
-        for (Map.Entry<byte[], KeyHistory> e : store.index.range(new byte[] {0}, new byte[] {0})) {
-            KeyHistory.Change c = e.getValue().visibleAt(at);
-            if (c != null) {
-                keep.add(c.rev());
-            }
+    /**
+     * Whether a stored revision counts in the hash of a store compacted at {@code compacted}:
+     * every one after it; at or below it only those kept (all when nothing is kept); never a
+     * tombstone at exactly the compaction revision.
+     */
+    static boolean counts(Revision r, boolean tombstone, long compacted, java.util.Set<Revision> keep) {
+        if (r.main() <= compacted && !keep.isEmpty() && !keep.contains(r)) {
+            return false;
         }
-        return keep;
+        return !(r.main() == compacted && tombstone);
     }
 
     @Override

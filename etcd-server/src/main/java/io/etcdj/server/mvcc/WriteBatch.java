@@ -18,6 +18,8 @@ import java.util.concurrent.locks.Lock;
 public final class WriteBatch extends ReadView {
     private final WriteTx wtx;
     private final List<ChangeEvent> events = new ArrayList<>();
+    /** Compactions applied in this batch, handed to the compactor once it commits. */
+    private final List<Compactions.Job> compactions = new ArrayList<>();
     private long batchRev;
 
     WriteBatch(MvccStore store, WriteTx wtx, Lock lock) {
@@ -52,8 +54,9 @@ public final class WriteBatch extends ReadView {
     }
 
     /**
-     * Compacts history below {@code rev}: the index forgets it and the backend drops the values.
-     * Throws etcd's errors for a future or already compacted revision.
+     * Applies a compaction at {@code rev}: reads below it are refused from now on, and once this
+     * batch commits the store's compactor removes the history below it (etcd's scheduled
+     * compaction). Throws etcd's errors for a future or already compacted revision.
      */
     public void compact(long rev) {
         if (rev > batchRev) {
@@ -62,19 +65,11 @@ public final class WriteBatch extends ReadView {
         if (rev <= store.compactRev) {
             throw EtcdError.COMPACTED.exception();
         }
+        boolean prevCompleted = store.scheduledCompactRev == store.finishedCompactRev;
         wtx.put(Bucket.META, MetaKeys.SCHEDULED_COMPACT_REV, Bytes.longBytes(rev));
-        // etcd hashes the history this compaction covers before dropping any of it
-        long hash = hash(store.compactRev, rev);
-        store.compactionHashes.add(new CompactionHashes.Entry(hash, store.compactRev, rev));
-        long start = System.nanoTime();
-        List<KeyHistory.Change> removed = store.index.compact(rev);
-        io.etcdj.server.metrics.Metrics.INDEX_COMPACTION_PAUSE_MS.observe((System.nanoTime() - start) / 1e6);
-        for (KeyHistory.Change c : removed) {
-            wtx.delete(Bucket.KEY, c.rev().toBytes(c.tombstone()));
-        }
-        io.etcdj.server.metrics.Metrics.compacted(removed.size(), start);
-        wtx.put(Bucket.META, MetaKeys.FINISHED_COMPACT_REV, Bytes.longBytes(rev));
+        compactions.add(new Compactions.Job(rev, store.compactRev, prevCompleted));
         store.compactRev = rev;
+        store.scheduledCompactRev = rev;
     }
 
     /**
@@ -87,9 +82,12 @@ public final class WriteBatch extends ReadView {
             wtx.put(Bucket.META, MetaKeys.TERM, Bytes.longBytes(term));
             wtx.commit();
             store.currentRev = batchRev;
-            return events;
         } finally {
             close();
         }
+        for (Compactions.Job job : compactions) {
+            store.compactions.submit(job);
+        }
+        return events;
     }
 }

@@ -8,4 +8,16 @@ public final class Versions {
 
     private Versions() {
     }
+
+    /** Whether a "major.minor[.patch]" version is at least {@code major.minor} (false if unreadable). */
+    public static boolean atLeast(String version, int major, int minor) {
+        String[] p = version.split("\\.");
+        try {
+            int ma = Integer.parseInt(p[0]);
+            int mi = p.length > 1 ? Integer.parseInt(p[1]) : 0;
+            return ma > major || (ma == major && mi >= minor);
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
 }

@@ -97,11 +97,7 @@ class FlagCatalogTest {
         ConfigException e = assertThrows(ConfigException.class, () -> config("--memory-mlock=true"));
         assertTrue(e.getMessage().startsWith("--memory-mlock=true is not supported by this server yet"), e.getMessage());
         assertEquals(1, e.exitCode());
-        ConfigException alias = assertThrows(ConfigException.class, () -> config("--experimental-compaction-batch-limit=5"));
-        assertTrue(alias.getMessage().startsWith("--experimental-compaction-batch-limit=5 is not supported"), alias.getMessage());
         assertEquals(Duration.ofMinutes(1), config("--experimental-corrupt-check-time=1m").options().corruptCheckTime());
-        ConfigException gate = assertThrows(ConfigException.class, () -> config("--feature-gates=LeaseCheckpoint=true"));
-        assertTrue(gate.getMessage().startsWith("--feature-gates=LeaseCheckpoint=true is not supported"), gate.getMessage());
     }
 
     @Test
