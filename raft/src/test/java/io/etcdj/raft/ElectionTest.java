@@ -24,6 +24,26 @@ class ElectionTest {
         }
     }
 
+    /**
+     * The server's initial election tick advance (on by default in etcd) and none: a fast-forwarded
+     * follower campaigns within one election timeout plus a tick (its randomized timeout is below
+     * two), one without the advance cannot campaign before a whole timeout has passed.
+     */
+    @Test
+    void advancedTicksLetAFollowerCampaignSoonerThanAWholeTimeout() {
+        int election = RaftConfig.DEFAULT_ELECTION_TICK;
+        TestCluster advanced = TestCluster.of(3);
+        advanced.node(1).node.advanceTicks(election - 2);
+        advanced.tick(election + 1, 1);
+        assertNotEquals(RaftRole.FOLLOWER, advanced.node(1).status().role(), "advanced: campaigned");
+
+        TestCluster plain = TestCluster.of(3);
+        plain.tick(election - 1, 1);
+        assertEquals(RaftRole.FOLLOWER, plain.node(1).status().role(), "no advance: no campaign before the timeout");
+        plain.tick(election + 1, 1);
+        assertNotEquals(RaftRole.FOLLOWER, plain.node(1).status().role(), "no advance: campaigned after the randomized timeout");
+    }
+
     @Test
     void leaderWithStaleLogLosesTheElection() {
         for (boolean preVote : new boolean[] {true, false}) {
