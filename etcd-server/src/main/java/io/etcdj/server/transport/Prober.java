@@ -23,6 +23,8 @@ import java.util.function.Function;
 final class Prober implements AutoCloseable {
     /** etcd's prober interval: its connection read timeout (5 s) less one second. */
     static final long INTERVAL_MILLIS = 4000;
+    /** How often members are probed while the member starts. */
+    static final long STARTUP_EVERY_MILLIS = 200;
     /** etcd's connection read timeout, the longest a probe may take. */
     static final long TIMEOUT_MILLIS = 5000;
 
@@ -42,8 +44,27 @@ final class Prober implements AutoCloseable {
         this.dial = dial;
     }
 
+    /**
+     * Probes every {@link #STARTUP_EVERY_MILLIS} until every member answered or
+     * {@link #TIMEOUT_MILLIS} passed (the start-up tick advance waits that long for its peers; etcd
+     * learns of them as fast, from the streams it dials every 100 ms), then every
+     * {@link #INTERVAL_MILLIS}.
+     */
     void start() {
-        timer.scheduleWithFixedDelay(this::probeAll, 0, INTERVAL_MILLIS, TimeUnit.MILLISECONDS);
+        long startupRounds = TIMEOUT_MILLIS / STARTUP_EVERY_MILLIS;
+        Runnable[] round = new Runnable[1];
+        long[] left = {startupRounds};
+        round[0] = () -> {
+            probeAll();
+            List<Long> members = handler.remoteMembers();
+            boolean all = !members.isEmpty() && activePeers() == members.size();
+            if (--left[0] > 0 && !all) {
+                timer.schedule(round[0], STARTUP_EVERY_MILLIS, TimeUnit.MILLISECONDS);
+            } else {
+                timer.scheduleWithFixedDelay(this::probeAll, INTERVAL_MILLIS, INTERVAL_MILLIS, TimeUnit.MILLISECONDS);
+            }
+        };
+        timer.execute(round[0]);
     }
 
     /** The remote members that answered their last probe. */
@@ -87,6 +108,8 @@ final class Prober implements AutoCloseable {
             channels.put(id, ch);
             channelUrls.put(id, url);
         }
+        // each probe dials again at once if the peer was down: grpc-java's own backoff grows to minutes
+        ch.resetConnectBackoff();
         long start = System.nanoTime();
         PeerGrpc.newStub(ch).withDeadlineAfter(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS).probe(ProbeRequest.getDefaultInstance(),
                 new StreamObserver<>() {
