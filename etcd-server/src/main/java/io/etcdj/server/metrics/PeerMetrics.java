@@ -35,7 +35,7 @@ public final class PeerMetrics {
             "etcd_network_snapshot_receive_total_duration_seconds",
             "Total latency distributions of v3 snapshot receives", 0.1, 10, "From");
     private static final Histogram ROUND_TRIP_SECONDS = Metrics.histogram("etcd_network_peer_round_trip_time_seconds",
-            "Round-Trip-Time histogram between peers", 0.0001, 14, "To");
+            "Round-Trip-Time histogram between peers", 0.0001, 16, "To");
     private static final Gauge ACTIVE_PEERS = Metrics.gauge("etcd_network_active_peers",
             "The current number of active peer connections.", "Local", "Remote");
     private static final Counter DISCONNECTED_PEERS = Metrics.counter("etcd_network_disconnected_peers_total",
