@@ -20,6 +20,7 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        io.etcdj.client.NettyDefaults.apply();
         System.exit(run(args));
     }
 

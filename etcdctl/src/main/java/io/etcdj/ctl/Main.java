@@ -10,6 +10,7 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        io.etcdj.client.NettyDefaults.apply();
         EtcdClient.useOwnEventLoops(); // this process exits after the command: see there
         int code = new EtcdctlApp(RootCommand::tree).run(args, System.out, System.err, System.in, System.getenv());
         System.out.flush();

@@ -1,5 +1,6 @@
 package io.etcdj.etcdutl;
 
+import io.etcdj.cli.GoJsonString;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -25,7 +26,7 @@ final class ConsoleLog {
         StringJoiner j = new StringJoiner(", ", "{", "}");
         for (int i = 0; i + 1 < fields.length; i += 2) {
             Object v = fields[i + 1];
-            j.add(Json.string(String.valueOf(fields[i])) + ": "
+            j.add(GoJsonString.quote(String.valueOf(fields[i])) + ": "
                     + value(v));
         }
         err.println(TS.format(Instant.now()) + "\tinfo\t" + msg + (fields.length == 0 ? "" : "\t" + j));
@@ -37,9 +38,9 @@ final class ConsoleLog {
         }
         if (v instanceof List<?> list) {
             StringJoiner j = new StringJoiner(",", "[", "]");
-            list.forEach(e -> j.add(Json.string(String.valueOf(e))));
+            list.forEach(e -> j.add(GoJsonString.quote(String.valueOf(e))));
             return j.toString();
         }
-        return Json.string(String.valueOf(v));
+        return GoJsonString.quote(String.valueOf(v));
     }
 }

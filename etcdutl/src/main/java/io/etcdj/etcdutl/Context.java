@@ -1,5 +1,6 @@
 package io.etcdj.etcdutl;
 
+import io.etcdj.cli.OutputFormat;
 import java.io.PrintStream;
 
 /** What every command needs: where to print, and the global output format. */

@@ -1,5 +1,7 @@
 package io.etcdj.etcdutl;
 
+import io.etcdj.cli.CliException;
+import io.etcdj.cli.ExitCodes;
 import io.etcdj.server.datadir.DataDirException;
 import io.etcdj.server.datadir.Defragmenter;
 import java.nio.file.Files;
@@ -26,7 +28,7 @@ final class DefragCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (dataDir.isEmpty()) {
-            throw new UtlException(ExitCodes.ERROR, "required flag(s) \"data-dir\" not set");
+            throw new CliException(ExitCodes.ERROR, "required flag(s) \"data-dir\" not set");
         }
         Path dir = Path.of(dataDir);
         try {
@@ -43,7 +45,7 @@ final class DefragCommand implements Callable<Integer> {
                     "took", String.format("%.3fms", (System.nanoTime() - start) / 1e6));
             return ExitCodes.SUCCESS;
         } catch (DataDirException e) {
-            throw new UtlException(ExitCodes.ERROR,
+            throw new CliException(ExitCodes.ERROR,
                     "Failed to defragment etcd data[" + dataDir + "] (" + e.getMessage() + ")");
         }
     }

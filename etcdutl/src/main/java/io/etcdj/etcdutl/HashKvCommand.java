@@ -1,5 +1,7 @@
 package io.etcdj.etcdutl;
 
+import io.etcdj.cli.CliException;
+import io.etcdj.cli.ExitCodes;
 import io.etcdj.server.datadir.DataDirException;
 import io.etcdj.server.datadir.DataDirLayout;
 import io.etcdj.server.datadir.KvHash;
@@ -37,7 +39,7 @@ final class HashKvCommand implements Callable<Integer> {
     public Integer call() throws DataDirException {
         int expected = dataDir.isEmpty() ? 1 : 0;
         if (args.size() != expected) {
-            throw new UtlException(ExitCodes.ERROR, "accepts " + expected + " arg(s), received " + args.size());
+            throw new CliException(ExitCodes.ERROR, "accepts " + expected + " arg(s), received " + args.size());
         }
         long revision = Flags.int64("--rev", rev);
         Path file = dataDir.isEmpty() ? Path.of(args.get(0)) : DataDirLayout.of(Path.of(dataDir)).backendFile();

@@ -1,9 +1,15 @@
 package io.etcdj.etcdutl;
 
-import io.etcdj.server.datadir.DataDirException;
+import io.etcdj.cli.CliException;
+import io.etcdj.cli.ErrorReporter;
+import io.etcdj.cli.ExitCodes;
+import io.etcdj.cli.GlobalFlag;
+import io.etcdj.cli.GoConverters;
+import io.etcdj.cli.OutputFormat;
+import io.etcdj.cli.PersistentFlags;
+import io.etcdj.cli.PflagErrors;
 import java.io.PrintStream;
 import java.io.PrintWriter;
-import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -12,8 +18,10 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
- * The etcdutl command line: commands, the global {@code -w/--write-out}, and the one place where
- * failures become {@code Error: ...} on stderr and an exit code. No stack trace reaches the user.
+ * The etcdutl command line: its commands and the global {@code -w/--write-out}, on the plumbing it
+ * shares with etcdctl (io.etcdj.cli): persistent flags, pflag's parse errors, and
+ * {@link ErrorReporter}, where every failure becomes {@code Error: ...} on stderr and an exit code.
+ * No stack trace reaches the user.
  */
 public final class Main {
     private Main() {
@@ -64,22 +72,29 @@ public final class Main {
         }
     }
 
+    /** etcdutl's one global flag, {@code -w/--write-out}: a persistent flag, accepted anywhere on the line. */
+    static final GlobalFlag WRITE_OUT = new GlobalFlag("write-out", "w", GlobalFlag.Kind.STRING, "simple",
+            "set the output format (fields, json, protobuf, simple, table)");
+
     /** Runs one command line; returns the exit code. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
         try {
-            GlobalFlags global = GlobalFlags.extract(args);
-            Context ctx = new Context(out, err, OutputFormat.parse(global.writeOut()));
+            String[] format = {WRITE_OUT.defaultText()};
+            PersistentFlags global = PersistentFlags.split(args, List.of(WRITE_OUT), (flag, value) -> format[0] = value);
+            if (global.error() != null) {
+                throw new CliException(ExitCodes.ERROR, global.error());
+            }
+            Context ctx = new Context(out, err, OutputFormat.parse(format[0]));
             CommandLine cmd = commandLine(ctx);
             cmd.setOut(new PrintWriter(out, true));
             cmd.setErr(new PrintWriter(err, true));
-            cmd.setParameterExceptionHandler((ex, a) -> fail(err, ExitCodes.ERROR, describe(ex)));
-            cmd.setExecutionExceptionHandler((ex, c, parsed) -> failure(err, ex));
-            return cmd.execute(global.rest());
-        } catch (RuntimeException e) {
-            return failure(err, e);
-        } catch (LinkageError e) {
-            // e.g. the native LMDB library cannot load: still one line, no stack trace
-            return fail(err, ExitCodes.ERROR, String.valueOf(e.getMessage()));
+            cmd.setParameterExceptionHandler((ex, a) -> ErrorReporter.report(
+                    new CliException(ExitCodes.ERROR, describe(ex)), err));
+            cmd.setExecutionExceptionHandler((ex, c, parsed) -> ErrorReporter.report(ex, err));
+            return cmd.execute(global.rest().toArray(String[]::new));
+        } catch (RuntimeException | LinkageError e) {
+            // a LinkageError: e.g. the native LMDB library cannot load; still one line, no stack trace
+            return ErrorReporter.report(e, err);
         }
     }
 
@@ -98,70 +113,19 @@ public final class Main {
                 .addSubcommand("snapshot", snapshotCmd)
                 .addSubcommand("version", new VersionCommand(ctx));
         root.self.setUsageHelpWidth(160);
+        GoConverters.register(root.self);
         return root.self;
     }
 
-    private static int failure(PrintStream err, Exception ex) {
-        if (ex instanceof UtlException u) {
-            return fail(err, u.exitCode(), u.getMessage());
-        }
-        if (ex instanceof DataDirException d) {
-            return fail(err, ExitCodes.ERROR, d.getMessage());
-        }
-        return fail(err, ExitCodes.ERROR, ex.getMessage() != null ? ex.getMessage() : ex.toString());
-    }
-
-    private static int fail(PrintStream err, int code, String message) {
-        err.println("Error: " + message);
-        return code;
-    }
-
-    /** picocli's parse errors in the words of etcd's flag library. */
+    /**
+     * A parse error in pflag's and cobra's words: a word that names no subcommand is cobra's unknown
+     * command; anything else as {@link PflagErrors#describe} words it.
+     */
     private static String describe(ParameterException ex) {
-        if (ex instanceof UnmatchedArgumentException u && !u.getUnmatched().isEmpty()) {
-            String first = u.getUnmatched().get(0);
-            if (first.startsWith("-")) {
-                String flag = first.contains("=") ? first.substring(0, first.indexOf('=')) : first;
-                return flag.startsWith("--") ? "unknown flag: " + flag
-                        : "unknown shorthand flag: '" + flag.charAt(1) + "' in " + flag;
-            }
-            return "unknown command \"" + first + "\" for \"" + ex.getCommandLine().getCommandSpec().qualifiedName() + "\"";
+        if (ex instanceof UnmatchedArgumentException u && !u.getUnmatched().isEmpty()
+                && !u.getUnmatched().get(0).startsWith("-")) {
+            return PflagErrors.unknownCommand(u.getUnmatched().get(0), ex.getCommandLine().getCommandSpec().qualifiedName());
         }
-        String msg = ex.getMessage();
-        if (msg != null && msg.startsWith("Missing required parameter for option '")) {
-            String flag = msg.substring("Missing required parameter for option '".length(), msg.indexOf('\'', 40));
-            return "flag needs an argument: " + flag;
-        }
-        return msg;
-    }
-
-    /** The global -w/--write-out, accepted anywhere on the line as etcd's persistent flag is. */
-    record GlobalFlags(String writeOut, String[] rest) {
-        static GlobalFlags extract(String[] args) {
-            String format = "simple";
-            List<String> rest = new ArrayList<>();
-            for (int i = 0; i < args.length; i++) {
-                String a = args[i];
-                if (a.equals("--")) {
-                    rest.addAll(List.of(args).subList(i, args.length));
-                    break;
-                }
-                if (a.equals("-w") || a.equals("--write-out")) {
-                    if (i + 1 >= args.length) {
-                        throw new UtlException(ExitCodes.ERROR, "flag needs an argument: " + a);
-                    }
-                    format = args[++i];
-                } else if (a.startsWith("--write-out=")) {
-                    format = a.substring("--write-out=".length());
-                } else if (a.startsWith("-w=")) {
-                    format = a.substring(3);
-                } else if (a.startsWith("-w") && !a.startsWith("--")) {
-                    format = a.substring(2);
-                } else {
-                    rest.add(a);
-                }
-            }
-            return new GlobalFlags(format, rest.toArray(String[]::new));
-        }
+        return PflagErrors.describe(ex);
     }
 }

@@ -1,5 +1,9 @@
 package io.etcdj.etcdutl;
 
+import io.etcdj.cli.CliException;
+import io.etcdj.cli.AsciiTable;
+import io.etcdj.cli.GoJsonString;
+import io.etcdj.cli.OutputFormat;
 import io.etcdj.server.datadir.KvHash;
 import io.etcdj.server.datadir.SnapshotStatus;
 import java.io.PrintStream;
@@ -19,14 +23,14 @@ final class ResultPrinter {
     }
 
     void print(SnapshotStatus s) {
-        List<String> headers = List.of("hash", "revision", "total keys", "total size", "version");
+        String[] headers = {"HASH", "REVISION", "TOTAL KEYS", "TOTAL SIZE", "VERSION"};
         List<String> row = List.of(Long.toHexString(s.hash()), Long.toString(s.revision()),
                 Long.toString(s.totalKeys()), io.etcdj.format.GoBytes.format(s.totalSize()), s.version());
         switch (format) {
             case SIMPLE -> out.println(String.join(", ", row));
-            case TABLE -> out.print(new AsciiTable(headers).row(row).render());
+            case TABLE -> out.print(AsciiTable.render(headers, List.of(row)));
             case JSON -> out.println("{\"hash\":" + s.hash() + ",\"revision\":" + s.revision() + ",\"totalKey\":"
-                    + s.totalKeys() + ",\"totalSize\":" + s.totalSize() + ",\"version\":" + Json.string(s.version()) + "}");
+                    + s.totalKeys() + ",\"totalSize\":" + s.totalSize() + ",\"version\":" + GoJsonString.quote(s.version()) + "}");
             case FIELDS -> {
                 out.println("\"Hash\" : " + s.hash());
                 out.println("\"Revision\" : " + s.revision());
@@ -39,12 +43,12 @@ final class ResultPrinter {
     }
 
     void print(KvHash h) {
-        List<String> headers = List.of("hash", "hash revision", "compact revision");
+        String[] headers = {"HASH", "HASH REVISION", "COMPACT REVISION"};
         List<String> row = List.of(Long.toString(h.hash()), Long.toString(h.hashRevision()),
                 Long.toString(h.compactRevision()));
         switch (format) {
             case SIMPLE -> out.println(String.join(", ", row));
-            case TABLE -> out.print(new AsciiTable(headers).row(row).render());
+            case TABLE -> out.print(AsciiTable.render(headers, List.of(row)));
             case JSON -> out.println("{\"hash\":" + h.hash() + ",\"hashRevision\":" + h.hashRevision()
                     + ",\"compactRevision\":" + h.compactRevision() + "}");
             case FIELDS -> {
@@ -56,7 +60,7 @@ final class ResultPrinter {
         }
     }
 
-    private static UtlException unsupported() {
-        return new UtlException(ExitCodes.BAD_FEATURE, "protobuf not supported as output format");
+    private static CliException unsupported() {
+        return CliException.unsupportedFormat("protobuf");
     }
 }

@@ -1,5 +1,7 @@
 package io.etcdj.etcdutl;
 
+import io.etcdj.cli.CliException;
+import io.etcdj.cli.ExitCodes;
 import io.etcdj.server.datadir.DataDirException;
 import io.etcdj.server.datadir.EtcdExport;
 import io.etcdj.server.datadir.SnapshotStatus;
@@ -45,10 +47,10 @@ final class SnapshotExportCommand implements Callable<Integer> {
     @Override
     public Integer call() throws DataDirException {
         if (args.size() != 2) {
-            throw new UtlException(ExitCodes.BAD_ARGS, "snapshot export requires exactly two arguments: <source> <output>");
+            throw new CliException(ExitCodes.BAD_ARGS, "snapshot export requires exactly two arguments: <source> <output>");
         }
         if (!format.equals("etcd")) {
-            throw new UtlException(ExitCodes.BAD_ARGS, "unsupported --format \"" + format + "\" (supported: etcd)");
+            throw new CliException(ExitCodes.BAD_ARGS, "unsupported --format \"" + format + "\" (supported: etcd)");
         }
         Path source = Path.of(args.get(0));
         Path output = Path.of(args.get(1));

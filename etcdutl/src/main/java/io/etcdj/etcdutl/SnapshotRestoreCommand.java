@@ -1,5 +1,7 @@
 package io.etcdj.etcdutl;
 
+import io.etcdj.cli.CliException;
+import io.etcdj.cli.ExitCodes;
 import io.etcdj.server.datadir.DataDirException;
 import io.etcdj.server.datadir.DataDirLayout;
 import io.etcdj.server.datadir.InitialCluster;
@@ -65,11 +67,11 @@ final class SnapshotRestoreCommand implements Callable<Integer> {
     @Override
     public Integer call() throws DataDirException {
         if (args.size() != 1) {
-            throw new UtlException(ExitCodes.BAD_ARGS, "snapshot restore requires exactly one argument");
+            throw new CliException(ExitCodes.BAD_ARGS, "snapshot restore requires exactly one argument");
         }
         long bump = Flags.uint64("--bump-revision", bumpRevision);
         if ((bump == 0 && markCompacted) || (bump != 0 && !markCompacted)) {
-            throw new UtlException(ExitCodes.BAD_ARGS, "--mark-compacted required if --revision-bump > 0");
+            throw new CliException(ExitCodes.BAD_ARGS, "--mark-compacted required if --revision-bump > 0");
         }
         Path data = Path.of(dataDir.isEmpty() ? name + ".etcd" : dataDir);
         DataDirLayout layout = new DataDirLayout(data, walDir.isEmpty() ? null : Path.of(walDir));

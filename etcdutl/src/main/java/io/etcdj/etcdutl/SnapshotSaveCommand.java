@@ -1,5 +1,7 @@
 package io.etcdj.etcdutl;
 
+import io.etcdj.cli.CliException;
+import io.etcdj.cli.ExitCodes;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -16,6 +18,6 @@ final class SnapshotSaveCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        throw new UtlException(ExitCodes.BAD_ARGS, "In order to download snapshot use: `etcdctl snapshot save ...`");
+        throw new CliException(ExitCodes.BAD_ARGS, "In order to download snapshot use: `etcdctl snapshot save ...`");
     }
 }

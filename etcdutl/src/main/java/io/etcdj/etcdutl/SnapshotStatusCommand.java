@@ -1,5 +1,7 @@
 package io.etcdj.etcdutl;
 
+import io.etcdj.cli.CliException;
+import io.etcdj.cli.ExitCodes;
 import io.etcdj.server.datadir.DataDirException;
 import io.etcdj.server.datadir.SnapshotStatus;
 import java.nio.file.Path;
@@ -30,7 +32,7 @@ final class SnapshotStatusCommand implements Callable<Integer> {
     @Override
     public Integer call() throws DataDirException {
         if (args.size() != 1) {
-            throw new UtlException(ExitCodes.BAD_ARGS, "snapshot status requires exactly one argument");
+            throw new CliException(ExitCodes.BAD_ARGS, "snapshot status requires exactly one argument");
         }
         ctx.printer().print(SnapshotStatus.of(Path.of(args.get(0))));
         return ExitCodes.SUCCESS;

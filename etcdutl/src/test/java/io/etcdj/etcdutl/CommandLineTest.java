@@ -123,4 +123,18 @@ class CommandLineTest {
         assertTrue(r.error().startsWith("Error: cannot open database at " + junk), r.err());
         assertFalse(r.err().contains("\tat "), r.err());
     }
+
+    @Test
+    void badFlagsAndValuesInPflagsAndStrconvsWords() {
+        Run w = Run.of("version", "-w");
+        assertEquals(1, w.code());
+        assertEquals("Error: flag needs an argument: 'w' in -w", w.error());
+        assertEquals("Error: unknown shorthand flag: 'x' in -xyz=1", Run.of("snapshot", "status", "-xyz=1").error());
+        assertEquals("Error: invalid argument \"99999999999999999999\" for \"--rev\" flag: strconv.ParseInt: parsing "
+                + "\"99999999999999999999\": value out of range", Run.of("hashkv", "f", "--rev", "99999999999999999999").error());
+        Run bool = Run.of("snapshot", "restore", "x.db", "--mark-compacted=yes");
+        assertEquals(1, bool.code());
+        assertEquals("Error: invalid argument \"yes\" for \"--mark-compacted\" flag: strconv.ParseBool: parsing \"yes\": "
+                + "invalid syntax", bool.error());
+    }
 }

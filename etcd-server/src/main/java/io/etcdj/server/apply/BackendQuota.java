@@ -1,5 +1,6 @@
 package io.etcdj.server.apply;
 
+import com.google.protobuf.CodedOutputStream;
 import io.etcdj.api.etcdserverpb.PutRequest;
 import io.etcdj.api.etcdserverpb.RequestOp;
 import io.etcdj.api.etcdserverpb.TxnRequest;
@@ -47,9 +48,24 @@ public final class BackendQuota {
         };
     }
 
-    private static long cost(PutRequest p) {
-        return KeyValue.newBuilder().setKey(p.getKey()).setValue(p.getValue()).setLease(p.getLease()).build()
-                .getSerializedSize() + KV_OVERHEAD;
+    /** etcd's cost of a put: the size of a KeyValue holding its key, value and lease, plus overhead. */
+    static long cost(PutRequest p) {
+        return keyValueSize(p) + KV_OVERHEAD;
+    }
+
+    /** The encoded size of {@code KeyValue{key, value, lease}}, computed without building one. */
+    private static int keyValueSize(PutRequest p) {
+        int size = 0;
+        if (!p.getKey().isEmpty()) {
+            size += CodedOutputStream.computeBytesSize(KeyValue.KEY_FIELD_NUMBER, p.getKey());
+        }
+        if (!p.getValue().isEmpty()) {
+            size += CodedOutputStream.computeBytesSize(KeyValue.VALUE_FIELD_NUMBER, p.getValue());
+        }
+        if (p.getLease() != 0) {
+            size += CodedOutputStream.computeInt64Size(KeyValue.LEASE_FIELD_NUMBER, p.getLease());
+        }
+        return size;
     }
 
     private static long cost(TxnRequest t) {

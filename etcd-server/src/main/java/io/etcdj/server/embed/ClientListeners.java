@@ -24,10 +24,7 @@ import io.grpc.ServerServiceDefinition;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.netty.NettyServerBuilder;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.handler.ssl.SslContext;
-import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
@@ -73,12 +70,26 @@ final class ClientListeners implements AutoCloseable {
      * loop, and on grpc-java's shared loops that wait would also stall the peer connections the
      * read depends on (a follower's ReadIndex to the leader), so it timed out.
      */
-    private final EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory("client-accept", true));
-    private final EventLoopGroup workers = new NioEventLoopGroup(0, new DefaultThreadFactory("client-io", true));
+    private io.etcdj.server.listen.IoLoops tcpLoops;
+    private io.etcdj.server.listen.IoLoops unixLoops;
     private final MetricsListeners metricsListeners = new MetricsListeners();
     private final ClientHttpListeners httpListeners = new ClientHttpListeners();
     private Server inProcess;
     private ManagedChannel gatewayChannel;
+
+    /** The event loops for a listener at {@code where}, created on first use (epoll for TCP where it loads). */
+    private io.etcdj.server.listen.IoLoops loops(io.etcdj.server.listen.ListenAddress where) {
+        if (where.isUnix()) {
+            if (unixLoops == null) {
+                unixLoops = io.etcdj.server.listen.IoLoops.forUnix("client");
+            }
+            return unixLoops;
+        }
+        if (tcpLoops == null) {
+            tcpLoops = io.etcdj.server.listen.IoLoops.forTcp("client");
+        }
+        return tcpLoops;
+    }
 
     /** Starts the listeners; {@code tls} serves the https URLs (null when all are http). */
     void start(EtcdServer server, SslContext tls) throws IOException {
@@ -122,9 +133,9 @@ final class ClientListeners implements AutoCloseable {
             io.etcdj.server.listen.ListenAddress where = new io.etcdj.server.listen.ListenAddress(url);
             boolean secure = io.etcdj.server.listen.ListenAddress.isSecure(url);
             NettyServerBuilder b = NettyServerBuilder.forAddress(where.bindAddress())
-                    .channelType(where.serverChannelType())
-                    .bossEventLoopGroup(boss)
-                    .workerEventLoopGroup(workers)
+                    .channelType(loops(where).serverChannelType(where))
+                    .bossEventLoopGroup(loops(where).boss())
+                    .workerEventLoopGroup(loops(where).workers())
                     .protocolNegotiator(new ProtocolSniffer(() -> httpOnClientPort, HTTP_BODY_FACTOR * maxMessage, secure ? tls : null)
                             .withAccessControl(access))
                     .maxInboundMessageSize(maxMessage)
@@ -268,8 +279,12 @@ final class ClientListeners implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
-        workers.shutdownGracefully(0, 2, TimeUnit.SECONDS);
-        boss.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+        if (tcpLoops != null) {
+            tcpLoops.shutdown(0, 2);
+        }
+        if (unixLoops != null) {
+            unixLoops.shutdown(0, 2);
+        }
         unixSockets.forEach(io.etcdj.server.listen.ListenAddress::release);
     }
 }

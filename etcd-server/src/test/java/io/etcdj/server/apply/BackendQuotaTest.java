@@ -45,6 +45,20 @@ class BackendQuotaTest {
     }
 
     @Test
+    void aPutCostsEtcdsKeyValueSizePlusOverhead() {
+        java.util.Random random = new java.util.Random(7);
+        for (int i = 0; i < 200; i++) {
+            PutRequest p = PutRequest.newBuilder().setKey(ByteString.copyFrom(new byte[random.nextInt(3) * random.nextInt(300)]))
+                    .setValue(ByteString.copyFrom(new byte[random.nextInt(3) * random.nextInt(70_000)]))
+                    .setLease(random.nextBoolean() ? 0 : random.nextLong()).build();
+            long encoded = io.etcdj.api.mvccpb.KeyValue.newBuilder().setKey(p.getKey()).setValue(p.getValue())
+                    .setLease(p.getLease()).build().getSerializedSize();
+            assertEquals(encoded + BackendQuota.KV_OVERHEAD, BackendQuota.cost(p), "key " + p.getKey().size() + " B, value "
+                    + p.getValue().size() + " B, lease " + p.getLease());
+        }
+    }
+
+    @Test
     void theBackendMapGrowsBeforeAWriteCouldFillIt() {
         try (Backend b = Backend.open(dir.resolve("db"), 1 << 20)) {
             long before = b.mapSize();

@@ -1,5 +1,7 @@
 package io.etcdj.ctl.cli;
 
+import io.etcdj.cli.CliException;
+import io.etcdj.cli.ExitCodes;
 import java.io.Console;
 import java.io.IOException;
 
@@ -14,7 +16,7 @@ record Credentials(String user, String password) {
         String password = o.password();
         if (password != null && !password.isEmpty()) {
             if (user.contains(":")) {
-                throw CtlException.badArgs("--user option shouldn't include password when --password is specified");
+                throw CliException.badArgs("--user option shouldn't include password when --password is specified");
             }
             return new Credentials(user, password);
         }
@@ -36,7 +38,7 @@ record Credentials(String user, String password) {
             String line = ctx.stdinReader().readLine();
             return line == null ? "" : line;
         } catch (IOException e) {
-            throw new CtlException(ExitCodes.BAD_ARGS, "failed to read password: " + e.getMessage(), e);
+            throw new CliException(ExitCodes.BAD_ARGS, "failed to read password: " + e.getMessage(), e);
         }
     }
 }

@@ -1,5 +1,7 @@
 package io.etcdj.ctl.cli;
 
+import io.etcdj.cli.CliException;
+import io.etcdj.cli.ExitCodes;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -31,14 +33,14 @@ public abstract class CtlCommand implements Callable<Integer> {
         return false;
     }
 
-    /** Runs the command; failures are thrown as {@link CtlException} or client exceptions. */
+    /** Runs the command; failures are thrown as {@link CliException} or client exceptions. */
     protected abstract void run();
 
     /** The one positional argument, or etcdctl's usage error {@code errorText} when there is not exactly one. */
     protected static String onlyArg(List<String> args, String errorText) {
         List<String> a = orEmpty(args);
         if (a.size() != 1) {
-            throw CtlException.badArgs(errorText);
+            throw CliException.badArgs(errorText);
         }
         return a.get(0);
     }

@@ -1,5 +1,7 @@
 package io.etcdj.ctl.cli;
 
+import io.etcdj.cli.CliException;
+import io.etcdj.cli.ExitCodes;
 import io.etcdj.client.ClientConfig;
 import io.etcdj.client.Endpoint;
 import io.etcdj.client.EtcdClient;
@@ -155,7 +157,7 @@ public final class CtlContext implements AutoCloseable {
         try {
             found = SrvLookup.clients("etcd-client", options.discoverySrv(), options.discoverySrvName());
         } catch (javax.naming.NamingException e) {
-            throw new CtlException(ExitCodes.ERROR, e.getMessage(), e);
+            throw new CliException(ExitCodes.ERROR, e.getMessage(), e);
         }
         List<String> out = new ArrayList<>();
         for (int i = 0; i < found.endpoints().size(); i++) {
@@ -198,17 +200,17 @@ public final class CtlContext implements AutoCloseable {
             return EtcdClient.connect(config(endpoints));
         } catch (io.etcdj.client.TlsFilesException e) {
             // etcdctl fails this way before it dials: a bad argument, naming the file as it was typed
-            throw new CtlException(ExitCodes.BAD_ARGS, asTyped(e.getMessage()), e);
+            throw new CliException(ExitCodes.BAD_ARGS, asTyped(e.getMessage()), e);
         } catch (EtcdClientException e) {
-            throw new CtlException(ExitCodes.BAD_CONNECTION, e.getMessage(), e);
+            throw new CliException(ExitCodes.BAD_CONNECTION, e.getMessage(), e);
         } catch (IllegalArgumentException e) {
-            throw new CtlException(ExitCodes.BAD_CONNECTION, e.getMessage(), e);
+            throw new CliException(ExitCodes.BAD_CONNECTION, e.getMessage(), e);
         }
     }
 
     private ClientConfig config(List<String> endpoints) {
         if (endpoints.isEmpty()) {
-            throw new CtlException(ExitCodes.BAD_CONNECTION, "etcdclient: no available endpoints");
+            throw new CliException(ExitCodes.BAD_CONNECTION, "etcdclient: no available endpoints");
         }
         List<Endpoint> parsed = new ArrayList<>();
         for (String e : endpoints) {

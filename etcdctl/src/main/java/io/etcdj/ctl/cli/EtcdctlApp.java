@@ -1,5 +1,11 @@
 package io.etcdj.ctl.cli;
 
+import io.etcdj.cli.CliException;
+import io.etcdj.cli.ExitCodes;
+import io.etcdj.cli.ErrorReporter;
+import io.etcdj.cli.GoConverters;
+import io.etcdj.cli.GoValues;
+import io.etcdj.cli.PflagErrors;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -58,7 +64,7 @@ public final class EtcdctlApp {
         try (CtlContext ctx = new CtlContext(globals.options(), out, err, in, env, workDir)) {
             try {
                 globals.applyEnvironment(env, err);
-            } catch (CtlException e) {
+            } catch (CliException e) {
                 return ErrorReporter.report(e, err);
             }
             return run(globals, ctx);
@@ -95,7 +101,7 @@ public final class EtcdctlApp {
         }
         if (!leaf.getSubcommands().isEmpty()) {
             if (leaf == root && !commandArgs.isEmpty() && !commandArgs.get(0).startsWith("-")) {
-                String msg = "unknown command \"" + commandArgs.get(0) + "\" for \"etcdctl\""
+                String msg = PflagErrors.unknownCommand(commandArgs.get(0), "etcdctl")
                         + suggestions(root, commandArgs.get(0));
                 err.println("Error: " + msg);
                 err.println("Run 'etcdctl --help' for usage.");
@@ -103,7 +109,7 @@ public final class EtcdctlApp {
                 return ExitCodes.ERROR;
             }
             if (!commandArgs.isEmpty() && commandArgs.get(0).startsWith("-")) {
-                return flagError(leaf, unknownFlag(commandArgs.get(0)), ctx);
+                return flagError(leaf, PflagErrors.unknownFlag(commandArgs.get(0)), ctx);
             }
             ctx.out().print(UsageRenderer.render(leaf.getCommandSpec()));
             return ExitCodes.SUCCESS;
@@ -120,7 +126,7 @@ public final class EtcdctlApp {
         try {
             root.parseArgs(full.toArray(new String[0]));
         } catch (CommandLine.ParameterException e) {
-            return flagError(leaf, describe(e), ctx);
+            return flagError(leaf, PflagErrors.describe(e), ctx);
         }
         if (globals.options().debug()) {
             DebugLogging.enable(err);
@@ -134,7 +140,7 @@ public final class EtcdctlApp {
         }
         try {
             return command.call();
-        } catch (CtlException e) {
+        } catch (CliException e) {
             return e.showsUsage() ? flagError(leaf, e.getMessage(), ctx) : ErrorReporter.report(e, err);
         } catch (RuntimeException e) {
             return ErrorReporter.report(e, err);
@@ -201,7 +207,7 @@ public final class EtcdctlApp {
 
     private CommandLine newCommandLine(String first) {
         CommandLine cl = treeFactory.apply(first);
-        Converters.register(cl);
+        GoConverters.register(cl);
         cl.setUnmatchedArgumentsAllowed(false);
         cl.setPosixClusteredShortOptionsAllowed(false);
         cl.setEndOfOptionsDelimiter("--");
@@ -242,49 +248,6 @@ public final class EtcdctlApp {
         ctx.err().println();
         ctx.err().println("Error: " + message);
         return ExitCodes.ERROR;
-    }
-
-    private static String unknownFlag(String arg) {
-        if (arg.startsWith("--")) {
-            int eq = arg.indexOf('=');
-            return "unknown flag: " + (eq < 0 ? arg : arg.substring(0, eq));
-        }
-        return "unknown shorthand flag: '" + arg.charAt(1) + "' in " + arg;
-    }
-
-    /** pflag's wording for a picocli parse error (unknown flag, missing value, bad value). */
-    public static String describe(CommandLine.ParameterException e) {
-        if (e instanceof CommandLine.UnmatchedArgumentException u) {
-            for (String arg : u.getUnmatched()) {
-                if (arg.startsWith("-")) {
-                    return unknownFlag(arg);
-                }
-            }
-        }
-        if (e instanceof CommandLine.MissingParameterException m) {
-            for (CommandLine.Model.ArgSpec a : m.getMissing()) {
-                if (a instanceof OptionSpec o) {
-                    return "flag needs an argument: " + (o.longestName().startsWith("--") ? o.longestName()
-                            : "'" + o.longestName().substring(1) + "' in " + o.longestName());
-                }
-            }
-        }
-        if (e.getArgSpec() instanceof OptionSpec o && e.getValue() != null) {
-            Throwable cause = e.getCause();
-            String detail = cause != null && cause.getMessage() != null ? cause.getMessage() : e.getMessage();
-            return "invalid argument \"" + e.getValue() + "\" for \"" + shownName(o) + "\" flag: " + detail;
-        }
-        return e.getMessage();
-    }
-
-    private static String shownName(OptionSpec o) {
-        String shortName = null;
-        for (String n : o.names()) {
-            if (!n.startsWith("--")) {
-                shortName = n;
-            }
-        }
-        return shortName == null ? o.longestName() : shortName + ", " + o.longestName();
     }
 
     /**
@@ -328,8 +291,7 @@ public final class EtcdctlApp {
             try {
                 out.add(name + "=" + GoValues.parseBool(value));
             } catch (IllegalArgumentException e) {
-                throw new FlagException("invalid argument \"" + value + "\" for \"" + shownName(o) + "\" flag: "
-                        + e.getMessage());
+                throw new FlagException(PflagErrors.invalidArgument(value, PflagErrors.shownName(o), e.getMessage()));
             }
         }
         return out;

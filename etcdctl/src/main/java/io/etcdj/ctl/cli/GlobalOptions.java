@@ -1,5 +1,8 @@
 package io.etcdj.ctl.cli;
 
+import io.etcdj.cli.GlobalFlag;
+import io.etcdj.cli.GoValues;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,24 +55,6 @@ public final class GlobalOptions {
         for (GlobalFlag f : FLAGS) {
             values.put(f.name(), parse(f, f.defaultText(), true));
         }
-    }
-
-    public static GlobalFlag byName(String name) {
-        for (GlobalFlag f : FLAGS) {
-            if (f.name().equals(name)) {
-                return f;
-            }
-        }
-        return null;
-    }
-
-    public static GlobalFlag byShorthand(String s) {
-        for (GlobalFlag f : FLAGS) {
-            if (s.equals(f.shorthand())) {
-                return f;
-            }
-        }
-        return null;
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.etcdj.ctl.cli;
 
+import io.etcdj.cli.GlobalFlag;
+import io.etcdj.cli.PflagErrors;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -108,12 +110,7 @@ public final class UsageRenderer {
     }
 
     private static String helpName(OptionSpec o) {
-        String shortName = null;
-        for (String n : o.names()) {
-            if (!n.startsWith("--")) {
-                shortName = n;
-            }
-        }
+        String shortName = PflagErrors.shorthand(o);
         String prefix = shortName == null ? "      " : "  " + shortName + ", ";
         String def = o.defaultValue() == null ? "" : o.defaultValue();
         Class<?> type = o.type();

@@ -4,7 +4,7 @@ import io.etcdj.api.etcdserverpb.AlarmRequest;
 import io.etcdj.api.etcdserverpb.AlarmResponse;
 import io.etcdj.api.etcdserverpb.AlarmType;
 import io.etcdj.ctl.cli.CtlCommand;
-import io.etcdj.ctl.cli.CtlException;
+import io.etcdj.cli.CliException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -24,7 +24,7 @@ public final class AlarmCommand {
         @Override
         protected void run() {
             if (!orEmpty(args).isEmpty()) {
-                throw CtlException.badArgs("alarm disarm command accepts no arguments");
+                throw CliException.badArgs("alarm disarm command accepts no arguments");
             }
             ctx.checkFormat();
             AlarmResponse listed = ctx.client().maintenance(s -> s.alarm(AlarmRequest.newBuilder()
@@ -51,7 +51,7 @@ public final class AlarmCommand {
         @Override
         protected void run() {
             if (!orEmpty(args).isEmpty()) {
-                throw CtlException.badArgs("alarm list command accepts no arguments");
+                throw CliException.badArgs("alarm list command accepts no arguments");
             }
             ctx.checkFormat();
             AlarmResponse r = ctx.client().maintenance(s -> s.alarm(AlarmRequest.newBuilder()

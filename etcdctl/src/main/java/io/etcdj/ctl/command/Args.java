@@ -1,8 +1,8 @@
 package io.etcdj.ctl.command;
 
 import com.google.protobuf.ByteString;
-import io.etcdj.ctl.cli.CtlException;
-import io.etcdj.ctl.cli.GoValues;
+import io.etcdj.cli.CliException;
+import io.etcdj.cli.GoValues;
 
 import java.nio.charset.StandardCharsets;
 
@@ -21,7 +21,7 @@ final class Args {
         try {
             return GoValues.parseHexId(s);
         } catch (IllegalArgumentException e) {
-            throw CtlException.badArgs("bad lease ID (" + e.getMessage() + "), expecting ID in Hex");
+            throw CliException.badArgs("bad lease ID (" + e.getMessage() + "), expecting ID in Hex");
         }
     }
 
@@ -30,7 +30,7 @@ final class Args {
         try {
             return GoValues.parseHexId(s);
         } catch (IllegalArgumentException e) {
-            throw CtlException.badArgs("bad lease ID arg (" + e.getMessage() + "), expecting ID in Hex");
+            throw CliException.badArgs("bad lease ID arg (" + e.getMessage() + "), expecting ID in Hex");
         }
     }
 
@@ -53,7 +53,7 @@ final class Args {
         try {
             return parseUintHex(s);
         } catch (IllegalArgumentException e) {
-            throw CtlException.badArgs("bad member ID arg (" + e.getMessage() + "), expecting ID in Hex");
+            throw CliException.badArgs("bad member ID arg (" + e.getMessage() + "), expecting ID in Hex");
         }
     }
 }

@@ -7,7 +7,7 @@ import io.etcdj.api.etcdserverpb.AuthStatusResponse;
 import io.etcdj.api.etcdserverpb.AuthUserGrantRoleRequest;
 import io.etcdj.client.EtcdClientException;
 import io.etcdj.ctl.cli.CtlCommand;
-import io.etcdj.ctl.cli.CtlException;
+import io.etcdj.cli.CliException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -27,7 +27,7 @@ public final class AuthCommand {
         @Override
         protected void run() {
             if (!orEmpty(args).isEmpty()) {
-                throw CtlException.badArgs("auth enable command does not accept any arguments");
+                throw CliException.badArgs("auth enable command does not accept any arguments");
             }
             try {
                 ctx.client().auth(s -> s.authEnable(AuthEnableRequest.getDefaultInstance()));
@@ -52,7 +52,7 @@ public final class AuthCommand {
         @Override
         protected void run() {
             if (!orEmpty(args).isEmpty()) {
-                throw CtlException.badArgs("auth disable command does not accept any arguments");
+                throw CliException.badArgs("auth disable command does not accept any arguments");
             }
             ctx.client().auth(s -> s.authDisable(AuthDisableRequest.getDefaultInstance()));
             ctx.out().println("Authentication Disabled");
@@ -68,7 +68,7 @@ public final class AuthCommand {
         @Override
         protected void run() {
             if (!orEmpty(args).isEmpty()) {
-                throw CtlException.badArgs("auth status command does not accept any arguments");
+                throw CliException.badArgs("auth status command does not accept any arguments");
             }
             ctx.checkFormat();
             AuthStatusResponse resp = ctx.client().auth(s -> s.authStatus(AuthStatusRequest.getDefaultInstance()));

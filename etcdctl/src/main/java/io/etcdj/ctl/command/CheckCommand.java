@@ -17,8 +17,8 @@ import io.etcdj.ctl.check.PerfRun;
 import io.etcdj.ctl.check.ProgressCounter;
 import io.etcdj.ctl.cli.CtlCommand;
 import io.etcdj.ctl.cli.CtlContext;
-import io.etcdj.ctl.cli.CtlException;
-import io.etcdj.ctl.cli.ExitCodes;
+import io.etcdj.cli.CliException;
+import io.etcdj.cli.ExitCodes;
 import io.etcdj.ctl.printer.KeyRanges;
 import io.etcdj.ctl.printer.Out;
 import com.google.protobuf.ByteString;
@@ -46,7 +46,7 @@ public final class CheckCommand {
         RangeResponse existing = client.kvRead(s -> s.range(RangeRequest.newBuilder().setKey(key)
                 .setRangeEnd(KeyRanges.prefixEnd(key)).setLimit(1).build()));
         if (existing.getKvsCount() > 0) {
-            throw new CtlException(ExitCodes.INVALID_INPUT, "prefix \"" + prefix + "\" has keys. Delete with etcdctl del --prefix "
+            throw new CliException(ExitCodes.INVALID_INPUT, "prefix \"" + prefix + "\" has keys. Delete with etcdctl del --prefix "
                     + prefix + " first");
         }
     }
@@ -127,7 +127,7 @@ public final class CheckCommand {
         @Override
         protected void run() {
             PerfLoad model = PerfLoad.byName(load)
-                    .orElseThrow(() -> new CtlException(ExitCodes.BAD_FEATURE, "unknown load option " + load));
+                    .orElseThrow(() -> new CliException(ExitCodes.BAD_FEATURE, "unknown load option " + load));
             EtcdClient client = ctx.client();
             requireEmpty(client, prefix);
             PerfRun.Result result;
@@ -135,12 +135,12 @@ public final class CheckCommand {
                 result = new PerfRun(client, model, prefix, duration).run();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new CtlException(ExitCodes.INTERRUPTED, "interrupted");
+                throw new CliException(ExitCodes.INTERRUPTED, "interrupted");
             }
             cleanUp(client);
             if (!verdict(ctx.out(), result, model)) {
                 ctx.out().println("FAIL");
-                throw new CtlException(ExitCodes.ERROR, null);
+                throw new CliException(ExitCodes.ERROR, null);
             }
             ctx.out().println("PASS");
         }
@@ -219,14 +219,14 @@ public final class CheckCommand {
         @Override
         protected void run() {
             DatascaleLoad model = DatascaleLoad.byName(load)
-                    .orElseThrow(() -> new CtlException(ExitCodes.BAD_FEATURE, "unknown load option " + load));
+                    .orElseThrow(() -> new CliException(ExitCodes.BAD_FEATURE, "unknown load option " + load));
             EtcdClient client = ctx.client();
             String endpoint = ctx.endpoints().get(0);
             requireEmpty(client, prefix);
             double before = MemoryMetric.residentBytes(endpoint, ctx.out());
             if (before == 0) {
                 ctx.out().println("FAIL: Could not read process_resident_memory_bytes before the put operations.");
-                throw new CtlException(ExitCodes.ERROR, null);
+                throw new CliException(ExitCodes.ERROR, null);
             }
             ctx.out().println("Start data scale check for work load [" + model.pairs() + " key-value pairs, "
                     + DatascaleLoad.KEY_VALUE_BYTES + " bytes per key-value, " + model.clients() + " concurrent clients].");
@@ -236,17 +236,17 @@ public final class CheckCommand {
                 bar.finish();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new CtlException(ExitCodes.INTERRUPTED, "interrupted");
+                throw new CliException(ExitCodes.INTERRUPTED, "interrupted");
             }
             double after = MemoryMetric.residentBytes(endpoint, ctx.out());
             if (after == 0) {
                 ctx.out().println("FAIL: Could not read process_resident_memory_bytes after the put operations.");
-                throw new CtlException(ExitCodes.ERROR, null);
+                throw new CliException(ExitCodes.ERROR, null);
             }
             DeleteRangeResponse deleted = deletePrefix(client, prefix);
             compactAndDefrag(ctx, client, deleted.getHeader().getRevision(), autoCompact, autoDefrag);
             if (printErrors(ctx.out(), stats)) {
-                throw new CtlException(ExitCodes.ERROR, null);
+                throw new CliException(ExitCodes.ERROR, null);
             }
             ctx.out().println("PASS: Approximate system memory used : "
                     + String.format(Locale.ROOT, "%.2f", (after - before) / (1024 * 1024)) + " MB.");

@@ -2,8 +2,8 @@ package io.etcdj.ctl.command;
 
 import io.etcdj.api.etcdserverpb.CompactionRequest;
 import io.etcdj.ctl.cli.CtlCommand;
-import io.etcdj.ctl.cli.CtlException;
-import io.etcdj.ctl.cli.GoValues;
+import io.etcdj.cli.CliException;
+import io.etcdj.cli.GoValues;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -29,7 +29,7 @@ public final class CompactionCommand extends CtlCommand {
         try {
             rev = GoValues.parseInt(arg, 10);
         } catch (IllegalArgumentException e) {
-            throw CtlException.error(e.getMessage());
+            throw CliException.error(e.getMessage());
         }
         CompactionRequest req = CompactionRequest.newBuilder().setRevision(rev).setPhysical(physical).build();
         ctx.client().kv(s -> s.compact(req));

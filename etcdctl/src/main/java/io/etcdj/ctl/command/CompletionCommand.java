@@ -2,7 +2,7 @@ package io.etcdj.ctl.command;
 
 import io.etcdj.ctl.RootCommand;
 import io.etcdj.ctl.cli.CtlCommand;
-import io.etcdj.ctl.cli.CtlException;
+import io.etcdj.cli.CliException;
 import io.etcdj.ctl.completion.BashScript;
 import io.etcdj.ctl.completion.CommandWords;
 import io.etcdj.ctl.completion.ZshScript;
@@ -31,13 +31,13 @@ public final class CompletionCommand extends CtlCommand {
         List<String> a = orEmpty(args);
         // cobra's ExactValidArgs(1): the count is checked before the value.
         if (a.size() != 1) {
-            throw CtlException.usage("accepts 1 arg(s), received " + a.size());
+            throw CliException.usage("accepts 1 arg(s), received " + a.size());
         }
         CommandWords words = CommandWords.of(RootCommand.tree());
         String script = switch (a.get(0)) {
             case "bash" -> BashScript.of(words);
             case "zsh" -> ZshScript.of(words);
-            default -> throw CtlException.usage("invalid argument \"" + a.get(0) + "\" for \"etcdctl completion\"");
+            default -> throw CliException.usage("invalid argument \"" + a.get(0) + "\" for \"etcdctl completion\"");
         };
         ctx.out().print(script);
     }

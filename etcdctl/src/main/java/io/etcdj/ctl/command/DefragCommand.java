@@ -4,7 +4,7 @@ import io.etcdj.api.etcdserverpb.DefragmentRequest;
 import io.etcdj.client.EtcdClient;
 import io.etcdj.client.EtcdClientException;
 import io.etcdj.ctl.cli.CtlCommand;
-import io.etcdj.ctl.cli.CtlException;
+import io.etcdj.cli.CliException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -35,7 +35,7 @@ public final class DefragCommand extends CtlCommand {
             }
         }
         if (failed) {
-            throw CtlException.error(null);
+            throw CliException.error(null);
         }
     }
 }

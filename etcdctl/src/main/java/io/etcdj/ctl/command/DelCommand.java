@@ -3,7 +3,7 @@ package io.etcdj.ctl.command;
 import io.etcdj.api.etcdserverpb.DeleteRangeRequest;
 import io.etcdj.api.etcdserverpb.DeleteRangeResponse;
 import io.etcdj.ctl.cli.CtlCommand;
-import io.etcdj.ctl.cli.CtlException;
+import io.etcdj.cli.CliException;
 import io.etcdj.ctl.printer.KeyRanges;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -47,13 +47,13 @@ public final class DelCommand extends CtlCommand {
     /** The request for del's arguments and flags; also used by txn. */
     DeleteRangeRequest request(List<String> a) {
         if (a.isEmpty() || a.size() > 2) {
-            throw CtlException.badArgs("del command needs one argument as key and an optional argument as range_end");
+            throw CliException.badArgs("del command needs one argument as key and an optional argument as range_end");
         }
         if ((prefix || fromKey) && a.size() > 1) {
-            throw CtlException.badArgs("too many arguments, only accept one argument when `--prefix` or `--from-key` is set");
+            throw CliException.badArgs("too many arguments, only accept one argument when `--prefix` or `--from-key` is set");
         }
         if (prefix && fromKey) {
-            throw CtlException.badArgs("`--prefix` and `--from-key` cannot be set at the same time, choose one");
+            throw CliException.badArgs("`--prefix` and `--from-key` cannot be set at the same time, choose one");
         }
         DeleteRangeRequest.Builder b = DeleteRangeRequest.newBuilder().setKey(Args.bytes(a.get(0))).setPrevKv(prevKv);
         if (a.size() > 1) {

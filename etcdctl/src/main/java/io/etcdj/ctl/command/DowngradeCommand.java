@@ -3,7 +3,7 @@ package io.etcdj.ctl.command;
 import io.etcdj.api.etcdserverpb.DowngradeRequest;
 import io.etcdj.api.etcdserverpb.DowngradeResponse;
 import io.etcdj.ctl.cli.CtlCommand;
-import io.etcdj.ctl.cli.CtlException;
+import io.etcdj.cli.CliException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -34,14 +34,14 @@ public final class DowngradeCommand {
             String version = "";
             if (takesVersion()) {
                 if (a.isEmpty()) {
-                    throw CtlException.badArgs("TARGET_VERSION not provided");
+                    throw CliException.badArgs("TARGET_VERSION not provided");
                 }
                 if (a.size() > 1) {
-                    throw CtlException.badArgs("too many arguments");
+                    throw CliException.badArgs("too many arguments");
                 }
                 version = a.get(0);
                 if (version.isEmpty()) {
-                    throw CtlException.badArgs("target version not provided");
+                    throw CliException.badArgs("target version not provided");
                 }
             }
             ctx.checkFormat();

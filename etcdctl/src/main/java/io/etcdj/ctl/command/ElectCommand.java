@@ -8,8 +8,8 @@ import io.etcdj.api.v3electionpb.LeaderResponse;
 import io.etcdj.api.v3electionpb.ResignRequest;
 import io.etcdj.client.EtcdClientException;
 import io.etcdj.ctl.cli.CtlCommand;
-import io.etcdj.ctl.cli.CtlException;
-import io.etcdj.ctl.cli.ExitCodes;
+import io.etcdj.cli.CliException;
+import io.etcdj.cli.ExitCodes;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import picocli.CommandLine.Command;
@@ -37,14 +37,14 @@ public final class ElectCommand extends CtlCommand {
     protected void run() {
         List<String> a = orEmpty(args);
         if (a.size() != 1 && a.size() != 2) {
-            throw CtlException.badArgs("elect takes one election name argument and an optional proposal argument");
+            throw CliException.badArgs("elect takes one election name argument and an optional proposal argument");
         }
         if (listen) {
             observe(a.get(0));
             return;
         }
         if (a.size() != 2) {
-            throw CtlException.badArgs("no proposal argument but -l not set");
+            throw CliException.badArgs("no proposal argument but -l not set");
         }
         try (Session session = new Session(ctx.client(), 60)) {
             CampaignResponse won = ctx.client().election(s -> s.campaign(CampaignRequest.newBuilder()
@@ -80,7 +80,7 @@ public final class ElectCommand extends CtlCommand {
             if (stopped.get()) {
                 return;
             }
-            throw new CtlException(ExitCodes.ERROR, EtcdClientException.from(Status.fromThrowable(e)).getMessage());
+            throw new CliException(ExitCodes.ERROR, EtcdClientException.from(Status.fromThrowable(e)).getMessage());
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception closing) {
@@ -89,6 +89,6 @@ public final class ElectCommand extends CtlCommand {
         if (stopped.get()) {
             return;
         }
-        throw new CtlException(ExitCodes.INTERRUPTED, "observe is canceled by the server");
+        throw new CliException(ExitCodes.INTERRUPTED, "observe is canceled by the server");
     }
 }

@@ -6,9 +6,9 @@ import io.etcdj.api.etcdserverpb.StatusRequest;
 import io.etcdj.client.EtcdClient;
 import io.etcdj.client.EtcdClientException;
 import io.etcdj.ctl.cli.CtlCommand;
-import io.etcdj.ctl.cli.CtlException;
-import io.etcdj.ctl.cli.ExitCodes;
-import io.etcdj.ctl.cli.GoValues;
+import io.etcdj.cli.CliException;
+import io.etcdj.cli.ExitCodes;
+import io.etcdj.cli.GoValues;
 import io.etcdj.ctl.printer.EndpointHashKV;
 import io.etcdj.ctl.printer.EndpointHealth;
 import io.etcdj.ctl.printer.EndpointStatus;
@@ -50,7 +50,7 @@ public final class EndpointCommand {
                     if (!e.getMessage().equals("etcdserver: permission denied")) {
                         error = e.getMessage();
                     }
-                } catch (CtlException e) {
+                } catch (CliException e) {
                     error = e.getMessage();
                 }
                 String took = GoValues.formatDuration(Duration.ofNanos(System.nanoTime() - start));
@@ -59,7 +59,7 @@ public final class EndpointCommand {
             }
             ctx.printer().endpointHealth(results);
             if (!allHealthy) {
-                throw new CtlException(ExitCodes.ERROR, "unhealthy cluster");
+                throw new CliException(ExitCodes.ERROR, "unhealthy cluster");
             }
         }
     }

@@ -3,8 +3,8 @@ package io.etcdj.ctl.command;
 import io.etcdj.api.etcdserverpb.RangeRequest;
 import io.etcdj.api.etcdserverpb.RangeResponse;
 import io.etcdj.ctl.cli.CtlCommand;
-import io.etcdj.ctl.cli.CtlException;
-import io.etcdj.ctl.cli.ExitCodes;
+import io.etcdj.cli.CliException;
+import io.etcdj.cli.ExitCodes;
 import io.etcdj.ctl.printer.KeyRanges;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -69,10 +69,10 @@ public final class GetCommand extends CtlCommand {
     protected void run() {
         RangeRequest req = request(orEmpty(args));
         if (countOnly && !"fields".equals(ctx.options().writeOut())) {
-            throw CtlException.badArgs("--count-only is only for `--write-out=fields`");
+            throw CliException.badArgs("--count-only is only for `--write-out=fields`");
         }
         if (printValueOnly && !"simple".equals(ctx.options().writeOut())) {
-            throw CtlException.badArgs("print-value-only is only for `--write-out=simple`");
+            throw CliException.badArgs("print-value-only is only for `--write-out=simple`");
         }
         ctx.checkFormat();
         RangeResponse resp = ctx.client().kvRead(s -> s.range(req));
@@ -81,16 +81,16 @@ public final class GetCommand extends CtlCommand {
 
     RangeRequest request(List<String> a) {
         if (a.isEmpty()) {
-            throw CtlException.badArgs("get command needs one argument as key and an optional argument as range_end");
+            throw CliException.badArgs("get command needs one argument as key and an optional argument as range_end");
         }
         if ((prefix || fromKey) && a.size() > 1) {
-            throw CtlException.badArgs("too many arguments, only accept one argument when `--prefix` or `--from-key` is set");
+            throw CliException.badArgs("too many arguments, only accept one argument when `--prefix` or `--from-key` is set");
         }
         if (prefix && fromKey) {
-            throw CtlException.badArgs("`--prefix` and `--from-key` cannot be set at the same time, choose one");
+            throw CliException.badArgs("`--prefix` and `--from-key` cannot be set at the same time, choose one");
         }
         if (keysOnly && countOnly) {
-            throw CtlException.badArgs("`--keys-only` and `--count-only` cannot be set at the same time, choose one");
+            throw CliException.badArgs("`--keys-only` and `--count-only` cannot be set at the same time, choose one");
         }
         RangeRequest.Builder b = RangeRequest.newBuilder().setKey(Args.bytes(a.get(0)));
         if (a.size() > 1) {
@@ -99,13 +99,13 @@ public final class GetCommand extends CtlCommand {
         switch (consistency) {
             case "l" -> { }
             case "s" -> b.setSerializable(true);
-            default -> throw new CtlException(ExitCodes.BAD_FEATURE, "unknown consistency flag \"" + consistency + "\"");
+            default -> throw new CliException(ExitCodes.BAD_FEATURE, "unknown consistency flag \"" + consistency + "\"");
         }
         RangeRequest.SortOrder sortOrder = switch (order.toUpperCase(java.util.Locale.ROOT)) {
             case "ASCEND" -> RangeRequest.SortOrder.ASCEND;
             case "DESCEND" -> RangeRequest.SortOrder.DESCEND;
             case "" -> RangeRequest.SortOrder.NONE;
-            default -> throw new CtlException(ExitCodes.BAD_FEATURE, "bad sort order " + order);
+            default -> throw new CliException(ExitCodes.BAD_FEATURE, "bad sort order " + order);
         };
         RangeRequest.SortTarget target = switch (sortBy.toUpperCase(java.util.Locale.ROOT)) {
             case "CREATE" -> RangeRequest.SortTarget.CREATE;
@@ -113,7 +113,7 @@ public final class GetCommand extends CtlCommand {
             case "MODIFY" -> RangeRequest.SortTarget.MOD;
             case "VALUE" -> RangeRequest.SortTarget.VALUE;
             case "VERSION" -> RangeRequest.SortTarget.VERSION;
-            default -> throw new CtlException(ExitCodes.BAD_FEATURE, "bad sort target " + sortBy);
+            default -> throw new CliException(ExitCodes.BAD_FEATURE, "bad sort target " + sortBy);
         };
         if (!sortBy.isEmpty() && sortOrder == RangeRequest.SortOrder.NONE) {
             sortOrder = RangeRequest.SortOrder.ASCEND;

@@ -6,9 +6,9 @@ import io.etcdj.api.etcdserverpb.LeaseLeasesRequest;
 import io.etcdj.api.etcdserverpb.LeaseRevokeRequest;
 import io.etcdj.api.etcdserverpb.LeaseTimeToLiveRequest;
 import io.etcdj.ctl.cli.CtlCommand;
-import io.etcdj.ctl.cli.CtlException;
-import io.etcdj.ctl.cli.ExitCodes;
-import io.etcdj.ctl.cli.GoValues;
+import io.etcdj.cli.CliException;
+import io.etcdj.cli.ExitCodes;
+import io.etcdj.cli.GoValues;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -34,7 +34,7 @@ public final class LeaseCommand {
             try {
                 ttl = GoValues.parseInt(arg, 10);
             } catch (IllegalArgumentException e) {
-                throw CtlException.badArgs("bad TTL (" + e.getMessage() + ")");
+                throw CliException.badArgs("bad TTL (" + e.getMessage() + ")");
             }
             ctx.checkFormat();
             LeaseGrantRequest req = LeaseGrantRequest.newBuilder().setTTL(ttl).build();
@@ -59,7 +59,7 @@ public final class LeaseCommand {
                 var resp = ctx.client().lease(s -> s.leaseRevoke(req));
                 ctx.printer().revoke(id, resp);
             } catch (io.etcdj.client.EtcdClientException e) {
-                throw CtlException.error("failed to revoke lease (" + e.getMessage() + ")");
+                throw CliException.error("failed to revoke lease (" + e.getMessage() + ")");
             }
         }
     }
@@ -119,7 +119,7 @@ public final class LeaseCommand {
                 if (once) {
                     LeaseKeepAliveResponse resp = stream.renewOnce(ctx.options().commandTimeout());
                     if (resp.getTTL() <= 0) {
-                        throw new CtlException(ExitCodes.BAD_CONNECTION, "etcdserver: requested lease not found");
+                        throw new CliException(ExitCodes.BAD_CONNECTION, "etcdserver: requested lease not found");
                     }
                     ctx.printer().keepAlive(resp);
                     return;

@@ -4,8 +4,8 @@ import io.etcdj.api.etcdserverpb.LeaseKeepAliveRequest;
 import io.etcdj.api.etcdserverpb.LeaseKeepAliveResponse;
 import io.etcdj.client.EtcdClient;
 import io.etcdj.client.EtcdClientException;
-import io.etcdj.ctl.cli.CtlException;
-import io.etcdj.ctl.cli.ExitCodes;
+import io.etcdj.cli.CliException;
+import io.etcdj.cli.ExitCodes;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 
@@ -71,7 +71,7 @@ final class LeaseKeepAlive implements AutoCloseable {
                 Thread.sleep(Math.max(500, resp.getTTL() * 1000 / 3));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new CtlException(ExitCodes.INTERRUPTED, "context canceled");
+                throw new CliException(ExitCodes.INTERRUPTED, "context canceled");
             }
         }
     }
@@ -82,15 +82,15 @@ final class LeaseKeepAlive implements AutoCloseable {
             return r == null ? Status.DEADLINE_EXCEEDED.asRuntimeException() : r;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new CtlException(ExitCodes.INTERRUPTED, "context canceled");
+            throw new CliException(ExitCodes.INTERRUPTED, "context canceled");
         }
     }
 
     private static RuntimeException failure(Object r) {
         if (r instanceof Throwable t) {
-            return new CtlException(ExitCodes.BAD_CONNECTION, EtcdClientException.from(Status.fromThrowable(t)).getMessage());
+            return new CliException(ExitCodes.BAD_CONNECTION, EtcdClientException.from(Status.fromThrowable(t)).getMessage());
         }
-        return new CtlException(ExitCodes.BAD_CONNECTION, "keep-alive stream closed");
+        return new CliException(ExitCodes.BAD_CONNECTION, "keep-alive stream closed");
     }
 
     @Override

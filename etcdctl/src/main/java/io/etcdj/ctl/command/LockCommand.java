@@ -4,8 +4,8 @@ import io.etcdj.api.v3lockpb.LockRequest;
 import io.etcdj.api.v3lockpb.LockResponse;
 import io.etcdj.api.v3lockpb.UnlockRequest;
 import io.etcdj.ctl.cli.CtlCommand;
-import io.etcdj.ctl.cli.CtlException;
-import io.etcdj.ctl.cli.ExitCodes;
+import io.etcdj.cli.CliException;
+import io.etcdj.cli.ExitCodes;
 import io.etcdj.ctl.cli.Interruption;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -41,7 +41,7 @@ public final class LockCommand extends CtlCommand {
     protected void run() {
         List<String> a = new ArrayList<>(orEmpty(args));
         if (a.isEmpty()) {
-            throw CtlException.badArgs("lock takes a lock name argument and an optional command to execute");
+            throw CliException.badArgs("lock takes a lock name argument and an optional command to execute");
         }
         String name = a.remove(0);
         try (Session session = new Session(ctx.client(), ttl)) {
@@ -53,7 +53,7 @@ public final class LockCommand extends CtlCommand {
                             "ETCD_LOCK_KEY", held.getKey().toStringUtf8(),
                             "ETCD_LOCK_REV", Long.toString(held.getHeader().getRevision())));
                     if (code != 0) {
-                        throw new CtlException(code, null);
+                        throw new CliException(code, null);
                     }
                     return;
                 }
@@ -61,12 +61,12 @@ public final class LockCommand extends CtlCommand {
                 io.etcdj.api.etcdserverpb.RangeResponse k = ctx.client().kvRead(s -> s.range(
                         io.etcdj.api.etcdserverpb.RangeRequest.newBuilder().setKey(held.getKey()).build()));
                 if (k.getKvsCount() == 0) {
-                    throw new CtlException(ExitCodes.ERROR, "lock lost on init");
+                    throw new CliException(ExitCodes.ERROR, "lock lost on init");
                 }
                 ctx.printer().get(k);
                 awaitInterrupt();
             } catch (IOException e) {
-                throw new CtlException(ExitCodes.ERROR, e.getMessage(), e);
+                throw new CliException(ExitCodes.ERROR, e.getMessage(), e);
             } finally {
                 ctx.client().lock(s -> s.unlock(UnlockRequest.newBuilder().setKey(held.getKey()).build()));
             }

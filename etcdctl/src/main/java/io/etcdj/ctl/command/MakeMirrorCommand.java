@@ -18,8 +18,8 @@ import io.etcdj.client.EtcdClient;
 import io.etcdj.client.EtcdClientException;
 import io.etcdj.client.TlsOptions;
 import io.etcdj.ctl.cli.CtlCommand;
-import io.etcdj.ctl.cli.CtlException;
-import io.etcdj.ctl.cli.ExitCodes;
+import io.etcdj.cli.CliException;
+import io.etcdj.cli.ExitCodes;
 import io.etcdj.ctl.printer.KeyRanges;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
@@ -82,7 +82,7 @@ public final class MakeMirrorCommand extends CtlCommand {
         try (EtcdClient dest = destination(arg)) {
             EtcdClient source = ctx.client();
             if (noDestPrefix && !destPrefix.isEmpty()) {
-                throw CtlException.badArgs("`--dest-prefix` and `--no-dest-prefix` cannot be set at the same time, choose one");
+                throw CliException.badArgs("`--dest-prefix` and `--no-dest-prefix` cannot be set at the same time, choose one");
             }
             String target = noDestPrefix ? "" : destPrefix.isEmpty() ? prefix : destPrefix;
             Thread reporter = startReporter();
@@ -108,7 +108,7 @@ public final class MakeMirrorCommand extends CtlCommand {
         try {
             return EtcdClient.connect(cfg);
         } catch (EtcdClientException e) {
-            throw new CtlException(ExitCodes.BAD_CONNECTION, e.getMessage(), e);
+            throw new CliException(ExitCodes.BAD_CONNECTION, e.getMessage(), e);
         }
     }
 
@@ -188,14 +188,14 @@ public final class MakeMirrorCommand extends CtlCommand {
             while (true) {
                 Object next = queue.take();
                 if (next instanceof Throwable t) {
-                    throw CtlException.error(EtcdClientException.from(Status.fromThrowable(t)).getMessage());
+                    throw CliException.error(EtcdClientException.from(Status.fromThrowable(t)).getMessage());
                 }
                 if (next == END) {
                     return;
                 }
                 WatchResponse r = (WatchResponse) next;
                 if (r.getCanceled()) {
-                    throw CtlException.error("watch canceled: " + r.getCancelReason());
+                    throw CliException.error("watch canceled: " + r.getCancelReason());
                 }
                 applyByRevision(dest, target, r.getEventsList());
             }

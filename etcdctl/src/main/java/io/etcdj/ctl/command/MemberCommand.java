@@ -8,8 +8,8 @@ import io.etcdj.api.etcdserverpb.MemberPromoteRequest;
 import io.etcdj.api.etcdserverpb.MemberRemoveRequest;
 import io.etcdj.api.etcdserverpb.MemberUpdateRequest;
 import io.etcdj.ctl.cli.CtlCommand;
-import io.etcdj.ctl.cli.CtlException;
-import io.etcdj.ctl.cli.ExitCodes;
+import io.etcdj.cli.CliException;
+import io.etcdj.cli.ExitCodes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -49,7 +49,7 @@ public final class MemberCommand {
         protected void run() {
             String arg = onlyArg(args, "member name not provided");
             if (peerUrls.isEmpty()) {
-                throw CtlException.badArgs("member peer urls not provided");
+                throw CliException.badArgs("member peer urls not provided");
             }
             String name = arg;
             List<String> peers = urls(peerUrls);
@@ -108,7 +108,7 @@ public final class MemberCommand {
             String arg = onlyArg(args, "member ID is not provided");
             long id = Args.memberId(arg);
             if (peerUrls.isEmpty()) {
-                throw CtlException.badArgs("member peer urls not provided");
+                throw CliException.badArgs("member peer urls not provided");
             }
             ctx.checkFormat();
             MemberUpdateRequest req = MemberUpdateRequest.newBuilder().setID(id).addAllPeerURLs(urls(peerUrls)).build();
@@ -142,7 +142,7 @@ public final class MemberCommand {
             return switch (consistency) {
                 case "l" -> MemberListRequest.newBuilder().setLinearizable(true).build();
                 case "s" -> MemberListRequest.newBuilder().setLinearizable(false).build();
-                default -> throw new CtlException(ExitCodes.BAD_FEATURE, "unknown consistency flag \"" + consistency + "\"");
+                default -> throw new CliException(ExitCodes.BAD_FEATURE, "unknown consistency flag \"" + consistency + "\"");
             };
         }
     }

@@ -6,7 +6,7 @@ import io.etcdj.api.etcdserverpb.StatusResponse;
 import io.etcdj.client.EtcdClient;
 import io.etcdj.client.EtcdClientException;
 import io.etcdj.ctl.cli.CtlCommand;
-import io.etcdj.ctl.cli.CtlException;
+import io.etcdj.cli.CliException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -27,7 +27,7 @@ public final class MoveLeaderCommand extends CtlCommand {
         try {
             target = Args.parseUintHex(arg);
         } catch (IllegalArgumentException e) {
-            throw CtlException.badArgs(e.getMessage());
+            throw CliException.badArgs(e.getMessage());
         }
         String leaderEndpoint = null;
         long leaderId = 0;
@@ -44,7 +44,7 @@ public final class MoveLeaderCommand extends CtlCommand {
             }
         }
         if (leaderEndpoint == null) {
-            throw CtlException.error("no leader endpoint given at " + ctx.endpoints());
+            throw CliException.error("no leader endpoint given at " + ctx.endpoints());
         }
         try (EtcdClient c = ctx.newClient(List.of(leaderEndpoint))) {
             c.maintenance(m -> m.moveLeader(MoveLeaderRequest.newBuilder().setTargetID(target).build()));

@@ -3,7 +3,7 @@ package io.etcdj.ctl.command;
 import io.etcdj.api.etcdserverpb.PutRequest;
 import io.etcdj.api.etcdserverpb.PutResponse;
 import io.etcdj.ctl.cli.CtlCommand;
-import io.etcdj.ctl.cli.CtlException;
+import io.etcdj.cli.CliException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -54,19 +54,19 @@ public final class PutCommand extends CtlCommand {
     protected void run() {
         List<String> a = orEmpty(args);
         if (a.isEmpty()) {
-            throw CtlException.badArgs("put command needs 1 argument and input from stdin or 2 arguments");
+            throw CliException.badArgs("put command needs 1 argument and input from stdin or 2 arguments");
         }
         String value = null;
         if (ignoreValue) {
             if (a.size() > 1) {
-                throw CtlException.badArgs("put command needs only 1 argument when 'ignore-value' is set");
+                throw CliException.badArgs("put command needs only 1 argument when 'ignore-value' is set");
             }
         } else if (a.size() > 1) {
             value = a.get(1);
         } else {
             value = readStdin();
             if (value.isEmpty()) {
-                throw CtlException.badArgs("put command needs 1 argument and input from stdin or 2 arguments");
+                throw CliException.badArgs("put command needs 1 argument and input from stdin or 2 arguments");
             }
         }
         ctx.checkFormat();
@@ -90,7 +90,7 @@ public final class PutCommand extends CtlCommand {
         try {
             return new String(ctx.in().readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw CtlException.badArgs("put command needs 1 argument and input from stdin or 2 arguments");
+            throw CliException.badArgs("put command needs 1 argument and input from stdin or 2 arguments");
         }
     }
 }

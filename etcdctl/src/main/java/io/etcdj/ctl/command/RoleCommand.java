@@ -9,7 +9,7 @@ import io.etcdj.api.etcdserverpb.AuthRoleGrantPermissionRequest;
 import io.etcdj.api.etcdserverpb.AuthRoleListRequest;
 import io.etcdj.api.etcdserverpb.AuthRoleRevokePermissionRequest;
 import io.etcdj.ctl.cli.CtlCommand;
-import io.etcdj.ctl.cli.CtlException;
+import io.etcdj.cli.CliException;
 import io.etcdj.ctl.printer.KeyRanges;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -26,11 +26,11 @@ public final class RoleCommand {
     /** The range end for a permission: explicit, prefix, from-key, or none for a single key. */
     static ByteString rangeEnd(String key, List<String> a, int endIndex, boolean prefix, boolean fromKey) {
         if (prefix && fromKey) {
-            throw CtlException.badArgs("--from-key and --prefix flags are mutually exclusive");
+            throw CliException.badArgs("--from-key and --prefix flags are mutually exclusive");
         }
         if (a.size() > endIndex) {
             if (prefix || fromKey) {
-                throw CtlException.badArgs("unexpected endkey argument with --prefix or --from-key flag");
+                throw CliException.badArgs("unexpected endkey argument with --prefix or --from-key flag");
             }
             return Args.bytes(a.get(endIndex));
         }
@@ -121,14 +121,14 @@ public final class RoleCommand {
         protected void run() {
             List<String> a = orEmpty(args);
             if (a.size() < 3) {
-                throw CtlException.badArgs(
+                throw CliException.badArgs(
                         "role grant command requires role name, permission type, and key [endkey] as its argument");
             }
             Permission.Type type = switch (a.get(1).toLowerCase(java.util.Locale.ROOT)) {
                 case "read" -> Permission.Type.READ;
                 case "write" -> Permission.Type.WRITE;
                 case "readwrite" -> Permission.Type.READWRITE;
-                default -> throw CtlException.badArgs("invalid permission type: " + a.get(1));
+                default -> throw CliException.badArgs("invalid permission type: " + a.get(1));
             };
             ByteString end = rangeEnd(a.get(2), a, 3, prefix, fromKey);
             ctx.checkFormat();
@@ -158,7 +158,7 @@ public final class RoleCommand {
         protected void run() {
             List<String> a = orEmpty(args);
             if (a.size() < 2) {
-                throw CtlException.badArgs("role revoke-permission command requires role name and key [endkey] as its argument");
+                throw CliException.badArgs("role revoke-permission command requires role name and key [endkey] as its argument");
             }
             ByteString end = rangeEnd(a.get(1), a, 2, prefix, fromKey);
             ctx.checkFormat();

@@ -2,8 +2,8 @@ package io.etcdj.ctl.command;
 
 import io.etcdj.ctl.RootCommand;
 import io.etcdj.ctl.cli.CtlCommand;
-import io.etcdj.ctl.cli.CtlException;
-import io.etcdj.ctl.cli.ExitCodes;
+import io.etcdj.cli.CliException;
+import io.etcdj.cli.ExitCodes;
 import io.etcdj.ctl.shell.Shell;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
@@ -45,10 +45,10 @@ public final class ShellCommand extends CtlCommand {
                 : new DumbTerminal(ctx.in(), ctx.out().stream())) {
             int code = new Shell(RootCommand::tree, globals, history, ctx.env()).run(terminal);
             if (code != 0) {
-                throw new CtlException(code, null);
+                throw new CliException(code, null);
             }
         } catch (IOException e) {
-            throw new CtlException(ExitCodes.IO, "cannot open terminal: " + e.getMessage(), e);
+            throw new CliException(ExitCodes.IO, "cannot open terminal: " + e.getMessage(), e);
         }
     }
 }

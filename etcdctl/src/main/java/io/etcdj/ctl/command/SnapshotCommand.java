@@ -5,8 +5,8 @@ import io.etcdj.api.etcdserverpb.SnapshotResponse;
 import io.etcdj.client.EtcdClient;
 import io.etcdj.client.EtcdClientException;
 import io.etcdj.ctl.cli.CtlCommand;
-import io.etcdj.ctl.cli.CtlException;
-import io.etcdj.ctl.cli.ExitCodes;
+import io.etcdj.cli.CliException;
+import io.etcdj.cli.ExitCodes;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import picocli.CommandLine.Command;
@@ -38,7 +38,7 @@ public final class SnapshotCommand {
         all.addAll(List.of("-w", ctx.options().writeOut()));
         int code = io.etcdj.etcdutl.Main.run(all.toArray(new String[0]), ctx.out().stream(), ctx.err());
         if (code != ExitCodes.SUCCESS) {
-            throw new CtlException(code, null);
+            throw new CliException(code, null);
         }
     }
 
@@ -130,7 +130,7 @@ public final class SnapshotCommand {
             String arg = onlyArg(args, "snapshot save expects one argument");
             List<String> eps = ctx.endpoints();
             if (eps.size() != 1) {
-                throw new CtlException(ExitCodes.INTERRUPTED, "snapshot must be requested to one selected node, not multiple ["
+                throw new CliException(ExitCodes.INTERRUPTED, "snapshot must be requested to one selected node, not multiple ["
                         + String.join(" ", eps) + "]");
             }
             // Messages name the files as typed; the file operations use them resolved (see CtlContext.file).
@@ -144,7 +144,7 @@ public final class SnapshotCommand {
             try {
                 os = Files.newOutputStream(part);
             } catch (IOException e) {
-                throw new CtlException(ExitCodes.INTERRUPTED, "could not open " + partName + " (open " + partName
+                throw new CliException(ExitCodes.INTERRUPTED, "could not open " + partName + " (open " + partName
                         + ": no such file or directory)", e);
             }
             log.epoch("snapshot/v3_snapshot.go:119", "created temporary db file", ",\"path\":\"" + partName + "\"");
@@ -160,10 +160,10 @@ public final class SnapshotCommand {
                 log.iso("clientv3/maintenance.go:208", "completed snapshot read; closing");
             } catch (StatusRuntimeException e) {
                 deleteQuietly(part);
-                throw new CtlException(ExitCodes.INTERRUPTED, EtcdClientException.from(Status.fromThrowable(e)).getMessage());
+                throw new CliException(ExitCodes.INTERRUPTED, EtcdClientException.from(Status.fromThrowable(e)).getMessage());
             } catch (IOException e) {
                 deleteQuietly(part);
-                throw new CtlException(ExitCodes.INTERRUPTED, "could not write snapshot: " + e.getMessage(), e);
+                throw new CliException(ExitCodes.INTERRUPTED, "could not write snapshot: " + e.getMessage(), e);
             }
             log.epoch("snapshot/v3_snapshot.go:142", "fetched snapshot", ",\"endpoint\":\"" + eps.get(0)
                     + "\",\"size\":\"" + io.etcdj.format.GoBytes.format(size) + "\",\"took\":"
@@ -171,7 +171,7 @@ public final class SnapshotCommand {
             try {
                 Files.move(part, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } catch (IOException e) {
-                throw new CtlException(ExitCodes.INTERRUPTED, "could not rename " + partName + " to " + arg, e);
+                throw new CliException(ExitCodes.INTERRUPTED, "could not rename " + partName + " to " + arg, e);
             }
             log.epoch("snapshot/v3_snapshot.go:152", "saved", ",\"path\":\"" + arg + "\"");
             ctx.out().println("Snapshot saved at " + arg);

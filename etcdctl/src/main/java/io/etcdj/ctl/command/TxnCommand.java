@@ -3,8 +3,8 @@ package io.etcdj.ctl.command;
 import io.etcdj.api.etcdserverpb.TxnRequest;
 import io.etcdj.api.etcdserverpb.TxnResponse;
 import io.etcdj.ctl.cli.CtlCommand;
-import io.etcdj.ctl.cli.CtlException;
-import io.etcdj.ctl.cli.ExitCodes;
+import io.etcdj.cli.CliException;
+import io.etcdj.cli.ExitCodes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -30,7 +30,7 @@ public final class TxnCommand extends CtlCommand {
     @Override
     protected void run() {
         if (!orEmpty(args).isEmpty()) {
-            throw CtlException.badArgs("txn command does not accept argument");
+            throw CliException.badArgs("txn command does not accept argument");
         }
         BufferedReader in = ctx.stdinReader();
         TxnRequest.Builder txn = TxnRequest.newBuilder();
@@ -62,10 +62,10 @@ public final class TxnCommand extends CtlCommand {
             try {
                 line = in.readLine();
             } catch (IOException e) {
-                throw new CtlException(ExitCodes.INVALID_INPUT, e.getMessage());
+                throw new CliException(ExitCodes.INVALID_INPUT, e.getMessage());
             }
             if (line == null) {
-                throw new CtlException(ExitCodes.INVALID_INPUT, "EOF");
+                throw new CliException(ExitCodes.INVALID_INPUT, "EOF");
             }
             if (line.trim().isEmpty()) {
                 return;

@@ -2,9 +2,9 @@ package io.etcdj.ctl.command;
 
 import io.etcdj.api.etcdserverpb.Compare;
 import io.etcdj.api.etcdserverpb.RequestOp;
-import io.etcdj.ctl.cli.CtlException;
-import io.etcdj.ctl.cli.ExitCodes;
-import io.etcdj.ctl.cli.GoValues;
+import io.etcdj.cli.CliException;
+import io.etcdj.cli.ExitCodes;
+import io.etcdj.cli.GoValues;
 import picocli.CommandLine;
 
 import java.util.ArrayList;
@@ -23,12 +23,12 @@ final class TxnParser {
     static Compare compare(String line) {
         int paren = line.indexOf('(');
         if (paren < 0) {
-            throw new CtlException(ExitCodes.INVALID_INPUT, "malformed comparison: " + line);
+            throw new CliException(ExitCodes.INVALID_INPUT, "malformed comparison: " + line);
         }
         String target = line.substring(0, paren);
         GoCompareScanner scan = new GoCompareScanner(line.substring(paren + 1));
         if (scan.count != 3) {
-            throw new CtlException(ExitCodes.INVALID_INPUT, "malformed comparison: " + line + "; got " + target + "("
+            throw new CliException(ExitCodes.INVALID_INPUT, "malformed comparison: " + line + "; got " + target + "("
                     + goQuote(scan.key) + ") " + scan.op + " " + goQuote(scan.value));
         }
         Compare.Builder c = Compare.newBuilder().setKey(Args.bytes(scan.key));
@@ -40,11 +40,11 @@ final class TxnParser {
                 case "m", "mod" -> c.setTarget(Compare.CompareTarget.MOD).setModRevision(GoValues.parseInt(value, 10));
                 case "val", "value" -> c.setTarget(Compare.CompareTarget.VALUE).setValue(Args.bytes(value));
                 case "lease" -> c.setTarget(Compare.CompareTarget.LEASE).setLease(GoValues.parseHexId(value));
-                default -> throw new CtlException(ExitCodes.INVALID_INPUT,
+                default -> throw new CliException(ExitCodes.INVALID_INPUT,
                         "malformed comparison: " + line + " (unknown target " + target + ")");
             }
         } catch (IllegalArgumentException e) {
-            throw new CtlException(ExitCodes.INVALID_INPUT, "invalid txn compare request: " + line);
+            throw new CliException(ExitCodes.INVALID_INPUT, "invalid txn compare request: " + line);
         }
         // etcdctl 3.4 crashes on any other operator; a clear error is the only sane answer
         c.setResult(switch (scan.op) {
@@ -52,7 +52,7 @@ final class TxnParser {
             case "!=" -> Compare.CompareResult.NOT_EQUAL;
             case "<" -> Compare.CompareResult.LESS;
             case ">" -> Compare.CompareResult.GREATER;
-            default -> throw new CtlException(ExitCodes.INVALID_INPUT,
+            default -> throw new CliException(ExitCodes.INVALID_INPUT,
                     "malformed comparison: " + line + " (unknown op " + scan.op + ")");
         });
         return c.build();
@@ -65,7 +65,7 @@ final class TxnParser {
     static RequestOp request(String line) {
         List<String> words = split(line);
         if (words.isEmpty()) {
-            throw new CtlException(ExitCodes.INVALID_INPUT, "invalid txn request: " + line);
+            throw new CliException(ExitCodes.INVALID_INPUT, "invalid txn request: " + line);
         }
         String verb = words.get(0);
         String[] rest = words.subList(1, words.size()).toArray(new String[0]);
@@ -81,7 +81,7 @@ final class TxnParser {
                     new CommandLine(p).parseArgs(rest);
                     List<String> a = CtlCommandArgs.of(p.args);
                     if (a.size() != 2) {
-                        throw new CtlException(ExitCodes.INVALID_INPUT, "invalid txn request: " + line);
+                        throw new CliException(ExitCodes.INVALID_INPUT, "invalid txn request: " + line);
                     }
                     return RequestOp.newBuilder().setRequestPut(p.request(a.get(0), a.get(1))).build();
                 }
@@ -90,10 +90,10 @@ final class TxnParser {
                     new CommandLine(d).parseArgs(rest);
                     return RequestOp.newBuilder().setRequestDeleteRange(d.request(CtlCommandArgs.of(d.args))).build();
                 }
-                default -> throw new CtlException(ExitCodes.INVALID_INPUT, "invalid txn request: " + line);
+                default -> throw new CliException(ExitCodes.INVALID_INPUT, "invalid txn request: " + line);
             }
         } catch (CommandLine.ParameterException e) {
-            throw new CtlException(ExitCodes.INVALID_INPUT, "invalid txn request: " + line);
+            throw new CliException(ExitCodes.INVALID_INPUT, "invalid txn request: " + line);
         }
     }
 

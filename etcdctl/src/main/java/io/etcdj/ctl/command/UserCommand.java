@@ -11,8 +11,8 @@ import io.etcdj.api.etcdserverpb.AuthUserGrantRoleRequest;
 import io.etcdj.api.etcdserverpb.AuthUserListRequest;
 import io.etcdj.api.etcdserverpb.AuthUserRevokeRoleRequest;
 import io.etcdj.ctl.cli.CtlCommand;
-import io.etcdj.ctl.cli.CtlException;
-import io.etcdj.ctl.cli.ExitCodes;
+import io.etcdj.cli.CliException;
+import io.etcdj.cli.ExitCodes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -37,7 +37,7 @@ public final class UserCommand {
             String line = ctx.stdinReader().readLine();
             return line == null ? "" : line;
         } catch (IOException e) {
-            throw new CtlException(ExitCodes.BAD_ARGS, "failed to read password: " + e.getMessage());
+            throw new CliException(ExitCodes.BAD_ARGS, "failed to read password: " + e.getMessage());
         }
     }
 
@@ -54,17 +54,17 @@ public final class UserCommand {
                 String[] words = line == null ? new String[0] : line.trim().split("\\s+");
                 return words.length == 0 ? "" : words[0];
             } catch (IOException e) {
-                throw new CtlException(ExitCodes.BAD_ARGS, "failed to read password: " + e.getMessage());
+                throw new CliException(ExitCodes.BAD_ARGS, "failed to read password: " + e.getMessage());
             }
         }
         String password = readPassword(ctx, "Password of " + name + ": ");
         if (System.console() != null) {
             if (password.isEmpty()) {
-                throw CtlException.badArgs("empty password");
+                throw CliException.badArgs("empty password");
             }
             String again = readPassword(ctx, "Type password of " + name + " again for confirmation: ");
             if (!again.equals(password)) {
-                throw CtlException.badArgs("given passwords are different");
+                throw CliException.badArgs("given passwords are different");
             }
         }
         return password;
@@ -214,7 +214,7 @@ public final class UserCommand {
         protected void run() {
             List<String> a = orEmpty(args);
             if (a.size() != 2) {
-                throw CtlException.badArgs("user grant command requires user name and role name as its argument");
+                throw CliException.badArgs("user grant command requires user name and role name as its argument");
             }
             ctx.checkFormat();
             var resp = ctx.client().auth(s -> s.userGrantRole(AuthUserGrantRoleRequest.newBuilder()
@@ -234,7 +234,7 @@ public final class UserCommand {
         protected void run() {
             List<String> a = orEmpty(args);
             if (a.size() != 2) {
-                throw CtlException.badArgs("user revoke-role requires user name and role name as its argument");
+                throw CliException.badArgs("user revoke-role requires user name and role name as its argument");
             }
             ctx.checkFormat();
             var resp = ctx.client().auth(s -> s.userRevokeRole(AuthUserRevokeRoleRequest.newBuilder()

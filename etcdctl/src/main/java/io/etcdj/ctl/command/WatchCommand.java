@@ -7,8 +7,8 @@ import io.etcdj.api.etcdserverpb.WatchResponse;
 import io.etcdj.api.mvccpb.Event;
 import io.etcdj.client.EtcdClientException;
 import io.etcdj.ctl.cli.CtlCommand;
-import io.etcdj.ctl.cli.CtlException;
-import io.etcdj.ctl.cli.ExitCodes;
+import io.etcdj.cli.CliException;
+import io.etcdj.cli.ExitCodes;
 import io.etcdj.ctl.printer.GoQuote;
 import io.etcdj.ctl.printer.KeyRanges;
 import io.etcdj.ctl.printer.Printer;
@@ -73,7 +73,7 @@ public final class WatchCommand extends CtlCommand {
         List<String> exec = new ArrayList<>();
         try {
             parseArgs(ctx.commandArgs(), orEmpty(args), envKey(), "", keys, exec);
-        } catch (CtlException e) {
+        } catch (CliException e) {
             return false;
         }
         return !exec.isEmpty();
@@ -88,7 +88,7 @@ public final class WatchCommand extends CtlCommand {
         String envKey = envKey();
         String envRange = ctx.env().getOrDefault("ETCDCTL_WATCH_RANGE_END", "");
         if (envKey.isEmpty() && !envRange.isEmpty()) {
-            throw CtlException.badArgs("ETCDCTL_WATCH_KEY is empty but got ETCDCTL_WATCH_RANGE_END="
+            throw CliException.badArgs("ETCDCTL_WATCH_KEY is empty but got ETCDCTL_WATCH_RANGE_END="
                     + GoQuote.quote(envRange.getBytes(StandardCharsets.UTF_8)));
         }
         if (interactive) {
@@ -114,10 +114,10 @@ public final class WatchCommand extends CtlCommand {
         int execIdx = raw.indexOf("--");
         boolean execExist = execIdx >= 0;
         if (execExist && execIdx == raw.size() - 1) {
-            throw CtlException.badArgs(SEPARATOR_ERROR);
+            throw CliException.badArgs(SEPARATOR_ERROR);
         }
         if (!execExist && raw.isEmpty() && envKey.isEmpty()) {
-            throw CtlException.badArgs(NUMBER_ERROR);
+            throw CliException.badArgs(NUMBER_ERROR);
         }
         if (execExist && !envKey.isEmpty()) {
             // the positional words before "--" must be none: the key comes from the environment
@@ -128,12 +128,12 @@ public final class WatchCommand extends CtlCommand {
                     continue;
                 }
                 if (r == execIdx) {
-                    throw CtlException.badArgs(CONFLICT_ERROR);
+                    throw CliException.badArgs(CONFLICT_ERROR);
                 }
             }
         }
         if (!execExist && !positional.isEmpty() && !envKey.isEmpty()) {
-            throw CtlException.badArgs(CONFLICT_ERROR);
+            throw CliException.badArgs(CONFLICT_ERROR);
         }
         withCommand(raw, positional, envKey, envRange, keys, exec);
     }
@@ -162,10 +162,10 @@ public final class WatchCommand extends CtlCommand {
     /** The create request: the first key, a range end only when there are exactly two. */
     WatchCreateRequest request(List<String> keys) {
         if (keys.isEmpty()) {
-            throw CtlException.badArgs("bad number of arguments");
+            throw CliException.badArgs("bad number of arguments");
         }
         if (prefix && keys.size() == 2) {
-            throw CtlException.badArgs("`range_end` and `--prefix` are mutually exclusive");
+            throw CliException.badArgs("`range_end` and `--prefix` are mutually exclusive");
         }
         WatchCreateRequest.Builder b = WatchCreateRequest.newBuilder().setKey(Args.bytes(keys.get(0)))
                 .setStartRevision(rev).setPrevKv(prevKv).setProgressNotify(progressNotify);
@@ -210,11 +210,11 @@ public final class WatchCommand extends CtlCommand {
                     try {
                         line = ctx.stdinReader().readLine();
                     } catch (IOException e) {
-                        throw new CtlException(ExitCodes.INVALID_INPUT, "Error reading watch request line: "
+                        throw new CliException(ExitCodes.INVALID_INPUT, "Error reading watch request line: "
                                 + e.getMessage());
                     }
                     if (line == null) {
-                        throw new CtlException(ExitCodes.INVALID_INPUT, "Error reading watch request line: EOF");
+                        throw new CliException(ExitCodes.INVALID_INPUT, "Error reading watch request line: EOF");
                     }
                     List<String> words = TxnParser.split(line);
                     if (words.isEmpty()) {
@@ -272,26 +272,26 @@ public final class WatchCommand extends CtlCommand {
         List<String> watchArgs = words.subList(1, words.size());
         int execIdx = watchArgs.indexOf("--");
         if (execIdx >= 0 && execIdx == watchArgs.size() - 1) {
-            throw CtlException.badArgs(SEPARATOR_ERROR);
+            throw CliException.badArgs(SEPARATOR_ERROR);
         }
         WatchCommand w = new WatchCommand();
         try {
             new CommandLine(w).parseArgs(watchArgs.toArray(new String[0]));
         } catch (CommandLine.ParameterException e) {
-            throw CtlException.badArgs(io.etcdj.ctl.cli.EtcdctlApp.describe(e));
+            throw CliException.badArgs(io.etcdj.cli.PflagErrors.describe(e));
         }
         List<String> positional = orEmpty(w.args);
         if (execIdx < 0 && positional.isEmpty() && envKey.isEmpty()) {
-            throw CtlException.badArgs(NUMBER_ERROR);
+            throw CliException.badArgs(NUMBER_ERROR);
         }
         if (execIdx < 0 && !positional.isEmpty() && !envKey.isEmpty()) {
-            throw CtlException.badArgs(CONFLICT_ERROR);
+            throw CliException.badArgs(CONFLICT_ERROR);
         }
         List<String> keys = new ArrayList<>();
         withCommand(watchArgs, positional, envKey, envRange, keys, exec);
         try {
             return w.request(keys);
-        } catch (CtlException e) {
+        } catch (CliException e) {
             ctx.err().println("Invalid command " + line + " (" + e.getMessage() + ")");
             return null;
         }
@@ -325,7 +325,7 @@ public final class WatchCommand extends CtlCommand {
         } finally {
             stream.onCompleted();
         }
-        throw new CtlException(ExitCodes.INTERRUPTED, "watch is canceled by the server");
+        throw new CliException(ExitCodes.INTERRUPTED, "watch is canceled by the server");
     }
 
     /**
@@ -340,7 +340,7 @@ public final class WatchCommand extends CtlCommand {
             while (open > 0) {
                 Object next = queue.take();
                 if (next instanceof Throwable t) {
-                    throw CtlException.error(EtcdClientException.from(Status.fromThrowable(t)).getMessage());
+                    throw CliException.error(EtcdClientException.from(Status.fromThrowable(t)).getMessage());
                 }
                 if (next == END) {
                     return;
@@ -407,7 +407,7 @@ public final class WatchCommand extends CtlCommand {
             }
             if (failure != null) {
                 ctx.err().println("command " + ChildProcess.quoteList(exec) + " error (" + failure + ")");
-                throw new CtlException(ExitCodes.ERROR, null);
+                throw new CliException(ExitCodes.ERROR, null);
             }
         }
     }

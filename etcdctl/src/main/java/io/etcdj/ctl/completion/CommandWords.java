@@ -1,6 +1,6 @@
 package io.etcdj.ctl.completion;
 
-import io.etcdj.ctl.cli.GlobalFlag;
+import io.etcdj.cli.GlobalFlag;
 import io.etcdj.ctl.cli.GlobalOptions;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;

@@ -32,7 +32,7 @@ import io.etcdj.api.etcdserverpb.TxnResponse;
 import io.etcdj.api.etcdserverpb.WatchResponse;
 import io.etcdj.api.mvccpb.Event;
 import io.etcdj.api.mvccpb.KeyValue;
-import io.etcdj.ctl.cli.CtlException;
+import io.etcdj.cli.CliException;
 
 import java.util.List;
 
@@ -167,22 +167,22 @@ public final class FieldsPrinter implements Printer {
 
     @Override
     public void memberAdd(MemberAddResponse r) {
-        throw CtlException.unsupportedFormat("fields");
+        throw CliException.unsupportedFormat("fields");
     }
 
     @Override
     public void memberRemove(long id, MemberRemoveResponse r) {
-        throw CtlException.unsupportedFormat("fields");
+        throw CliException.unsupportedFormat("fields");
     }
 
     @Override
     public void memberUpdate(long id, MemberUpdateResponse r) {
-        throw CtlException.unsupportedFormat("fields");
+        throw CliException.unsupportedFormat("fields");
     }
 
     @Override
     public void memberPromote(long id, MemberPromoteResponse r) {
-        throw CtlException.unsupportedFormat("fields");
+        throw CliException.unsupportedFormat("fields");
     }
 
     @Override
@@ -286,11 +286,11 @@ public final class FieldsPrinter implements Printer {
 
     @Override
     public void userGet(String user, AuthUserGetResponse r) {
-        throw CtlException.unsupportedFormat("fields");
+        throw CliException.unsupportedFormat("fields");
     }
 
     @Override
     public void userList(AuthUserListResponse r) {
-        throw CtlException.unsupportedFormat("fields");
+        throw CliException.unsupportedFormat("fields");
     }
 }

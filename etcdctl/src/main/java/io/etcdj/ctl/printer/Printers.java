@@ -1,7 +1,6 @@
 package io.etcdj.ctl.printer;
 
-import io.etcdj.ctl.cli.CtlException;
-import io.etcdj.ctl.cli.ExitCodes;
+import io.etcdj.cli.OutputFormat;
 
 import java.io.PrintStream;
 
@@ -12,13 +11,12 @@ public final class Printers {
     }
 
     public static Printer forFormat(String format, Out out, PrintStream err, boolean hex, boolean valueOnly) {
-        return switch (format) {
-            case "simple" -> new SimplePrinter(out, err, hex, valueOnly);
-            case "json" -> new JsonPrinter(out);
-            case "fields" -> new FieldsPrinter(out);
-            case "table" -> new TablePrinter(out);
-            case "protobuf" -> new ProtobufPrinter(out);
-            default -> throw new CtlException(ExitCodes.BAD_FEATURE, "unsupported output format");
+        return switch (OutputFormat.parse(format)) {
+            case SIMPLE -> new SimplePrinter(out, err, hex, valueOnly);
+            case JSON -> new JsonPrinter(out);
+            case FIELDS -> new FieldsPrinter(out);
+            case TABLE -> new TablePrinter(out);
+            case PROTOBUF -> new ProtobufPrinter(out);
         };
     }
 }

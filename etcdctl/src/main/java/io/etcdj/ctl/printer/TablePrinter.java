@@ -1,5 +1,6 @@
 package io.etcdj.ctl.printer;
 
+import io.etcdj.cli.AsciiTable;
 import io.etcdj.api.etcdserverpb.MemberListResponse;
 
 import java.util.ArrayList;
@@ -20,7 +21,7 @@ public final class TablePrinter extends UnsupportedPrinter {
 
     @Override
     public void memberList(MemberListResponse r) {
-        out.print(Table.render(MemberRows.HEADER, MemberRows.rows(r)));
+        out.print(AsciiTable.render(MemberRows.HEADER, MemberRows.rows(r)));
     }
 
     @Override
@@ -29,12 +30,12 @@ public final class TablePrinter extends UnsupportedPrinter {
         for (EndpointHealth h : r) {
             rows.add(List.of(h.endpoint(), Boolean.toString(h.health()), h.took(), h.error()));
         }
-        out.print(Table.render(new String[] {"ENDPOINT", "HEALTH", "TOOK", "ERROR"}, rows));
+        out.print(AsciiTable.render(new String[] {"ENDPOINT", "HEALTH", "TOOK", "ERROR"}, rows));
     }
 
     @Override
     public void endpointStatus(List<EndpointStatus> r) {
-        out.print(Table.render(StatusRows.HEADER, StatusRows.rows(r)));
+        out.print(AsciiTable.render(StatusRows.HEADER, StatusRows.rows(r)));
     }
 
     @Override
@@ -43,6 +44,6 @@ public final class TablePrinter extends UnsupportedPrinter {
         for (EndpointHashKV h : r) {
             rows.add(List.of(h.endpoint(), Integer.toUnsignedString(h.hashKV().getHash())));
         }
-        out.print(Table.render(new String[] {"ENDPOINT", "HASH"}, rows));
+        out.print(AsciiTable.render(new String[] {"ENDPOINT", "HASH"}, rows));
     }
 }

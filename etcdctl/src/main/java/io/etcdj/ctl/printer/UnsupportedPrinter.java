@@ -23,7 +23,7 @@ import io.etcdj.api.etcdserverpb.TxnResponse;
 import io.etcdj.api.etcdserverpb.WatchResponse;
 import com.google.protobuf.Message;
 import java.util.List;
-import io.etcdj.ctl.cli.CtlException;
+import io.etcdj.cli.CliException;
 
 /**
  * Base for formats that support only some responses: everything not overridden is refused with
@@ -39,126 +39,126 @@ public abstract class UnsupportedPrinter implements Printer {
 
     @Override
     public void get(RangeResponse r) {
-        throw CtlException.unsupportedFormat(format);
+        throw CliException.unsupportedFormat(format);
     }
 
     @Override
     public void put(PutResponse r) {
-        throw CtlException.unsupportedFormat(format);
+        throw CliException.unsupportedFormat(format);
     }
 
     @Override
     public void del(DeleteRangeResponse r) {
-        throw CtlException.unsupportedFormat(format);
+        throw CliException.unsupportedFormat(format);
     }
 
     @Override
     public void txn(TxnResponse r) {
-        throw CtlException.unsupportedFormat(format);
+        throw CliException.unsupportedFormat(format);
     }
 
     @Override
     public void watch(WatchResponse r) {
-        throw CtlException.unsupportedFormat(format);
+        throw CliException.unsupportedFormat(format);
     }
 
     @Override
     public void grant(LeaseGrantResponse r) {
-        throw CtlException.unsupportedFormat(format);
+        throw CliException.unsupportedFormat(format);
     }
 
     @Override
     public void revoke(long id, LeaseRevokeResponse r) {
-        throw CtlException.unsupportedFormat(format);
+        throw CliException.unsupportedFormat(format);
     }
 
     @Override
     public void keepAlive(LeaseKeepAliveResponse r) {
-        throw CtlException.unsupportedFormat(format);
+        throw CliException.unsupportedFormat(format);
     }
 
     @Override
     public void timeToLive(LeaseTimeToLiveResponse r, boolean keys) {
-        throw CtlException.unsupportedFormat(format);
+        throw CliException.unsupportedFormat(format);
     }
 
     @Override
     public void leases(LeaseLeasesResponse r) {
-        throw CtlException.unsupportedFormat(format);
+        throw CliException.unsupportedFormat(format);
     }
 
     @Override
     public void memberAdd(MemberAddResponse r) {
-        throw CtlException.unsupportedFormat(format);
+        throw CliException.unsupportedFormat(format);
     }
 
     @Override
     public void memberRemove(long id, MemberRemoveResponse r) {
-        throw CtlException.unsupportedFormat(format);
+        throw CliException.unsupportedFormat(format);
     }
 
     @Override
     public void memberUpdate(long id, MemberUpdateResponse r) {
-        throw CtlException.unsupportedFormat(format);
+        throw CliException.unsupportedFormat(format);
     }
 
     @Override
     public void memberPromote(long id, MemberPromoteResponse r) {
-        throw CtlException.unsupportedFormat(format);
+        throw CliException.unsupportedFormat(format);
     }
 
     @Override
     public void memberList(MemberListResponse r) {
-        throw CtlException.unsupportedFormat(format);
+        throw CliException.unsupportedFormat(format);
     }
 
     @Override
     public void endpointHealth(List<EndpointHealth> r) {
-        throw CtlException.unsupportedFormat(format);
+        throw CliException.unsupportedFormat(format);
     }
 
     @Override
     public void endpointStatus(List<EndpointStatus> r) {
-        throw CtlException.unsupportedFormat(format);
+        throw CliException.unsupportedFormat(format);
     }
 
     @Override
     public void endpointHashKV(List<EndpointHashKV> r) {
-        throw CtlException.unsupportedFormat(format);
+        throw CliException.unsupportedFormat(format);
     }
 
     @Override
     public void alarm(AlarmResponse r) {
-        throw CtlException.unsupportedFormat(format);
+        throw CliException.unsupportedFormat(format);
     }
 
     @Override
     public void authMessage(Message r, String simpleText) {
-        throw CtlException.unsupportedFormat(format);
+        throw CliException.unsupportedFormat(format);
     }
 
     @Override
     public void authStatus(AuthStatusResponse r) {
-        throw CtlException.unsupportedFormat(format);
+        throw CliException.unsupportedFormat(format);
     }
 
     @Override
     public void roleGet(String role, AuthRoleGetResponse r) {
-        throw CtlException.unsupportedFormat(format);
+        throw CliException.unsupportedFormat(format);
     }
 
     @Override
     public void roleList(AuthRoleListResponse r) {
-        throw CtlException.unsupportedFormat(format);
+        throw CliException.unsupportedFormat(format);
     }
 
     @Override
     public void userGet(String user, AuthUserGetResponse r) {
-        throw CtlException.unsupportedFormat(format);
+        throw CliException.unsupportedFormat(format);
     }
 
     @Override
     public void userList(AuthUserListResponse r) {
-        throw CtlException.unsupportedFormat(format);
+        throw CliException.unsupportedFormat(format);
     }
 }

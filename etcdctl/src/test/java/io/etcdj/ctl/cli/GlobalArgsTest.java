@@ -1,5 +1,7 @@
 package io.etcdj.ctl.cli;
 
+import io.etcdj.cli.CliException;
+import io.etcdj.cli.ExitCodes;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -51,7 +53,7 @@ class GlobalArgsTest {
     void environmentShadowedByFlagIsFatal() {
         GlobalArgs g = GlobalArgs.split(new String[] {"--hex", "get", "k"});
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        CtlException e = assertThrows(CtlException.class, () -> g.applyEnvironment(Map.of("ETCDCTL_HEX", "true"),
+        CliException e = assertThrows(CliException.class, () -> g.applyEnvironment(Map.of("ETCDCTL_HEX", "true"),
                 new PrintStream(err, true, StandardCharsets.UTF_8)));
         assertEquals(ExitCodes.ERROR, e.exitCode());
         assertTrue(err.toString(StandardCharsets.UTF_8).contains(" C | pkg/flags: conflicting environment variable "

@@ -2,7 +2,7 @@ package io.etcdj.ctl.command;
 
 import io.etcdj.api.etcdserverpb.Compare;
 import io.etcdj.api.etcdserverpb.RequestOp;
-import io.etcdj.ctl.cli.CtlException;
+import io.etcdj.cli.CliException;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -25,7 +25,7 @@ class TxnParserTest {
 
     @Test
     void rejectsMalformedCompares() {
-        CtlException e = assertThrows(CtlException.class, () -> TxnParser.compare("bogus"));
+        CliException e = assertThrows(CliException.class, () -> TxnParser.compare("bogus"));
         assertEquals("malformed comparison: bogus", e.getMessage());
         assertEquals(3, e.exitCode());
     }

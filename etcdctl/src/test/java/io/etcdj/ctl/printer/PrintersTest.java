@@ -7,7 +7,7 @@ import io.etcdj.api.etcdserverpb.MemberListResponse;
 import io.etcdj.api.etcdserverpb.RangeResponse;
 import io.etcdj.api.etcdserverpb.ResponseHeader;
 import io.etcdj.api.mvccpb.KeyValue;
-import io.etcdj.ctl.cli.CtlException;
+import io.etcdj.cli.CliException;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -53,7 +53,7 @@ class PrintersTest {
 
     @Test
     void tableRefusesKeyValueResponses() {
-        CtlException e = assertThrows(CtlException.class, () -> printer("table", false).get(fooBar()));
+        CliException e = assertThrows(CliException.class, () -> printer("table", false).get(fooBar()));
         assertEquals("table not supported as output format", e.getMessage());
         assertEquals(4, e.exitCode());
     }

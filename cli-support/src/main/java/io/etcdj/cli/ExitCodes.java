@@ -1,4 +1,4 @@
-package io.etcdj.ctl.cli;
+package io.etcdj.cli;
 
 /**
  * etcdctl's exit codes (cobrautl): the same numbers, including the two names that share 4 and 5.

@@ -1,4 +1,4 @@
-package io.etcdj.etcdutl;
+package io.etcdj.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -16,14 +16,20 @@ class AsciiTableTest {
                 | e167df58 |        5 |          8 |      20 kB |   3.6.0 |
                 +----------+----------+------------+------------+---------+
                 """;
-        String actual = new AsciiTable(List.of("hash", "revision", "total keys", "total size", "version"))
-                .row(List.of("e167df58", "5", "8", "20 kB", "3.6.0")).render();
+        String actual = AsciiTable.render(new String[] {"HASH", "REVISION", "TOTAL KEYS", "TOTAL SIZE", "VERSION"},
+                List.of(List.of("e167df58", "5", "8", "20 kB", "3.6.0")));
         assertEquals(expected, actual);
     }
 
     @Test
     void oddGapPutsTheExtraSpaceRightOfAHeader() {
-        String actual = new AsciiTable(List.of("ab")).row(List.of("12345")).render();
+        String actual = AsciiTable.render(new String[] {"AB"}, List.of(List.of("12345")));
         assertEquals("+-------+\n|  AB   |\n+-------+\n| 12345 |\n+-------+\n", actual);
+    }
+
+    @Test
+    void widthsCountCodePointsNotUtf16Units() {
+        String actual = AsciiTable.render(new String[] {"KEY"}, List.of(List.of("\uD83D\uDE00")));
+        assertEquals("+-----+\n| KEY |\n+-----+\n|   \uD83D\uDE00 |\n+-----+\n", actual);
     }
 }

@@ -1,14 +1,18 @@
-package io.etcdj.ctl.cli;
+package io.etcdj.cli;
 
 import picocli.CommandLine;
 
-/** Registers Go-compatible converters so bad numbers are reported with strconv's text. */
-final class Converters {
+/**
+ * picocli converters for number and bool options that parse as Go's strconv does, so a bad value is
+ * reported with strconv's text ({@code strconv.ParseBool: parsing "x": invalid syntax}).
+ */
+public final class GoConverters {
 
-    private Converters() {
+    private GoConverters() {
     }
 
-    static void register(CommandLine cl) {
+    /** Registers the converters on {@code cl} (and the subcommands added before). */
+    public static void register(CommandLine cl) {
         CommandLine.ITypeConverter<Long> int64 = s -> {
             try {
                 return GoValues.parseInt(s, 10);

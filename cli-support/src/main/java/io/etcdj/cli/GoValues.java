@@ -1,10 +1,10 @@
-package io.etcdj.ctl.cli;
+package io.etcdj.cli;
 
 import java.time.Duration;
 
 /**
  * Parses flag values the way Go's strconv and time packages do, with their error texts, so bad input
- * is reported exactly as etcdctl reports it.
+ * is reported exactly as etcdctl and etcdutl report it.
  */
 public final class GoValues {
 
@@ -23,10 +23,23 @@ public final class GoValues {
     /** strconv.ParseInt(s, base, 64). */
     public static long parseInt(String s, int base) {
         try {
-            return Long.parseLong(s.startsWith("+") ? s.substring(1) : s, base);
+            return Long.parseLong(s, base);
         } catch (NumberFormatException e) {
             String reason = s.matches("[+-]?[0-9a-fA-F]+") && isDigits(s, base) ? "value out of range" : "invalid syntax";
             throw new IllegalArgumentException("strconv.ParseInt: parsing \"" + s + "\": " + reason, e);
+        }
+    }
+
+    /**
+     * An unsigned 64-bit decimal flag value (pflag's uint64) with strconv.ParseUint's error texts. It
+     * accepts what {@link Long#parseUnsignedLong(String)} accepts, so also a leading {@code +}.
+     */
+    public static long parseUint(String s) {
+        try {
+            return Long.parseUnsignedLong(s);
+        } catch (NumberFormatException e) {
+            String reason = s.matches("[0-9]+") ? "value out of range" : "invalid syntax";
+            throw new IllegalArgumentException("strconv.ParseUint: parsing \"" + s + "\": " + reason, e);
         }
     }
 

@@ -1,4 +1,4 @@
-package io.etcdj.ctl.cli;
+package io.etcdj.cli;
 
 import org.junit.jupiter.api.Test;
 
@@ -52,5 +52,16 @@ class GoValuesTest {
         assertEquals(false, GoValues.parseBool("0"));
         assertEquals("strconv.ParseBool: parsing \"yes\": invalid syntax",
                 assertThrows(IllegalArgumentException.class, () -> GoValues.parseBool("yes")).getMessage());
+    }
+
+    @Test
+    void parsesUnsignedIntsWithStrconvErrors() {
+        assertEquals(5, GoValues.parseUint("5"));
+        assertEquals("strconv.ParseUint: parsing \"-1\": invalid syntax",
+                assertThrows(IllegalArgumentException.class, () -> GoValues.parseUint("-1")).getMessage());
+        assertEquals("strconv.ParseUint: parsing \"99999999999999999999\": value out of range",
+                assertThrows(IllegalArgumentException.class, () -> GoValues.parseUint("99999999999999999999")).getMessage());
+        assertEquals("strconv.ParseInt: parsing \"++5\": invalid syntax",
+                assertThrows(IllegalArgumentException.class, () -> GoValues.parseInt("++5", 10)).getMessage());
     }
 }

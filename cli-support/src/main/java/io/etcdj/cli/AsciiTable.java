@@ -1,16 +1,19 @@
-package io.etcdj.ctl.printer;
+package io.etcdj.cli;
 
 import java.util.List;
 
 /**
- * ASCII tables as etcdctl draws them: a ruled header row with centred titles and right-aligned cells.
+ * etcd's {@code -w table} layout (etcdctl's and etcdutl's): a ruled header row with centred titles
+ * (an odd gap puts the extra space right of the title), right-aligned cells, one space of padding,
+ * {@code +---+} rules; widths count code points. Titles are printed as given (etcd's are upper case).
  */
-final class Table {
+public final class AsciiTable {
 
-    private Table() {
+    private AsciiTable() {
     }
 
-    static String render(String[] header, List<List<String>> rows) {
+    /** The table of {@code header} over {@code rows} (each as wide as the header), ending in a newline. */
+    public static String render(String[] header, List<List<String>> rows) {
         int[] widths = new int[header.length];
         for (int i = 0; i < header.length; i++) {
             widths[i] = width(header[i]);

@@ -1,8 +1,8 @@
-package io.etcdj.ctl.cli;
+package io.etcdj.cli;
 
 /**
- * One of etcdctl's global flags: its names, value kind, the default as etcdctl's help shows it, and
- * its help text.
+ * One global (cobra: persistent) flag of a tool: its names, value kind, the default as etcdctl's help
+ * shows it, and its help text. {@link PersistentFlags} takes such flags out of a command line.
  */
 public record GlobalFlag(String name, String shorthand, Kind kind, String defaultText, String usage) {
 
@@ -20,8 +20,8 @@ public record GlobalFlag(String name, String shorthand, Kind kind, String defaul
         };
     }
 
-    /** The environment variable etcdctl reads for this flag. */
-    public String envName() {
-        return "ETCDCTL_" + name.toUpperCase(java.util.Locale.ROOT).replace('-', '_');
+    /** The environment variable etcd's pkg/flags reads for this flag, e.g. {@code ETCDCTL_WRITE_OUT}. */
+    public String envName(String prefix) {
+        return prefix + name.toUpperCase(java.util.Locale.ROOT).replace('-', '_');
     }
 }
