@@ -163,10 +163,11 @@ public record Flag(String group, String name, String defaultValue, String usage,
             c.group("Experimental distributed tracing");
             String tracing = "distributed tracing is not implemented";
             c.notYet("enable-distributed-tracing", "false", Kind.BOOL, "Enable distributed tracing.", tracing);
-            c.notYet("distributed-tracing-address", "localhost:4317", Kind.STRING, "Distributed tracing collector address.", tracing);
-            c.notYet("distributed-tracing-service-name", "etcd", Kind.STRING, "Distributed tracing service name, must be same across all etcd instances.", tracing);
-            c.notYet("distributed-tracing-instance-id", "", Kind.STRING, "Distributed tracing instance ID, must be unique per each etcd instance.", tracing);
-            c.notYet("distributed-tracing-sampling-rate", "0", Kind.INT, "Number of samples to collect per million spans for distributed tracing. Disabled by default.", tracing);
+            // as in etcd, the settings below are read only when tracing is enabled: accepted, and unused
+            c.add("distributed-tracing-address", "localhost:4317", Kind.STRING, "Distributed tracing collector address.");
+            c.add("distributed-tracing-service-name", "etcd", Kind.STRING, "Distributed tracing service name, must be same across all etcd instances.");
+            c.add("distributed-tracing-instance-id", "", Kind.STRING, "Distributed tracing instance ID, must be unique per each etcd instance.");
+            c.add("distributed-tracing-sampling-rate", "0", Kind.INT, "Number of samples to collect per million spans for distributed tracing. Disabled by default.");
 
             c.group("Features");
             c.add("corrupt-check-time", "0s", Kind.DURATION, "Duration of time between cluster corruption check passes.");

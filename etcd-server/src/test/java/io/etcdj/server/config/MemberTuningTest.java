@@ -110,6 +110,18 @@ class MemberTuningTest {
     }
 
     @Test
+    void tracingIsRefusedNamingTheFlagItsSettingsAreAcceptedWhileItIsOff() throws Exception {
+        config("--distributed-tracing-address=collector:4317", "--distributed-tracing-service-name=kv",
+                "--distributed-tracing-instance-id=a", "--distributed-tracing-sampling-rate=100", "--enable-distributed-tracing=false");
+        ConfigException on = assertThrows(ConfigException.class, () -> config("--enable-distributed-tracing"));
+        assertEquals("--enable-distributed-tracing=true is not supported by this server yet (distributed tracing is not "
+                + "implemented); remove the flag or give it its default value", on.getMessage());
+        ConfigException old = assertThrows(ConfigException.class, () -> config("--experimental-enable-distributed-tracing=true"));
+        assertTrue(old.getMessage().startsWith("--experimental-enable-distributed-tracing=true is not supported"), old.getMessage());
+        assertEquals(2, assertThrows(ConfigException.class, () -> config("--distributed-tracing-sampling-rate=often")).exitCode());
+    }
+
+    @Test
     void metricsLevelOtherThanExtensiveIsBasicAsInEtcd34() throws Exception {
         assertFalse(config("--metrics=foo").options().metricsExtensive());
         assertFalse(config("--metrics=basic").options().metricsExtensive());

@@ -90,6 +90,10 @@ class DropInIT {
                 case "downgrade-check-time" -> "1s";
                 case "backend-bbolt-freelist-type" -> "array";
                 case "metrics" -> "foo";
+                case "distributed-tracing-address" -> "127.0.0.1:4317";
+                case "distributed-tracing-service-name" -> "sweep";
+                case "distributed-tracing-instance-id" -> "sweep-1";
+                case "distributed-tracing-sampling-rate" -> "10";
                 case "feature-gates" -> "StopGRPCServiceOnDefrag=true,SetMemberLocalAddr=true,TxnModeWriteWithSharedBuffer=false";
                 default -> f.defaultValue();
             };
