@@ -84,6 +84,8 @@ public final class Main {
                 signaled.set(false);
                 stop.countDown();
             });
+        } catch (io.etcdj.server.embed.Member.Fatal e) {
+            return 1;
         } catch (ConfigException | IOException e) {
             LOG.error("failed to start etcd", "error", e.getMessage());
             System.err.println("etcd: " + e.getMessage());

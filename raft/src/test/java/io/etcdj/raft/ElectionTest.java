@@ -24,6 +24,27 @@ class ElectionTest {
         }
     }
 
+    /**
+     * Advancing ticks (the server's initial election tick advance, on by default in etcd) runs the
+     * election clock forward at once: advanced past the longest randomized timeout (just under two
+     * election timeouts) a follower campaigns without another tick; without it, a follower cannot
+     * campaign before a whole election timeout has passed.
+     */
+    @Test
+    void advancedTicksCampaignAtOnceWithoutAdvanceNotBeforeATimeout() {
+        int election = RaftConfig.DEFAULT_ELECTION_TICK;
+        TestCluster advanced = TestCluster.of(3);
+        advanced.node(1).node.advanceTicks(2 * election - 1);
+        advanced.stabilize();
+        assertEquals(RaftRole.LEADER, advanced.node(1).status().role(), "advanced: campaigned and won");
+
+        TestCluster plain = TestCluster.of(3);
+        long term = plain.node(1).status().term();
+        plain.tick(election - 1, 1);
+        assertEquals(RaftRole.FOLLOWER, plain.node(1).status().role(), "no advance: no campaign before the timeout");
+        assertEquals(term, plain.node(1).status().term());
+    }
+
     @Test
     void leaderWithStaleLogLosesTheElection() {
         for (boolean preVote : new boolean[] {true, false}) {

@@ -31,9 +31,17 @@ public final class MaintenanceService extends MaintenanceGrpc.MaintenanceImplBas
     private final MaintenanceOperations server;
     private final AuthOperations auth;
 
+    private final HealthService health;
+
     public MaintenanceService(MaintenanceOperations server, AuthOperations auth) {
+        this(server, auth, null);
+    }
+
+    /** {@code health}: told when a defragmentation starts and ends (null: nobody). */
+    public MaintenanceService(MaintenanceOperations server, AuthOperations auth, HealthService health) {
         this.server = server;
         this.auth = auth;
+        this.health = health;
     }
 
     /**
@@ -79,7 +87,16 @@ public final class MaintenanceService extends MaintenanceGrpc.MaintenanceImplBas
             return;
         }
         Replies.now(() -> {
-            server.defragment();
+            if (health != null) {
+                health.defragStarted();
+            }
+            try {
+                server.defragment();
+            } finally {
+                if (health != null) {
+                    health.defragFinished();
+                }
+            }
             // etcd answers a defragment with an empty response, without a header
             return DefragmentResponse.getDefaultInstance();
         }, out);

@@ -14,18 +14,19 @@ public final class FeatureGates {
     }
 
     private static final Map<String, Gate> GATES = new LinkedHashMap<>();
+    /** The gates that stand for a whole stage. */
+    private static final Map<String, String> ALL = Map.of("AllAlpha", "ALPHA", "AllBeta", "BETA");
 
     static {
-        GATES.put("AllAlpha", new Gate(false, "ALPHA", "alpha gates this server does not have would be switched on"));
-        GATES.put("AllBeta", new Gate(false, "BETA", "beta gates this server does not have would be switched on"));
+        GATES.put("AllAlpha", new Gate(false, "ALPHA", null));
+        GATES.put("AllBeta", new Gate(false, "BETA", null));
         GATES.put("CompactHashCheck", new Gate(false, "ALPHA", null));
         GATES.put("InitialCorruptCheck", new Gate(false, "ALPHA", null));
         GATES.put("LeaseCheckpoint", new Gate(false, "ALPHA", null));
         GATES.put("LeaseCheckpointPersist", new Gate(false, "ALPHA", null));
-        GATES.put("SetMemberLocalAddr", new Gate(false, "ALPHA", "peers dial from the address the system picks"));
-        GATES.put("StopGRPCServiceOnDefrag", new Gate(false, "ALPHA", "defragmentation keeps the gRPC service serving"));
-        GATES.put("TxnModeWriteWithSharedBuffer", new Gate(true, "BETA",
-                "write transactions always read through the backend's own transaction"));
+        GATES.put("SetMemberLocalAddr", new Gate(false, "ALPHA", null));
+        GATES.put("StopGRPCServiceOnDefrag", new Gate(false, "ALPHA", null));
+        GATES.put("TxnModeWriteWithSharedBuffer", new Gate(true, "BETA", null));
     }
 
     private FeatureGates() {
@@ -38,9 +39,41 @@ public final class FeatureGates {
         return out;
     }
 
-    /** Why a gate cannot be switched from its default yet, or null. */
+    /**
+     * Why a gate cannot be switched from its default yet, or null. AllAlpha and AllBeta switch on
+     * every gate of their stage, so they can be honoured once each of those gates can.
+     */
     static String notYet(String gate) {
+        String all = ALL.get(gate);
+        if (all != null) {
+            for (Map.Entry<String, Gate> e : GATES.entrySet()) {
+                if (e.getValue().stage.equals(all) && !ALL.containsKey(e.getKey()) && e.getValue().notYet != null) {
+                    return "it would switch on " + e.getKey() + ": " + e.getValue().notYet;
+                }
+            }
+            return null;
+        }
         return GATES.get(gate).notYet;
+    }
+
+    /**
+     * A gate's value: as given, else on when its stage's All gate is on (as Go's feature gates
+     * treat AllAlpha and AllBeta), else its default.
+     */
+    static boolean value(String gate, Map<String, Boolean> given) {
+        Boolean v = given.get(gate);
+        if (v != null) {
+            return v;
+        }
+        Gate g = GATES.get(gate);
+        if (!ALL.containsKey(gate)) {
+            for (Map.Entry<String, String> all : ALL.entrySet()) {
+                if (all.getValue().equals(g.stage) && Boolean.TRUE.equals(given.get(all.getKey()))) {
+                    return true;
+                }
+            }
+        }
+        return g.def;
     }
 
     static boolean defaultOf(String gate) {

@@ -28,7 +28,7 @@ final class FlagResolver {
     }
 
     boolean gate(String name) {
-        return gates.getOrDefault(name, FeatureGates.defaultOf(name));
+        return FeatureGates.value(name, gates);
     }
 
     /** The given values, every deprecated spelling moved to its 3.6 name. */

@@ -154,10 +154,8 @@ public record ServerConfig(
     }
 
     private static MemberOptions options(Map<String, String> all, FlagResolver resolver) throws ConfigException {
+        // as etcd, any value but "extensive" is the basic set (etcd 3.4 starts with --metrics=foo)
         String metrics = all.get("metrics").trim();
-        if (!metrics.equals("basic") && !metrics.equals("extensive")) {
-            throw new ConfigException("invalid value \"" + metrics + "\" for --metrics: must be 'basic' or 'extensive'");
-        }
         String format = all.get("log-format").trim();
         if (!format.equals("json") && !format.equals("console")) {
             throw new ConfigException("unsupported log format: " + format + ", supported formats are: [json console]");
@@ -204,6 +202,7 @@ public record ServerConfig(
                 BackendBatch.of(Durations.parse(all.get("backend-batch-interval"), "backend-batch-interval"),
                         longValue(all, "backend-batch-limit")),
                 storeTuning(all, resolver),
+                tuning(all, resolver),
                 List.copyOf(resolver.warnings()));
     }
 
@@ -216,6 +215,20 @@ public record ServerConfig(
         return StoreTuning.of(checkpoint, persist, StoreTuning.checkpointIntervalOverride(),
                 longValue(all, "compaction-batch-limit"),
                 Durations.parse(all.get("compaction-sleep-interval"), "compaction-sleep-interval"));
+    }
+
+    private static MemberTuning tuning(Map<String, String> all, FlagResolver resolver) throws ConfigException {
+        return new MemberTuning(
+                Durations.parse(all.get("raft-read-timeout"), "raft-read-timeout"),
+                Durations.parse(all.get("raft-write-timeout"), "raft-write-timeout"),
+                bool(all, "memory-mlock"),
+                all.get("backend-bbolt-freelist-type").trim().equals("array"),
+                bool(all, "initial-election-tick-advance"),
+                Durations.parse(all.get("downgrade-check-time"), "downgrade-check-time"),
+                bool(all, "peer-skip-client-san-verification"),
+                resolver.gate("SetMemberLocalAddr"),
+                resolver.gate("StopGRPCServiceOnDefrag"),
+                resolver.gate("TxnModeWriteWithSharedBuffer"));
     }
 
     private static WatchdogOptions watchdog(Map<String, String> all, FlagResolver resolver) throws ConfigException {
@@ -242,8 +255,8 @@ public record ServerConfig(
                         : new CertChecks(TransportSecurity.path(all.get("peer-crl-file")),
                                 CertChecks.list(all.get("peer-cert-allowed-cn")),
                                 CertChecks.list(all.get("peer-cert-allowed-hostname"))),
-                prefix.isEmpty() ? null : TransportSecurity.path(all.get("peer-client-cert-file")),
-                prefix.isEmpty() ? null : TransportSecurity.path(all.get("peer-client-key-file")));
+                TransportSecurity.path(all.get(prefix.isEmpty() ? "client-cert-file" : "peer-client-cert-file")),
+                TransportSecurity.path(all.get(prefix.isEmpty() ? "client-key-file" : "peer-client-key-file")));
     }
 
     private static long longValue(Map<String, String> all, String flag) throws ConfigException {

@@ -7,8 +7,8 @@ import java.nio.file.Path;
  * {@code --key-file}, {@code --trusted-ca-file}, {@code --client-cert-auth}, {@code --auto-tls})
  * or the peer side (the same with {@code --peer-}), with the checks on certificates clients
  * present ({@link CertChecks}), and the pair the member presents when it dials that side itself
- * ({@code --peer-client-cert-file}, {@code --peer-client-key-file}; null: the side's own
- * certificate). Paths are null when the flag is empty. Which
+ * ({@code --peer-client-cert-file}, {@code --peer-client-key-file}, on the client side
+ * {@code --client-cert-file}, {@code --client-key-file}; null: the side's own certificate). Paths are null when the flag is empty. Which
  * files are finally used (given ones or generated ones) is decided when the member starts.
  */
 public record TransportSecurity(Path certFile, Path keyFile, Path trustedCaFile, boolean clientCertAuth,

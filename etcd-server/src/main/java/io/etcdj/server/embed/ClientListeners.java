@@ -95,12 +95,15 @@ final class ClientListeners implements AutoCloseable {
     void start(EtcdServer server, SslContext tls) throws IOException {
         // every service learns its caller (token or client certificate) through the same interceptor
         Callers callers = new Callers(server.auth(), server.config().clientSecurity().clientCertAuth());
+        io.etcdj.server.api.HealthService health = new io.etcdj.server.api.HealthService(
+                server.config().options().tuning().stopGrpcServiceOnDefrag());
         List<ServerServiceDefinition> services = java.util.stream.Stream.of(
                 new KvService(server.kv()).bindService(),
                 new WatchService(server.watches(), server.auth()).bindService(),
                 new LeaseService(server.leases()).bindService(),
                 new ClusterService(server.cluster(), server.auth()).bindService(),
-                new MaintenanceService(server.maintenance(), server.auth()).bindService(),
+                new MaintenanceService(server.maintenance(), server.auth(), health).bindService(),
+                health.bindService(),
                 new AuthService(server.auth()).bindService(),
                 new LockService(server.kv(), server.watches()).bindService(),
                 new ElectionService(server.kv(), server.watches()).bindService())

@@ -11,7 +11,9 @@ import io.etcdj.server.log.Log;
 import io.etcdj.server.tls.MemberTls;
 import io.etcdj.server.tls.TlsStartupCheck;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.URI;
+import java.util.List;
 import java.time.Clock;
 
 /** A member process: the server plus its listeners, started and stopped together. */
@@ -40,11 +42,27 @@ public final class Member implements AutoCloseable {
                 "heartbeat-interval", config.heartbeatMillis() + "ms",
                 "election-timeout", config.electionMillis() + "ms");
         MemberTls tls = new TlsStartupCheck(config, Clock.systemUTC()).run();
+        LOG.info("backend freelist", "backend-bbolt-freelist-type", config.options().tuning().freelistType(),
+                "meaning", "none here: the LMDB backend keeps its own list of free pages, inside its file");
+        if (config.options().tuning().memoryMlock()) {
+            LOG.info("mlocking memory");
+            try {
+                MemoryLock.lockAll();
+            } catch (IOException e) {
+                // etcd ends any start-up error it has no word for with this line
+                LOG.fatal("discovery failed", "error", e.getMessage());
+                throw new Fatal(e.getMessage());
+            }
+        }
         m.server = EtcdServer.open(config, onFatal, handler -> {
             PeerTransport peers = new PeerTransport(handler);
             try {
                 peers.useTls(tls.peerServer(), tls.peerClient());
+                var tuning = config.options().tuning();
+                peers.useLinks(new io.etcdj.server.transport.PeerLinks(tuning.raftReadTimeout(), tuning.raftWriteTimeout(),
+                        tuning.setMemberLocalAddr() ? inferLocalAddr(config) : null, !tuning.peerSkipClientSanVerification()));
                 peers.listen(config.listenPeerUrls());
+                peers.startProbing();
             } catch (IOException | RuntimeException e) {
                 peers.close();
                 throw e;
@@ -67,6 +85,51 @@ public final class Member implements AutoCloseable {
         }
         LOG.info("ready to serve client requests");
         return m;
+    }
+
+    /**
+     * The SetMemberLocalAddr feature gate, as etcd 3.6 infers the address: the host of the first
+     * advertised peer URL that is an IP address, neither loopback nor unspecified; none (the system
+     * picks) otherwise.
+     */
+    static String inferLocalAddr(ServerConfig config) {
+        List<String> advertised = config.initialAdvertisePeerUrls().stream().map(URI::toString).toList();
+        LOG.info("searching for a suitable member local address in AdvertisePeerURLs", "advertise-peer-urls", advertised);
+        for (URI u : config.initialAdvertisePeerUrls()) {
+            InetAddress a = ipLiteral(u.getHost());
+            if (a != null && !a.isLoopbackAddress() && !a.isAnyLocalAddress()) {
+                LOG.info("setting member local address", "LocalAddr", a.getHostAddress());
+                return a.getHostAddress();
+            }
+        }
+        LOG.warn("unable to set a member local address due to lack of suitable local addresses", "advertise-peer-urls", advertised);
+        return null;
+    }
+
+    /** The address an IP literal names, null for a host name (never resolved). */
+    private static InetAddress ipLiteral(String host) {
+        if (host == null || host.isEmpty()) {
+            return null;
+        }
+        String h = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+        boolean literal = h.contains(":") || h.matches("\\d{1,3}(\\.\\d{1,3}){3}");
+        if (!literal) {
+            return null;
+        }
+        try {
+            return InetAddress.getByName(h);
+        } catch (java.net.UnknownHostException e) {
+            return null;
+        }
+    }
+
+    /** A start-up failure already logged at fatal level: the process exits with status 1, nothing more. */
+    public static final class Fatal extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        Fatal(String message) {
+            super(message);
+        }
     }
 
     public EtcdServer server() {

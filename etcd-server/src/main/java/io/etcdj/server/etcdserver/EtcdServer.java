@@ -199,6 +199,10 @@ public final class EtcdServer implements AutoCloseable {
         }, 100, 100, TimeUnit.MILLISECONDS);
         startCorruptionChecks();
         startCompactionHashChecks();
+        var tuning = config.options().tuning();
+        ElectionTickAdvance.start(tuning.initialElectionTickAdvance(), sm.membership.members().size(), memberId,
+                config.electionTicks(), config.heartbeatMillis(), timers, transport::activePeers, raft::advanceTicks);
+        startDowngradeMonitor(tuning.downgradeCheckTime());
         new Compactor(new Compactor.Target() {
             @Override
             public long currentRevision() {
@@ -277,6 +281,48 @@ public final class EtcdServer implements AutoCloseable {
         propose(InternalRaftRequest.newBuilder().setAlarm(io.etcdj.api.etcdserverpb.AlarmRequest.newBuilder()
                 .setMemberID(member).setAction(io.etcdj.api.etcdserverpb.AlarmRequest.AlarmAction.ACTIVATE)
                 .setAlarm(AlarmType.CORRUPT)));
+    }
+
+    /** etcd 3.6's downgrade monitor, every --downgrade-check-time (0: none), on the check thread. */
+    private void startDowngradeMonitor(java.time.Duration every) {
+        if (every.isZero() || every.isNegative()) {
+            return;
+        }
+        DowngradeMonitor monitor = new DowngradeMonitor(new DowngradeMonitor.Cluster() {
+            @Override
+            public boolean isLeader() {
+                return raft.isLeader();
+            }
+
+            @Override
+            public String downgradeTarget() {
+                var d = sm.downgrade.info();
+                return d.enabled() ? d.targetVersion() : null;
+            }
+
+            @Override
+            public java.util.List<Long> members() {
+                return sm.membership.members().stream().map(io.etcdj.api.etcdserverpb.Member::getID).toList();
+            }
+
+            @Override
+            public String serverVersion(long member) {
+                return member == memberId ? Versions.SERVER : transport.serverVersionOf(member, requestTimeoutMillis);
+            }
+
+            @Override
+            public void cancelDowngrade() {
+                propose(InternalRaftRequest.newBuilder().setDowngradeInfoSet(
+                        io.etcdj.serverpb.DowngradeInfoSet.newBuilder().setEnabled(false)));
+            }
+        });
+        corruptChecks.scheduleWithFixedDelay(() -> {
+            try {
+                monitor.check();
+            } catch (RuntimeException e) {
+                LOG.warn("failed to cancel downgrade", "error", String.valueOf(e.getMessage()));
+            }
+        }, every.toNanos(), every.toNanos(), TimeUnit.NANOSECONDS);
     }
 
     /** Runs the periodic corruption check (--corrupt-check-time) on a thread of its own. */

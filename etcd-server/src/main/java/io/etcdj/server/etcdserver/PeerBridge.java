@@ -37,6 +37,12 @@ final class PeerBridge implements PeerHandler {
     }
 
     @Override
+    public List<Long> remoteMembers() {
+        return server.stateMachines().membership.members().stream().map(Member::getID)
+                .filter(id -> id != server.memberId()).toList();
+    }
+
+    @Override
     public List<String> peerUrls(long memberId) {
         Member m = server.stateMachines().membership.member(memberId);
         return m == null ? List.of() : m.getPeerURLsList();

@@ -243,6 +243,11 @@ final class RaftLoop implements AutoCloseable {
         }
     }
 
+    /** Moves the Raft clock forward by {@code ticks} ticks at once (etcd's advanceTicks). */
+    void advanceTicks(int ticks) {
+        inbox.add(() -> node.advanceTicks(ticks));
+    }
+
     private void run() {
         long nextTick = clock.nanoTime() + tickNanos;
         try {

@@ -117,6 +117,11 @@ public final class Log {
         log("error", msg, fields);
     }
 
+    /** etcd's fatal level: the line before the process exits with status 1 (the caller exits). */
+    public void fatal(String msg, Object... fields) {
+        log("fatal", msg, fields);
+    }
+
     private void log(String level, String msg, Object... fields) {
         if (rank(level) < threshold) {
             return;

@@ -48,7 +48,7 @@ public final class Exposition {
             all.addAll(serverGauges(server));
             ByteArrayOutputStream out = new ByteArrayOutputStream(64 * 1024);
             WRITER.write(out, new MetricSnapshots(all));
-            String text = etcdCounterNames(out.toString(StandardCharsets.UTF_8));
+            String text = goBucketBounds(etcdCounterNames(out.toString(StandardCharsets.UTF_8)));
             SCRAPES.labelValues("200").inc();
             return text;
         } catch (IOException e) {
@@ -64,10 +64,44 @@ public final class Exposition {
         try {
             ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
             WRITER.write(out, Metrics.REGISTRY.scrape(names));
-            return etcdCounterNames(out.toString(StandardCharsets.UTF_8));
+            return goBucketBounds(etcdCounterNames(out.toString(StandardCharsets.UTF_8)));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    private static final java.util.regex.Pattern JAVA_EXPONENT = java.util.regex.Pattern.compile("le=\"(-?[0-9.]+E-?[0-9]+)\"");
+
+    /**
+     * Bucket bounds as Go writes them: the library prints Java's doubles ("1.0E-4"), etcd Go's
+     * shortest form ("0.0001", "1e-05"), and dashboards match the label's text.
+     */
+    static String goBucketBounds(String text) {
+        if (!text.contains("E")) {
+            return text;
+        }
+        java.util.regex.Matcher m = JAVA_EXPONENT.matcher(text);
+        StringBuilder sb = new StringBuilder(text.length());
+        while (m.find()) {
+            m.appendReplacement(sb, "le=\"" + goFloat(m.group(1)) + "\"");
+        }
+        m.appendTail(sb);
+        return sb.toString();
+    }
+
+    /** Go's strconv.FormatFloat(f, 'g', -1, 64) of a number Java printed. */
+    static String goFloat(String javaText) {
+        java.math.BigDecimal d = new java.math.BigDecimal(javaText).stripTrailingZeros();
+        if (d.signum() == 0) {
+            return "0";
+        }
+        int exp = d.precision() - d.scale() - 1;
+        if (exp >= -4 && exp < 21) {
+            return d.toPlainString();
+        }
+        String digits = d.unscaledValue().abs().toString();
+        String mantissa = digits.length() > 1 ? digits.charAt(0) + "." + digits.substring(1) : digits;
+        return (d.signum() < 0 ? "-" : "") + mantissa + "e" + (exp < 0 ? "-" : "+") + String.format("%02d", Math.abs(exp));
     }
 
     static String etcdCounterNames(String text) {

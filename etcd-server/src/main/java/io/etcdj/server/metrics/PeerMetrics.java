@@ -34,6 +34,8 @@ public final class PeerMetrics {
     private static final Histogram SNAPSHOT_RECEIVE_SECONDS = Metrics.histogram(
             "etcd_network_snapshot_receive_total_duration_seconds",
             "Total latency distributions of v3 snapshot receives", 0.1, 10, "From");
+    private static final Histogram ROUND_TRIP_SECONDS = Metrics.histogram("etcd_network_peer_round_trip_time_seconds",
+            "Round-Trip-Time histogram between peers", 0.0001, 16, "To");
     private static final Gauge ACTIVE_PEERS = Metrics.gauge("etcd_network_active_peers",
             "The current number of active peer connections.", "Local", "Remote");
     private static final Counter DISCONNECTED_PEERS = Metrics.counter("etcd_network_disconnected_peers_total",
@@ -93,6 +95,11 @@ public final class PeerMetrics {
         if (ok) {
             SNAPSHOT_SEND_SECONDS.labelValues(remote).observe((System.nanoTime() - startNanos) / 1e9);
         }
+    }
+
+    /** A probe's round trip to {@code peerId}. */
+    public static void roundTrip(long peerId, long nanos) {
+        ROUND_TRIP_SECONDS.labelValues(Long.toHexString(peerId)).observe(nanos / 1e9);
     }
 
     /** The counter of bytes received from {@code from}, to bind once per incoming stream. */

@@ -23,7 +23,7 @@ public final class HandshakeFailures {
         }
         String lower = msg.toLowerCase(Locale.ROOT);
         if (msg.equals("client certificate authentication failed") || msg.startsWith("transport: certificate serial ")
-                || msg.startsWith("open ")) {
+                || msg.startsWith("open ") || msg.startsWith("x509: certificate is valid for ") || msg.startsWith("tls: \"")) {
             return msg; // etcd's own checks (allowed names, revocation list), worded as etcd words them
         }
         if (lower.contains("empty client certificate chain")) {

@@ -30,13 +30,21 @@ public final class TlsHandshake extends ChannelInboundHandlerAdapter {
 
     private final SslContext context;
     private final Function<ProtocolNegotiationEvent, ChannelHandler> next;
+    private final java.util.function.BiFunction<SSLSession, java.net.SocketAddress, String> check;
     private SslHandler ssl;
     private ProtocolNegotiationEvent negotiationEvent = InternalProtocolNegotiationEvent.getDefault();
     private boolean rejected;
 
     public TlsHandshake(SslContext context, Function<ProtocolNegotiationEvent, ChannelHandler> next) {
+        this(context, next, null);
+    }
+
+    /** {@code check}: run on the session and remote address once the handshake succeeds; an error text refuses the connection. */
+    TlsHandshake(SslContext context, Function<ProtocolNegotiationEvent, ChannelHandler> next,
+                 java.util.function.BiFunction<SSLSession, java.net.SocketAddress, String> check) {
         this.context = context;
         this.next = next;
+        this.check = check;
     }
 
     @Override
@@ -52,7 +60,11 @@ public final class TlsHandshake extends ChannelInboundHandlerAdapter {
             return;
         }
         if (evt instanceof SslHandshakeCompletionEvent done) {
-            if (done.isSuccess()) {
+            String refused = done.isSuccess() && check != null
+                    ? check.apply(ssl.engine().getSession(), ctx.channel().remoteAddress()) : null;
+            if (refused != null) {
+                reject(ctx, new SSLException(refused));
+            } else if (done.isSuccess()) {
                 ProtocolNegotiationEvent event = withTlsSession(ctx);
                 ctx.pipeline().replace(this, null, next.apply(event));
                 // from the replaced context: the next handler is the first to see it

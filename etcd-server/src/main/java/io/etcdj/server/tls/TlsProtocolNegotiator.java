@@ -15,9 +15,19 @@ public final class TlsProtocolNegotiator implements InternalProtocolNegotiator.P
     private static final AsciiString HTTPS = AsciiString.of("https");
 
     private final SslContext context;
+    private final boolean verifyClientSan;
 
     public TlsProtocolNegotiator(SslContext context) {
+        this(context, false);
+    }
+
+    /**
+     * {@code verifyClientSan}: a peer's client certificate must name the address it connects from
+     * (etcd's peer listener check; off with --peer-skip-client-san-verification).
+     */
+    public TlsProtocolNegotiator(SslContext context, boolean verifyClientSan) {
         this.context = context;
+        this.verifyClientSan = verifyClientSan;
     }
 
     @Override
@@ -27,7 +37,8 @@ public final class TlsProtocolNegotiator implements InternalProtocolNegotiator.P
 
     @Override
     public ChannelHandler newHandler(GrpcHttp2ConnectionHandler grpcHandler) {
-        return new TlsHandshake(context, event -> InternalProtocolNegotiators.grpcNegotiationHandler(grpcHandler));
+        return new TlsHandshake(context, event -> InternalProtocolNegotiators.grpcNegotiationHandler(grpcHandler),
+                verifyClientSan ? PeerSanCheck::check : null);
     }
 
     @Override

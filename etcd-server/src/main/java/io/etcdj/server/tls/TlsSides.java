@@ -53,7 +53,10 @@ public final class TlsSides {
         }
         TransportSecurity sec = cfg.clientSecurity();
         if (sec.hasCertificate()) {
-            return new SideTls(files(sec.certFile(), sec.keyFile(), sec.trustedCaFile()), sec.verifiesClients(), false, sec.checks());
+            // --client-cert-file/--client-key-file: loaded and checked here, as etcd loads them with the
+            // server's pair; no connection presents them, the gateway reaches the services in-process
+            return new SideTls(files(sec.certFile(), sec.keyFile(), sec.trustedCaFile()), sec.verifiesClients(), false, sec.checks(),
+                    dialFiles(sec));
         }
         if (sec.autoTls()) {
             TlsFiles own = selfSigned("client", cfg.listenClientUrls(), TlsPurpose.SERVER);
@@ -71,10 +74,8 @@ public final class TlsSides {
         TransportSecurity sec = cfg.peerSecurity();
         if (sec.hasCertificate()) {
             // as etcd, the client pair is used (and checked) only with a peer certificate of its own
-            TlsFiles dial = sec.dialCertFile() == null && sec.dialKeyFile() == null ? null
-                    : files(sec.dialCertFile(), sec.dialKeyFile(), sec.trustedCaFile());
             return new SideTls(files(sec.certFile(), sec.keyFile(), sec.trustedCaFile()), sec.verifiesClients(), false, sec.checks(),
-                    dial);
+                    dialFiles(sec));
         }
         if (sec.autoTls()) {
             TlsFiles own = selfSigned("peer", cfg.listenPeerUrls(), TlsPurpose.PEER);
@@ -106,6 +107,11 @@ public final class TlsSides {
         } catch (CertsException e) {
             throw new ConfigException("cannot create self-signed " + kind + " certificate in " + dir + ": " + e.getMessage());
         }
+    }
+
+    private static TlsFiles dialFiles(TransportSecurity sec) throws ConfigException {
+        return sec.dialCertFile() == null && sec.dialKeyFile() == null ? null
+                : files(sec.dialCertFile(), sec.dialKeyFile(), sec.trustedCaFile());
     }
 
     private static TlsFiles files(Path cert, Path key, Path trustedCa) throws ConfigException {

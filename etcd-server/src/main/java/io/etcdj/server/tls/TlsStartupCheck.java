@@ -74,6 +74,10 @@ public final class TlsStartupCheck {
     }
 
     private void checkClientSide(SideTls side) throws ConfigException {
+        if (side.dialFiles() != null) {
+            // --client-cert-file/--client-key-file: loaded before anything is served, as etcd does
+            check(TlsMaterialCheck.of(side.dialFiles()));
+        }
         List<String> hosts = side.selfSigned() ? List.of() : certificateHosts(cfg.advertiseClientUrls());
         CheckedTlsMaterial material = check(TlsMaterialCheck.of(side.files()).purpose(TlsPurpose.SERVER).hosts(hosts));
         if (!side.selfSigned() && side.files().trustedCaFile() != null) {

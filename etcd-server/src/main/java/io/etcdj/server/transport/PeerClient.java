@@ -15,7 +15,8 @@ import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
-import io.netty.handler.ssl.SslContext;
+import io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.ClientCallStreamObserver;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,7 +24,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 /**
  * The sending side towards one peer: a queue drained by its own thread onto one long-lived gRPC
@@ -38,8 +39,12 @@ final class PeerClient implements AutoCloseable {
 
     private final long peerId;
     private final PeerHandler handler;
-    /** The transport's context for https peers, read when a channel is (re)built. */
-    private final Supplier<SslContext> tls;
+    /** Builds a channel to a peer URL with the transport's TLS and source address. */
+    private final Function<String, NettyChannelBuilder> dial;
+    /** --raft-write-timeout in nanoseconds (0: none). */
+    private final long writeTimeoutNanos;
+    /** When the stream last stopped taking data (flow control), or -1 while it takes data. */
+    private long blockedSince = -1;
     private final LinkedBlockingQueue<Message> queue = new LinkedBlockingQueue<>(QUEUE_LIMIT);
     private final Thread thread;
     private volatile boolean closed;
@@ -50,10 +55,11 @@ final class PeerClient implements AutoCloseable {
     private boolean wasActive;
     private final PeerMetrics metrics;
 
-    PeerClient(long peerId, PeerHandler handler, Supplier<SslContext> tls) {
+    PeerClient(long peerId, PeerHandler handler, Function<String, NettyChannelBuilder> dial, java.time.Duration writeTimeout) {
         this.peerId = peerId;
         this.handler = handler;
-        this.tls = tls;
+        this.dial = dial;
+        this.writeTimeoutNanos = writeTimeout.toNanos();
         this.metrics = PeerMetrics.link(handler.memberId(), peerId);
         this.thread = new Thread(this::run, "peer-" + MemberIds.hex(peerId));
         this.thread.setDaemon(true);
@@ -77,6 +83,19 @@ final class PeerClient implements AutoCloseable {
                 return;
             }
             if (m == null) {
+                try {
+                    checkWriteTimeout();
+                } catch (RuntimeException e) {
+                    resetStream();
+                    LOG.warn("peer became inactive (message send to peer failed)", "peer-id", MemberIds.hex(peerId),
+                            "error", e.getMessage());
+                    if (wasActive) {
+                        wasActive = false;
+                        metrics.active(false);
+                    }
+                    metrics.sendFailed();
+                    handler.unreachable(peerId);
+                }
                 continue;
             }
             try {
@@ -86,6 +105,7 @@ final class PeerClient implements AutoCloseable {
                     PeerMessage envelope = envelope(m);
                     ensureStream().onNext(envelope);
                     metrics.sent(envelope.getSerializedSize());
+                    checkWriteTimeout();
                     if (streamError != null) {
                         throw streamError instanceof RuntimeException r ? r : new RuntimeException(streamError);
                     }
@@ -121,6 +141,30 @@ final class PeerClient implements AutoCloseable {
         }
     }
 
+    /**
+     * etcd's write deadline on a peer connection: a stream that has not taken more data (its
+     * flow-control window stayed full) for --raft-write-timeout is reset, and the peer is
+     * reported unreachable.
+     */
+    private void checkWriteTimeout() {
+        if (writeTimeoutNanos <= 0 || !(stream instanceof ClientCallStreamObserver<PeerMessage> call)) {
+            blockedSince = -1;
+            return;
+        }
+        if (call.isReady()) {
+            blockedSince = -1;
+            return;
+        }
+        long now = System.nanoTime();
+        if (blockedSince < 0) {
+            blockedSince = now;
+        } else if (now - blockedSince >= writeTimeoutNanos) {
+            blockedSince = -1;
+            throw new StatusRuntimeException(Status.DEADLINE_EXCEEDED.withDescription("write to peer timed out after "
+                    + java.time.Duration.ofNanos(writeTimeoutNanos).toMillis() + "ms (--raft-write-timeout)"));
+        }
+    }
+
     private static boolean isRemovedError(Throwable e) {
         Status s = Status.fromThrowable(e);
         return s.getCode() == Status.Code.FAILED_PRECONDITION && PeerService.REMOVED.equals(s.getDescription());
@@ -140,7 +184,7 @@ final class PeerClient implements AutoCloseable {
             if (channel != null) {
                 channel.shutdownNow();
             }
-            channel = PeerTransport.channelBuilder(target, tls.get()).maxInboundMessageSize(64 << 20).build();
+            channel = dial.apply(target).maxInboundMessageSize(64 << 20).build();
             channelTarget = target;
         }
         return channel;
@@ -174,6 +218,7 @@ final class PeerClient implements AutoCloseable {
     }
 
     private void resetStream() {
+        blockedSince = -1;
         if (stream != null) {
             try {
                 stream.onError(Status.CANCELLED.asRuntimeException());

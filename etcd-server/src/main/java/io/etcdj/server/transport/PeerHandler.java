@@ -15,6 +15,9 @@ public interface PeerHandler {
     /** The cluster this member belongs to (0 while a joining member does not know it yet). */
     long clusterId();
 
+    /** The other members of the cluster as this member knows it. */
+    List<Long> remoteMembers();
+
     /** Peer URLs of a member, empty if unknown. */
     List<String> peerUrls(long memberId);
 

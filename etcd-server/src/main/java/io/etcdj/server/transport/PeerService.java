@@ -178,6 +178,12 @@ final class PeerService extends PeerGrpc.PeerImplBase {
     }
 
     @Override
+    public void probe(io.etcdj.peerpb.ProbeRequest r, StreamObserver<io.etcdj.peerpb.ProbeResponse> out) {
+        out.onNext(io.etcdj.peerpb.ProbeResponse.newBuilder().setServerVersion(io.etcdj.server.version.Versions.SERVER).build());
+        out.onCompleted();
+    }
+
+    @Override
     public void leaseRenew(LeaseRenewRequest r, StreamObserver<LeaseRenewResponse> out) {
         out.onNext(handler.renewLease(r.getId()));
         out.onCompleted();

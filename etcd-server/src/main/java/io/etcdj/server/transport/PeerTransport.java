@@ -53,9 +53,17 @@ public final class PeerTransport implements Transporter {
     private volatile boolean closed;
     private volatile SslContext serverTls;
     private volatile SslContext clientTls;
+    private volatile PeerLinks links = PeerLinks.DEFAULTS;
+    private final Prober prober;
 
     public PeerTransport(PeerHandler handler) {
         this.handler = handler;
+        this.prober = new Prober(handler, url -> dial(url).build());
+    }
+
+    /** Sets the connection settings (--raft-read-timeout, --raft-write-timeout, SetMemberLocalAddr). Call before listening. */
+    public void useLinks(PeerLinks links) {
+        this.links = links;
     }
 
     /**
@@ -82,8 +90,16 @@ public final class PeerTransport implements Transporter {
                     .maxInboundMessageSize(64 << 20)
                     .permitKeepAliveWithoutCalls(true)
                     .permitKeepAliveTime(1, TimeUnit.SECONDS);
+            long read = links.readTimeout().toNanos();
+            if (read > 0) {
+                // etcd's read deadline: a connection silent for the read timeout fails; here the
+                // member pings its peer after a third of it and drops the connection when the
+                // answer has not come by the end of it
+                b.keepAliveTime(Math.max(1, read / 3), TimeUnit.NANOSECONDS)
+                        .keepAliveTimeout(Math.max(1, read - read / 3), TimeUnit.NANOSECONDS);
+            }
             if (secure) {
-                b.protocolNegotiator(new TlsProtocolNegotiator(serverTls));
+                b.protocolNegotiator(new TlsProtocolNegotiator(serverTls, links.verifyClientSan()));
             }
             if (where.isUnix()) {
                 b.channelType(where.serverChannelType()).bossEventLoopGroup(unixLoops()).workerEventLoopGroup(unixLoops());
@@ -110,7 +126,7 @@ public final class PeerTransport implements Transporter {
             if (m.getTo() == handler.memberId() || m.getTo() == 0) {
                 continue;
             }
-            clients.computeIfAbsent(m.getTo(), id -> new PeerClient(id, handler, () -> clientTls)).send(m);
+            clients.computeIfAbsent(m.getTo(), id -> new PeerClient(id, handler, this::dial, links.writeTimeout())).send(m);
         }
     }
 
@@ -166,6 +182,33 @@ public final class PeerTransport implements Transporter {
         return defaultClientTls;
     }
 
+    /** A channel builder for a peer URL with this transport's TLS and source address. */
+    NettyChannelBuilder dial(String peerUrl) {
+        NettyChannelBuilder b = channelBuilder(peerUrl, clientTls);
+        String local = links.localAddress();
+        if (local != null && !ListenAddress.isUnix(URI.create(peerUrl))) {
+            java.net.InetSocketAddress from = new java.net.InetSocketAddress(local, 0);
+            b.localSocketPicker(new NettyChannelBuilder.LocalSocketPicker() {
+                @Override
+                public java.net.SocketAddress createSocketAddress(java.net.SocketAddress remote, io.grpc.Attributes attrs) {
+                    return from;
+                }
+            });
+        }
+        return b;
+    }
+
+    /** Starts probing the other members (round-trip times, which of them answer). */
+    public void startProbing() {
+        prober.start();
+    }
+
+    /** The other members that answered their last probe. */
+    @Override
+    public int activePeers() {
+        return prober.activePeers();
+    }
+
     /** One blocking call on a short-lived channel to a peer URL ({@code tls} for https). */
     private static <T> T call(String peerUrl, SslContext tls, long timeoutMillis,
                               Function<PeerGrpc.PeerBlockingStub, T> fn) {
@@ -178,7 +221,19 @@ public final class PeerTransport implements Transporter {
     }
 
     private <T> T call(String peerUrl, long timeoutMillis, Function<PeerGrpc.PeerBlockingStub, T> fn) {
-        return call(peerUrl, clientTls, timeoutMillis, fn);
+        ManagedChannel ch = dial(peerUrl).build();
+        try {
+            return fn.apply(PeerGrpc.newBlockingStub(ch).withDeadlineAfter(timeoutMillis, TimeUnit.MILLISECONDS));
+        } finally {
+            ch.shutdownNow();
+        }
+    }
+
+    /** A member's server version, asked on the peer port. */
+    @Override
+    public String serverVersionOf(long memberId, long timeoutMillis) {
+        return call(firstUrl(memberId), timeoutMillis, stub -> stub.probe(io.etcdj.peerpb.ProbeRequest.getDefaultInstance()))
+                .getServerVersion();
     }
 
     /**
@@ -227,6 +282,7 @@ public final class PeerTransport implements Transporter {
     @Override
     public void close() {
         closed = true;
+        prober.close();
         clients.values().forEach(PeerClient::close);
         clients.clear();
         for (Server s : servers) {

@@ -28,6 +28,19 @@ public interface Transporter extends AutoCloseable {
     /** Another member's HashKV at {@code revision}, for the corruption checks. */
     io.etcdj.api.etcdserverpb.HashKVResponse hashKvOf(long memberId, long revision, long timeoutMillis);
 
+    /**
+     * How many other members are reachable now (what the initial election tick advance waits
+     * for); a network that cannot tell answers 0, and no ticks are advanced.
+     */
+    default int activePeers() {
+        return 0;
+    }
+
+    /** A member's server version (etcd's downgrade monitor asks each member); by default this build's. */
+    default String serverVersionOf(long memberId, long timeoutMillis) {
+        return io.etcdj.server.version.Versions.SERVER;
+    }
+
     @Override
     void close();
 }

@@ -93,9 +93,9 @@ class FlagCatalogTest {
 
     @Test
     void flagsWithoutAnEffectYetRefuseOtherValuesNamingTheFlag() throws Exception {
-        config("--memory-mlock=false", "--enable-pprof=false", "--experimental-corrupt-check-time=0s", "--cors=*");
-        ConfigException e = assertThrows(ConfigException.class, () -> config("--memory-mlock=true"));
-        assertTrue(e.getMessage().startsWith("--memory-mlock=true is not supported by this server yet"), e.getMessage());
+        config("--enable-distributed-tracing=false", "--enable-pprof=false", "--experimental-corrupt-check-time=0s", "--cors=*");
+        ConfigException e = assertThrows(ConfigException.class, () -> config("--enable-distributed-tracing=true"));
+        assertTrue(e.getMessage().startsWith("--enable-distributed-tracing=true is not supported by this server yet"), e.getMessage());
         assertEquals(1, e.exitCode());
         assertEquals(Duration.ofMinutes(1), config("--experimental-corrupt-check-time=1m").options().corruptCheckTime());
     }
@@ -136,7 +136,6 @@ class FlagCatalogTest {
         assertThrows(ConfigException.class, () -> config("--socket-reuse-port=maybe"));
         ConfigException gate = assertThrows(ConfigException.class, () -> config("--feature-gates=Nope=true"));
         assertEquals("invalid value \"Nope=true\" for flag -feature-gates: unrecognized feature gate: Nope", gate.getMessage());
-        assertThrows(ConfigException.class, () -> config("--metrics=verbose"));
         assertThrows(ConfigException.class, () -> config("--max-learners=0"));
         ConfigException env = assertThrows(ConfigException.class,
                 () -> FlagParser.parse(new String[0], Map.of("ETCD_GRPC_KEEPALIVE_TIMEOUT", "soon")));

@@ -1,6 +1,7 @@
 package io.etcdj.server.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -98,6 +99,59 @@ class ClusterDifferentialIT {
         assertEquals(a.stdout().replaceAll(" +", " ").lines().sorted().toList(),
                 b.stdout().replaceAll(" +", " ").lines().sorted().toList(), String.join(" ", args));
         assertEquals(a.stderr(), b.stderr());
+    }
+
+    /**
+     * etcd probes each peer and keeps the round trips in etcd_network_peer_round_trip_time_seconds,
+     * one histogram per peer (label To): ours has the family with the same type, buckets and
+     * labels; and each of our members logged etcd's start-up election tick advance once both its
+     * peers answered (--initial-election-tick-advance, on by default).
+     */
+    @Test
+    void peerRoundTripHistogramAndTheStartUpTickAdvance() throws Exception {
+        String family = "etcd_network_peer_round_trip_time_seconds";
+        String realMetrics = metricsWith(real.member(0), family + "_count{");
+        String ourMetrics = metricsWith(ours.member(0), family + "_count{");
+        assertEquals(typeLine(realMetrics, family), typeLine(ourMetrics, family));
+        assertEquals(buckets(realMetrics, family), buckets(ourMetrics, family));
+        assertEquals(2, ourMetrics.lines().filter(l -> l.startsWith(family + "_count{To=\"")).count(), "one series per peer");
+        for (EtcdProcess m : ours.members()) {
+            String log = java.nio.file.Files.readString(m.logFile());
+            assertTrue(log.contains("\"msg\":\"initialized peer connections; fast-forwarding election ticks\""), m.name() + ": " + log);
+        }
+    }
+
+    /** /metrics once it has a line starting with {@code prefix} (etcd's first probe comes after 4 s). */
+    private static String metricsWith(EtcdProcess m, String prefix) throws Exception {
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+        while (true) {
+            String body = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://" + m.endpoint() + "/metrics"))
+                    .build(), java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            if (body.lines().anyMatch(l -> l.startsWith(prefix)) || System.nanoTime() > deadline) {
+                return body;
+            }
+            Thread.sleep(250);
+        }
+    }
+
+    private static String typeLine(String body, String family) {
+        return body.lines().filter(l -> l.startsWith("# TYPE " + family + " ")).findFirst().orElse("(no " + family + ")");
+    }
+
+    /** The bucket bounds of one series of the family, as printed. */
+    private static List<String> buckets(String body, String family) {
+        Matcher first = Pattern.compile(Pattern.quote(family) + "_bucket\\{To=\"([0-9a-f]+)\"").matcher(body);
+        if (!first.find()) {
+            return List.of();
+        }
+        String to = first.group(1);
+        List<String> out = new ArrayList<>();
+        Matcher le = Pattern.compile(Pattern.quote(family) + "_bucket\\{To=\"" + to + "\",le=\"([^\"]+)\"").matcher(body);
+        while (le.find()) {
+            out.add(le.group(1));
+        }
+        return out;
     }
 
     @Test

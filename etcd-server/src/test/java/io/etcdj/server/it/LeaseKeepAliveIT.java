@@ -18,7 +18,9 @@ import org.junit.jupiter.api.Test;
 /**
  * A keep-alive stream whose client sends its requests and half-closes at once (what a one-shot
  * keep-alive does) gets every answer before the stream ends, on the leader and on followers,
- * whose renewals travel to the leader and back.
+ * whose renewals travel to the leader and back; so do etcd 3.4's etcdctl and curl through the
+ * HTTP gateway (issue 12's "Done when": a real client's keep-alive through the gateway on the
+ * leader and a follower).
  */
 class LeaseKeepAliveIT {
 
@@ -45,6 +47,7 @@ class LeaseKeepAliveIT {
                     }
                     List<LeaseKeepAliveResponse> unknown = keepAliveThenHalfClose(ep, id + 1, 1);
                     assertEquals(0, unknown.get(0).getTTL(), "an unknown lease answers TTL 0");
+                    realClientsKeepAlive(ep.member(), id);
                 }
                 assertEquals(2, followers, "the scenario covers both followers");
             } finally {
@@ -53,6 +56,22 @@ class LeaseKeepAliveIT {
                 }
             }
         }
+    }
+
+    /**
+     * Clients nobody here wrote: etcd 3.4's etcdctl (gRPC) and curl through the HTTP gateway,
+     * whose response must end after the answer (curl's exit 28 would mean it never did).
+     */
+    private static void realClientsKeepAlive(EtcdMember m, long id) throws Exception {
+        String hex = Long.toHexString(id);
+        assertEquals("lease " + hex + " keepalived with TTL(60)\n",
+                new Etcdctl(m.endpoint()).run("lease", "keep-alive", "--once", hex).ok().stdout(), m.describe());
+        Process curl = new ProcessBuilder("curl", "-sS", "--max-time", "10", "-X", "POST", "http://" + m.endpoint()
+                + "/v3/lease/keepalive", "-d", "{\"ID\":\"" + id + "\"}").redirectErrorStream(true).start();
+        String out = new String(curl.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(0, curl.waitFor(), "curl on " + m.describe() + ": " + out);
+        assertTrue(out.matches("\\{\"result\":\\{\"header\":\\{.*\\},\"ID\":\"" + id + "\",\"TTL\":\"60\"\\}\\}\\s*"),
+                "gateway answer on " + m.describe() + ": " + out);
     }
 
     /** Sends {@code n} keep-alives for {@code id}, half-closes, and collects the answers until the stream ends. */

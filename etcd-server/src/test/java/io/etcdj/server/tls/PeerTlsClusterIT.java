@@ -23,7 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
  * one CA (the `etcd-certs cluster` layout): the cluster forms, replicates, and its peer ports
  * refuse a certificate from another CA. Members dial each other with a dedicated client
  * certificate (--peer-client-cert-file, --peer-client-key-file: CN "root") and accept only that CN
- * (--peer-cert-allowed-cn), so the cluster forms only if the dialing side presents it.
+ * (--peer-cert-allowed-cn), so the cluster forms only if the dialing side presents it. A peer
+ * client certificate issued for another address than the one it connects from is refused, except
+ * by the member started with --peer-skip-client-san-verification.
  */
 class PeerTlsClusterIT {
     @TempDir
@@ -47,6 +49,7 @@ class PeerTlsClusterIT {
                         .set("peer-client-key-file", pki.layout.client().keyFile())
                         .set("peer-cert-allowed-cn", "root"));
             }
+            members.get(2).set("peer-skip-client-san-verification", true);
             String cluster = members.stream().map(m -> m.name + "=" + m.peerUrl(true)).collect(Collectors.joining(","));
             members.forEach(m -> m.set("initial-cluster", cluster));
             TlsMember.startAll(members);
@@ -78,6 +81,20 @@ class PeerTlsClusterIT {
             StatusRuntimeException refused = assertThrows(StatusRuntimeException.class,
                     () -> askMembers(members.get(1), pki.roguePeer, pki.ca()));
             assertTrue(refused.getStatus().getCode() == io.grpc.Status.Code.UNAVAILABLE, refused.toString());
+
+            // etcd's SAN check on peer client certificates: CN root from the right CA, but issued for
+            // 10.0.1.10 while it connects from 127.0.0.1
+            io.etcdj.certs.CertificateAuthority ca = io.etcdj.certs.CertificateAuthority.load(pki.layout.caCertificate(),
+                    pki.layout.caKey());
+            Path pem = dir.resolve("root-elsewhere.pem");
+            Path key = dir.resolve("root-elsewhere-key.pem");
+            ca.issue(io.etcdj.certs.CertificateRequest.client("root").ip("10.0.1.10")).writePem(pem, key);
+            TlsFiles elsewhere = new TlsFiles(pem, key, pki.ca());
+            StatusRuntimeException san = assertThrows(StatusRuntimeException.class, () -> askMembers(members.get(1), elsewhere, pki.ca()),
+                    "a peer client certificate that does not name the address it comes from is refused");
+            assertEquals(io.grpc.Status.Code.UNAVAILABLE, san.getStatus().getCode(), san.toString());
+            assertEquals(3, askMembers(members.get(2), elsewhere, pki.ca()).getMembersCount(),
+                    "--peer-skip-client-san-verification accepts it");
 
             if (TlsClients.installed(TlsClients.ETCDCTL)) {
                 TlsClients.Result status = TlsClients.etcdctl(members.get(1).endpoint(), pki.ca(), client,

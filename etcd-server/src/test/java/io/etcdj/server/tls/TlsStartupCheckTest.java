@@ -69,6 +69,20 @@ class TlsStartupCheckTest {
     }
 
     @Test
+    void clientCertPairIsCheckedAtStartUp() throws Exception {
+        Map<String, String> f = flags(true, false);
+        server(f, pki.layout.server("infra0"));
+        f.put("client-cert-file", pki.layout.client().certFile().toString());
+        f.put("client-key-file", pki.layout.client().keyFile().toString());
+        assertNotNull(run(f).clientPort());
+        f.put("client-key-file", dataDir.resolve("missing-key.pem").toString());
+        String missing = failure(f);
+        assertTrue(missing.contains("missing-key.pem"), missing);
+        f.remove("client-key-file");
+        assertEquals("KeyFile and CertFile must both be present[key: , cert: " + pki.layout.client().certFile() + "]", failure(f));
+    }
+
+    @Test
     void validServerCertificateGivesAClientPortContextOnly() throws Exception {
         Map<String, String> f = flags(true, false);
         server(f, pki.layout.server("infra0"));

@@ -1,0 +1,139 @@
+package io.etcdj.server.transport;
+
+import io.etcdj.peerpb.PeerGrpc;
+import io.etcdj.peerpb.ProbeRequest;
+import io.etcdj.peerpb.ProbeResponse;
+import io.etcdj.server.metrics.PeerMetrics;
+import io.grpc.ManagedChannel;
+import io.grpc.stub.StreamObserver;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * etcd's peer prober: every {@link #INTERVAL} each remote member gets one small call on a channel
+ * of the prober's own (etcd probes over its pipeline connections, not the Raft stream); the round
+ * trip goes to etcd_network_peer_round_trip_time_seconds{To}, and a member that answered its last
+ * probe counts as active (what the initial election tick advance waits for).
+ */
+final class Prober implements AutoCloseable {
+    /** etcd's prober interval: its connection read timeout (5 s) less one second. */
+    static final long INTERVAL_MILLIS = 4000;
+    /** How often members are probed while the member starts. */
+    static final long STARTUP_EVERY_MILLIS = 200;
+    /** etcd's connection read timeout, the longest a probe may take. */
+    static final long TIMEOUT_MILLIS = 5000;
+
+    private final PeerHandler handler;
+    private final Function<String, ManagedChannel> dial;
+    private final Map<Long, ManagedChannel> channels = new ConcurrentHashMap<>();
+    private final Map<Long, String> channelUrls = new ConcurrentHashMap<>();
+    private final Map<Long, Boolean> answered = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "peer-prober");
+        t.setDaemon(true);
+        return t;
+    });
+
+    Prober(PeerHandler handler, Function<String, ManagedChannel> dial) {
+        this.handler = handler;
+        this.dial = dial;
+    }
+
+    /**
+     * Probes every {@link #STARTUP_EVERY_MILLIS} until every member answered or
+     * {@link #TIMEOUT_MILLIS} passed (the start-up tick advance waits that long for its peers; etcd
+     * learns of them as fast, from the streams it dials every 100 ms), then every
+     * {@link #INTERVAL_MILLIS}.
+     */
+    void start() {
+        long startupRounds = TIMEOUT_MILLIS / STARTUP_EVERY_MILLIS;
+        Runnable[] round = new Runnable[1];
+        long[] left = {startupRounds};
+        round[0] = () -> {
+            probeAll();
+            List<Long> members = handler.remoteMembers();
+            boolean all = !members.isEmpty() && activePeers() == members.size();
+            if (--left[0] > 0 && !all) {
+                timer.schedule(round[0], STARTUP_EVERY_MILLIS, TimeUnit.MILLISECONDS);
+            } else {
+                timer.scheduleWithFixedDelay(this::probeAll, INTERVAL_MILLIS, INTERVAL_MILLIS, TimeUnit.MILLISECONDS);
+            }
+        };
+        timer.execute(round[0]);
+    }
+
+    /** The remote members that answered their last probe. */
+    int activePeers() {
+        List<Long> members = handler.remoteMembers();
+        return (int) members.stream().filter(id -> answered.getOrDefault(id, false)).count();
+    }
+
+    private void probeAll() {
+        List<Long> members = handler.remoteMembers();
+        channels.keySet().removeIf(id -> {
+            if (!members.contains(id)) {
+                channels.get(id).shutdownNow();
+                answered.remove(id);
+                return true;
+            }
+            return false;
+        });
+        for (long id : members) {
+            try {
+                probe(id);
+            } catch (RuntimeException e) {
+                answered.put(id, false);
+            }
+        }
+    }
+
+    private void probe(long id) {
+        List<String> urls = handler.peerUrls(id);
+        if (urls.isEmpty()) {
+            answered.put(id, false);
+            return;
+        }
+        String url = urls.get(0);
+        ManagedChannel ch = channels.get(id);
+        if (ch == null || !url.equals(channelUrls.get(id))) {
+            if (ch != null) {
+                ch.shutdownNow();
+            }
+            ch = dial.apply(url);
+            channels.put(id, ch);
+            channelUrls.put(id, url);
+        }
+        // each probe dials again at once if the peer was down: grpc-java's own backoff grows to minutes
+        ch.resetConnectBackoff();
+        long start = System.nanoTime();
+        PeerGrpc.newStub(ch).withDeadlineAfter(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS).probe(ProbeRequest.getDefaultInstance(),
+                new StreamObserver<>() {
+                    @Override
+                    public void onNext(ProbeResponse value) {
+                        PeerMetrics.roundTrip(id, System.nanoTime() - start);
+                        answered.put(id, true);
+                    }
+
+                    @Override
+                    public void onError(Throwable t) {
+                        answered.put(id, false);
+                    }
+
+                    @Override
+                    public void onCompleted() {
+                    }
+                });
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+        channels.values().forEach(ManagedChannel::shutdownNow);
+        channels.clear();
+    }
+}
