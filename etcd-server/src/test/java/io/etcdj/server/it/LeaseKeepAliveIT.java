@@ -7,6 +7,8 @@ import io.etcdj.api.etcdserverpb.LeaseGrantRequest;
 import io.etcdj.api.etcdserverpb.LeaseKeepAliveRequest;
 import io.etcdj.api.etcdserverpb.LeaseKeepAliveResponse;
 import io.etcdj.api.etcdserverpb.StatusRequest;
+import io.etcdj.harness.EtcdProcess;
+import io.etcdj.harness.ProcessCluster;
 import io.grpc.stub.StreamObserver;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.etcdj.server.it;
+package io.etcdj.harness;
 
 import java.util.List;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -102,15 +102,8 @@ public final class EtcdClusterExtension implements BeforeAllCallback, AfterAllCa
 
     private Throwable withLogs(Throwable failure) {
         for (EtcdMember m : members) {
-            failure.addSuppressed(new MemberLog(m));
+            failure.addSuppressed(new Resources.ProcessLog("log of " + m.describe(), m.logTail()));
         }
         return failure;
-    }
-
-    /** Carries a member's log tail into the test report; it has no stack trace of its own. */
-    static final class MemberLog extends Exception {
-        MemberLog(EtcdMember member) {
-            super("log of " + member.describe() + ":\n" + member.logTail(), null, false, false);
-        }
     }
 }
