@@ -10,8 +10,6 @@ import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
-import org.junit.jupiter.api.extension.LifecycleMethodExecutionExceptionHandler;
-import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
 
 /**
  * What a test started (members, processes, temp dirs, clients), removed again however the test ends,
@@ -21,15 +19,14 @@ import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
  * <p>Registered on an instance field ({@code @RegisterExtension final Resources res = new Resources();})
  * it empties after each test; on a {@code static} field, after the class.
  */
-public final class Resources implements BeforeAllCallback, AfterEachCallback, AfterAllCallback,
-        TestExecutionExceptionHandler, LifecycleMethodExecutionExceptionHandler {
+public final class Resources extends LogsOnFailure implements BeforeAllCallback, AfterEachCallback, AfterAllCallback {
 
-    private final Deque<AutoCloseable> held = new ArrayDeque<>();
+    private final Deque<AutoCloseable> stack = new ArrayDeque<>();
     private boolean classScoped;
 
     /** Holds {@code resource} until the test (or class) ends; returns it. */
     public synchronized <T extends AutoCloseable> T track(T resource) {
-        held.push(resource);
+        stack.push(resource);
         return resource;
     }
 
@@ -63,7 +60,7 @@ public final class Resources implements BeforeAllCallback, AfterEachCallback, Af
         while (true) {
             AutoCloseable r;
             synchronized (this) {
-                r = held.poll();
+                r = stack.poll();
             }
             if (r == null) {
                 break;
@@ -84,37 +81,9 @@ public final class Resources implements BeforeAllCallback, AfterEachCallback, Af
     }
 
     @Override
-    public void handleTestExecutionException(ExtensionContext context, Throwable failure) throws Throwable {
-        throw withLogs(failure);
-    }
-
-    @Override
-    public void handleBeforeAllMethodExecutionException(ExtensionContext context, Throwable failure) throws Throwable {
-        throw withLogs(failure);
-    }
-
-    @Override
-    public void handleBeforeEachMethodExecutionException(ExtensionContext context, Throwable failure) throws Throwable {
-        throw withLogs(failure);
-    }
-
-    private synchronized Throwable withLogs(Throwable failure) {
-        List<AutoCloseable> oldestFirst = new ArrayList<>(held);
+    synchronized List<?> held() {
+        List<AutoCloseable> oldestFirst = new ArrayList<>(stack);
         Collections.reverse(oldestFirst);
-        for (AutoCloseable r : oldestFirst) {
-            if (r instanceof EtcdMember m) {
-                failure.addSuppressed(new ProcessLog("log of " + m.describe(), m.logTail()));
-            } else if (r instanceof LoggedProcess p) {
-                failure.addSuppressed(new ProcessLog("log of " + p, p.logTail(60)));
-            }
-        }
-        return failure;
-    }
-
-    /** Carries a process's log tail into the test report; it has no stack trace of its own. */
-    static final class ProcessLog extends Exception {
-        ProcessLog(String what, String tail) {
-            super(what + ":\n" + tail, null, false, false);
-        }
+        return oldestFirst;
     }
 }

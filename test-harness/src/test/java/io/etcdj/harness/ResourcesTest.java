@@ -29,4 +29,22 @@ class ResourcesTest {
         assertEquals(List.of("third", "second", "first"), closed);
         assertFalse(Files.exists(dir), "the temp dir is deleted with its files");
     }
+
+    @Test
+    void aFailureCarriesTheLogTailOfEveryProcessHeld() throws Exception {
+        Resources res = new Resources();
+        try {
+            Path log = res.dir("harness-test-").resolve("p.log");
+            LoggedProcess p = res.track(LoggedProcess.start("talker", List.of("sh", "-c", "echo it went wrong"), log,
+                    null, java.util.Map.of()));
+            p.waitFor(java.time.Duration.ofSeconds(10));
+            AssertionError failure = new AssertionError("the test failed");
+            Throwable thrown = assertThrows(AssertionError.class, () -> res.handleTestExecutionException(null, failure));
+            assertEquals(failure, thrown);
+            assertEquals(1, failure.getSuppressed().length);
+            assertEquals("log of " + p + ":\nit went wrong", failure.getSuppressed()[0].getMessage());
+        } finally {
+            res.closeAll();
+        }
+    }
 }
