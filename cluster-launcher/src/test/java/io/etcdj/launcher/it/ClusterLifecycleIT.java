@@ -56,8 +56,10 @@ class ClusterLifecycleIT {
 
     @Test
     @Order(1)
-    void statusShowsEveryMemberAndOneLeader() {
-        String out = h.run("status", "-f", "cluster.yml").expectOk().out();
+    void statusShowsEveryMemberAndOneLeader() throws Exception {
+        // "up" returns once every member answers; the first election may still be under way
+        String out = Eventually.poll(Duration.ofSeconds(30), Duration.ofMillis(200),
+                () -> h.run("status", "-f", "cluster.yml").expectOk().out(), o -> o.contains("| true "));
         List<String> rows = out.lines().filter(l -> l.startsWith("| m")).toList();
         assertEquals(3, rows.size(), out);
         assertTrue(out.lines().anyMatch(l -> l.contains("MEMBER") && l.contains("RAFT TERM") && l.contains("DB SIZE")), out);
