@@ -7,6 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.etcdj.harness.EtcdProcess;
+import io.etcdj.harness.Resources;
+import io.etcdj.harness.ServerCommand;
+import io.etcdj.harness.TempDirs;
 import io.etcdj.server.backend.Backend;
 import io.etcdj.server.backend.Bucket;
 import io.etcdj.server.backend.ReadTx;
@@ -24,10 +28,10 @@ import java.util.Set;
 import java.util.StringJoiner;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Migration both ways against the real etcd 3.4: data written to a real etcd with the real
@@ -41,10 +45,13 @@ class EtcdSnapshotIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String COMPACTED = "etcdserver: mvcc: required revision has been compacted";
 
+    /** Every member and the temp dir, removed after the class however it ends; log tails on a failure. */
+    @RegisterExtension
+    static final Resources RES = new Resources();
+
     private Path home;
     private Path snapshot;
     private Path memberDb;
-    private final List<ServerProcess> started = new ArrayList<>();
     /** What the real source served: {@code get "" --prefix -w json} kvs per revision from the compaction on. */
     private History source;
 
@@ -54,10 +61,9 @@ class EtcdSnapshotIT {
 
     @BeforeAll
     void writeToRealEtcd() throws Exception {
-        home = Files.createTempDirectory("etcdutl-etcd-it-");
-        ServerProcess real = track(ServerProcess.realEtcd("real", home.resolve("real")));
-        real.launch("real=" + real.peerUrl());
-        real.awaitReady();
+        home = RES.dir("etcdutl-etcd-it-");
+        EtcdProcess real = RES.track(EtcdProcess.of(ServerCommand.realEtcd(), "real", home));
+        real.start();
         String ep = real.endpoint();
         String lease1 = Tool.etcdctl(ep, "lease", "grant", "3600").ok().out().split(" ")[1];
         Tool.etcdctl(ep, "lease", "grant", "7200").ok();
@@ -93,18 +99,7 @@ class EtcdSnapshotIT {
         snapshot = home.resolve("real-snapshot.db");
         Tool.etcdctl(ep, "snapshot", "save", snapshot.toString()).ok();
         real.stop();
-        memberDb = home.resolve("real").resolve("member").resolve("snap").resolve("db");
-    }
-
-    @AfterAll
-    void cleanUp() throws Exception {
-        try {
-            for (ServerProcess p : started) {
-                p.close();
-            }
-        } finally {
-            deleteTree(home);
-        }
+        memberDb = real.dataDir().resolve("member").resolve("snap").resolve("db");
     }
 
     @Test
@@ -120,11 +115,10 @@ class EtcdSnapshotIT {
 
     @Test
     void aRealSnapshotRestoresIntoOurMemberWithItsHistoryLeasesAndAuth() throws Exception {
-        ServerProcess ours = track(new ServerProcess("ours", home.resolve("ours")));
+        EtcdProcess ours = RES.track(EtcdProcess.of(ServerCommand.ours(), "ours", home));
         restoreWithEtcdutl(snapshot, ours, List.of());
         assertAuthBucketsCarried(snapshot, ours.dataDir());
-        ours.launch("ours=" + ours.peerUrl());
-        ours.awaitReady();
+        ours.start();
         assertSameHistory(source, history(ours.endpoint(), source.compacted()));
         assertCompactedBelow(ours.endpoint(), source.compacted());
         ours.stop();
@@ -132,57 +126,56 @@ class EtcdSnapshotIT {
 
     @Test
     void aRealSnapshotRestoresIntoAThreeMemberClusterOfOurs() throws Exception {
-        List<ServerProcess> members = new ArrayList<>();
+        List<EtcdProcess> members = new ArrayList<>();
         for (String name : List.of("c1", "c2", "c3")) {
-            members.add(track(new ServerProcess(name, home.resolve(name))));
+            members.add(RES.track(EtcdProcess.of(ServerCommand.ours(), name, home)));
         }
         StringJoiner cluster = new StringJoiner(",");
-        members.forEach(m -> cluster.add(m.name + "=" + m.peerUrl()));
-        for (ServerProcess m : members) {
-            Tool.etcdutl("snapshot", "restore", snapshot.toString(), "--name", m.name, "--data-dir", m.dataDir().toString(),
+        members.forEach(m -> cluster.add(m.name() + "=" + m.peerUrl()));
+        for (EtcdProcess m : members) {
+            Tool.etcdutl("snapshot", "restore", snapshot.toString(), "--name", m.name(), "--data-dir", m.dataDir().toString(),
                     "--initial-cluster", cluster.toString(), "--initial-cluster-token", "from-etcd",
                     "--initial-advertise-peer-urls", m.peerUrl()).ok();
         }
-        for (ServerProcess m : members) {
-            m.launch(cluster.toString());
+        for (EtcdProcess m : members) {
+            m.joinAs(cluster.toString(), "new");
+            m.launch();
         }
-        for (ServerProcess m : members) {
-            m.awaitReady();
+        for (EtcdProcess m : members) {
+            m.awaitStarted();
         }
         JsonNode latest = source.kvsByRev().get(source.latest());
-        for (ServerProcess m : members) {
+        for (EtcdProcess m : members) {
             // each member answers from its own restored backend
             JsonNode got = JSON.readTree(Tool.etcdctl(m.endpoint(), "get", "", "--prefix", "-w", "json",
                     "--consistency=s").ok().out());
-            assertEquals(latest, got.path("kvs"), m.name);
+            assertEquals(latest, got.path("kvs"), m.name());
         }
         assertSameHistory(source, history(members.get(1).endpoint(), source.compacted()));
-        for (ServerProcess m : members) {
+        for (EtcdProcess m : members) {
             m.stop();
         }
     }
 
     @Test
     void aStoppedRealMembersDbRestoresWithSkipHashCheck() throws Exception {
-        ServerProcess ours = track(new ServerProcess("fromdb", home.resolve("fromdb")));
+        EtcdProcess ours = RES.track(EtcdProcess.of(ServerCommand.ours(), "fromdb", home));
         Tool.Result refused = Tool.etcdutl("snapshot", "restore", memberDb.toString(), "--data-dir", ours.dataDir().toString());
         assertEquals(1, refused.code());
         assertTrue(refused.err().strip().endsWith("Error: snapshot missing hash but --skip-hash-check=false"), refused.err());
         assertFalse(Files.exists(ours.dataDir().resolve("member")), "nothing restored on a refused restore");
-        deleteTree(ours.dataDir());
+        TempDirs.delete(ours.dataDir());
         restoreWithEtcdutl(memberDb, ours, List.of("--skip-hash-check"));
-        ours.launch("fromdb=" + ours.peerUrl());
-        ours.awaitReady();
+        ours.start();
         assertSameHistory(source, history(ours.endpoint(), source.compacted()));
         ours.stop();
     }
 
     @Test
     void ourExportRestoresIntoARealEtcd() throws Exception {
-        ServerProcess ours = track(new ServerProcess("exporter", home.resolve("exporter")));
+        EtcdProcess ours = RES.track(EtcdProcess.of(ServerCommand.ours(), "exporter", home));
         restoreWithEtcdutl(snapshot, ours, List.of());
-        ours.launch("exporter=" + ours.peerUrl());
-        ours.awaitReady();
+        ours.start();
         String ep = ours.endpoint();
         String lease = Tool.etcdctl(ep, "lease", "grant", "900").ok().out().split(" ")[1];
         Tool.etcdctl(ep, "put", "k5", "ours", "--lease=" + lease).ok();
@@ -208,12 +201,11 @@ class EtcdSnapshotIT {
             assertEquals(ourHistory.latest(), status.get("revision").asLong(), "revision of " + file.getFileName());
         }
 
-        ServerProcess real = track(ServerProcess.realEtcd("back", home.resolve("back")));
+        EtcdProcess real = RES.track(EtcdProcess.of(ServerCommand.realEtcd(), "back", home));
         Tool.etcdctl("127.0.0.1:1", "snapshot", "restore", fromDir.toString(), "--data-dir", real.dataDir().toString(),
                 "--name", "back", "--initial-cluster", "back=" + real.peerUrl(),
                 "--initial-advertise-peer-urls", real.peerUrl()).ok();
-        real.launch("back=" + real.peerUrl());
-        real.awaitReady();
+        real.start();
         String rep = real.endpoint();
         assertSameHistory(ourHistory, history(rep, compactAt));
         assertCompactedBelow(rep, compactAt);
@@ -231,10 +223,10 @@ class EtcdSnapshotIT {
     }
 
     /** Restores {@code file} with bin/etcdutl into {@code member}'s data dir as a one-member cluster. */
-    private static void restoreWithEtcdutl(Path file, ServerProcess member, List<String> extra) throws Exception {
+    private static void restoreWithEtcdutl(Path file, EtcdProcess member, List<String> extra) throws Exception {
         List<String> args = new ArrayList<>(List.of("snapshot", "restore", file.toString(),
-                "--data-dir", member.dataDir().toString(), "--name", member.name,
-                "--initial-cluster", member.name + "=" + member.peerUrl(), "--initial-advertise-peer-urls", member.peerUrl()));
+                "--data-dir", member.dataDir().toString(), "--name", member.name(),
+                "--initial-cluster", member.name() + "=" + member.peerUrl(), "--initial-advertise-peer-urls", member.peerUrl()));
         args.addAll(extra);
         Tool.etcdutl(args.toArray(String[]::new)).ok();
     }
@@ -315,19 +307,5 @@ class EtcdSnapshotIT {
 
     private static long revision(String ep) throws IOException, InterruptedException {
         return JSON.readTree(Tool.etcdctl(ep, "get", "x", "-w", "json").ok().out()).get("header").get("revision").asLong();
-    }
-
-    private ServerProcess track(ServerProcess p) {
-        started.add(p);
-        return p;
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        if (root == null || !Files.exists(root)) {
-            return;
-        }
-        try (var s = Files.walk(root)) {
-            s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
     }
 }

@@ -6,20 +6,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.etcdj.harness.EtcdProcess;
+import io.etcdj.harness.Eventually;
+import io.etcdj.harness.Resources;
+import io.etcdj.harness.ServerCommand;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.StringJoiner;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The whole round trip with real processes: our server writes keys (with a lease, a deleted bulk
@@ -31,22 +35,24 @@ class RestoreClusterIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int KEYS = 10;
 
+    /** Every member and the temp dir, removed after the class however it ends; log tails on a failure. */
+    @RegisterExtension
+    static final Resources RES = new Resources();
+
     private Path home;
-    private ServerProcess source;
+    private EtcdProcess source;
     private Path snapshot;
     private long sourceRevision;
     private long sourceHash;
     private long compactedAt;
     private JsonNode sourceKvs;
     private String leaseHex;
-    private final List<ServerProcess> started = new ArrayList<>();
 
     @BeforeAll
     void writeAndSnapshot() throws Exception {
-        home = Files.createTempDirectory("etcdutl-it-");
-        source = track(new ServerProcess("source", home.resolve("source")));
-        source.launch("source=" + source.peerUrl());
-        source.awaitReady();
+        home = RES.dir("etcdutl-it-");
+        source = RES.track(EtcdProcess.of(ServerCommand.ours(), "source", home));
+        source.start();
         String ep = source.endpoint();
         leaseHex = Tool.etcdctl(ep, "lease", "grant", "3600").ok().out().split(" ")[1];
         for (int i = 0; i < KEYS; i++) {
@@ -70,17 +76,6 @@ class RestoreClusterIT {
         sourceHash = hashKv.get(0).get("HashKV").path("hash").asLong();
         assertTrue(sourceHash != 0, hashKv.toString());
         source.stop();
-    }
-
-    @AfterAll
-    void cleanUp() throws Exception {
-        try {
-            for (ServerProcess p : started) {
-                p.close();
-            }
-        } finally {
-            deleteTree(home);
-        }
     }
 
     @Test
@@ -108,32 +103,33 @@ class RestoreClusterIT {
 
     @Test
     void restoredThreeMemberClusterHasEveryKeyRevisionAndLease() throws Exception {
-        List<ServerProcess> members = new ArrayList<>();
+        List<EtcdProcess> members = new ArrayList<>();
         for (String name : List.of("m1", "m2", "m3")) {
-            members.add(track(new ServerProcess(name, home.resolve(name))));
+            members.add(RES.track(EtcdProcess.of(ServerCommand.ours(), name, home)));
         }
         StringJoiner cluster = new StringJoiner(",");
-        members.forEach(m -> cluster.add(m.name + "=" + m.peerUrl()));
-        for (ServerProcess m : members) {
-            Tool.etcdutl("snapshot", "restore", snapshot.toString(), "--name", m.name, "--data-dir", m.dataDir().toString(),
+        members.forEach(m -> cluster.add(m.name() + "=" + m.peerUrl()));
+        for (EtcdProcess m : members) {
+            Tool.etcdutl("snapshot", "restore", snapshot.toString(), "--name", m.name(), "--data-dir", m.dataDir().toString(),
                     "--initial-cluster", cluster.toString(), "--initial-cluster-token", "restored",
                     "--initial-advertise-peer-urls", m.peerUrl()).ok();
         }
-        for (ServerProcess m : members) {
-            m.launch(cluster.toString());
+        for (EtcdProcess m : members) {
+            m.joinAs(cluster.toString(), "new");
+            m.launch();
         }
-        for (ServerProcess m : members) {
-            m.awaitReady();
+        for (EtcdProcess m : members) {
+            m.awaitStarted();
         }
         StringJoiner all = new StringJoiner(",");
         members.forEach(m -> all.add(m.endpoint()));
         awaitOneLeader(all.toString(), 3);
 
-        for (ServerProcess m : members) {
+        for (EtcdProcess m : members) {
             JsonNode got = JSON.readTree(Tool.etcdctl(m.endpoint(), "get", "--prefix", "", "-w", "json",
                     "--consistency=s").ok().out());
-            assertEquals(sourceKvs, got.get("kvs"), m.name);
-            assertEquals(sourceRevision, got.get("header").get("revision").asLong(), m.name);
+            assertEquals(sourceKvs, got.get("kvs"), m.name());
+            assertEquals(sourceRevision, got.get("header").get("revision").asLong(), m.name());
         }
         assertTrue(Tool.etcdctl(all.toString(), "lease", "list").ok().out().contains(leaseHex));
         String members3 = Tool.etcdctl(all.toString(), "member", "list").ok().out();
@@ -144,13 +140,13 @@ class RestoreClusterIT {
 
     @Test
     void bumpedRestoreStartsPastTheOldRevisionWithHistoryCompacted() throws Exception {
-        ServerProcess m = track(new ServerProcess("bumped", home.resolve("bumped")));
-        String cluster = m.name + "=" + m.peerUrl();
-        Tool.etcdutl("snapshot", "restore", snapshot.toString(), "--name", m.name, "--data-dir", m.dataDir().toString(),
+        EtcdProcess m = RES.track(EtcdProcess.of(ServerCommand.ours(), "bumped", home));
+        String cluster = m.name() + "=" + m.peerUrl();
+        Tool.etcdutl("snapshot", "restore", snapshot.toString(), "--name", m.name(), "--data-dir", m.dataDir().toString(),
                 "--initial-cluster", cluster, "--initial-advertise-peer-urls", m.peerUrl(),
                 "--bump-revision", "1000", "--mark-compacted").ok();
-        m.launch(cluster);
-        m.awaitReady();
+        m.joinAs(cluster, "new");
+        m.start();
         awaitOneLeader(m.endpoint(), 1);
         assertEquals(sourceRevision + 1000, revision(m.endpoint()));
         Tool.Result old = Tool.etcdctl(m.endpoint(), "get", "key1", "--rev=" + sourceRevision);
@@ -180,11 +176,6 @@ class RestoreClusterIT {
         assertFalse(Files.exists(target));
     }
 
-    private ServerProcess track(ServerProcess p) {
-        started.add(p);
-        return p;
-    }
-
     private static long revision(String endpoint) throws IOException, InterruptedException {
         return JSON.readTree(Tool.etcdctl(endpoint, "get", "none", "-w", "json").ok().out())
                 .get("header").get("revision").asLong();
@@ -192,34 +183,22 @@ class RestoreClusterIT {
 
     /** Waits until every endpoint names the same leader, which must be one of them. */
     private static void awaitOneLeader(String endpoints, int count) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        String last = "";
-        while (System.nanoTime() < deadline) {
+        Eventually.until("an agreed leader among " + endpoints, Duration.ofSeconds(60), Duration.ofMillis(200), () -> {
             Tool.Result r = Tool.etcdctl(endpoints, "endpoint", "status", "-w", "json");
-            last = r.out() + r.err();
-            if (r.code() == 0) {
-                JsonNode statuses = JSON.readTree(r.out());
-                Set<Long> leaders = new HashSet<>();
-                Set<Long> ids = new HashSet<>();
-                for (JsonNode s : statuses) {
-                    leaders.add(s.get("Status").path("leader").asLong());
-                    ids.add(s.get("Status").get("header").get("member_id").asLong());
-                }
-                if (statuses.size() == count && leaders.size() == 1 && ids.containsAll(leaders)) {
-                    return;
-                }
+            if (r.code() != 0) {
+                throw new IllegalStateException(r.out() + r.err());
             }
-            Thread.sleep(200);
-        }
-        throw new AssertionError("no agreed leader among " + endpoints + ": " + last);
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        if (root == null || !Files.exists(root)) {
-            return;
-        }
-        try (var s = Files.walk(root)) {
-            s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+            JsonNode statuses = JSON.readTree(r.out());
+            Set<Long> leaders = new HashSet<>();
+            Set<Long> ids = new HashSet<>();
+            for (JsonNode s : statuses) {
+                leaders.add(s.get("Status").path("leader").asLong());
+                ids.add(s.get("Status").get("header").get("member_id").asLong());
+            }
+            if (statuses.size() == count && leaders.size() == 1 && ids.containsAll(leaders)) {
+                return true;
+            }
+            throw new IllegalStateException(r.out());
+        });
     }
 }

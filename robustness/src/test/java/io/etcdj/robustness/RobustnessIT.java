@@ -3,12 +3,15 @@ package io.etcdj.robustness;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.Resources;
+import io.etcdj.harness.TempDirs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The fault-injection suite in CI's budget: a few short runs against our server, one against the
@@ -22,8 +25,17 @@ class RobustnessIT {
     private static final long SEED = Long.getLong("robustness.seed", System.currentTimeMillis() % 100000);
     private static final Path ROOT = Path.of(System.getProperty("robustness.projectRoot", "..")).toAbsolutePath().normalize();
 
+    /** The negative control's runs, whose failing is the expected outcome: deleted however the test ends. */
+    @RegisterExtension
+    final Resources res = new Resources();
+
+    /** Runs the suite in a new temp dir; a failed run's history stays there (its report says where). */
     private static List<RobustnessRun.Report> runs(Cluster.Server server, int runs, boolean staleControl) throws Exception {
-        Path dir = Files.createTempDirectory("robustness-it-");
+        return runs(TempDirs.create("robustness-it-"), server, runs, staleControl);
+    }
+
+    private static List<RobustnessRun.Report> runs(Path dir, Cluster.Server server, int runs, boolean staleControl)
+            throws Exception {
         List<RobustnessRun.Report> out = new ArrayList<>();
         for (int i = 0; i < runs; i++) {
             RobustnessRun.Report r = RobustnessRun.run(new RobustnessRun.Config(server, ROOT, dir.resolve("run-" + (SEED + i)),
@@ -60,7 +72,7 @@ class RobustnessIT {
     /** Serializable reads from a member cut off from the others are stale: the checker must say so. */
     @Test
     void staleReadsFromAPartitionedMemberAreReported() throws Exception {
-        RobustnessRun.Report r = runs(Cluster.Server.OURS, 1, true).get(0);
+        RobustnessRun.Report r = runs(res.dir("robustness-it-stale-"), Cluster.Server.OURS, 1, true).get(0);
         assertFalse(r.passed(), "the checker accepted stale reads: " + r.summary());
         assertTrue(r.violations().stream().anyMatch(v -> v.contains("not linearizable")), r.summary());
     }

@@ -4,13 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import io.etcdj.harness.FreePorts;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -31,7 +28,7 @@ class TlsScriptsIT {
         ProcessBuilder builder = new ProcessBuilder("bash", file.toString()).redirectErrorStream(true);
         builder.environment().put("ETCD_BIN", ExternalCommand.ETCD.toString());
         builder.environment().put("ETCDCTL_BIN", ExternalCommand.ETCDCTL.toString());
-        builder.environment().put("PORT_BASE", String.valueOf(freePortRange()));
+        builder.environment().put("PORT_BASE", String.valueOf(FreePorts.pickRange(PORTS_PER_SCRIPT)));
         Process process = builder.start();
         try {
             String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -45,27 +42,5 @@ class TlsScriptsIT {
                 process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }
         }
-    }
-
-    /** A base port whose next {@link #PORTS_PER_SCRIPT} ports on 127.0.0.1 are free right now. */
-    private static int freePortRange() throws IOException {
-        for (int attempt = 0; attempt < 50; attempt++) {
-            int base = ThreadLocalRandom.current().nextInt(24000, 32000);
-            if (allFree(base)) {
-                return base;
-            }
-        }
-        throw new IOException("no free range of " + PORTS_PER_SCRIPT + " ports found");
-    }
-
-    private static boolean allFree(int base) {
-        for (int port = base; port < base + PORTS_PER_SCRIPT; port++) {
-            try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getByName("127.0.0.1"))) {
-                socket.setReuseAddress(true);
-            } catch (IOException e) {
-                return false;
-            }
-        }
-        return true;
     }
 }

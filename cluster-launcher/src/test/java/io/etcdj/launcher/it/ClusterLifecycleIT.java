@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.etcdj.api.etcdserverpb.ClusterGrpc;
 import io.etcdj.api.etcdserverpb.Member;
 import io.etcdj.api.etcdserverpb.MemberListRequest;
+import io.etcdj.harness.Eventually;
+import io.etcdj.harness.FreePorts;
 import io.etcdj.launcher.supervisor.ClusterState;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
@@ -54,8 +56,10 @@ class ClusterLifecycleIT {
 
     @Test
     @Order(1)
-    void statusShowsEveryMemberAndOneLeader() {
-        String out = h.run("status", "-f", "cluster.yml").expectOk().out();
+    void statusShowsEveryMemberAndOneLeader() throws Exception {
+        // "up" returns once every member answers; the first election may still be under way
+        String out = Eventually.poll(Duration.ofSeconds(30), Duration.ofMillis(200),
+                () -> h.run("status", "-f", "cluster.yml").expectOk().out(), o -> o.contains("| true "));
         List<String> rows = out.lines().filter(l -> l.startsWith("| m")).toList();
         assertEquals(3, rows.size(), out);
         assertTrue(out.lines().anyMatch(l -> l.contains("MEMBER") && l.contains("RAFT TERM") && l.contains("DB SIZE")), out);
@@ -81,14 +85,14 @@ class ClusterLifecycleIT {
         assertEquals("stopped", h.state().member("m2").orElseThrow().state());
         try (Kv m1 = new Kv(url("m1"))) {
             // m2 may have been the leader: the first writes can fail until a new one is elected
-            Eventually.get(Duration.ofSeconds(30), () -> { m1.put("key", "hello"); return true; });
+            Eventually.get("a put through m1", Duration.ofSeconds(30), () -> { m1.put("key", "hello"); return true; });
             assertEquals("hello", m1.get("key", 5).orElseThrow());
         }
         h.run("restart", "m2", "-f", "cluster.yml").expectOk();
         long after = h.state().member("m2").orElseThrow().pid();
         assertTrue(after != before && LauncherHarness.alive(after));
         try (Kv m2 = new Kv(url("m2"))) {
-            assertEquals("hello", Eventually.get(Duration.ofSeconds(20), () -> m2.get("key", 2).orElse(null)));
+            assertEquals("hello", Eventually.get("key on m2", Duration.ofSeconds(20), () -> m2.get("key", 2).orElse(null)));
         }
     }
 
@@ -99,7 +103,7 @@ class ClusterLifecycleIT {
         assertTrue(h.run("status", "-f", "cluster.yml").expectOk().out().lines()
                 .anyMatch(l -> l.startsWith("| m3") && l.contains("paused")));
         try (Kv m3 = new Kv(url("m3")); Kv m1 = new Kv(url("m1"))) {
-            Eventually.get(Duration.ofSeconds(30), () -> { m1.put("while-paused", "1"); return true; });
+            Eventually.get("a put through m1 while m3 is paused", Duration.ofSeconds(30), () -> { m1.put("while-paused", "1"); return true; });
             boolean answered;
             try {
                 m3.get("while-paused", 1);
@@ -109,7 +113,7 @@ class ClusterLifecycleIT {
             }
             assertFalse(answered, "a SIGSTOPped member cannot answer");
             h.run("resume", "m3", "-f", "cluster.yml").expectOk();
-            assertEquals("1", Eventually.get(Duration.ofSeconds(20), () -> m3.get("while-paused", 2).orElse(null)));
+            assertEquals("1", Eventually.get("while-paused on m3", Duration.ofSeconds(20), () -> m3.get("while-paused", 2).orElse(null)));
         }
     }
 
@@ -124,24 +128,24 @@ class ClusterLifecycleIT {
     @Test
     @Order(6)
     void addLearnerTwoPhaseThenPromote() throws Exception {
-        int client = LauncherHarness.freePortPair();
-        int peer = LauncherHarness.freePortPair();
+        int client = FreePorts.pickRange(2);
+        int peer = FreePorts.pickRange(2);
         LauncherHarness.Result r = h.run("add-member", "m4", "--learner", "-f", "cluster.yml",
                 "--client-url", "http://127.0.0.1:" + client, "--peer-url", "http://127.0.0.1:" + peer).expectOk();
         assertTrue(r.out().contains("added to cluster"), r.out());
         assertTrue(r.out().contains("--initial-cluster-state existing"), r.out());
         assertTrue(h.state().member("m4").isPresent());
         // the member is listed by name once it has published it through Raft (its client port may open first, as etcd's)
-        Member m4 = Eventually.get(Duration.ofSeconds(30),
+        Member m4 = Eventually.get("m4 listed by name", Duration.ofSeconds(30),
                 () -> members().stream().filter(m -> m.getName().equals("m4")).findFirst().orElse(null));
         assertTrue(m4.getIsLearner());
-        Eventually.get(Duration.ofSeconds(30), () -> {
+        Eventually.get("promote m4", Duration.ofSeconds(30), () -> {
             LauncherHarness.Result p = h.run("promote", "m4", "-f", "cluster.yml");
             return p.code() == 0 ? p : null;
         });
         assertFalse(members().stream().filter(m -> m.getName().equals("m4")).findFirst().orElseThrow().getIsLearner());
         try (Kv m4kv = new Kv("http://127.0.0.1:" + client)) {
-            assertEquals("bar", Eventually.get(Duration.ofSeconds(20), () -> m4kv.get("foo", 2).orElse(null)));
+            assertEquals("bar", Eventually.get("foo on m4", Duration.ofSeconds(20), () -> m4kv.get("foo", 2).orElse(null)));
         }
     }
 
@@ -177,7 +181,7 @@ class ClusterLifecycleIT {
         ClusterState before = h.state();
         java.util.concurrent.CompletableFuture<LauncherHarness.Result> follow =
                 java.util.concurrent.CompletableFuture.supplyAsync(() -> h.run("logs", "-f", "--file", "cluster.yml"));
-        Eventually.get(Duration.ofSeconds(10), () -> h.state().supervisorAlive() ? true : null);
+        Eventually.get("a live supervisor", Duration.ofSeconds(10), () -> h.state().supervisorAlive() ? true : null);
         h.run("stop", "-f", "cluster.yml").expectOk();
         String followed = follow.get(30, TimeUnit.SECONDS).expectOk().out();
         assertTrue(followed.contains("m1 | (launcher: m1 stopped)"), "logs -f shows the shutdown and ends with it:\n" + followed);

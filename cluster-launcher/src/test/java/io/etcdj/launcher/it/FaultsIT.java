@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.Eventually;
 import io.grpc.StatusRuntimeException;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -25,18 +26,18 @@ class FaultsIT {
                 assertTrue(h.run("status", "-f", "cluster.yml").expectOk().out().lines()
                         .anyMatch(l -> l.startsWith("| m1") && l.contains("partitioned")));
                 // the majority side elects a leader if needed and keeps accepting writes
-                Eventually.get(Duration.ofSeconds(30), () -> { m2.put("during", "2"); return true; });
+                Eventually.get("a put through m2 during the partition", Duration.ofSeconds(30), () -> { m2.put("during", "2"); return true; });
                 assertThrows(StatusRuntimeException.class, () -> m1.get("during", 3),
                         "a member cut off from its peers cannot confirm a linearizable read");
 
                 h.run("heal", "-f", "cluster.yml").expectOk();
-                assertEquals("2", Eventually.get(Duration.ofSeconds(30), () -> m1.get("during", 2).orElse(null)));
+                assertEquals("2", Eventually.get("during on m1", Duration.ofSeconds(30), () -> m1.get("during", 2).orElse(null)));
 
                 h.run("delay", "m2", "200", "-f", "cluster.yml").expectOk();
                 assertTrue(h.run("status", "-f", "cluster.yml").expectOk().out().lines()
                         .anyMatch(l -> l.startsWith("| m2") && l.contains("delay 200ms")));
-                Eventually.get(Duration.ofSeconds(30), () -> { m1.put("slow", "3"); return true; });
-                assertEquals("3", Eventually.get(Duration.ofSeconds(30), () -> m2.get("slow", 5).orElse(null)));
+                Eventually.get("a put through m1 on a slow link", Duration.ofSeconds(30), () -> { m1.put("slow", "3"); return true; });
+                assertEquals("3", Eventually.get("slow on m2", Duration.ofSeconds(30), () -> m2.get("slow", 5).orElse(null)));
                 h.run("heal", "-f", "cluster.yml").expectOk();
             }
             h.run("stop", "-f", "cluster.yml").expectOk();

@@ -2,9 +2,10 @@ package io.etcdj.launcher.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.etcdj.harness.FreePorts;
+import io.etcdj.harness.TempDirs;
 import io.etcdj.launcher.Main;
 import io.etcdj.launcher.cli.LauncherContext;
-import io.etcdj.launcher.process.PortProbe;
 import io.etcdj.launcher.supervisor.ClusterState;
 import io.etcdj.launcher.supervisor.StateFile;
 import java.io.ByteArrayOutputStream;
@@ -14,13 +15,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * Runs launcher commands in-process against a cluster in a temporary directory, with ports the
@@ -49,7 +48,7 @@ final class LauncherHarness implements AutoCloseable {
     private final List<Long> seenPids = new ArrayList<>();
 
     LauncherHarness() throws IOException {
-        dir = Files.createTempDirectory("launcher-it");
+        dir = TempDirs.create("launcher-it");
     }
 
     Result run(String... args) {
@@ -71,16 +70,6 @@ final class LauncherHarness implements AutoCloseable {
         return file;
     }
 
-    /** A port p with p+1 free too (the proxy moves a member's real peer listener to p+1). */
-    static int freePortPair() {
-        while (true) {
-            int p = PortProbe.freePort();
-            if (p < 65_000 && PortProbe.isFree("127.0.0.1", p + 1)) {
-                return p;
-            }
-        }
-    }
-
     /** A YAML cluster file with {@code n} members m1..mn on fresh ports. */
     String yaml(int n, String... extraLines) {
         StringBuilder b = new StringBuilder();
@@ -92,10 +81,11 @@ final class LauncherHarness implements AutoCloseable {
             b.append(line).append('\n');
         }
         b.append("members:\n");
+        // p and p + 1 free: the fault proxy moves a member's real peer listener one port up
         for (int i = 1; i <= n; i++) {
             b.append("  m").append(i).append(":\n");
-            b.append("    client-url: http://127.0.0.1:").append(freePortPair()).append('\n');
-            b.append("    peer-url: http://127.0.0.1:").append(freePortPair()).append('\n');
+            b.append("    client-url: http://127.0.0.1:").append(FreePorts.pickRange(2)).append('\n');
+            b.append("    peer-url: http://127.0.0.1:").append(FreePorts.pickRange(2)).append('\n');
         }
         return b.toString();
     }
@@ -151,12 +141,6 @@ final class LauncherHarness implements AutoCloseable {
                 }
             });
         }
-        if (Files.exists(dir)) {
-            try (Stream<Path> walk = Files.walk(dir)) {
-                for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(p);
-                }
-            }
-        }
+        TempDirs.delete(dir);
     }
 }

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.Eventually;
+import io.etcdj.harness.FreePorts;
 import io.etcdj.launcher.supervisor.ClusterState;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -24,8 +26,8 @@ class ProcfileForegroundIT {
     @Test
     void procfileInTheForeground() throws Exception {
         try (LauncherHarness h = new LauncherHarness()) {
-            int[] client = {LauncherHarness.freePortPair(), LauncherHarness.freePortPair(), LauncherHarness.freePortPair()};
-            int[] peer = {LauncherHarness.freePortPair(), LauncherHarness.freePortPair(), LauncherHarness.freePortPair()};
+            int[] client = {FreePorts.pickRange(2), FreePorts.pickRange(2), FreePorts.pickRange(2)};
+            int[] peer = {FreePorts.pickRange(2), FreePorts.pickRange(2), FreePorts.pickRange(2)};
             StringBuilder initial = new StringBuilder();
             for (int i = 0; i < 3; i++) {
                 initial.append(i == 0 ? "" : ",").append("infra").append(i + 1).append("=http://127.0.0.1:").append(peer[i]);
@@ -61,9 +63,9 @@ class ProcfileForegroundIT {
             });
             reader.start();
             try {
-                Eventually.get(Duration.ofSeconds(60), () -> {
+                Eventually.get("\"cluster is up\"", Duration.ofSeconds(60), () -> {
                     if (!launcher.isAlive()) {
-                        throw new AssertionError("launcher exited early:\n" + String.join("\n", lines));
+                        throw new Eventually.GiveUp("launcher exited early:\n" + String.join("\n", lines));
                     }
                     return lines.stream().anyMatch(l -> l.contains("cluster is up")) ? true : null;
                 });

@@ -3,6 +3,7 @@ package io.etcdj.server.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.EtcdProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -3,6 +3,10 @@ package io.etcdj.server.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.EtcdProcess;
+import io.etcdj.harness.Eventually;
+import io.etcdj.harness.ProcessCluster;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -70,18 +74,14 @@ class ClusterDifferentialIT {
      * seconds ("unhealthy cluster"); ask it again until it answers on the merits.
      */
     private static Outcome runSettled(ProcessCluster c, List<String> args) {
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
-        Outcome o = run(c, args);
-        while (o.stderr().contains("unhealthy cluster") && System.nanoTime() < deadline) {
-            try {
-                Thread.sleep(500);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-            o = run(c, args);
+        try {
+            return Eventually.poll(Duration.ofSeconds(20), Duration.ofMillis(500), () -> run(c, args),
+                    o -> !o.stderr().contains("unhealthy cluster"));
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
         }
-        return o;
     }
 
     private static void same(String... args) {

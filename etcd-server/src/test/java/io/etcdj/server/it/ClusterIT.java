@@ -5,10 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.EtcdProcess;
+import io.etcdj.harness.Eventually;
+import io.etcdj.harness.ProcessCluster;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -29,15 +32,7 @@ class ClusterIT {
 
     /** Polls until {@code probe} gives a value, for at most {@code seconds}. */
     private static <T> T eventually(int seconds, String what, Supplier<Optional<T>> probe) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        while (System.nanoTime() < deadline) {
-            Optional<T> v = probe.get();
-            if (v.isPresent()) {
-                return v.get();
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError(what + " did not happen within " + seconds + "s");
+        return Eventually.get(what, Duration.ofSeconds(seconds), () -> probe.get().orElse(null));
     }
 
     /** Index of the member that reports itself leader. */

@@ -10,6 +10,8 @@ import io.etcdj.api.etcdserverpb.CompactionRequest;
 import io.etcdj.api.etcdserverpb.PutRequest;
 import io.etcdj.api.etcdserverpb.RangeRequest;
 import io.etcdj.api.etcdserverpb.RangeResponse;
+import io.etcdj.harness.EtcdClusterExtension;
+import io.etcdj.harness.EtcdProcess;
 import io.grpc.StatusRuntimeException;
 import java.nio.file.Files;
 import java.util.List;

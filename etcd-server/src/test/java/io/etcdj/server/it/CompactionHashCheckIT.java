@@ -3,6 +3,9 @@ package io.etcdj.server.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.EtcdProcess;
+import io.etcdj.harness.Eventually;
+import io.etcdj.harness.ProcessCluster;
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -16,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * compaction, and the cluster then refuses writes.
  */
 class CompactionHashCheckIT {
-    private static final long WAIT_NANOS = Duration.ofSeconds(60).toNanos();
+    private static final Duration WAIT = Duration.ofSeconds(60);
 
     @Test
     void aFollowerWhoseHistoryDiffersGetsTheCorruptAlarmAfterACompaction() throws Exception {
@@ -42,12 +45,8 @@ class CompactionHashCheckIT {
             ctl.run("put", "hashcheck/k1", "after restart").ok();
             ctl.run("compact", String.valueOf(revision(ctl)), "--physical").ok();
 
-            String alarms = "";
-            long deadline = System.nanoTime() + WAIT_NANOS;
-            while (!alarms.contains("alarm:CORRUPT") && System.nanoTime() < deadline) {
-                Thread.sleep(200);
-                alarms = ctl.run("alarm", "list").stdout();
-            }
+            String alarms = Eventually.poll(WAIT, Duration.ofMillis(200), () -> ctl.run("alarm", "list").stdout(),
+                    a -> a.contains("alarm:CORRUPT"));
             assertEquals("memberID:" + m3Id + " alarm:CORRUPT", alarms.strip(),
                     "the altered member is named; leader logs:\n" + c.member(0).logTail());
             Etcdctl.Result put = ctl.run("put", "hashcheck/k", "v");
@@ -68,15 +67,7 @@ class CompactionHashCheckIT {
 
     /** Waits until some member (the leader) logged {@code line}. */
     private static void awaitLog(ProcessCluster c, String line) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT_NANOS;
-        while (System.nanoTime() < deadline) {
-            for (EtcdProcess m : c.members()) {
-                if (m.logTail().contains(line)) {
-                    return;
-                }
-            }
-            Thread.sleep(200);
-        }
-        throw new AssertionError("no member logged \"" + line + "\"; logs:\n" + c.member(0).logTail());
+        Eventually.until("a member logging \"" + line + "\"; leader log:\n" + c.member(0).logTail(), WAIT,
+                Duration.ofMillis(200), () -> c.members().stream().anyMatch(m -> m.logTail().contains(line)));
     }
 }

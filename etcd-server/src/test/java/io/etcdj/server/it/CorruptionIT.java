@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
 import io.etcdj.api.mvccpb.KeyValue;
+import io.etcdj.harness.EtcdProcess;
+import io.etcdj.harness.Eventually;
+import io.etcdj.harness.ProcessCluster;
 import io.etcdj.server.backend.Backend;
 import io.etcdj.server.backend.Bucket;
 import io.etcdj.server.backend.WriteTx;
@@ -20,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * requests.
  */
 class CorruptionIT {
-    private static final long WAIT_NANOS = Duration.ofSeconds(60).toNanos();
+    private static final Duration WAIT = Duration.ofSeconds(60);
 
     /** Rewrites the value of the newest revision in a stopped member's backend. */
     static void tamper(EtcdProcess m) {
@@ -55,10 +58,7 @@ class CorruptionIT {
             m3.stop();
             tamper(m3);
             m3.launch();
-            long deadline = System.nanoTime() + WAIT_NANOS;
-            while (m3.isAlive() && System.nanoTime() < deadline) {
-                Thread.sleep(100);
-            }
+            Eventually.reached(WAIT, () -> !m3.isAlive());
             assertFalse(m3.isAlive(), "started with altered data; log:\n" + m3.logTail());
             assertEquals(1, m3.exitCode());
             assertTrue(m3.logTail().contains("found data inconsistency with peers"), m3.logTail());
@@ -76,12 +76,8 @@ class CorruptionIT {
             m3.stop();
             tamper(m3);
             m3.start();
-            String alarms = "";
-            long deadline = System.nanoTime() + WAIT_NANOS;
-            while (!alarms.contains("alarm:CORRUPT") && System.nanoTime() < deadline) {
-                Thread.sleep(200);
-                alarms = ctl.run("alarm", "list").stdout();
-            }
+            String alarms = Eventually.poll(WAIT, Duration.ofMillis(200), () -> ctl.run("alarm", "list").stdout(),
+                    a -> a.contains("alarm:CORRUPT"));
             assertTrue(alarms.contains("alarm:CORRUPT"), "no CORRUPT alarm; leader log:\n" + c.member(0).logTail());
             Etcdctl.Result put = ctl.run("put", "corrupt/k", "v2");
             assertEquals(1, put.exitCode(), put.toString());

@@ -14,6 +14,8 @@ import io.etcdj.api.etcdserverpb.PutResponse;
 import io.etcdj.api.etcdserverpb.RangeRequest;
 import io.etcdj.api.etcdserverpb.RangeResponse;
 import io.etcdj.api.mvccpb.KeyValue;
+import io.etcdj.harness.EtcdClusterExtension;
+import io.etcdj.harness.EtcdProcess;
 import io.grpc.StatusRuntimeException;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.MessageOrBuilder;
 import io.etcdj.api.etcdserverpb.ResponseHeader;
+import io.etcdj.harness.EtcdMember;
 import io.grpc.StatusRuntimeException;
 import java.io.IOException;
 import java.net.URI;

@@ -11,6 +11,8 @@ import io.etcdj.api.etcdserverpb.AlarmResponse;
 import io.etcdj.api.etcdserverpb.DefragmentRequest;
 import io.etcdj.api.etcdserverpb.MemberListRequest;
 import io.etcdj.api.etcdserverpb.StatusRequest;
+import io.etcdj.harness.EtcdClusterExtension;
+import io.etcdj.harness.EtcdProcess;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

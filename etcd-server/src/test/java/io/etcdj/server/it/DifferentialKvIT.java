@@ -12,6 +12,8 @@ import io.etcdj.api.etcdserverpb.PutRequest;
 import io.etcdj.api.etcdserverpb.RangeRequest;
 import io.etcdj.api.etcdserverpb.RequestOp;
 import io.etcdj.api.etcdserverpb.TxnRequest;
+import io.etcdj.harness.EtcdClusterExtension;
+import io.etcdj.harness.EtcdProcess;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;

@@ -22,7 +22,11 @@ import io.etcdj.api.etcdserverpb.WatchCreateRequest;
 import io.etcdj.api.etcdserverpb.WatchProgressRequest;
 import io.etcdj.api.etcdserverpb.WatchRequest;
 import io.etcdj.api.etcdserverpb.WatchResponse;
+import io.etcdj.harness.EtcdClusterExtension;
+import io.etcdj.harness.EtcdProcess;
+import io.etcdj.harness.Eventually;
 import io.grpc.stub.StreamObserver;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -305,13 +309,12 @@ class DifferentialWatchLeaseIT {
     }
 
     /** Polls until the key is deleted; a bounded wait, not a timing assertion. */
-    private static void awaitGone(Differential.Side s, ByteString key, long timeoutMs) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + timeoutMs;
-        while (s.grpc().kv().range(RangeRequest.newBuilder().setKey(key).setCountOnly(true).build()).getCount() > 0) {
-            if (System.currentTimeMillis() > deadline) {
-                assertEquals(0, 1, s.name() + ": key with an expired 2 s lease still present after " + timeoutMs + " ms");
-            }
-            Thread.sleep(100);
+    private static void awaitGone(Differential.Side s, ByteString key, long timeoutMs) throws Exception {
+        long count = Eventually.poll(Duration.ofMillis(timeoutMs), Duration.ofMillis(100),
+                () -> s.grpc().kv().range(RangeRequest.newBuilder().setKey(key).setCountOnly(true).build()).getCount(),
+                c -> c == 0);
+        if (count > 0) {
+            assertEquals(0, 1, s.name() + ": key with an expired 2 s lease still present after " + timeoutMs + " ms");
         }
     }
 }

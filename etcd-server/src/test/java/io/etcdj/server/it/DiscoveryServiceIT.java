@@ -3,6 +3,9 @@ package io.etcdj.server.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.EtcdProcess;
+import io.etcdj.harness.ProcessCluster;
+import io.etcdj.harness.ServerCommand;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -67,7 +70,7 @@ class DiscoveryServiceIT {
     /** Runs a member of {@code binary} with --discovery=url on fresh ports until it exits. */
     private static String runToExit(EtcdProcess.Binary binary, EtcdProcess ports, String url, HttpForwardProxy proxy)
             throws Exception {
-        List<String> cmd = new ArrayList<>(binary == EtcdProcess.Binary.OURS ? EtcdProcess.ourEtcdCommand(List.of())
+        List<String> cmd = new ArrayList<>(binary == EtcdProcess.Binary.OURS ? ServerCommand.ours().prefix(List.of())
                 : List.of(EtcdProcess.REAL_ETCD.toString(), "--logger=zap"));
         String peer = "http://127.0.0.1:" + ports.peerPort();
         cmd.addAll(List.of("--name=late", "--data-dir=" + ports.dataDir(), "--discovery=" + url, "--discovery-fallback=exit",

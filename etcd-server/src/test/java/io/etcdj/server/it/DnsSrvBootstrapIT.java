@@ -3,6 +3,10 @@ package io.etcdj.server.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.EtcdProcess;
+import io.etcdj.harness.FreePorts;
+import io.etcdj.harness.ProcessCluster;
+import io.etcdj.harness.ServerCommand;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -55,7 +59,7 @@ class DnsSrvBootstrapIT {
     @Test
     void noRecordsIsABootstrapError() throws Exception {
         try (TestDnsServer dns = new TestDnsServer()) {
-            List<String> cmd = new ArrayList<>(EtcdProcess.ourEtcdCommand(List.of(dns.jvmOption())));
+            List<String> cmd = new ArrayList<>(ServerCommand.ours().prefix(List.of(dns.jvmOption())));
             cmd.addAll(List.of("--discovery-srv=" + DOMAIN, "--initial-advertise-peer-urls=http://127.0.0.1:1",
                     "--listen-peer-urls=http://127.0.0.1:" + FreePorts.pick(),
                     "--listen-client-urls=http://127.0.0.1:" + FreePorts.pick(),
@@ -71,7 +75,7 @@ class DnsSrvBootstrapIT {
     @ParameterizedTest
     @EnumSource(EtcdProcess.Binary.class)
     void discoveryAndInitialClusterConflict(EtcdProcess.Binary binary) throws Exception {
-        List<String> cmd = new ArrayList<>(binary == EtcdProcess.Binary.OURS ? EtcdProcess.ourEtcdCommand(List.of())
+        List<String> cmd = new ArrayList<>(binary == EtcdProcess.Binary.OURS ? ServerCommand.ours().prefix(List.of())
                 : List.of(EtcdProcess.REAL_ETCD.toString()));
         cmd.addAll(List.of("--discovery-srv=" + DOMAIN, "--initial-cluster=a=http://127.0.0.1:1"));
         String out = TcpGatewayIT.run(cmd);

@@ -9,6 +9,9 @@ import io.etcdj.api.etcdserverpb.DowngradeRequest.DowngradeAction;
 import io.etcdj.api.etcdserverpb.MaintenanceGrpc;
 import io.etcdj.api.etcdserverpb.StatusRequest;
 import io.etcdj.api.etcdserverpb.StatusResponse;
+import io.etcdj.harness.EtcdProcess;
+import io.etcdj.harness.Eventually;
+import io.etcdj.harness.ProcessCluster;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.StatusRuntimeException;
@@ -16,6 +19,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -73,10 +77,8 @@ class DowngradeIT {
 
             assertEquals("3.6", call(m1, DowngradeAction.ENABLE, "3.5"));
             for (EtcdProcess m : c.members()) {
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_S);
-                while (!status(m).getDowngradeInfo().getEnabled() && System.nanoTime() < deadline) {
-                    Thread.sleep(50);
-                }
+                Eventually.poll(Duration.ofSeconds(TIMEOUT_S), Duration.ofMillis(50), () -> status(m),
+                        s -> s.getDowngradeInfo().getEnabled());
                 assertTrue(status(m).getDowngradeInfo().getEnabled(), m.describe());
                 assertEquals("3.5.0", status(m).getDowngradeInfo().getTargetVersion());
                 assertTrue(version(m).contains("\"etcdcluster\":\"3.5.0\""), version(m));
@@ -96,11 +98,8 @@ class DowngradeIT {
         }
     }
 
-    private static boolean waitCancelled(EtcdProcess m) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_S);
-        while (status(m).getDowngradeInfo().getEnabled() && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-        }
-        return !status(m).getDowngradeInfo().getEnabled();
+    private static boolean waitCancelled(EtcdProcess m) throws Exception {
+        return !Eventually.poll(Duration.ofSeconds(TIMEOUT_S), Duration.ofMillis(50), () -> status(m),
+                s -> !s.getDowngradeInfo().getEnabled()).getDowngradeInfo().getEnabled();
     }
 }

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.EtcdProcess;
+import io.etcdj.harness.Eventually;
+import io.etcdj.harness.FreePorts;
 import io.etcdj.server.config.Flag;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -138,10 +141,7 @@ class DropInIT {
     void aFlagWithoutAnEffectYetStopsTheStartNamingIt() throws Exception {
         try (EtcdProcess member = EtcdProcess.ours("--enable-distributed-tracing=true")) {
             member.launch();
-            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (member.isAlive() && System.nanoTime() < deadline) {
-                Thread.sleep(100);
-            }
+            Eventually.reached(Duration.ofSeconds(60), () -> !member.isAlive());
             assertFalse(member.isAlive(), "still running: " + member.logTail());
             assertEquals(1, member.exitCode());
             assertTrue(member.logTail().contains("--enable-distributed-tracing=true is not supported by this server yet"),

@@ -10,6 +10,7 @@ import io.etcd.jetcd.election.CampaignResponse;
 import io.etcd.jetcd.election.LeaderResponse;
 import io.etcd.jetcd.election.NotLeaderException;
 import io.etcd.jetcd.options.GetOption;
+import io.etcdj.harness.EtcdClusterExtension;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;

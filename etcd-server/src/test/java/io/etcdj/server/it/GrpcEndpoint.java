@@ -8,6 +8,7 @@ import io.etcdj.api.etcdserverpb.MemberListRequest;
 import io.etcdj.api.etcdserverpb.RangeRequest;
 import io.etcdj.api.etcdserverpb.ResponseHeader;
 import io.etcdj.api.etcdserverpb.WatchGrpc;
+import io.etcdj.harness.EtcdMember;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.NettyChannelBuilder;
 import java.util.concurrent.TimeUnit;

@@ -3,10 +3,15 @@ package io.etcdj.server.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.EtcdProcess;
+import io.etcdj.harness.Eventually;
+import io.etcdj.harness.ProcessCluster;
+import io.etcdj.harness.ServerCommand;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -89,12 +94,8 @@ class GrpcProxyIT {
                     compacted.toString());
 
             // --resolver-prefix: the proxy registered itself and is the member list
-            String members = "";
-            long deadline = System.currentTimeMillis() + 20_000;
-            while (System.currentTimeMillis() < deadline && !members.contains(proxy.endpoint())) {
-                members = ctl.run("member", "list", "-w", "json").ok().stdout();
-                Thread.sleep(200);
-            }
+            String members = Eventually.poll(Duration.ofSeconds(20), Duration.ofMillis(200),
+                    () -> ctl.run("member", "list", "-w", "json").ok().stdout(), m -> m.contains(proxy.endpoint()));
             assertTrue(members.contains("\"clientURLs\":[\"" + proxy.endpoint() + "\"]"), members);
             assertTrue(direct.run("get", "ns/___grpc_proxy_endpoint/" + proxy.endpoint(), "--print-value-only").ok()
                     .stdout().startsWith("{\"Op\":0,\"Addr\":\"" + proxy.endpoint() + "\",\"Metadata\":\"{\\\"name\\\":"));
@@ -127,11 +128,8 @@ class GrpcProxyIT {
                 victim.kill9();
                 // the proxy notices the broken connection and dials the next endpoint; the cluster
                 // may also need an election: wait for a write through the proxy to succeed
-                Etcdctl.Result put = ctl.run("put", "after", "2");
-                long deadline = System.currentTimeMillis() + 30_000;
-                while (put.exitCode() != 0 && System.currentTimeMillis() < deadline) {
-                    put = ctl.run("put", "after", "2");
-                }
+                Etcdctl.Result put = Eventually.poll(Duration.ofSeconds(30), Duration.ZERO,
+                        () -> ctl.run("put", "after", "2"), r -> r.exitCode() == 0);
                 assertEquals("OK\n", put.ok().stdout());
                 String now = memberId(ctl.run("endpoint", "status", "-w", "json").ok().stdout());
                 assertTrue(!now.equals(used), "still on member " + used);
@@ -155,7 +153,7 @@ class GrpcProxyIT {
     })
     void commandLineMatchesEtcd(String line) throws Exception {
         List<String> args = List.of(line.split(" "));
-        List<String> ours = new java.util.ArrayList<>(EtcdProcess.ourEtcdCommand(List.of()));
+        List<String> ours = new java.util.ArrayList<>(ServerCommand.ours().prefix(List.of()));
         ours.addAll(args);
         List<String> real = new java.util.ArrayList<>(List.of(EtcdProcess.REAL_ETCD.toString()));
         real.addAll(args);

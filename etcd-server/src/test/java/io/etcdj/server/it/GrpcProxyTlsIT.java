@@ -9,6 +9,11 @@ import io.etcdj.certs.CertificateAuthority;
 import io.etcdj.certs.CertificateRequest;
 import io.etcdj.certs.ClusterTlsLayout;
 import io.etcdj.certs.TlsFiles;
+import io.etcdj.harness.EtcdProcess;
+import io.etcdj.harness.FreePorts;
+import io.etcdj.harness.ProcessCluster;
+import io.etcdj.harness.ServerCommand;
+import io.etcdj.harness.TempDirs;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -57,7 +62,7 @@ class GrpcProxyTlsIT {
             }
             // a client certificate with a CN is refused for the cluster side, as etcd 3.4 refuses it
             List<String> cmd = new java.util.ArrayList<>(binary == EtcdProcess.Binary.OURS
-                    ? EtcdProcess.ourEtcdCommand(List.of()) : List.of(EtcdProcess.REAL_ETCD.toString()));
+                    ? ServerCommand.ours().prefix(List.of()) : List.of(EtcdProcess.REAL_ETCD.toString()));
             cmd.addAll(List.of("grpc-proxy", "start", "--listen-addr=127.0.0.1:" + FreePorts.pick(),
                     "--endpoints=https://127.0.0.1:1", "--cacert=" + ca, "--cert=" + client.certFile(),
                     "--key=" + client.keyFile()));

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.etcdj.api.etcdserverpb.LeaseGrantRequest;
+import io.etcdj.harness.EtcdProcess;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

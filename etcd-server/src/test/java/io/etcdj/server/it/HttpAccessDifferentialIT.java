@@ -3,6 +3,7 @@ package io.etcdj.server.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.EtcdProcess;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -1,5 +1,9 @@
 package io.etcdj.server.it;
 
+import io.etcdj.harness.EtcdMember;
+import io.etcdj.harness.FreePorts;
+import io.etcdj.harness.LeaderProbe;
+import io.etcdj.harness.TempDirs;
 import io.etcdj.server.embed.Member;
 import io.etcdj.server.config.ServerConfig;
 import java.nio.file.Path;

@@ -11,6 +11,10 @@ import io.etcdj.api.etcdserverpb.RangeRequest;
 import io.etcdj.api.etcdserverpb.RangeResponse;
 import io.etcdj.api.etcdserverpb.StatusRequest;
 import io.etcdj.api.etcdserverpb.StatusResponse;
+import io.etcdj.harness.EtcdProcess;
+import io.etcdj.harness.Eventually;
+import io.etcdj.harness.ProcessCluster;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -162,9 +166,8 @@ class LeaderRestartIT {
     }
 
     /** Index of the member that reports itself leader, waiting for one. */
-    private static int leaderIndex(List<GrpcEndpoint> eps) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() < deadline) {
+    private static int leaderIndex(List<GrpcEndpoint> eps) throws InterruptedException {
+        return Eventually.get("a leader", Duration.ofSeconds(30), () -> {
             for (int i = 0; i < eps.size(); i++) {
                 try {
                     StatusResponse s = status(eps.get(i));
@@ -175,28 +178,20 @@ class LeaderRestartIT {
                     // down or restarting
                 }
             }
-            sleep(100);
-        }
-        throw new AssertionError("no leader within 30 s");
+            return null;
+        });
     }
 
     /** Waits until a member's serializable reads reflect {@code revision}. */
-    private static void awaitApplied(GrpcEndpoint ep, long revision) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        long seen = -1;
-        while (System.nanoTime() < deadline) {
-            try {
-                seen = ep.kv().range(RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("\0")).setSerializable(true)
-                        .build()).getHeader().getRevision();
-                if (seen >= revision) {
-                    return;
-                }
-            } catch (RuntimeException e) {
-                // still starting
+    private static void awaitApplied(GrpcEndpoint ep, long revision) throws InterruptedException {
+        Eventually.until(ep.member().describe() + " at revision " + revision, Duration.ofSeconds(30), () -> {
+            long seen = ep.kv().range(RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("\0")).setSerializable(true)
+                    .build()).getHeader().getRevision();
+            if (seen < revision) {
+                throw new IllegalStateException("stays at revision " + seen + ", below " + revision);
             }
-            sleep(100);
-        }
-        throw new AssertionError(ep.member().describe() + " stays at revision " + seen + ", below " + revision);
+            return true;
+        });
     }
 
     private static void sleep(long millis) {

@@ -8,7 +8,10 @@ import io.etcd.jetcd.Client;
 import io.etcd.jetcd.Lock;
 import io.etcd.jetcd.lock.LockResponse;
 import io.etcd.jetcd.options.GetOption;
+import io.etcdj.harness.EtcdClusterExtension;
+import io.etcdj.harness.Eventually;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -78,11 +81,9 @@ class LockIT {
                 ch.shutdownNow();
             }
             String waiterKey = "gives-up/" + Long.toHexString(leaseB);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_S);
-            while (client.getKVClient().get(bs(waiterKey)).get(TIMEOUT_S, TimeUnit.SECONDS).getCount() != 0
-                    && System.nanoTime() < deadline) {
-                Thread.sleep(50);
-            }
+            Eventually.poll(Duration.ofSeconds(TIMEOUT_S), Duration.ofMillis(50),
+                    () -> client.getKVClient().get(bs(waiterKey)).get(TIMEOUT_S, TimeUnit.SECONDS).getCount(),
+                    count -> count == 0);
             assertEquals(0, client.getKVClient().get(bs(waiterKey)).get(TIMEOUT_S, TimeUnit.SECONDS).getCount(),
                     "the waiter's key is gone although its lease lives on");
             assertEquals(1, client.getKVClient().get(a.getKey()).get(TIMEOUT_S, TimeUnit.SECONDS).getCount(),

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.protobuf.ByteString;
 import io.etcdj.api.etcdserverpb.PutRequest;
 import io.etcdj.api.etcdserverpb.StatusRequest;
+import io.etcdj.harness.EtcdProcess;
+import io.etcdj.harness.ProcessCluster;
 import java.nio.file.Files;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;

@@ -1,15 +1,18 @@
 package io.etcdj.server.it;
 
+import io.etcdj.harness.EtcdProcess;
+import io.etcdj.harness.FreePorts;
+import io.etcdj.harness.LoggedProcess;
+import io.etcdj.harness.TempDirs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 
 /**
  * {@code etcd gateway start} or {@code etcd grpc-proxy start} as a process, ours or etcd 3.4's,
@@ -17,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * stops the process and deletes the dir.
  */
 final class ProxyProcess implements AutoCloseable {
-    private static final long START_TIMEOUT_MS = 60_000;
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
     /** Replaced in flags by the proxy's own address (for --advertise-client-url). */
     static final String LISTEN = "{listen}";
 
@@ -25,7 +28,7 @@ final class ProxyProcess implements AutoCloseable {
     private final Path home = TempDirs.create("etcd-proxy-it-");
     private final Path logFile = home.resolve("proxy.log");
     private final int port = FreePorts.pick();
-    private Process process;
+    private LoggedProcess process;
 
     private ProxyProcess(EtcdProcess.Binary binary) {
         this.binary = binary;
@@ -39,53 +42,17 @@ final class ProxyProcess implements AutoCloseable {
             String... flags) throws IOException, InterruptedException {
         ProxyProcess p = new ProxyProcess(binary);
         try {
-            p.launch(kind, jvmOptions, flags);
-            p.awaitReady(readyLine);
+            List<String> cmd = new ArrayList<>(binary.command().prefix(jvmOptions));
+            cmd.addAll(List.of(kind, "start", "--listen-addr=" + p.endpoint()));
+            for (String f : flags) {
+                cmd.add(f.replace(LISTEN, p.endpoint()));
+            }
+            p.process = LoggedProcess.start(binary + " proxy", cmd, p.logFile, p.home, Map.of());
+            p.process.awaitLogLineAndPort(readyLine, p.port, START_TIMEOUT);
             return p;
         } catch (IOException | InterruptedException | RuntimeException | Error e) {
             p.close();
             throw e;
-        }
-    }
-
-    private void launch(String kind, List<String> jvmOptions, String... flags) throws IOException {
-        List<String> cmd = new ArrayList<>();
-        if (binary == EtcdProcess.Binary.OURS) {
-            cmd.addAll(EtcdProcess.ourEtcdCommand(jvmOptions));
-        } else {
-            cmd.add(EtcdProcess.REAL_ETCD.toString());
-        }
-        cmd.addAll(List.of(kind, "start", "--listen-addr=" + endpoint()));
-        for (String f : flags) {
-            cmd.add(f.replace(LISTEN, endpoint()));
-        }
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
-                .directory(home.toFile());
-        pb.environment().keySet().removeIf(k -> k.startsWith("ETCD"));
-        process = pb.start();
-    }
-
-    private void awaitReady(String readyLine) throws IOException, InterruptedException {
-        long deadline = System.currentTimeMillis() + START_TIMEOUT_MS;
-        while (System.currentTimeMillis() < deadline) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException(binary + " " + "proxy exited with " + process.exitValue() + "; log:\n" + log());
-            }
-            if (log().contains(readyLine) && acceptsConnections()) {
-                return;
-            }
-            Thread.sleep(50);
-        }
-        throw new IllegalStateException(binary + " proxy not ready after " + START_TIMEOUT_MS + " ms; log:\n" + log());
-    }
-
-    private boolean acceptsConnections() {
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress("127.0.0.1", port), 1000);
-            return true;
-        } catch (IOException e) {
-            return false;
         }
     }
 
@@ -109,15 +76,9 @@ final class ProxyProcess implements AutoCloseable {
     @Override
     public void close() {
         try {
-            if (process != null && process.isAlive()) {
-                process.destroy();
-                if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                    process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-                }
+            if (process != null) {
+                process.close();
             }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
         } finally {
             TempDirs.delete(home);
         }

@@ -3,6 +3,7 @@ package io.etcdj.server.it;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.EtcdProcess;
 import java.nio.file.Files;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;

@@ -3,8 +3,14 @@ package io.etcdj.server.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.EtcdProcess;
+import io.etcdj.harness.Eventually;
+import io.etcdj.harness.ProcessCluster;
+import io.etcdj.harness.ServerCommand;
+import io.etcdj.harness.TempDirs;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -52,10 +58,7 @@ class TcpGatewayIT {
 
             dead.start();
             String activated = "\"msg\":\"activated\",\"address\":\"" + dead.endpoint() + "\"";
-            long deadline = System.currentTimeMillis() + 30_000;
-            while (!gateway.log().contains(activated) && System.currentTimeMillis() < deadline) {
-                Thread.sleep(200);
-            }
+            Eventually.poll(Duration.ofSeconds(30), Duration.ofMillis(200), gateway::log, text -> text.contains(activated));
             assertTrue(gateway.log().contains(activated), gateway.log());
             assertEquals("v5\n", ctl.run("get", "k5", "--print-value-only").ok().stdout());
         }
@@ -85,7 +88,7 @@ class TcpGatewayIT {
     })
     void commandLineMatchesEtcd(String line) throws Exception {
         List<String> args = List.of(line.split(" "));
-        List<String> ours = new ArrayList<>(EtcdProcess.ourEtcdCommand(List.of()));
+        List<String> ours = new ArrayList<>(ServerCommand.ours().prefix(List.of()));
         ours.addAll(args);
         List<String> real = new ArrayList<>(List.of(EtcdProcess.REAL_ETCD.toString()));
         real.addAll(args);

@@ -1,5 +1,6 @@
 package io.etcdj.server.it;
 
+import io.etcdj.harness.FreePorts;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.DatagramPacket;

@@ -4,6 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.EtcdProcess;
+import io.etcdj.harness.FreePorts;
+import io.etcdj.harness.ProcessCluster;
+import io.etcdj.harness.TempDirs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

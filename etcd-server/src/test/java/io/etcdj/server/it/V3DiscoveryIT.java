@@ -6,6 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.etcdj.certs.ClusterCertificates;
 import io.etcdj.certs.ClusterTlsLayout;
 import io.etcdj.certs.TlsFiles;
+import io.etcdj.harness.EtcdProcess;
+import io.etcdj.harness.FreePorts;
+import io.etcdj.harness.ProcessCluster;
+import io.etcdj.harness.ServerCommand;
+import io.etcdj.harness.TempDirs;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -133,7 +138,7 @@ class V3DiscoveryIT {
 
     /** Runs one of our members with v3 discovery on fresh ports until it exits. */
     private static String runToExit(String token, String endpoints, String... flags) throws Exception {
-        List<String> cmd = new ArrayList<>(EtcdProcess.ourEtcdCommand(List.of()));
+        List<String> cmd = new ArrayList<>(ServerCommand.ours().prefix(List.of()));
         String peer = "http://127.0.0.1:" + FreePorts.pick();
         String client = "http://127.0.0.1:" + FreePorts.pick();
         java.nio.file.Path dir = TempDirs.create("v3-discovery-it-");

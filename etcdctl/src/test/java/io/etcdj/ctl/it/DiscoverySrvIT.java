@@ -3,6 +3,7 @@ package io.etcdj.ctl.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.etcdj.harness.TempDirs;
 import io.etcdj.server.it.TestDnsServer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -31,7 +32,7 @@ class DiscoverySrvIT {
         assumeTrue(canUseOwnResolvConf(), "needs root: a private mount namespace and port 53 on a loopback address");
         InetAddress address = InetAddress.getByName("127." + ThreadLocalRandom.current().nextInt(100, 200) + "."
                 + ThreadLocalRandom.current().nextInt(0, 256) + "." + ThreadLocalRandom.current().nextInt(1, 255));
-        Path dir = Files.createTempDirectory("etcdctl-srv-it-");
+        Path dir = TempDirs.create("etcdctl-srv-it-");
         try (TestDnsServer dns = new TestDnsServer(address); RealEtcd etcd = RealEtcd.start("srv")) {
             Path resolv = dir.resolve("resolv.conf");
             Files.writeString(resolv, dns.resolvConf());
@@ -54,9 +55,7 @@ class DiscoverySrvIT {
                 assertEquals(real, ours, "etcdctl " + String.join(" ", args));
             }
         } finally {
-            try (var files = Files.walk(dir)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+            TempDirs.delete(dir);
         }
     }
 

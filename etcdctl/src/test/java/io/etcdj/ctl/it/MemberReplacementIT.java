@@ -3,8 +3,11 @@ package io.etcdj.ctl.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.Eventually;
+import io.etcdj.harness.LoggedProcess;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -53,14 +56,9 @@ class MemberReplacementIT {
      * leader or (etcd 3.4) refusing it as "unhealthy" in the 5 seconds after its leader connected.
      */
     private static Run untilHealthy(String tool, String endpoints, String... args) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
-        Run r = etcdctl(tool, endpoints, args);
-        while (r.code() != 0 && (r.err().contains("unhealthy cluster") || r.err().contains("deadline exceeded")
-                || r.err().contains("no leader")) && System.nanoTime() < deadline) {
-            Thread.sleep(1000);
-            r = etcdctl(tool, endpoints, args);
-        }
-        return r;
+        return Eventually.poll(Duration.ofSeconds(40), Duration.ofSeconds(1), () -> etcdctl(tool, endpoints, args),
+                r -> !(r.code() != 0 && (r.err().contains("unhealthy cluster") || r.err().contains("deadline exceeded")
+                        || r.err().contains("no leader"))));
     }
 
     /** The procedure; returns what the operator saw, with IDs and ports replaced. */
@@ -71,7 +69,7 @@ class MemberReplacementIT {
             List<OurMembers.Member> cluster = List.of(OurMembers.member("m1"), OurMembers.member("m2"),
                     OurMembers.member("m3"));
             String initial = OurMembers.initialCluster(cluster);
-            List<Process> processes = new ArrayList<>();
+            List<LoggedProcess> processes = new ArrayList<>();
             for (OurMembers.Member m : cluster) {
                 processes.add(members.launch(m, Map.of(), "--name=" + m.name(), "--initial-cluster=" + initial,
                         "--initial-cluster-state=new", "--initial-cluster-token=replace"));
@@ -83,14 +81,10 @@ class MemberReplacementIT {
             assertEquals(0, etcdctl(tool, all, "put", "before", "1").code());
             // the procedure starts from a running cluster: every member has published its name (a
             // member killed before that is listed "unstarted", by etcd too)
-            long allStartedBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            Run started = etcdctl(tool, all, "member", "list");
-            while (started.out().split(", started, ", -1).length - 1 < cluster.size() && System.nanoTime() < allStartedBy) {
-                Thread.sleep(200);
-                started = etcdctl(tool, all, "member", "list");
-            }
+            Eventually.poll(Duration.ofSeconds(30), Duration.ofMillis(200), () -> etcdctl(tool, all, "member", "list"),
+                    started -> started.out().split(", started, ", -1).length - 1 >= cluster.size());
             // member1 fails
-            processes.get(0).destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            processes.get(0).kill9();
             String survivors = cluster.get(1).endpoint() + "," + cluster.get(2).endpoint();
             Run list = etcdctl(tool, survivors, "member", "list");
             seen.add("member list: exit " + list.code());
@@ -113,13 +107,9 @@ class MemberReplacementIT {
             members.launch(m4, env);
             OurMembers.awaitPort(m4.client());
             String now = survivors + "," + m4.endpoint();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            Run after = etcdctl(tool, now, "member", "list");
             // until every member knows m4 as started with its client URL (published through Raft)
-            while (!PUBLISHED.matcher(after.out()).find() && System.nanoTime() < deadline) {
-                Thread.sleep(200);
-                after = etcdctl(tool, now, "member", "list");
-            }
+            Run after = Eventually.poll(Duration.ofSeconds(30), Duration.ofMillis(200), () -> etcdctl(tool, now, "member", "list"),
+                    r -> PUBLISHED.matcher(r.out()).find());
             seen.add("member list after: exit " + after.code() + "\n" + after.out().strip());
             seen.add("get on the new member: " + etcdctl(tool, m4.endpoint(), "get", "before", "--print-value-only").out().strip());
             seen.add("put through the new member: " + etcdctl(tool, m4.endpoint(), "put", "after", "2").out().strip());

@@ -7,13 +7,14 @@ import io.etcdj.client.Endpoint;
 import io.etcdj.client.EtcdClient;
 import io.etcdj.ctl.RootCommand;
 import io.etcdj.ctl.cli.EtcdctlApp;
+import io.etcdj.harness.Eventually;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -82,13 +83,7 @@ class MirrorIT {
     }
 
     private static void awaitEquals(Map<String, String> expected, java.util.function.Supplier<Map<String, String>> actual)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + 20_000_000_000L;
-        Map<String, String> last = actual.get();
-        while (!expected.equals(last) && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-            last = actual.get();
-        }
-        assertEquals(expected, last);
+            throws Exception {
+        assertEquals(expected, Eventually.poll(Duration.ofSeconds(20), Duration.ofMillis(50), actual::get, expected::equals));
     }
 }

@@ -3,12 +3,13 @@ package io.etcdj.ctl.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.Eventually;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.Comparator;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,12 +35,10 @@ class MovedCheckoutIT {
         copy(ROOT.resolve("etcdctl/target"), moved.resolve("etcdctl/target"));
         assertVersionRuns(moved, null);
         Path stamp = moved.resolve("etcdctl/target/app.jsa.root");
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (!Files.readString(stamp).startsWith(moved.toAbsolutePath().normalize() + "\n")
-                || Files.exists(moved.resolve("etcdctl/target/app.jsa.lock"))) {
-            assertTrue(System.nanoTime() < deadline, "no archive trained for the new place: " + Files.readString(stamp));
-            Thread.sleep(200);
-        }
+        boolean trained = Eventually.reached(Duration.ofSeconds(120),
+                () -> Files.readString(stamp).startsWith(moved.toAbsolutePath().normalize() + "\n")
+                        && !Files.exists(moved.resolve("etcdctl/target/app.jsa.lock")));
+        assertTrue(trained, "no archive trained for the new place: " + Files.readString(stamp));
         // -Xshare:on makes the JVM fail when the archive does not fit, instead of skipping it
         assertVersionRuns(moved, "-Xshare:on -XX:TieredStopAtLevel=1 -XX:+UseSerialGC");
     }

@@ -3,9 +3,12 @@ package io.etcdj.ctl.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.Eventually;
+import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -39,20 +42,64 @@ class RbacGuideIT {
                 .directory(dir.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("ETCDCTL"));
         Process p = pb.start();
+        ByteArrayOutputStream seen = new ByteArrayOutputStream();
+        Thread reader = new Thread(() -> {
+            try {
+                p.getInputStream().transferTo(new OutputStream() {
+                    @Override
+                    public void write(int b) {
+                        synchronized (seen) {
+                            seen.write(b);
+                        }
+                    }
+
+                    @Override
+                    public void write(byte[] b, int off, int len) {
+                        synchronized (seen) {
+                            seen.write(b, off, len);
+                        }
+                    }
+                });
+            } catch (java.io.IOException ended) {
+                // the terminal closed
+            }
+        });
+        reader.start();
         OutputStream in = p.getOutputStream();
         try {
-            for (String line : typed) {
-                Thread.sleep(700); // after the prompt is up: terminals do not keep what was typed before
-                in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+            for (int i = 0; i < typed.size(); i++) {
+                // every line answers a password prompt: wait for the prompt (a loaded machine may take
+                // seconds), then a moment for the terminal to turn echo off (what is typed earlier shows)
+                int prompt = i + 1;
+                Eventually.reached(Duration.ofSeconds(30), () -> prompts(seen) >= prompt || !p.isAlive());
+                Thread.sleep(300);
+                in.write((typed.get(i) + "\n").getBytes(StandardCharsets.UTF_8));
                 in.flush();
             }
             in.close();
         } catch (java.io.IOException ended) {
             // the command ended before all was typed: its output says why
         }
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), cmd.toString());
+        reader.join(10_000);
+        String out;
+        synchronized (seen) {
+            out = seen.toString(StandardCharsets.UTF_8);
+        }
         return new Run(p.exitValue(), normalize(out));
+    }
+
+    /** etcdctl's password prompts: "Password: ", "Password of NAME: ", "Type password of NAME again for confirmation: ". */
+    private static final java.util.regex.Pattern PROMPT =
+            java.util.regex.Pattern.compile("(Password( of \\S+)?|Type password of \\S+ again for confirmation): ");
+
+    /** How many password prompts the terminal has shown. */
+    private static int prompts(ByteArrayOutputStream seen) {
+        String shown;
+        synchronized (seen) {
+            shown = seen.toString(StandardCharsets.UTF_8);
+        }
+        return (int) PROMPT.matcher(shown).results().count();
     }
 
     private Run plain(String tool, String endpoints, String... args) throws Exception {

@@ -1,36 +1,35 @@
 package io.etcdj.ctl.it;
 
+import io.etcdj.harness.EtcdProcess;
+import io.etcdj.harness.Eventually;
+import io.etcdj.harness.ServerCommand;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 
 /** One real etcd 3.4 process on 127.0.0.1 with free ports and its own temporary data directory. */
 final class RealEtcd implements AutoCloseable {
 
-    static final Path ETCD = Path.of("/usr/bin/etcd");
-    static final Path ETCDCTL = Path.of("/usr/bin/etcdctl");
+    static final Path ETCD = ServerCommand.REAL_ETCD;
+    static final Path ETCDCTL = ServerCommand.REAL_ETCDCTL;
 
     final String name;
     final int clientPort;
     final int peerPort;
     final Path dataDir;
-    private Process process;
-    private List<String> command;
     final TestCerts tls;
+    private final EtcdProcess process;
 
-    private RealEtcd(String name, int clientPort, int peerPort, Path dataDir, Process process, TestCerts tls) {
-        this.tls = tls;
+    private RealEtcd(String name, EtcdProcess process, TestCerts tls) {
         this.name = name;
-        this.clientPort = clientPort;
-        this.peerPort = peerPort;
-        this.dataDir = dataDir;
         this.process = process;
+        this.clientPort = process.clientPort();
+        this.peerPort = process.peerPort();
+        this.dataDir = process.home();
+        this.tls = tls;
     }
 
     static void requireInstalled() {
@@ -47,29 +46,19 @@ final class RealEtcd implements AutoCloseable {
     /** Starts etcd; with {@code tls} the client URL is https and client certificates are required. */
     static RealEtcd start(String name, TestCerts tls) throws IOException, InterruptedException {
         requireInstalled();
-        int client = freePort();
-        int peer = freePort();
-        Path dir = Files.createTempDirectory("etcdctl-it-");
-        String peerUrl = "http://127.0.0.1:" + peer;
-        String clientUrl = (tls == null ? "http" : "https") + "://127.0.0.1:" + client;
-        List<String> cmd = new java.util.ArrayList<>(List.of(ETCD.toString(), "--name", name, "--data-dir",
-                dir.resolve("data").toString(),
-                "--listen-client-urls", clientUrl, "--advertise-client-urls", clientUrl,
-                "--listen-peer-urls", peerUrl, "--initial-advertise-peer-urls", peerUrl,
-                "--initial-cluster", name + "=" + peerUrl, "--initial-cluster-token", "etcdctl-it"));
+        List<String> flags = new ArrayList<>(List.of("--initial-cluster-token=etcdctl-it"));
         if (tls != null) {
-            cmd.addAll(List.of("--cert-file", tls.serverCert().toString(), "--key-file", tls.serverKey().toString(),
-                    "--trusted-ca-file", tls.caCert().toString(), "--client-cert-auth"));
+            flags.addAll(List.of("--cert-file=" + tls.serverCert(), "--key-file=" + tls.serverKey(),
+                    "--trusted-ca-file=" + tls.caCert(), "--client-cert-auth"));
         }
-        ProcessBuilder pb = new ProcessBuilder(cmd)
-                .redirectErrorStream(true).redirectOutput(dir.resolve("etcd.log").toFile());
-        pb.environment().keySet().removeIf(k -> k.startsWith("ETCD"));
-        Process p = pb.start();
-        RealEtcd etcd = new RealEtcd(name, client, peer, dir, p, tls);
-        etcd.command = cmd;
+        EtcdProcess p = EtcdProcess.of(ServerCommand.realEtcd(), name, null, flags.toArray(String[]::new));
+        if (tls != null) {
+            p.clientScheme("https");
+        }
+        RealEtcd etcd = new RealEtcd(name, p, tls);
         try {
             etcd.awaitReady();
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException | Error e) {
             etcd.close();
             throw e;
         }
@@ -78,12 +67,7 @@ final class RealEtcd implements AutoCloseable {
 
     /** Stops etcd and starts it again on the same ports and data (its simple auth tokens are lost). */
     void restart() throws IOException, InterruptedException {
-        process.destroy();
-        process.waitFor();
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(dataDir.resolve("etcd.log").toFile()));
-        pb.environment().keySet().removeIf(k -> k.startsWith("ETCD"));
-        process = pb.start();
+        process.stop();
         awaitReady();
     }
 
@@ -99,53 +83,26 @@ final class RealEtcd implements AutoCloseable {
         return List.of("--cacert=" + tls.caCert(), "--cert=" + tls.clientCert(), "--key=" + tls.clientKey());
     }
 
+    /** Starts the process and waits until the real etcdctl gets its endpoint status. */
     private void awaitReady() throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + 20_000_000_000L;
-        while (System.nanoTime() < deadline) {
+        process.startUntilReadyLine();
+        Eventually.until("etcd healthy on " + endpoint(), Duration.ofSeconds(20), () -> {
             if (!process.isAlive()) {
-                throw new IOException("etcd exited: " + Files.readString(dataDir.resolve("etcd.log")));
+                throw new Eventually.GiveUp("etcd exited: " + process.logTail());
             }
-            try (Socket s = new Socket()) {
-                s.connect(new InetSocketAddress("127.0.0.1", clientPort), 200);
-                List<String> check0 = new java.util.ArrayList<>(etcdctlCommand("endpoint", "status"));
-                Process check = new ProcessBuilder(check0).redirectErrorStream(true).start();
-                check.getInputStream().readAllBytes();
-                if (check.waitFor() == 0) {
-                    return;
-                }
-            } catch (IOException notYet) {
-                // Not listening yet.
-            }
-            Thread.sleep(100);
-        }
-        throw new IOException("etcd did not become healthy on " + endpoint());
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
+            Process check = new ProcessBuilder(etcdctlCommand("endpoint", "status")).redirectErrorStream(true).start();
+            check.getInputStream().readAllBytes();
+            return check.waitFor() == 0;
+        });
     }
 
     @Override
     public void close() {
-        process.destroyForcibly();
-        try {
-            process.waitFor();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        try (Stream<Path> files = Files.walk(dataDir)) {
-            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException ignored) {
-            // Temporary directory; nothing else to do.
-        }
+        process.close();
     }
 
     List<String> etcdctlCommand(String... args) {
-        List<String> cmd = new java.util.ArrayList<>(List.of(ETCDCTL.toString(), "--endpoints=" + endpoint()));
+        List<String> cmd = new ArrayList<>(List.of(ETCDCTL.toString(), "--endpoints=" + endpoint()));
         cmd.addAll(tlsFlags());
         cmd.addAll(List.of(args));
         return cmd;

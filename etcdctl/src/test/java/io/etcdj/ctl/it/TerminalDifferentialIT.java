@@ -3,12 +3,13 @@ package io.etcdj.ctl.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.Eventually;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -49,18 +50,13 @@ class TerminalDifferentialIT {
         return new Key(shown, shown == null ? 5000 : 700, CTRL_C);
     }
 
-    private static void await(ByteArrayOutputStream seen, String prompt, int times) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (System.nanoTime() < deadline) {
-            String shown;
+    /** Waits (at most 20 s) until {@code prompt} was shown {@code times} times; the comparison then tells. */
+    private static void await(ByteArrayOutputStream seen, String prompt, int times) throws Exception {
+        Eventually.poll(Duration.ofSeconds(20), Duration.ofMillis(20), () -> {
             synchronized (seen) {
-                shown = seen.toString(StandardCharsets.UTF_8);
+                return seen.toString(StandardCharsets.UTF_8);
             }
-            if (shown.split(java.util.regex.Pattern.quote(prompt), -1).length - 1 >= times) {
-                return;
-            }
-            Thread.sleep(20);
-        }
+        }, shown -> shown.split(java.util.regex.Pattern.quote(prompt), -1).length - 1 >= times);
     }
 
     private static String run(String tool, RealEtcd server, List<Key> keys, String... args) throws Exception {

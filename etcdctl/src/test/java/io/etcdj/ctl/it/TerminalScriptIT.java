@@ -3,6 +3,7 @@ package io.etcdj.ctl.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.TempDirs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,11 +54,7 @@ class TerminalScriptIT {
         } finally {
             if (temp != null) {
                 stopWarmServer();
-                try (Stream<Path> files = Files.walk(temp)) {
-                    for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
-                        Files.deleteIfExists(f);
-                    }
-                }
+                TempDirs.delete(temp);
             }
         }
     }
@@ -93,7 +90,7 @@ class TerminalScriptIT {
 
     @TestFactory
     Stream<DynamicTest> sameScreenAsRealEtcdctl(TwinEtcdExtension.Twins twins) throws Exception {
-        temp = Files.createTempDirectory("etcdctl-tty-it-");
+        temp = TempDirs.create("etcdctl-tty-it-");
         Path snapshot = temp.resolve("snapshot.db");
         reference = new TerminalSession(environment(false));
         ours = new TerminalSession(environment(true));

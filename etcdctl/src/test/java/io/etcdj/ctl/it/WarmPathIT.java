@@ -3,6 +3,9 @@ package io.etcdj.ctl.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.Eventually;
+import io.etcdj.harness.StrayProcesses;
+import io.etcdj.harness.TempDirs;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,13 +13,12 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -45,17 +47,13 @@ class WarmPathIT {
     @BeforeAll
     static void start() throws Exception {
         etcd = RealEtcd.start("warm");
-        temp = Files.createTempDirectory("etcdctl-warm-it-");
+        temp = TempDirs.create("etcdctl-warm-it-");
         warmDir = temp.resolve("warm");
         // The first call starts the server in the background and runs the direct way.
         Run first = direct(temp, null, "version");
         assertEquals(0, first.code, first.toString());
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(DEADLINE_SECONDS);
-        Run probe;
-        do {
-            Thread.sleep(200);
-            probe = warm(temp, null, "version");
-        } while (probe.code != 0 && System.nanoTime() < until);
+        Run probe = Eventually.poll(Duration.ofSeconds(DEADLINE_SECONDS), Duration.ofMillis(200),
+                () -> warm(temp, null, "version"), p -> p.code == 0);
         assertEquals(0, probe.code, "the warm server never answered: " + probe);
     }
 
@@ -67,13 +65,7 @@ class WarmPathIT {
             if (etcd != null) {
                 etcd.close();
             }
-            if (temp != null) {
-                try (Stream<Path> files = Files.walk(temp)) {
-                    for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
-                        Files.deleteIfExists(f);
-                    }
-                }
-            }
+            TempDirs.delete(temp);
         }
     }
 

@@ -4,12 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.Eventually;
+import io.etcdj.harness.StrayProcesses;
+import io.etcdj.harness.TempDirs;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -44,7 +48,7 @@ class WarmServerLifeIT {
         boolean cc = Stream.of(System.getenv().getOrDefault("PATH", "").split(":"))
                 .anyMatch(d -> Files.isExecutable(Path.of(d.isEmpty() ? "." : d, "cc")));
         Assumptions.assumeTrue(cc, "the warm path's client needs a C compiler (cc)");
-        temp = Files.createTempDirectory("etcdctl-warm-life-");
+        temp = TempDirs.create("etcdctl-warm-life-");
         copy = temp.resolve("checkout");
         warmDir = temp.resolve("warm");
         copyTree(ROOT.resolve("bin"), copy.resolve("bin"));
@@ -57,11 +61,7 @@ class WarmServerLifeIT {
             return;
         }
         StrayProcesses.stopAllUnder(temp);
-        try (Stream<Path> files = Files.walk(temp)) {
-            for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(f);
-            }
-        }
+        TempDirs.delete(temp);
     }
 
     @Test
@@ -109,8 +109,7 @@ class WarmServerLifeIT {
 
     /** The pid of the running server other than {@code not}, once it answers calls. */
     private long awaitServer(long not) throws Exception {
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(DEADLINE_SECONDS);
-        while (System.nanoTime() < until) {
+        return Eventually.get("a warm server in " + warmDir, Duration.ofSeconds(DEADLINE_SECONDS), Duration.ofMillis(200), () -> {
             Optional<Long> pid = pid();
             if (pid.isPresent() && pid.get() != not) {
                 Run probe = run("bin/etcdctl", Map.of("JAVA_OPTS", "-XX:+ThisOptionDoesNotExist"), "version");
@@ -118,9 +117,8 @@ class WarmServerLifeIT {
                     return pid.get();
                 }
             }
-            Thread.sleep(200);
-        }
-        throw new AssertionError("no warm server came up in " + warmDir);
+            return null;
+        });
     }
 
     private Optional<Long> pid() throws IOException {

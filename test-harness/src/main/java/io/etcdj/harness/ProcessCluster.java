@@ -1,4 +1,4 @@
-package io.etcdj.server.it;
+package io.etcdj.harness;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -10,25 +10,25 @@ import java.util.stream.Collectors;
  * Members can be killed, restarted and added (two-phase, via the caller's MemberAdd). Closing it
  * stops every process and deletes every data dir.
  */
-final class ProcessCluster implements AutoCloseable {
+public final class ProcessCluster implements AutoCloseable {
     /** Timings short enough for tests on a loaded two-core machine, long enough to stay stable. */
-    static final List<String> FAST_RAFT = List.of("--heartbeat-interval=50", "--election-timeout=750");
+    public static final List<String> FAST_RAFT = List.of("--heartbeat-interval=50", "--election-timeout=750");
 
-    private final EtcdProcess.Binary binary;
+    private final ServerCommand binary;
     private final List<String> flags;
     private final List<EtcdProcess> members = new ArrayList<>();
 
-    private ProcessCluster(EtcdProcess.Binary binary, List<String> flags) {
+    private ProcessCluster(ServerCommand binary, List<String> flags) {
         this.binary = binary;
         this.flags = flags;
     }
 
-    static ProcessCluster start(EtcdProcess.Binary binary, int size, String... extraFlags) throws Exception {
+    public static ProcessCluster start(EtcdProcess.Binary binary, int size, String... extraFlags) throws Exception {
         return start(binary, size, List.of(), extraFlags);
     }
 
     /** As {@link #start(EtcdProcess.Binary, int, String...)}, our members running with {@code jvmOptions}. */
-    static ProcessCluster start(EtcdProcess.Binary binary, int size, List<String> jvmOptions, String... extraFlags)
+    public static ProcessCluster start(EtcdProcess.Binary binary, int size, List<String> jvmOptions, String... extraFlags)
             throws Exception {
         return start(binary, size, m -> m.jvmOptions(jvmOptions), ms -> { }, extraFlags);
     }
@@ -37,18 +37,28 @@ final class ProcessCluster implements AutoCloseable {
      * As above, calling {@code beforeLaunch} with the members (ports chosen, not started), e.g. to
      * publish their ports in a test DNS server.
      */
-    static ProcessCluster start(EtcdProcess.Binary binary, int size, List<String> jvmOptions,
+    public static ProcessCluster start(EtcdProcess.Binary binary, int size, List<String> jvmOptions,
             java.util.function.Consumer<List<EtcdProcess>> beforeLaunch, String... extraFlags) throws Exception {
         return start(binary, size, m -> m.jvmOptions(jvmOptions), beforeLaunch, extraFlags);
     }
 
     /** As {@link #start(EtcdProcess.Binary, int, String...)}, each member set up by {@code setup} before it launches. */
-    static ProcessCluster start(EtcdProcess.Binary binary, int size, java.util.function.Consumer<EtcdProcess> setup,
+    public static ProcessCluster start(EtcdProcess.Binary binary, int size, java.util.function.Consumer<EtcdProcess> setup,
             String... extraFlags) throws Exception {
         return start(binary, size, setup, ms -> { }, extraFlags);
     }
 
     private static ProcessCluster start(EtcdProcess.Binary binary, int size,
+            java.util.function.Consumer<EtcdProcess> setup,
+            java.util.function.Consumer<List<EtcdProcess>> beforeLaunch, String... extraFlags) throws Exception {
+        return start(binary.command(), size, setup, beforeLaunch, extraFlags);
+    }
+
+    /**
+     * Starts {@code size} members of {@code binary} named m1, m2..., each set up by {@code setup}, then
+     * handed together to {@code beforeLaunch}, then launched together.
+     */
+    public static ProcessCluster start(ServerCommand binary, int size,
             java.util.function.Consumer<EtcdProcess> setup,
             java.util.function.Consumer<List<EtcdProcess>> beforeLaunch, String... extraFlags) throws Exception {
         List<String> flags = new ArrayList<>(FAST_RAFT);
@@ -81,28 +91,28 @@ final class ProcessCluster implements AutoCloseable {
         return ms.stream().map(m -> m.name() + "=" + m.peerUrl()).collect(Collectors.joining(","));
     }
 
-    EtcdProcess member(int i) {
+    public EtcdProcess member(int i) {
         return members.get(i);
     }
 
-    List<EtcdProcess> members() {
+    public List<EtcdProcess> members() {
         return List.copyOf(members);
     }
 
     /** All client endpoints, comma separated, as etcdctl --endpoints takes them. */
-    String endpoints() {
+    public String endpoints() {
         return members.stream().filter(EtcdProcess::isAlive).map(EtcdProcess::endpoint).collect(Collectors.joining(","));
     }
 
     /** A new member object for a two-phase add: not started; its peer URL goes to MemberAdd first. */
-    EtcdProcess newMember(String name) {
+    public EtcdProcess newMember(String name) {
         EtcdProcess m = EtcdProcess.clusterMember(binary, name, flags);
         members.add(m);
         return m;
     }
 
     /** Starts a member added with MemberAdd, with --initial-cluster-state existing. */
-    void startJoining(EtcdProcess m, String initialCluster) throws Exception {
+    public void startJoining(EtcdProcess m, String initialCluster) throws Exception {
         m.joinAs(initialCluster, "existing");
         m.launch();
         m.awaitStarted();

@@ -1,4 +1,4 @@
-package io.etcdj.server.it;
+package io.etcdj.harness;
 
 import java.util.List;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -6,8 +6,6 @@ import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
-import org.junit.jupiter.api.extension.LifecycleMethodExecutionExceptionHandler;
-import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
 
 /**
  * Starts the members of a test cluster before the tests and removes them afterwards, whatever happens.
@@ -17,8 +15,8 @@ import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
  * fresh members. When a test fails, every member's log tail is attached to the failure as a suppressed
  * exception, so the report shows what the server said.
  */
-public final class EtcdClusterExtension implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback,
-        AfterEachCallback, TestExecutionExceptionHandler, LifecycleMethodExecutionExceptionHandler {
+public final class EtcdClusterExtension extends LogsOnFailure implements BeforeAllCallback, AfterAllCallback,
+        BeforeEachCallback, AfterEachCallback {
 
     private final List<EtcdMember> members;
     private boolean classScoped;
@@ -86,31 +84,7 @@ public final class EtcdClusterExtension implements BeforeAllCallback, AfterAllCa
     }
 
     @Override
-    public void handleTestExecutionException(ExtensionContext context, Throwable failure) throws Throwable {
-        throw withLogs(failure);
-    }
-
-    @Override
-    public void handleBeforeAllMethodExecutionException(ExtensionContext context, Throwable failure) throws Throwable {
-        throw withLogs(failure);
-    }
-
-    @Override
-    public void handleBeforeEachMethodExecutionException(ExtensionContext context, Throwable failure) throws Throwable {
-        throw withLogs(failure);
-    }
-
-    private Throwable withLogs(Throwable failure) {
-        for (EtcdMember m : members) {
-            failure.addSuppressed(new MemberLog(m));
-        }
-        return failure;
-    }
-
-    /** Carries a member's log tail into the test report; it has no stack trace of its own. */
-    static final class MemberLog extends Exception {
-        MemberLog(EtcdMember member) {
-            super("log of " + member.describe() + ":\n" + member.logTail(), null, false, false);
-        }
+    List<?> held() {
+        return members;
     }
 }

@@ -1,6 +1,5 @@
-package io.etcdj.server.it;
+package io.etcdj.harness;
 
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -10,7 +9,7 @@ import java.util.function.BooleanSupplier;
 import java.util.regex.Pattern;
 
 /** Waits until a member's status (HTTP gateway, which both etcd and ours serve) names a leader. */
-final class LeaderProbe {
+public final class LeaderProbe {
     /** A non-zero leader in the gateway's status JSON (uint64 fields are strings there). */
     private static final Pattern LEADER = Pattern.compile("\"leader\":\"[1-9][0-9]*\"");
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -19,22 +18,24 @@ final class LeaderProbe {
     }
 
     /** Returns null once a leader is reported, else a description of the last answer when time or the member ran out. */
-    static String await(String clientUrl, long timeoutMs, BooleanSupplier stillRunning) throws InterruptedException {
+    public static String await(String clientUrl, long timeoutMs, BooleanSupplier stillRunning) throws InterruptedException {
         HttpRequest status = HttpRequest.newBuilder(URI.create(clientUrl + "/v3/maintenance/status"))
                 .timeout(Duration.ofSeconds(5)).POST(HttpRequest.BodyPublishers.ofString("{}")).build();
-        long deadline = System.currentTimeMillis() + timeoutMs;
-        String last = "no answer";
-        while (System.currentTimeMillis() < deadline && stillRunning.getAsBoolean()) {
-            try {
-                last = HTTP.send(status, HttpResponse.BodyHandlers.ofString()).body();
-                if (LEADER.matcher(last).find()) {
-                    return null;
-                }
-            } catch (IOException e) {
-                last = e.toString();
-            }
-            Thread.sleep(50);
+        try {
+            Eventually.until("a leader in the status of " + clientUrl, Duration.ofMillis(timeoutMs), Duration.ofMillis(50),
+                    () -> {
+                        if (!stillRunning.getAsBoolean()) {
+                            throw new Eventually.GiveUp("the member stopped running");
+                        }
+                        String body = HTTP.send(status, HttpResponse.BodyHandlers.ofString()).body();
+                        if (!LEADER.matcher(body).find()) {
+                            throw new IllegalStateException("status without a leader: " + body);
+                        }
+                        return true;
+                    });
+            return null;
+        } catch (AssertionError e) {
+            return e.getMessage();
         }
-        return "last status: " + last;
     }
 }

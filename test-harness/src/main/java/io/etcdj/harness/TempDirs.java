@@ -1,4 +1,4 @@
-package io.etcdj.server.it;
+package io.etcdj.harness;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -8,11 +8,12 @@ import java.util.Comparator;
 import java.util.stream.Stream;
 
 /** Creates and removes the temp dirs that hold data dirs and logs. */
-final class TempDirs {
+public final class TempDirs {
     private TempDirs() {
     }
 
-    static Path create(String prefix) {
+    /** A new directory under the system's temp dir. */
+    public static Path create(String prefix) {
         try {
             return Files.createTempDirectory(prefix);
         } catch (IOException e) {
@@ -21,13 +22,13 @@ final class TempDirs {
     }
 
     /** Deletes the tree; best effort, a leftover file must not hide the test's own failure. */
-    static void delete(Path dir) {
+    public static void delete(Path dir) {
         if (dir == null || !Files.exists(dir)) {
             return;
         }
         try (Stream<Path> walk = Files.walk(dir)) {
             walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
+        } catch (IOException | UncheckedIOException e) {
             System.err.println("could not delete " + dir + ": " + e);
         }
     }

@@ -1,4 +1,4 @@
-package io.etcdj.server.it;
+package io.etcdj.harness;
 
 import java.nio.file.Path;
 
