@@ -3,7 +3,6 @@ package io.etcdj.client;
 import io.grpc.Attributes;
 import io.grpc.EquivalentAddressGroup;
 import io.grpc.NameResolver;
-
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.ArrayList;

@@ -2,7 +2,6 @@ package io.etcdj.client;
 
 import io.grpc.CallCredentials;
 import io.grpc.Metadata;
-
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
 

@@ -1,14 +1,12 @@
 package io.etcdj.server;
 
-import io.etcdj.server.version.Versions;
-
-import io.etcdj.server.etcdserver.Failpoints;
-import io.etcdj.server.embed.Member;
-
 import io.etcdj.server.config.ConfigException;
 import io.etcdj.server.config.FlagParser;
 import io.etcdj.server.config.ServerConfig;
+import io.etcdj.server.embed.Member;
+import io.etcdj.server.etcdserver.Failpoints;
 import io.etcdj.server.log.Log;
+import io.etcdj.server.version.Versions;
 import java.io.IOException;
 import java.util.concurrent.CountDownLatch;
 

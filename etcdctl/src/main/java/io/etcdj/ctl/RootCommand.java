@@ -24,12 +24,11 @@ import io.etcdj.ctl.command.TxnCommand;
 import io.etcdj.ctl.command.UserCommand;
 import io.etcdj.ctl.command.VersionCommand;
 import io.etcdj.ctl.command.WatchCommand;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
 
 /**
  * The command tree. Only finished commands are registered, so help lists exactly what works.

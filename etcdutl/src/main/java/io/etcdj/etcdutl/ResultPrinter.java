@@ -1,7 +1,7 @@
 package io.etcdj.etcdutl;
 
-import io.etcdj.cli.CliException;
 import io.etcdj.cli.AsciiTable;
+import io.etcdj.cli.CliException;
 import io.etcdj.cli.GoJsonString;
 import io.etcdj.cli.OutputFormat;
 import io.etcdj.server.datadir.KvHash;

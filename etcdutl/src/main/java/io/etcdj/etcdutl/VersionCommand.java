@@ -2,7 +2,6 @@ package io.etcdj.etcdutl;
 
 import io.etcdj.cli.ExitCodes;
 import io.etcdj.server.version.Versions;
-
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.protobuf.ByteString;
 import io.etcdj.api.etcdserverpb.AlarmMember;
 import io.etcdj.api.etcdserverpb.AlarmType;
 import io.etcdj.api.mvccpb.KeyValue;
@@ -15,7 +16,6 @@ import io.etcdj.server.backend.MetaKeys;
 import io.etcdj.server.backend.ReadTx;
 import io.etcdj.server.bbolt.BboltReader;
 import io.etcdj.server.bbolt.BboltWriter;
-import com.google.protobuf.ByteString;
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

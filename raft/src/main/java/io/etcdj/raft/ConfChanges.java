@@ -1,10 +1,10 @@
 package io.etcdj.raft;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import io.etcdj.raft.tracker.ProgressTracker;
 import io.etcdj.raftpb.ConfChange;
 import io.etcdj.raftpb.ConfChangeType;
 import io.etcdj.raftpb.Entry;
-import io.etcdj.raft.tracker.ProgressTracker;
 
 /**
  * Single-step membership changes. A change takes effect when the application applies its

@@ -1,10 +1,10 @@
 package io.etcdj.raft;
 
+import io.etcdj.raft.quorum.VoteResult;
 import io.etcdj.raftpb.Entry;
 import io.etcdj.raftpb.EntryType;
 import io.etcdj.raftpb.Message;
 import io.etcdj.raftpb.MessageType;
-import io.etcdj.raft.quorum.VoteResult;
 
 /** Starting elections (pre-vote, vote, transfer) and answering vote requests. */
 final class Election {

@@ -1,13 +1,13 @@
 package io.etcdj.raft;
 
 import com.google.protobuf.ByteString;
+import io.etcdj.raft.quorum.VoteResult;
+import io.etcdj.raft.tracker.Progress;
+import io.etcdj.raft.tracker.ProgressState;
 import io.etcdj.raftpb.Entry;
 import io.etcdj.raftpb.EntryType;
 import io.etcdj.raftpb.Message;
 import io.etcdj.raftpb.MessageType;
-import io.etcdj.raft.quorum.VoteResult;
-import io.etcdj.raft.tracker.Progress;
-import io.etcdj.raft.tracker.ProgressState;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

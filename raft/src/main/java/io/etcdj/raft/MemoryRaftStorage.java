@@ -1,11 +1,11 @@
 package io.etcdj.raft;
 
+import com.google.protobuf.ByteString;
 import io.etcdj.raftpb.ConfState;
 import io.etcdj.raftpb.Entry;
 import io.etcdj.raftpb.HardState;
 import io.etcdj.raftpb.Snapshot;
 import io.etcdj.raftpb.SnapshotMetadata;
-import com.google.protobuf.ByteString;
 import java.util.ArrayList;
 import java.util.List;
 

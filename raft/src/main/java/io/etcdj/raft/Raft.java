@@ -1,6 +1,9 @@
 package io.etcdj.raft;
 
 import com.google.protobuf.ByteString;
+import io.etcdj.raft.quorum.VoteResult;
+import io.etcdj.raft.tracker.Progress;
+import io.etcdj.raft.tracker.ProgressTracker;
 import io.etcdj.raftpb.ConfChange;
 import io.etcdj.raftpb.ConfState;
 import io.etcdj.raftpb.Entry;
@@ -9,9 +12,6 @@ import io.etcdj.raftpb.HardState;
 import io.etcdj.raftpb.Message;
 import io.etcdj.raftpb.MessageType;
 import io.etcdj.raftpb.Snapshot;
-import io.etcdj.raft.quorum.VoteResult;
-import io.etcdj.raft.tracker.Progress;
-import io.etcdj.raft.tracker.ProgressTracker;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -1,6 +1,7 @@
 package io.etcdj.raft;
 
 import com.google.protobuf.ByteString;
+import io.etcdj.raft.tracker.Progress;
 import io.etcdj.raftpb.ConfChange;
 import io.etcdj.raftpb.ConfChangeType;
 import io.etcdj.raftpb.ConfState;
@@ -10,7 +11,6 @@ import io.etcdj.raftpb.HardState;
 import io.etcdj.raftpb.Message;
 import io.etcdj.raftpb.MessageType;
 import io.etcdj.raftpb.Snapshot;
-import io.etcdj.raft.tracker.Progress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

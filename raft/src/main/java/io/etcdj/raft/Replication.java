@@ -1,11 +1,11 @@
 package io.etcdj.raft;
 
 import com.google.protobuf.ByteString;
+import io.etcdj.raft.tracker.Progress;
 import io.etcdj.raftpb.Entry;
 import io.etcdj.raftpb.Message;
 import io.etcdj.raftpb.MessageType;
 import io.etcdj.raftpb.Snapshot;
-import io.etcdj.raft.tracker.Progress;
 import java.util.List;
 
 /**

@@ -1,11 +1,11 @@
 package io.etcdj.raft;
 
+import io.etcdj.raft.tracker.ProgressTracker;
 import io.etcdj.raftpb.ConfState;
 import io.etcdj.raftpb.Entry;
 import io.etcdj.raftpb.EntryType;
 import io.etcdj.raftpb.HardState;
 import io.etcdj.raftpb.Snapshot;
-import io.etcdj.raft.tracker.ProgressTracker;
 import java.util.List;
 
 /**

@@ -1,7 +1,7 @@
 package io.etcdj.raft;
 
-import io.etcdj.raftpb.ConfState;
 import io.etcdj.raft.tracker.ProgressState;
+import io.etcdj.raftpb.ConfState;
 import java.util.Map;
 
 /**

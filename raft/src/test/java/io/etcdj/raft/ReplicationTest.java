@@ -3,12 +3,12 @@ package io.etcdj.raft;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.raft.tracker.ProgressState;
 import io.etcdj.raftpb.ConfState;
 import io.etcdj.raftpb.Entry;
 import io.etcdj.raftpb.HardState;
 import io.etcdj.raftpb.Message;
 import io.etcdj.raftpb.MessageType;
-import io.etcdj.raft.tracker.ProgressState;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,9 +3,9 @@ package io.etcdj.raft;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.raft.tracker.ProgressState;
 import io.etcdj.raftpb.Message;
 import io.etcdj.raftpb.MessageType;
-import io.etcdj.raft.tracker.ProgressState;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -2,6 +2,7 @@ package io.etcdj.launcher.cli;
 
 import io.etcdj.launcher.ExitCodes;
 import io.etcdj.launcher.LauncherException;
+import io.etcdj.launcher.process.ClusterLayout;
 import io.etcdj.launcher.process.EtcdBinary;
 import io.etcdj.launcher.process.LogSink;
 import io.etcdj.launcher.spec.ClusterSpec;
@@ -10,7 +11,6 @@ import io.etcdj.launcher.supervisor.ControlServer;
 import io.etcdj.launcher.supervisor.StateFile;
 import io.etcdj.launcher.supervisor.Supervisor;
 import io.etcdj.launcher.supervisor.TlsProvider;
-import io.etcdj.launcher.process.ClusterLayout;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

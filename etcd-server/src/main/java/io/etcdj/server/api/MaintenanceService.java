@@ -1,7 +1,5 @@
 package io.etcdj.server.api;
 
-import io.etcdj.server.version.Versions;
-
 import com.google.protobuf.ByteString;
 import io.etcdj.api.etcdserverpb.AlarmRequest;
 import io.etcdj.api.etcdserverpb.AlarmResponse;
@@ -16,6 +14,7 @@ import io.etcdj.api.etcdserverpb.SnapshotRequest;
 import io.etcdj.api.etcdserverpb.SnapshotResponse;
 import io.etcdj.api.etcdserverpb.StatusRequest;
 import io.etcdj.api.etcdserverpb.StatusResponse;
+import io.etcdj.server.version.Versions;
 import io.grpc.stub.StreamObserver;
 import java.io.IOException;
 import java.io.InputStream;

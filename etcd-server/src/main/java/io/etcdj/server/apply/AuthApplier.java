@@ -1,5 +1,6 @@
 package io.etcdj.server.apply;
 
+import com.google.protobuf.ByteString;
 import io.etcdj.api.etcdserverpb.Compare;
 import io.etcdj.api.etcdserverpb.DeleteRangeRequest;
 import io.etcdj.api.etcdserverpb.PutRequest;
@@ -13,7 +14,6 @@ import io.etcdj.server.lease.Lessor;
 import io.etcdj.server.mvcc.WriteBatch;
 import io.etcdj.serverpb.InternalRaftRequest;
 import io.etcdj.serverpb.RequestHeader;
-import com.google.protobuf.ByteString;
 
 /**
  * etcd's auth stage: checks a client's request against the auth store as it is when the request

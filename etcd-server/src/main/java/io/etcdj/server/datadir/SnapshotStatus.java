@@ -1,11 +1,10 @@
 package io.etcdj.server.datadir;
 
-import io.etcdj.server.version.Versions;
-
 import io.etcdj.server.backend.Bucket;
 import io.etcdj.server.backend.Bytes;
 import io.etcdj.server.backend.MetaKeys;
 import io.etcdj.server.backend.ReadTx;
+import io.etcdj.server.version.Versions;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;

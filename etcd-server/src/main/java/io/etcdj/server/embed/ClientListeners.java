@@ -1,10 +1,5 @@
 package io.etcdj.server.embed;
 
-import io.etcdj.server.version.Versions;
-
-import io.etcdj.server.etcdserver.EtcdServer;
-import io.etcdj.server.metrics.Metrics;
-
 import io.etcdj.server.api.AuthService;
 import io.etcdj.server.api.Callers;
 import io.etcdj.server.api.ClusterService;
@@ -14,10 +9,13 @@ import io.etcdj.server.api.LeaseService;
 import io.etcdj.server.api.LockService;
 import io.etcdj.server.api.MaintenanceService;
 import io.etcdj.server.api.WatchService;
+import io.etcdj.server.etcdserver.EtcdServer;
 import io.etcdj.server.gateway.GatewayRoutes;
 import io.etcdj.server.gateway.HttpHandler;
 import io.etcdj.server.gateway.ProtocolSniffer;
 import io.etcdj.server.log.Log;
+import io.etcdj.server.metrics.Metrics;
+import io.etcdj.server.version.Versions;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.ServerServiceDefinition;

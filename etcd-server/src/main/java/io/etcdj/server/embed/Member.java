@@ -1,20 +1,18 @@
 package io.etcdj.server.embed;
 
-import io.etcdj.server.version.Versions;
-
-import io.etcdj.server.etcdserver.EtcdServer;
-import io.etcdj.server.transport.PeerTransport;
-
 import io.etcdj.server.config.ConfigException;
 import io.etcdj.server.config.ServerConfig;
+import io.etcdj.server.etcdserver.EtcdServer;
 import io.etcdj.server.log.Log;
 import io.etcdj.server.tls.MemberTls;
 import io.etcdj.server.tls.TlsStartupCheck;
+import io.etcdj.server.transport.PeerTransport;
+import io.etcdj.server.version.Versions;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.URI;
-import java.util.List;
 import java.time.Clock;
+import java.util.List;
 
 /** A member process: the server plus its listeners, started and stopped together. */
 public final class Member implements AutoCloseable {

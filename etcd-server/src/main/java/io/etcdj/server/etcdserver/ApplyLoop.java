@@ -1,23 +1,21 @@
 package io.etcdj.server.etcdserver;
 
-import io.etcdj.api.etcdserverpb.AlarmType;
-import io.etcdj.server.clock.Clock;
-import io.etcdj.server.error.EtcdError;
-
-import io.etcdj.server.read.ReadBarrier;
-import io.etcdj.server.wait.Waiters;
-import io.etcdj.server.wait.Waiters.Done;
-
 import com.google.protobuf.InvalidProtocolBufferException;
+import io.etcdj.api.etcdserverpb.AlarmType;
 import io.etcdj.api.etcdserverpb.Member;
 import io.etcdj.raftpb.ConfChange;
 import io.etcdj.raftpb.Entry;
 import io.etcdj.raftpb.EntryType;
 import io.etcdj.server.apply.ApplyResult;
 import io.etcdj.server.apply.StateMachines;
+import io.etcdj.server.clock.Clock;
+import io.etcdj.server.error.EtcdError;
 import io.etcdj.server.log.Log;
 import io.etcdj.server.mvcc.ChangeEvent;
 import io.etcdj.server.mvcc.WriteBatch;
+import io.etcdj.server.read.ReadBarrier;
+import io.etcdj.server.wait.Waiters;
+import io.etcdj.server.wait.Waiters.Done;
 import io.etcdj.server.watch.WatchHub;
 import io.etcdj.serverpb.InternalRaftRequest;
 import java.util.ArrayList;

@@ -1,7 +1,6 @@
 package io.etcdj.server.etcdserver;
 
 import io.etcdj.format.GoBytes;
-
 import io.etcdj.server.backend.Backend;
 import io.etcdj.server.log.Log;
 

@@ -1,16 +1,5 @@
 package io.etcdj.server.etcdserver;
 
-import io.etcdj.server.clock.Clock;
-import io.etcdj.server.read.ReadBarrier;
-
-import io.etcdj.raftpb.ConfChange;
-import io.etcdj.raftpb.ConfState;
-import io.etcdj.raftpb.Entry;
-import io.etcdj.raftpb.HardState;
-import io.etcdj.raftpb.Message;
-import io.etcdj.raftpb.Snapshot;
-import io.etcdj.server.error.EtcdError;
-import io.etcdj.server.log.Log;
 import io.etcdj.raft.MemoryRaftStorage;
 import io.etcdj.raft.ProposalDroppedException;
 import io.etcdj.raft.RaftRole;
@@ -18,6 +7,16 @@ import io.etcdj.raft.RawNode;
 import io.etcdj.raft.ReadState;
 import io.etcdj.raft.Ready;
 import io.etcdj.raft.SnapshotOutOfDateException;
+import io.etcdj.raftpb.ConfChange;
+import io.etcdj.raftpb.ConfState;
+import io.etcdj.raftpb.Entry;
+import io.etcdj.raftpb.HardState;
+import io.etcdj.raftpb.Message;
+import io.etcdj.raftpb.Snapshot;
+import io.etcdj.server.clock.Clock;
+import io.etcdj.server.error.EtcdError;
+import io.etcdj.server.log.Log;
+import io.etcdj.server.read.ReadBarrier;
 import io.etcdj.server.snap.Snapshotter;
 import io.etcdj.server.wal.Wal;
 import io.etcdj.server.wal.WalSnapshot;

@@ -1,13 +1,13 @@
 package io.etcdj.server.lease;
 
 import com.google.protobuf.ByteString;
+import io.etcdj.api.etcdserverpb.LeaseCheckpoint;
+import io.etcdj.api.etcdserverpb.LeaseCheckpointRequest;
 import io.etcdj.server.backend.Bucket;
 import io.etcdj.server.backend.Bytes;
 import io.etcdj.server.backend.ReadTx;
 import io.etcdj.server.backend.WriteTx;
 import io.etcdj.server.error.EtcdError;
-import io.etcdj.api.etcdserverpb.LeaseCheckpoint;
-import io.etcdj.api.etcdserverpb.LeaseCheckpointRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.PriorityQueue;

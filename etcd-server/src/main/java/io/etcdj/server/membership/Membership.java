@@ -1,16 +1,16 @@
 package io.etcdj.server.membership;
 
-import java.net.URISyntaxException;
-import java.net.URI;
-import io.etcdj.server.error.EtcdError;
-import io.etcdj.raftpb.ConfChangeType;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.etcdj.api.etcdserverpb.Member;
-import io.etcdj.server.backend.Bucket;
+import io.etcdj.raftpb.ConfChangeType;
 import io.etcdj.server.backend.BackendException;
+import io.etcdj.server.backend.Bucket;
 import io.etcdj.server.backend.Bytes;
 import io.etcdj.server.backend.ReadTx;
 import io.etcdj.server.backend.WriteTx;
+import io.etcdj.server.error.EtcdError;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;

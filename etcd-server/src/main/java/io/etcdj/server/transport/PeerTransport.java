@@ -1,12 +1,12 @@
 package io.etcdj.server.transport;
 
+import io.etcdj.api.etcdserverpb.LeaseTimeToLiveRequest;
+import io.etcdj.api.etcdserverpb.LeaseTimeToLiveResponse;
 import io.etcdj.peerpb.LeaseRenewRequest;
 import io.etcdj.peerpb.LeaseRenewResponse;
 import io.etcdj.peerpb.MembersRequest;
 import io.etcdj.peerpb.MembersResponse;
 import io.etcdj.peerpb.PeerGrpc;
-import io.etcdj.api.etcdserverpb.LeaseTimeToLiveRequest;
-import io.etcdj.api.etcdserverpb.LeaseTimeToLiveResponse;
 import io.etcdj.raftpb.Message;
 import io.etcdj.server.listen.ListenAddress;
 import io.etcdj.server.log.Log;

@@ -1,8 +1,5 @@
 package io.etcdj.server.etcdserver;
 
-import io.etcdj.server.read.ReadBarrier;
-import io.etcdj.server.wait.Waiters;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,14 +14,16 @@ import io.etcdj.server.apply.ApplyResult;
 import io.etcdj.server.apply.StateMachines;
 import io.etcdj.server.clock.Clock;
 import io.etcdj.server.mvcc.WriteBatch;
+import io.etcdj.server.read.ReadBarrier;
+import io.etcdj.server.wait.Waiters;
 import io.etcdj.server.watch.WatchHub;
 import io.etcdj.serverpb.InternalRaftRequest;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;

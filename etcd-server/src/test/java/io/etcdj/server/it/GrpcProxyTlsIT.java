@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.etcdj.certs.ClusterCertificates;
 import io.etcdj.certs.CertificateAuthority;
 import io.etcdj.certs.CertificateRequest;
+import io.etcdj.certs.ClusterCertificates;
 import io.etcdj.certs.ClusterTlsLayout;
 import io.etcdj.certs.TlsFiles;
 import io.etcdj.harness.EtcdProcess;

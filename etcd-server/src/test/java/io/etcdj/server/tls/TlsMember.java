@@ -1,7 +1,7 @@
 package io.etcdj.server.tls;
 
-import io.etcdj.server.embed.Member;
 import io.etcdj.server.config.ServerConfig;
+import io.etcdj.server.embed.Member;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

@@ -1,7 +1,6 @@
 package io.etcdj.ctl.check;
 
 import io.etcdj.ctl.printer.Out;
-
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -2,7 +2,6 @@ package io.etcdj.ctl.check;
 
 import com.google.protobuf.ByteString;
 import io.etcdj.client.EtcdClient;
-
 import java.time.Duration;
 
 /**

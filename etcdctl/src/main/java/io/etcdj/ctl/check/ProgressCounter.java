@@ -1,7 +1,6 @@
 package io.etcdj.ctl.check;
 
 import io.etcdj.ctl.printer.Out;
-
 import java.util.Locale;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;

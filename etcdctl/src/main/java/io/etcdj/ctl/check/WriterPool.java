@@ -4,7 +4,6 @@ import com.google.protobuf.ByteString;
 import io.etcdj.api.etcdserverpb.PutRequest;
 import io.etcdj.client.EtcdClient;
 import io.etcdj.client.EtcdClientException;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;

@@ -11,7 +11,6 @@ import io.etcdj.ctl.printer.Out;
 import io.etcdj.ctl.printer.Printer;
 import io.etcdj.ctl.printer.Printers;
 import io.etcdj.server.discovery.SrvLookup;
-
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;

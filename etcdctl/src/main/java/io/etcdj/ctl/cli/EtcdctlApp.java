@@ -1,15 +1,11 @@
 package io.etcdj.ctl.cli;
 
 import io.etcdj.cli.CliException;
-import io.etcdj.cli.ExitCodes;
 import io.etcdj.cli.ErrorReporter;
+import io.etcdj.cli.ExitCodes;
 import io.etcdj.cli.GoConverters;
 import io.etcdj.cli.GoValues;
 import io.etcdj.cli.PflagErrors;
-import picocli.CommandLine;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Model.OptionSpec;
-
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -17,6 +13,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * Runs one etcdctl invocation: global flags and environment, help, pflag-style errors, the command,

@@ -4,7 +4,6 @@ import io.etcdj.cli.CliException;
 import io.etcdj.cli.ExitCodes;
 import io.etcdj.cli.GlobalFlag;
 import io.etcdj.cli.PersistentFlags;
-
 import java.io.PrintStream;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;

@@ -2,7 +2,6 @@ package io.etcdj.ctl.cli;
 
 import io.etcdj.cli.GlobalFlag;
 import io.etcdj.cli.GoValues;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

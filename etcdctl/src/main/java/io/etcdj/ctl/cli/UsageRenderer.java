@@ -2,13 +2,12 @@ package io.etcdj.ctl.cli;
 
 import io.etcdj.cli.GlobalFlag;
 import io.etcdj.cli.PflagErrors;
-import picocli.CommandLine;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Model.OptionSpec;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * Renders help in etcdctl's layout (NAME, USAGE, DESCRIPTION, COMMANDS, OPTIONS, GLOBAL OPTIONS) from

@@ -3,7 +3,6 @@ package io.etcdj.ctl.cli;
 import io.etcdj.client.CallListener;
 import io.etcdj.client.GoStatusNames;
 import io.grpc.Status;
-
 import java.io.PrintStream;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;

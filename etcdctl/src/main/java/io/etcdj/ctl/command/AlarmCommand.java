@@ -3,12 +3,11 @@ package io.etcdj.ctl.command;
 import io.etcdj.api.etcdserverpb.AlarmRequest;
 import io.etcdj.api.etcdserverpb.AlarmResponse;
 import io.etcdj.api.etcdserverpb.AlarmType;
-import io.etcdj.ctl.cli.CtlCommand;
 import io.etcdj.cli.CliException;
+import io.etcdj.ctl.cli.CtlCommand;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
-
-import java.util.List;
 
 /** {@code alarm list|disarm}. */
 @Command(name = "alarm", description = "Alarm related commands", customSynopsis = "etcdctl alarm <subcommand> [flags]",

@@ -3,7 +3,6 @@ package io.etcdj.ctl.command;
 import com.google.protobuf.ByteString;
 import io.etcdj.cli.CliException;
 import io.etcdj.cli.GoValues;
-
 import java.nio.charset.StandardCharsets;
 
 /** Argument conversions shared by commands, failing with etcdctl's texts. */

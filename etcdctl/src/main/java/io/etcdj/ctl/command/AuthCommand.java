@@ -5,13 +5,12 @@ import io.etcdj.api.etcdserverpb.AuthEnableRequest;
 import io.etcdj.api.etcdserverpb.AuthStatusRequest;
 import io.etcdj.api.etcdserverpb.AuthStatusResponse;
 import io.etcdj.api.etcdserverpb.AuthUserGrantRoleRequest;
+import io.etcdj.cli.CliException;
 import io.etcdj.client.EtcdClientException;
 import io.etcdj.ctl.cli.CtlCommand;
-import io.etcdj.cli.CliException;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
-
-import java.util.List;
 
 /** {@code auth enable|disable|status}. */
 @Command(name = "auth", description = "Enable or disable authentication", customSynopsis = "etcdctl auth <enable or disable> [flags]",

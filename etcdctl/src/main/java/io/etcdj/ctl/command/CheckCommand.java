@@ -1,11 +1,14 @@
 package io.etcdj.ctl.command;
 
+import com.google.protobuf.ByteString;
 import io.etcdj.api.etcdserverpb.CompactionRequest;
 import io.etcdj.api.etcdserverpb.DefragmentRequest;
 import io.etcdj.api.etcdserverpb.DeleteRangeRequest;
 import io.etcdj.api.etcdserverpb.DeleteRangeResponse;
 import io.etcdj.api.etcdserverpb.RangeRequest;
 import io.etcdj.api.etcdserverpb.RangeResponse;
+import io.etcdj.cli.CliException;
+import io.etcdj.cli.ExitCodes;
 import io.etcdj.client.EtcdClient;
 import io.etcdj.client.EtcdClientException;
 import io.etcdj.ctl.check.DatascaleLoad;
@@ -17,19 +20,15 @@ import io.etcdj.ctl.check.PerfRun;
 import io.etcdj.ctl.check.ProgressCounter;
 import io.etcdj.ctl.cli.CtlCommand;
 import io.etcdj.ctl.cli.CtlContext;
-import io.etcdj.cli.CliException;
-import io.etcdj.cli.ExitCodes;
 import io.etcdj.ctl.printer.KeyRanges;
 import io.etcdj.ctl.printer.Out;
-import com.google.protobuf.ByteString;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code check perf} (etcdctl's one-minute write-load check with its PASS/FAIL verdict) and

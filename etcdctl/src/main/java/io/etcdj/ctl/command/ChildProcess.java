@@ -1,7 +1,6 @@
 package io.etcdj.ctl.command;
 
 import io.etcdj.ctl.cli.CtlContext;
-
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;

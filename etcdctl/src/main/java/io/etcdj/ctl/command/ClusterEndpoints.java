@@ -4,7 +4,6 @@ import io.etcdj.api.etcdserverpb.Member;
 import io.etcdj.api.etcdserverpb.MemberListRequest;
 import io.etcdj.api.etcdserverpb.MemberListResponse;
 import io.etcdj.ctl.cli.CtlContext;
-
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

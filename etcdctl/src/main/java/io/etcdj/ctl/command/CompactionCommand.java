@@ -1,14 +1,13 @@
 package io.etcdj.ctl.command;
 
 import io.etcdj.api.etcdserverpb.CompactionRequest;
-import io.etcdj.ctl.cli.CtlCommand;
 import io.etcdj.cli.CliException;
 import io.etcdj.cli.GoValues;
+import io.etcdj.ctl.cli.CtlCommand;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-
-import java.util.List;
 
 /** {@code compaction rev}: compacts history up to a revision. */
 @Command(name = "compaction", description = "Compacts the event history in etcd",

@@ -1,15 +1,14 @@
 package io.etcdj.ctl.command;
 
+import io.etcdj.cli.CliException;
 import io.etcdj.ctl.RootCommand;
 import io.etcdj.ctl.cli.CtlCommand;
-import io.etcdj.cli.CliException;
 import io.etcdj.ctl.completion.BashScript;
 import io.etcdj.ctl.completion.CommandWords;
 import io.etcdj.ctl.completion.ZshScript;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
-
-import java.util.List;
 
 /**
  * {@code completion bash|zsh} (etcdctl 3.6): prints a completion script for the shell. etcdctl also

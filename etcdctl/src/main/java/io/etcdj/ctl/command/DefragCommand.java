@@ -1,15 +1,14 @@
 package io.etcdj.ctl.command;
 
 import io.etcdj.api.etcdserverpb.DefragmentRequest;
+import io.etcdj.cli.CliException;
 import io.etcdj.client.EtcdClient;
 import io.etcdj.client.EtcdClientException;
 import io.etcdj.ctl.cli.CtlCommand;
-import io.etcdj.cli.CliException;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-
-import java.util.List;
 
 /** {@code defrag [--cluster]}: defragments each endpoint in turn. */
 @Command(name = "defrag", description = "Defragments the storage of the etcd members with given endpoints",

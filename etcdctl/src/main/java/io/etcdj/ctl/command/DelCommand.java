@@ -2,14 +2,13 @@ package io.etcdj.ctl.command;
 
 import io.etcdj.api.etcdserverpb.DeleteRangeRequest;
 import io.etcdj.api.etcdserverpb.DeleteRangeResponse;
-import io.etcdj.ctl.cli.CtlCommand;
 import io.etcdj.cli.CliException;
+import io.etcdj.ctl.cli.CtlCommand;
 import io.etcdj.ctl.printer.KeyRanges;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-
-import java.util.List;
 
 /** {@code del key [range_end]}: DeleteRange. */
 @Command(name = "del", description = "Removes the specified key or range of keys [key, range_end)",

@@ -2,12 +2,11 @@ package io.etcdj.ctl.command;
 
 import io.etcdj.api.etcdserverpb.DowngradeRequest;
 import io.etcdj.api.etcdserverpb.DowngradeResponse;
-import io.etcdj.ctl.cli.CtlCommand;
 import io.etcdj.cli.CliException;
+import io.etcdj.ctl.cli.CtlCommand;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
-
-import java.util.List;
 
 /** {@code downgrade validate|enable <version>} and {@code downgrade cancel} (etcdctl 3.6). */
 @Command(name = "downgrade", description = "Downgrade related commands. Use `etcdctl downgrade --help` to see subcommands",

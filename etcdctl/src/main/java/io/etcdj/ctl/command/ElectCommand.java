@@ -6,18 +6,17 @@ import io.etcdj.api.v3electionpb.CampaignResponse;
 import io.etcdj.api.v3electionpb.LeaderRequest;
 import io.etcdj.api.v3electionpb.LeaderResponse;
 import io.etcdj.api.v3electionpb.ResignRequest;
-import io.etcdj.client.EtcdClientException;
-import io.etcdj.ctl.cli.CtlCommand;
 import io.etcdj.cli.CliException;
 import io.etcdj.cli.ExitCodes;
+import io.etcdj.client.EtcdClientException;
+import io.etcdj.ctl.cli.CtlCommand;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import java.util.Iterator;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-
-import java.util.Iterator;
-import java.util.List;
 
 /**
  * {@code elect name [proposal]}: campaigns and, once leader, prints the leader key and proposal and

@@ -3,22 +3,21 @@ package io.etcdj.ctl.command;
 import io.etcdj.api.etcdserverpb.HashKVRequest;
 import io.etcdj.api.etcdserverpb.RangeRequest;
 import io.etcdj.api.etcdserverpb.StatusRequest;
-import io.etcdj.client.EtcdClient;
-import io.etcdj.client.EtcdClientException;
-import io.etcdj.ctl.cli.CtlCommand;
 import io.etcdj.cli.CliException;
 import io.etcdj.cli.ExitCodes;
 import io.etcdj.cli.GoValues;
+import io.etcdj.client.EtcdClient;
+import io.etcdj.client.EtcdClientException;
+import io.etcdj.ctl.cli.CtlCommand;
 import io.etcdj.ctl.printer.EndpointHashKV;
 import io.etcdj.ctl.printer.EndpointHealth;
 import io.etcdj.ctl.printer.EndpointStatus;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /** {@code endpoint health|status|hashkv [--cluster]}: one client per endpoint. */
 @Command(name = "endpoint", description = "Endpoint related commands",

@@ -2,15 +2,14 @@ package io.etcdj.ctl.command;
 
 import io.etcdj.api.etcdserverpb.RangeRequest;
 import io.etcdj.api.etcdserverpb.RangeResponse;
-import io.etcdj.ctl.cli.CtlCommand;
 import io.etcdj.cli.CliException;
 import io.etcdj.cli.ExitCodes;
+import io.etcdj.ctl.cli.CtlCommand;
 import io.etcdj.ctl.printer.KeyRanges;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-
-import java.util.List;
 
 /** {@code get key [range_end]}: Range with etcdctl's flags. */
 @Command(name = "get", description = "Gets the key or a range of keys",

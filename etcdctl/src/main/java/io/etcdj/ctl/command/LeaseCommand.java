@@ -5,15 +5,14 @@ import io.etcdj.api.etcdserverpb.LeaseKeepAliveResponse;
 import io.etcdj.api.etcdserverpb.LeaseLeasesRequest;
 import io.etcdj.api.etcdserverpb.LeaseRevokeRequest;
 import io.etcdj.api.etcdserverpb.LeaseTimeToLiveRequest;
-import io.etcdj.ctl.cli.CtlCommand;
 import io.etcdj.cli.CliException;
 import io.etcdj.cli.ExitCodes;
 import io.etcdj.cli.GoValues;
+import io.etcdj.ctl.cli.CtlCommand;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-
-import java.util.List;
 
 /** {@code lease grant|revoke|timetolive|list|keep-alive}. */
 @Command(name = "lease", description = "Lease related commands", customSynopsis = "etcdctl lease <subcommand> [flags]",

@@ -2,13 +2,12 @@ package io.etcdj.ctl.command;
 
 import io.etcdj.api.etcdserverpb.LeaseKeepAliveRequest;
 import io.etcdj.api.etcdserverpb.LeaseKeepAliveResponse;
-import io.etcdj.client.EtcdClient;
-import io.etcdj.client.EtcdClientException;
 import io.etcdj.cli.CliException;
 import io.etcdj.cli.ExitCodes;
+import io.etcdj.client.EtcdClient;
+import io.etcdj.client.EtcdClientException;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
-
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;

@@ -3,19 +3,18 @@ package io.etcdj.ctl.command;
 import io.etcdj.api.v3lockpb.LockRequest;
 import io.etcdj.api.v3lockpb.LockResponse;
 import io.etcdj.api.v3lockpb.UnlockRequest;
-import io.etcdj.ctl.cli.CtlCommand;
 import io.etcdj.cli.CliException;
 import io.etcdj.cli.ExitCodes;
+import io.etcdj.ctl.cli.CtlCommand;
 import io.etcdj.ctl.cli.Interruption;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code lock name [cmd args...]}: holds the named lock until interrupted, or while the command runs

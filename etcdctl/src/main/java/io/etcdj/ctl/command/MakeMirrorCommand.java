@@ -12,27 +12,26 @@ import io.etcdj.api.etcdserverpb.WatchRequest;
 import io.etcdj.api.etcdserverpb.WatchResponse;
 import io.etcdj.api.mvccpb.Event;
 import io.etcdj.api.mvccpb.KeyValue;
+import io.etcdj.cli.CliException;
+import io.etcdj.cli.ExitCodes;
 import io.etcdj.client.ClientConfig;
 import io.etcdj.client.Endpoint;
 import io.etcdj.client.EtcdClient;
 import io.etcdj.client.EtcdClientException;
 import io.etcdj.client.TlsOptions;
 import io.etcdj.ctl.cli.CtlCommand;
-import io.etcdj.cli.CliException;
-import io.etcdj.cli.ExitCodes;
 import io.etcdj.ctl.printer.KeyRanges;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicLong;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code make-mirror destination}: copies the keys under --prefix to the destination cluster at one

@@ -7,15 +7,14 @@ import io.etcdj.api.etcdserverpb.MemberListRequest;
 import io.etcdj.api.etcdserverpb.MemberPromoteRequest;
 import io.etcdj.api.etcdserverpb.MemberRemoveRequest;
 import io.etcdj.api.etcdserverpb.MemberUpdateRequest;
-import io.etcdj.ctl.cli.CtlCommand;
 import io.etcdj.cli.CliException;
 import io.etcdj.cli.ExitCodes;
+import io.etcdj.ctl.cli.CtlCommand;
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /** {@code member add|remove|update|list|promote}. */
 @Command(name = "member", description = "Membership related commands",

@@ -3,14 +3,13 @@ package io.etcdj.ctl.command;
 import io.etcdj.api.etcdserverpb.MoveLeaderRequest;
 import io.etcdj.api.etcdserverpb.StatusRequest;
 import io.etcdj.api.etcdserverpb.StatusResponse;
+import io.etcdj.cli.CliException;
 import io.etcdj.client.EtcdClient;
 import io.etcdj.client.EtcdClientException;
 import io.etcdj.ctl.cli.CtlCommand;
-import io.etcdj.cli.CliException;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
-
-import java.util.List;
 
 /** {@code move-leader id}: finds the leader among the endpoints and asks it to hand over. */
 @Command(name = "move-leader", description = "Transfers leadership to another etcd cluster member.",

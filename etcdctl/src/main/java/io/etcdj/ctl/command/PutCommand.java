@@ -2,15 +2,14 @@ package io.etcdj.ctl.command;
 
 import io.etcdj.api.etcdserverpb.PutRequest;
 import io.etcdj.api.etcdserverpb.PutResponse;
-import io.etcdj.ctl.cli.CtlCommand;
 import io.etcdj.cli.CliException;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-
+import io.etcdj.ctl.cli.CtlCommand;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /** {@code put key [value]}: value from the second argument or standard input. */
 @Command(name = "put", description = "Puts the given key into the store",

@@ -8,14 +8,13 @@ import io.etcdj.api.etcdserverpb.AuthRoleGetRequest;
 import io.etcdj.api.etcdserverpb.AuthRoleGrantPermissionRequest;
 import io.etcdj.api.etcdserverpb.AuthRoleListRequest;
 import io.etcdj.api.etcdserverpb.AuthRoleRevokePermissionRequest;
-import io.etcdj.ctl.cli.CtlCommand;
 import io.etcdj.cli.CliException;
+import io.etcdj.ctl.cli.CtlCommand;
 import io.etcdj.ctl.printer.KeyRanges;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-
-import java.util.List;
 
 /** {@code role add|delete|get|list|grant-permission|revoke-permission}. */
 @Command(name = "role", description = "Role related commands", customSynopsis = "etcdctl role <subcommand> [flags]",

@@ -1,20 +1,19 @@
 package io.etcdj.ctl.command;
 
-import io.etcdj.ctl.RootCommand;
-import io.etcdj.ctl.cli.CtlCommand;
 import io.etcdj.cli.CliException;
 import io.etcdj.cli.ExitCodes;
+import io.etcdj.ctl.RootCommand;
+import io.etcdj.ctl.cli.CtlCommand;
 import io.etcdj.ctl.shell.Shell;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
 import org.jline.terminal.impl.DumbTerminal;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
-
-import java.io.IOException;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 
 /** {@code shell}: an interactive etcdctl session (an etcdj addition; etcdctl has none). */
 @Command(name = "shell", description = "Interactive shell: runs etcdctl commands over one connection",

@@ -2,16 +2,13 @@ package io.etcdj.ctl.command;
 
 import io.etcdj.api.etcdserverpb.SnapshotRequest;
 import io.etcdj.api.etcdserverpb.SnapshotResponse;
+import io.etcdj.cli.CliException;
+import io.etcdj.cli.ExitCodes;
 import io.etcdj.client.EtcdClient;
 import io.etcdj.client.EtcdClientException;
 import io.etcdj.ctl.cli.CtlCommand;
-import io.etcdj.cli.CliException;
-import io.etcdj.cli.ExitCodes;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Parameters;
-
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -19,6 +16,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Iterator;
 import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code snapshot save file}: streams the backend snapshot of one endpoint into a file;

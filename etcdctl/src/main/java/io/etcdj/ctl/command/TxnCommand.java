@@ -2,16 +2,15 @@ package io.etcdj.ctl.command;
 
 import io.etcdj.api.etcdserverpb.TxnRequest;
 import io.etcdj.api.etcdserverpb.TxnResponse;
-import io.etcdj.ctl.cli.CtlCommand;
 import io.etcdj.cli.CliException;
 import io.etcdj.cli.ExitCodes;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-
+import io.etcdj.ctl.cli.CtlCommand;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code txn [-i]}: reads compares, success requests and failure requests from standard input, each

@@ -5,10 +5,9 @@ import io.etcdj.api.etcdserverpb.RequestOp;
 import io.etcdj.cli.CliException;
 import io.etcdj.cli.ExitCodes;
 import io.etcdj.cli.GoValues;
-import picocli.CommandLine;
-
 import java.util.ArrayList;
 import java.util.List;
+import picocli.CommandLine;
 
 /**
  * Parses txn's text input: compares such as {@code mod("k") > "3"}, and request lines that use the

@@ -10,15 +10,14 @@ import io.etcdj.api.etcdserverpb.AuthUserGetResponse;
 import io.etcdj.api.etcdserverpb.AuthUserGrantRoleRequest;
 import io.etcdj.api.etcdserverpb.AuthUserListRequest;
 import io.etcdj.api.etcdserverpb.AuthUserRevokeRoleRequest;
-import io.etcdj.ctl.cli.CtlCommand;
 import io.etcdj.cli.CliException;
 import io.etcdj.cli.ExitCodes;
+import io.etcdj.ctl.cli.CtlCommand;
+import java.io.IOException;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-
-import java.io.IOException;
-import java.util.List;
 
 /** {@code user add|delete|get|list|passwd|grant-role|revoke-role}. */
 @Command(name = "user", description = "User related commands", customSynopsis = "etcdctl user <subcommand> [flags]",

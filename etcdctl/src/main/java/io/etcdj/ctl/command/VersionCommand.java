@@ -2,10 +2,9 @@ package io.etcdj.ctl.command;
 
 import io.etcdj.ctl.cli.CtlCommand;
 import io.etcdj.ctl.cli.UsageRenderer;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
-
-import java.util.List;
 
 /** {@code version}: the etcdctl release this tool is compatible with, and its API version. */
 @Command(name = "version", description = "Prints the version of etcdctl", customSynopsis = "etcdctl version [flags]")

@@ -5,20 +5,15 @@ import io.etcdj.api.etcdserverpb.WatchProgressRequest;
 import io.etcdj.api.etcdserverpb.WatchRequest;
 import io.etcdj.api.etcdserverpb.WatchResponse;
 import io.etcdj.api.mvccpb.Event;
-import io.etcdj.client.EtcdClientException;
-import io.etcdj.ctl.cli.CtlCommand;
 import io.etcdj.cli.CliException;
 import io.etcdj.cli.ExitCodes;
+import io.etcdj.client.EtcdClientException;
+import io.etcdj.ctl.cli.CtlCommand;
 import io.etcdj.ctl.printer.GoQuote;
 import io.etcdj.ctl.printer.KeyRanges;
 import io.etcdj.ctl.printer.Printer;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -30,6 +25,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.function.LongConsumer;
 import java.util.function.LongFunction;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code watch [key] [range_end] [-- cmd args]}: prints events until interrupted; with a command after

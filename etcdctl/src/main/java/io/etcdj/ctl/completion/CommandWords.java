@@ -2,13 +2,12 @@ package io.etcdj.ctl.completion;
 
 import io.etcdj.cli.GlobalFlag;
 import io.etcdj.ctl.cli.GlobalOptions;
-import picocli.CommandLine;
-import picocli.CommandLine.Model.OptionSpec;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * What can follow each command path: e.g. {@code "member"} offers {@code add list ...}, {@code "get"}

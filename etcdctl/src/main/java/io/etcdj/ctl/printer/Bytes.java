@@ -1,7 +1,6 @@
 package io.etcdj.ctl.printer;
 
 import com.google.protobuf.ByteString;
-
 import java.nio.charset.StandardCharsets;
 
 /** Byte-string renderings shared by the printers. */

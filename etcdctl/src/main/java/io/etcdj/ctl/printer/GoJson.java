@@ -1,12 +1,11 @@
 package io.etcdj.ctl.printer;
 
-import io.etcdj.cli.GoJsonString;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Descriptors.EnumValueDescriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Descriptors.OneofDescriptor;
 import com.google.protobuf.MessageOrBuilder;
-
+import io.etcdj.cli.GoJsonString;
 import java.util.Base64;
 import java.util.List;
 

@@ -10,7 +10,6 @@ import io.etcdj.api.etcdserverpb.LeaseTimeToLiveResponse;
 import io.etcdj.api.etcdserverpb.ResponseHeader;
 import io.etcdj.api.etcdserverpb.WatchResponse;
 import io.etcdj.api.mvccpb.Event;
-
 import java.util.List;
 
 /**

@@ -2,7 +2,6 @@ package io.etcdj.ctl.printer;
 
 import io.etcdj.api.etcdserverpb.Member;
 import io.etcdj.api.etcdserverpb.MemberListResponse;
-
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,7 +1,6 @@
 package io.etcdj.ctl.printer;
 
 import com.google.protobuf.ByteString;
-
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;

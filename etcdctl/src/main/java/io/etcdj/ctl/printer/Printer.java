@@ -1,10 +1,11 @@
 package io.etcdj.ctl.printer;
 
+import com.google.protobuf.Message;
 import io.etcdj.api.etcdserverpb.AlarmResponse;
 import io.etcdj.api.etcdserverpb.AuthRoleGetResponse;
+import io.etcdj.api.etcdserverpb.AuthRoleListResponse;
 import io.etcdj.api.etcdserverpb.AuthStatusResponse;
 import io.etcdj.api.etcdserverpb.AuthUserGetResponse;
-import io.etcdj.api.etcdserverpb.AuthRoleListResponse;
 import io.etcdj.api.etcdserverpb.AuthUserListResponse;
 import io.etcdj.api.etcdserverpb.DeleteRangeResponse;
 import io.etcdj.api.etcdserverpb.LeaseGrantResponse;
@@ -21,8 +22,6 @@ import io.etcdj.api.etcdserverpb.PutResponse;
 import io.etcdj.api.etcdserverpb.RangeResponse;
 import io.etcdj.api.etcdserverpb.TxnResponse;
 import io.etcdj.api.etcdserverpb.WatchResponse;
-import com.google.protobuf.Message;
-
 import java.util.List;
 
 /** One method per response etcdctl prints; implementations write one output format. */

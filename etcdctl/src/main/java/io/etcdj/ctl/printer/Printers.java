@@ -1,7 +1,6 @@
 package io.etcdj.ctl.printer;
 
 import io.etcdj.cli.OutputFormat;
-
 import java.io.PrintStream;
 
 /** Chooses the printer for a {@code -w} value. */

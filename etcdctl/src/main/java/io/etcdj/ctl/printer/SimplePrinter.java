@@ -6,8 +6,8 @@ import io.etcdj.api.authpb.Permission;
 import io.etcdj.api.etcdserverpb.AlarmMember;
 import io.etcdj.api.etcdserverpb.AlarmResponse;
 import io.etcdj.api.etcdserverpb.AuthRoleGetResponse;
-import io.etcdj.api.etcdserverpb.AuthStatusResponse;
 import io.etcdj.api.etcdserverpb.AuthRoleListResponse;
+import io.etcdj.api.etcdserverpb.AuthStatusResponse;
 import io.etcdj.api.etcdserverpb.AuthUserGetResponse;
 import io.etcdj.api.etcdserverpb.AuthUserListResponse;
 import io.etcdj.api.etcdserverpb.DeleteRangeResponse;
@@ -29,7 +29,6 @@ import io.etcdj.api.etcdserverpb.TxnResponse;
 import io.etcdj.api.etcdserverpb.WatchResponse;
 import io.etcdj.api.mvccpb.Event;
 import io.etcdj.api.mvccpb.KeyValue;
-
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,6 @@
 package io.etcdj.ctl.printer;
 
 import io.etcdj.api.etcdserverpb.StatusResponse;
-
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,8 +1,7 @@
 package io.etcdj.ctl.printer;
 
-import io.etcdj.cli.AsciiTable;
 import io.etcdj.api.etcdserverpb.MemberListResponse;
-
+import io.etcdj.cli.AsciiTable;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,10 +1,11 @@
 package io.etcdj.ctl.printer;
 
+import com.google.protobuf.Message;
 import io.etcdj.api.etcdserverpb.AlarmResponse;
 import io.etcdj.api.etcdserverpb.AuthRoleGetResponse;
+import io.etcdj.api.etcdserverpb.AuthRoleListResponse;
 import io.etcdj.api.etcdserverpb.AuthStatusResponse;
 import io.etcdj.api.etcdserverpb.AuthUserGetResponse;
-import io.etcdj.api.etcdserverpb.AuthRoleListResponse;
 import io.etcdj.api.etcdserverpb.AuthUserListResponse;
 import io.etcdj.api.etcdserverpb.DeleteRangeResponse;
 import io.etcdj.api.etcdserverpb.LeaseGrantResponse;
@@ -21,9 +22,8 @@ import io.etcdj.api.etcdserverpb.PutResponse;
 import io.etcdj.api.etcdserverpb.RangeResponse;
 import io.etcdj.api.etcdserverpb.TxnResponse;
 import io.etcdj.api.etcdserverpb.WatchResponse;
-import com.google.protobuf.Message;
-import java.util.List;
 import io.etcdj.cli.CliException;
+import java.util.List;
 
 /**
  * Base for formats that support only some responses: everything not overridden is refused with

@@ -3,14 +3,6 @@ package io.etcdj.ctl.shell;
 import io.etcdj.ctl.cli.CtlContext;
 import io.etcdj.ctl.cli.EtcdctlApp;
 import io.etcdj.ctl.cli.GlobalArgs;
-import org.jline.reader.EndOfFileException;
-import org.jline.reader.LineReader;
-import org.jline.reader.LineReaderBuilder;
-import org.jline.reader.UserInterruptException;
-import org.jline.reader.impl.DefaultParser;
-import org.jline.terminal.Terminal;
-import picocli.CommandLine;
-
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -18,6 +10,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import org.jline.reader.EndOfFileException;
+import org.jline.reader.LineReader;
+import org.jline.reader.LineReaderBuilder;
+import org.jline.reader.UserInterruptException;
+import org.jline.reader.impl.DefaultParser;
+import org.jline.terminal.Terminal;
+import picocli.CommandLine;
 
 /**
  * The read-eval loop: each line is an etcdctl command line (without "etcdctl"), run with the shell's

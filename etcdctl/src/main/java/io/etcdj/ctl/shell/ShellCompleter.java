@@ -5,6 +5,9 @@ import io.etcdj.api.etcdserverpb.RangeRequest;
 import io.etcdj.api.mvccpb.KeyValue;
 import io.etcdj.ctl.cli.CtlContext;
 import io.etcdj.ctl.printer.KeyRanges;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Set;
 import org.jline.reader.Candidate;
 import org.jline.reader.Completer;
 import org.jline.reader.LineReader;
@@ -12,10 +15,6 @@ import org.jline.reader.ParsedLine;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
-
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-import java.util.Set;
 
 /**
  * Completes command names and subcommands from the picocli tree, flags of the command typed so far,

@@ -3,7 +3,6 @@ package io.etcdj.ctl.warm;
 import io.etcdj.ctl.cli.CtlCommand;
 import io.etcdj.ctl.cli.CtlContext;
 import io.etcdj.ctl.cli.GlobalOptions;
-
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;

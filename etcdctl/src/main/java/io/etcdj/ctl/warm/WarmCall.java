@@ -4,7 +4,6 @@ import io.etcdj.ctl.RootCommand;
 import io.etcdj.ctl.cli.EtcdctlApp;
 import io.etcdj.ctl.cli.Interruption;
 import io.etcdj.ctl.cli.OwnProcessRequired;
-
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;

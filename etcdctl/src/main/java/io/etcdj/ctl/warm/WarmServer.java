@@ -1,10 +1,8 @@
 package io.etcdj.ctl.warm;
 
 import io.etcdj.ctl.cds.CdsTraining;
-
 import io.grpc.ManagedChannel;
 import io.grpc.netty.NettyChannelBuilder;
-
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -22,7 +20,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import jdk.net.ExtendedSocketOptions;
 import jdk.net.UnixDomainPrincipal;
 

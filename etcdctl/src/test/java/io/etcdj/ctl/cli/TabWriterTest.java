@@ -1,8 +1,8 @@
 package io.etcdj.ctl.cli;
 
-import org.junit.jupiter.api.Test;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
 
 class TabWriterTest {
 

@@ -1,18 +1,17 @@
 package io.etcdj.ctl.command;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.etcdj.ctl.check.LatencyStats;
 import io.etcdj.ctl.check.PerfLoad;
 import io.etcdj.ctl.check.PerfRun;
 import io.etcdj.ctl.printer.Out;
-import org.junit.jupiter.api.Test;
-
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 /** check perf's criteria and texts on made-up measurements. */
 class CheckVerdictTest {

@@ -1,14 +1,13 @@
 package io.etcdj.ctl.command;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 import io.etcdj.api.etcdserverpb.Compare;
 import io.etcdj.api.etcdserverpb.RequestOp;
 import io.etcdj.cli.CliException;
-import org.junit.jupiter.api.Test;
-
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import org.junit.jupiter.api.Test;
 
 class TxnParserTest {
 

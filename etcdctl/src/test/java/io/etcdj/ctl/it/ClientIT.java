@@ -1,10 +1,14 @@
 package io.etcdj.ctl.it;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.google.protobuf.ByteString;
 import io.etcdj.api.etcdserverpb.AuthEnableRequest;
+import io.etcdj.api.etcdserverpb.AuthRoleAddRequest;
 import io.etcdj.api.etcdserverpb.AuthUserAddRequest;
 import io.etcdj.api.etcdserverpb.AuthUserGrantRoleRequest;
-import io.etcdj.api.etcdserverpb.AuthRoleAddRequest;
 import io.etcdj.api.etcdserverpb.PutRequest;
 import io.etcdj.api.etcdserverpb.RangeRequest;
 import io.etcdj.client.ClientConfig;
@@ -12,15 +16,10 @@ import io.etcdj.client.Endpoint;
 import io.etcdj.client.EtcdClient;
 import io.etcdj.client.EtcdClientException;
 import io.grpc.Status;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 /** The shared client against a real etcd: fail-over, deadlines, auth tokens that expire with a restart. */
 class ClientIT {

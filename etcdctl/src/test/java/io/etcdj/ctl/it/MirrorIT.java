@@ -1,5 +1,7 @@
 package io.etcdj.ctl.it;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import io.etcdj.api.etcdserverpb.RangeRequest;
 import io.etcdj.api.mvccpb.KeyValue;
 import io.etcdj.client.ClientConfig;
@@ -8,18 +10,15 @@ import io.etcdj.client.EtcdClient;
 import io.etcdj.ctl.RootCommand;
 import io.etcdj.ctl.cli.EtcdctlApp;
 import io.etcdj.harness.Eventually;
-import java.time.Duration;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** make-mirror from one real etcd to another: the base copy, then live puts and deletes. */
 @ExtendWith(TwinEtcdExtension.class)

@@ -1,5 +1,7 @@
 package io.etcdj.ctl.printer;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import com.google.protobuf.ByteString;
 import io.etcdj.api.etcdserverpb.RangeResponse;
 import io.etcdj.api.etcdserverpb.ResponseHeader;
@@ -7,8 +9,6 @@ import io.etcdj.api.etcdserverpb.ResponseOp;
 import io.etcdj.api.etcdserverpb.TxnResponse;
 import io.etcdj.api.mvccpb.KeyValue;
 import org.junit.jupiter.api.Test;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 class GoJsonTest {
 

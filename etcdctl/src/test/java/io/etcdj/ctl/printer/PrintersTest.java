@@ -1,5 +1,8 @@
 package io.etcdj.ctl.printer;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 import com.google.protobuf.ByteString;
 import io.etcdj.api.etcdserverpb.LeaseTimeToLiveResponse;
 import io.etcdj.api.etcdserverpb.Member;
@@ -8,14 +11,10 @@ import io.etcdj.api.etcdserverpb.RangeResponse;
 import io.etcdj.api.etcdserverpb.ResponseHeader;
 import io.etcdj.api.mvccpb.KeyValue;
 import io.etcdj.cli.CliException;
-import org.junit.jupiter.api.Test;
-
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import org.junit.jupiter.api.Test;
 
 class PrintersTest {
 

@@ -1,20 +1,19 @@
 package io.etcdj.ctl.shell;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.etcdj.ctl.RootCommand;
 import io.etcdj.ctl.cli.CtlContext;
 import io.etcdj.ctl.cli.GlobalArgs;
-import org.jline.reader.Candidate;
-import org.jline.reader.impl.DefaultParser;
-import org.junit.jupiter.api.Test;
-
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.jline.reader.Candidate;
+import org.jline.reader.impl.DefaultParser;
+import org.junit.jupiter.api.Test;
 
 /** Completion of commands and flags needs no server. */
 class ShellCompleterTest {

@@ -2,8 +2,8 @@ package io.etcdj.raft.quorum;
 
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.Map;
 import java.util.Collections;
+import java.util.Map;
 import java.util.SortedSet;
 import java.util.TreeSet;
 

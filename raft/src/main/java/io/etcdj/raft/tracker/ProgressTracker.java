@@ -1,8 +1,8 @@
 package io.etcdj.raft.tracker;
 
-import io.etcdj.raftpb.ConfState;
 import io.etcdj.raft.quorum.MajorityConfig;
 import io.etcdj.raft.quorum.VoteResult;
+import io.etcdj.raftpb.ConfState;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.NavigableMap;

@@ -1,9 +1,9 @@
 package io.etcdj.server.proxy.grpc;
 
 import io.etcdj.client.Endpoint;
+import io.etcdj.server.discovery.SrvLookup;
 import io.etcdj.server.log.Log;
 import io.etcdj.server.proxy.Flags;
-import io.etcdj.server.discovery.SrvLookup;
 import io.etcdj.server.proxy.Subcommand;
 import java.io.PrintStream;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.etcdj.server.proxy.tcp;
 
-import io.etcdj.server.log.Log;
 import io.etcdj.server.discovery.SrvLookup;
+import io.etcdj.server.log.Log;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
