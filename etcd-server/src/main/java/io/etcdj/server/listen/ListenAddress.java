@@ -62,7 +62,7 @@ public record ListenAddress(URI url) {
 
     /**
      * The address to bind. A unix socket is bound under a temporary name next to its own and
-     * {@link #publish() published} once listening: Netty 4.1 deletes the file of an accepted
+     * {@link #publish() published} once listening: Netty (4.1, kept for 4.2) deletes the file of an accepted
      * connection's local address when that connection closes, which for a unix listener is the
      * listener's own file, so the first client to disconnect would make it unreachable. Bound
      * under a name that is gone by then, the deletion finds nothing. A file left at the real name
