@@ -50,6 +50,7 @@ public final class Main {
             return e.exitCode();
         }
         Log.setLevel(cfg.logLevel());
+        Log.setConsole(cfg.logConsole());
         try {
             Log.setOutput(cfg.logOutputs(), cfg.options().logRotation());
         } catch (IOException e) {

@@ -36,6 +36,8 @@ public record ServerConfig(
         boolean unsafeNoFsync,
         String logLevel,
         List<String> logOutputs,
+        /** --log-format: true for zap's console encoder, false for JSON lines. */
+        boolean logConsole,
         Duration watchProgressNotifyInterval,
         long snapshotCatchupEntries,
         TransportSecurity clientSecurity,
@@ -144,6 +146,7 @@ public record ServerConfig(
                 bool(all, "unsafe-no-fsync"),
                 level,
                 outputs,
+                all.get("log-format").trim().equals("console"),
                 Durations.parse(all.get("watch-progress-notify-interval"), "watch-progress-notify-interval"),
                 positiveLong(all, "snapshot-catchup-entries"),
                 security(all, ""),
@@ -159,10 +162,6 @@ public record ServerConfig(
         String format = all.get("log-format").trim();
         if (!format.equals("json") && !format.equals("console")) {
             throw new ConfigException("unsupported log format: " + format + ", supported formats are: [json console]");
-        }
-        if (format.equals("console")) {
-            throw new ConfigException("--log-format=console is not supported by this server yet (logs are JSON lines); "
-                    + "remove the flag or give it its default value");
         }
         String v2 = all.get("v2-deprecation").trim();
         switch (v2) {

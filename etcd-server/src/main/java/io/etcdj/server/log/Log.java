@@ -20,6 +20,7 @@ public final class Log {
             .withZone(ZoneOffset.UTC);
     private static volatile PrintStream out = System.err;
     private static volatile int threshold = 1;
+    private static volatile boolean console;
 
     private final String caller;
 
@@ -52,6 +53,15 @@ public final class Log {
                     ? new PrintStream(new java.io.FileOutputStream(target, true), true)
                     : new PrintStream(new RotatingFile(java.nio.file.Path.of(target), rotation), true);
         };
+    }
+
+    /**
+     * etcd's --log-format: {@code console} writes zap's console encoding (time, level, caller and
+     * message separated by tabs, then the fields as one JSON object with a space after each colon
+     * and comma), {@code json} (the default) one JSON object per line.
+     */
+    public static void setConsole(boolean consoleFormat) {
+        console = consoleFormat;
     }
 
     /** Sets the level from etcd's --log-level (debug, info, warn, error, panic, fatal). */
@@ -130,6 +140,10 @@ public final class Log {
     }
 
     private void write(String level, String msg, Object... fields) {
+        if (console) {
+            writeConsole(level, msg, fields);
+            return;
+        }
         StringBuilder sb = new StringBuilder(160);
         sb.append("{\"level\":\"").append(level).append("\",\"ts\":\"").append(TS.format(Instant.now()))
                 .append("\",\"caller\":");
@@ -146,7 +160,29 @@ public final class Log {
         out.println(sb);
     }
 
+    private void writeConsole(String level, String msg, Object... fields) {
+        StringBuilder sb = new StringBuilder(160);
+        sb.append(TS.format(Instant.now())).append('\t').append(level).append('\t').append(caller).append('\t').append(msg);
+        if (fields.length >= 2) {
+            sb.append("\t{");
+            for (int i = 0; i + 1 < fields.length; i += 2) {
+                if (i > 0) {
+                    sb.append(", ");
+                }
+                quote(sb, String.valueOf(fields[i]));
+                sb.append(": ");
+                value(sb, fields[i + 1], ", ");
+            }
+            sb.append('}');
+        }
+        out.println(sb);
+    }
+
     private static void value(StringBuilder sb, Object v) {
+        value(sb, v, ",");
+    }
+
+    private static void value(StringBuilder sb, Object v, String separator) {
         if (v instanceof Number || v instanceof Boolean) {
             sb.append(v);
         } else if (v instanceof Iterable<?> it) {
@@ -154,10 +190,10 @@ public final class Log {
             boolean first = true;
             for (Object o : it) {
                 if (!first) {
-                    sb.append(',');
+                    sb.append(separator);
                 }
                 first = false;
-                value(sb, o);
+                value(sb, o, separator);
             }
             sb.append(']');
         } else {
