@@ -25,4 +25,13 @@ class FreePortsTest {
             assertTrue(FreePorts.isFree(p), "port " + p + " of the range from " + base);
         }
     }
+
+    @Test
+    void noPortIsHandedOutTwice() {
+        java.util.Set<Integer> seen = new java.util.HashSet<>();
+        for (int i = 0; i < 2000; i++) {
+            int base = FreePorts.pickRange(2);
+            assertTrue(seen.add(base) && seen.add(base + 1), "port " + base + " or " + (base + 1) + " handed out twice");
+        }
+    }
 }
