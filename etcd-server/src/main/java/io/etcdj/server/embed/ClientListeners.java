@@ -13,6 +13,8 @@ import io.etcdj.server.etcdserver.EtcdServer;
 import io.etcdj.server.gateway.GatewayRoutes;
 import io.etcdj.server.gateway.HttpHandler;
 import io.etcdj.server.gateway.ProtocolSniffer;
+import io.etcdj.server.listen.IoLoops;
+import io.etcdj.server.listen.ListenAddress;
 import io.etcdj.server.log.Log;
 import io.etcdj.server.metrics.Metrics;
 import io.etcdj.server.version.Versions;
@@ -47,7 +49,7 @@ final class ClientListeners implements AutoCloseable {
 
     private final List<Server> servers = new ArrayList<>();
     /** Unix socket files to remove when the listeners close. */
-    private final List<io.etcdj.server.listen.ListenAddress> unixSockets = new ArrayList<>();
+    private final List<ListenAddress> unixSockets = new ArrayList<>();
     /** Runs gRPC handlers: a bounded pool (grpc-java's default grows a thread per burst); a few may block (defragment, snapshot). */
     private final java.util.concurrent.ExecutorService handlers = java.util.concurrent.Executors.newFixedThreadPool(
             Math.max(16, 4 * Runtime.getRuntime().availableProcessors()), r -> {
@@ -68,23 +70,23 @@ final class ClientListeners implements AutoCloseable {
      * loop, and on grpc-java's shared loops that wait would also stall the peer connections the
      * read depends on (a follower's ReadIndex to the leader), so it timed out.
      */
-    private io.etcdj.server.listen.IoLoops tcpLoops;
-    private io.etcdj.server.listen.IoLoops unixLoops;
+    private IoLoops tcpLoops;
+    private IoLoops unixLoops;
     private final MetricsListeners metricsListeners = new MetricsListeners();
     private final ClientHttpListeners httpListeners = new ClientHttpListeners();
     private Server inProcess;
     private ManagedChannel gatewayChannel;
 
     /** The event loops for a listener at {@code where}, created on first use (epoll for TCP where it loads). */
-    private io.etcdj.server.listen.IoLoops loops(io.etcdj.server.listen.ListenAddress where) {
+    private IoLoops loops(ListenAddress where) {
         if (where.isUnix()) {
             if (unixLoops == null) {
-                unixLoops = io.etcdj.server.listen.IoLoops.forUnix("client");
+                unixLoops = IoLoops.forUnix("client");
             }
             return unixLoops;
         }
         if (tcpLoops == null) {
-            tcpLoops = io.etcdj.server.listen.IoLoops.forTcp("client");
+            tcpLoops = IoLoops.forTcp("client");
         }
         return tcpLoops;
     }
@@ -128,8 +130,8 @@ final class ClientListeners implements AutoCloseable {
         io.netty.channel.ChannelHandler httpOnClientPort = httpUrls.isEmpty() ? http : new io.etcdj.server.gateway.HttpRefused();
         httpListeners.start(httpUrls, http, access, tls, HTTP_BODY_FACTOR * maxMessage);
         for (URI url : server.config().listenClientUrls()) {
-            io.etcdj.server.listen.ListenAddress where = new io.etcdj.server.listen.ListenAddress(url);
-            boolean secure = io.etcdj.server.listen.ListenAddress.isSecure(url);
+            ListenAddress where = new ListenAddress(url);
+            boolean secure = ListenAddress.isSecure(url);
             NettyServerBuilder b = NettyServerBuilder.forAddress(where.bindAddress())
                     .channelType(loops(where).serverChannelType(where))
                     .bossEventLoopGroup(loops(where).boss())
@@ -283,6 +285,6 @@ final class ClientListeners implements AutoCloseable {
         if (unixLoops != null) {
             unixLoops.shutdown(0, 2);
         }
-        unixSockets.forEach(io.etcdj.server.listen.ListenAddress::release);
+        unixSockets.forEach(ListenAddress::release);
     }
 }

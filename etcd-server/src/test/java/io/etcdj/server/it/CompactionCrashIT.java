@@ -12,10 +12,10 @@ import io.etcdj.api.etcdserverpb.RangeRequest;
 import io.etcdj.api.etcdserverpb.RangeResponse;
 import io.etcdj.harness.EtcdClusterExtension;
 import io.etcdj.harness.EtcdProcess;
+import io.etcdj.harness.Eventually;
 import io.grpc.StatusRuntimeException;
-import java.nio.file.Files;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -27,6 +27,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class CompactionCrashIT {
     private static final int KEYS = 10;
     private static final int ROUNDS = 20;
+    private static final Duration WAIT = Duration.ofSeconds(20);
 
     private final EtcdProcess server = crashing(EtcdProcess.ours("--compaction-batch-limit=10"));
     @RegisterExtension
@@ -55,22 +56,15 @@ class CompactionCrashIT {
             compactAt = rev - KEYS; // the last round stays above the compaction
             grpc.kv().compact(CompactionRequest.newBuilder().setRevision(compactAt).build());
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (server.isAlive() && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
+        Eventually.reached(WAIT, () -> !server.isAlive());
         assertEquals(2, server.exitCode(), "the failpoint halts the member after the first batch");
-        String beforeRestart = Files.readString(server.logFile());
-        assertFalse(beforeRestart.contains("finished scheduled compaction"), "the crash came before the compaction finished");
+        assertFalse(server.logSinceLaunch().contains("finished scheduled compaction"),
+                "the crash came before the compaction finished");
 
         server.jvmOptions(List.of());
         server.start();
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        String log = Files.readString(server.logFile()).substring(beforeRestart.length());
-        while (!log.contains("finished scheduled compaction") && System.nanoTime() < until) {
-            Thread.sleep(50);
-            log = Files.readString(server.logFile()).substring(beforeRestart.length());
-        }
+        String log = Eventually.poll(WAIT, Duration.ofMillis(50), server::logSinceLaunch,
+                l -> l.contains("finished scheduled compaction"));
         assertTrue(log.contains("\"msg\":\"resume scheduled compaction\",\"scheduled-compact-revision\":" + compactAt), log);
         assertTrue(log.contains("\"msg\":\"finished scheduled compaction\",\"compact-revision\":" + compactAt), log);
         try (GrpcEndpoint grpc = new GrpcEndpoint(server)) {
