@@ -1,6 +1,7 @@
 package io.etcdj.server.clock;
 
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -34,8 +35,9 @@ public interface Clock {
 
     /**
      * Runs {@code task} on {@code executor} after {@code initialDelay}, then again {@code delay}
-     * after each run ends, counting this clock's time, until the executor is shut down.
+     * after each run ends, counting this clock's time, until the executor is shut down or the
+     * returned future is cancelled.
      */
-    void scheduleWithFixedDelay(ScheduledExecutorService executor, Runnable task, long initialDelay, long delay,
+    Future<?> scheduleWithFixedDelay(ScheduledExecutorService executor, Runnable task, long initialDelay, long delay,
                                 TimeUnit unit);
 }

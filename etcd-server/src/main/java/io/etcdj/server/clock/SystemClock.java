@@ -1,6 +1,7 @@
 package io.etcdj.server.clock;
 
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -26,9 +27,9 @@ final class SystemClock implements Clock {
     }
 
     @Override
-    public void scheduleWithFixedDelay(ScheduledExecutorService executor, Runnable task, long initialDelay, long delay,
-                                       TimeUnit unit) {
-        executor.scheduleWithFixedDelay(task, initialDelay, delay, unit);
+    public Future<?> scheduleWithFixedDelay(ScheduledExecutorService executor, Runnable task, long initialDelay, long delay,
+                                            TimeUnit unit) {
+        return executor.scheduleWithFixedDelay(task, initialDelay, delay, unit);
     }
 
     @Override

@@ -1,9 +1,13 @@
 package io.etcdj.server.etcdserver;
 
+import io.etcdj.server.clock.Clock;
 import io.etcdj.server.log.Log;
 import io.etcdj.server.membership.MemberIds;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntConsumer;
 import java.util.function.IntSupplier;
 
@@ -29,7 +33,7 @@ final class ElectionTickAdvance {
      * {@code advance} moves the Raft clock by that many ticks.
      */
     static void start(boolean enabled, int members, long memberId, long electionTicks, long tickMillis,
-                      ScheduledExecutorService timer, IntSupplier activePeers, IntConsumer advance) {
+                      Clock clock, ScheduledExecutorService timer, IntSupplier activePeers, IntConsumer advance) {
         if (members <= 1) {
             return;
         }
@@ -39,9 +43,9 @@ final class ElectionTickAdvance {
         }
         LOG.info("starting initial election tick advance", "election-ticks", electionTicks);
         int ticks = (int) Math.max(0, electionTicks - 2);
-        Runnable[] attempt = new Runnable[1];
-        long[] tries = {WAIT_MILLIS / EVERY_MILLIS};
-        attempt[0] = () -> {
+        AtomicLong triesLeft = new AtomicLong(WAIT_MILLIS / EVERY_MILLIS);
+        CompletableFuture<Future<?>> polling = new CompletableFuture<>();
+        polling.complete(clock.scheduleWithFixedDelay(timer, () -> {
             int peers = activePeers.getAsInt();
             if (peers > 1) {
                 LOG.info("initialized peer connections; fast-forwarding election ticks",
@@ -49,10 +53,10 @@ final class ElectionTickAdvance {
                         "forward-duration", ticks * tickMillis + "ms", "election-ticks", electionTicks,
                         "active-remote-members", peers);
                 advance.accept(ticks);
-            } else if (--tries[0] > 0) {
-                timer.schedule(attempt[0], EVERY_MILLIS, TimeUnit.MILLISECONDS);
+                polling.join().cancel(false);
+            } else if (triesLeft.decrementAndGet() <= 0) {
+                polling.join().cancel(false);
             }
-        };
-        timer.schedule(attempt[0], EVERY_MILLIS, TimeUnit.MILLISECONDS);
+        }, EVERY_MILLIS, EVERY_MILLIS, TimeUnit.MILLISECONDS));
     }
 }

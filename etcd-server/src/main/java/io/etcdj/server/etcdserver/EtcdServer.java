@@ -198,7 +198,7 @@ public final class EtcdServer implements AutoCloseable {
         startCompactionHashChecks();
         var tuning = config.options().tuning();
         ElectionTickAdvance.start(tuning.initialElectionTickAdvance(), sm.membership.members().size(), memberId,
-                config.electionTicks(), config.heartbeatMillis(), timers, transport::activePeers, raft::advanceTicks);
+                config.electionTicks(), config.heartbeatMillis(), clock, timers, transport::activePeers, raft::advanceTicks);
         startDowngradeMonitor(tuning.downgradeCheckTime());
         new Compactor(new Compactor.Target() {
             @Override

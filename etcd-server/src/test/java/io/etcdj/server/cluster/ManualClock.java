@@ -3,8 +3,10 @@ package io.etcdj.server.cluster;
 import io.etcdj.server.clock.Clock;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -81,9 +83,13 @@ final class ManualClock implements Clock {
     }
 
     @Override
-    public void scheduleWithFixedDelay(ScheduledExecutorService executor, Runnable task, long initialDelay, long delay,
-                                       TimeUnit unit) {
-        timers.add(new Timer(executor, task, now + unit.toNanos(initialDelay), Math.max(1, unit.toNanos(delay))));
+    public Future<?> scheduleWithFixedDelay(ScheduledExecutorService executor, Runnable task, long initialDelay, long delay,
+                                            TimeUnit unit) {
+        Timer timer = new Timer(executor, task, now + unit.toNanos(initialDelay), Math.max(1, unit.toNanos(delay)));
+        timers.add(timer);
+        CompletableFuture<Void> handle = new CompletableFuture<>();
+        handle.whenComplete((r, e) -> timers.remove(timer)); // cancel() ends it
+        return handle;
     }
 
     /** An executor whose tasks {@link #settle} waits for (the simulated network's deliveries). */

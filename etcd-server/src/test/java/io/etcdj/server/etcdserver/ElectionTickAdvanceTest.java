@@ -2,6 +2,7 @@ package io.etcdj.server.etcdserver;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.etcdj.server.clock.Clock;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
@@ -23,7 +24,7 @@ class ElectionTickAdvanceTest {
     void advancesOnceTwoPeersAnswer() throws Exception {
         LinkedBlockingQueue<Integer> advanced = new LinkedBlockingQueue<>();
         AtomicInteger peers = new AtomicInteger(1);
-        ElectionTickAdvance.start(true, 3, 1, 10, 100, timer, peers::get, advanced::add);
+        ElectionTickAdvance.start(true, 3, 1, 10, 100, Clock.SYSTEM, timer, peers::get, advanced::add);
         Thread.sleep(200);
         assertEquals(null, advanced.peek(), "one peer is not enough, as in etcd");
         peers.set(2);
@@ -35,8 +36,8 @@ class ElectionTickAdvanceTest {
     @Test
     void switchedOffOrAloneNothingIsAdvanced() throws Exception {
         LinkedBlockingQueue<Integer> advanced = new LinkedBlockingQueue<>();
-        ElectionTickAdvance.start(false, 3, 1, 10, 100, timer, () -> 2, advanced::add);
-        ElectionTickAdvance.start(true, 1, 1, 10, 100, timer, () -> 2, advanced::add);
+        ElectionTickAdvance.start(false, 3, 1, 10, 100, Clock.SYSTEM, timer, () -> 2, advanced::add);
+        ElectionTickAdvance.start(true, 1, 1, 10, 100, Clock.SYSTEM, timer, () -> 2, advanced::add);
         Thread.sleep(300);
         assertEquals(null, advanced.peek());
     }
