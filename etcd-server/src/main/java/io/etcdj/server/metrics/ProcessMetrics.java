@@ -26,8 +26,33 @@ final class ProcessMetrics implements MultiCollector {
     }
 
     static void register(PrometheusRegistry registry) {
-        JvmMetrics.builder().register(registry);
+        registry.register(new LazyJvmMetrics());
         registry.register(new ProcessMetrics());
+    }
+
+    /**
+     * The client library's JVM instrumentation, built on the first scrape rather than at start:
+     * it starts the JVM's management beans (JMX: some 300 classes and their objects, a few MB
+     * resident and tens of milliseconds of start-up), which a member nobody scrapes never needs.
+     */
+    private static final class LazyJvmMetrics implements MultiCollector {
+        private volatile PrometheusRegistry jvm;
+
+        @Override
+        public MetricSnapshots collect() {
+            PrometheusRegistry r = jvm;
+            if (r == null) {
+                synchronized (this) {
+                    r = jvm;
+                    if (r == null) {
+                        r = new PrometheusRegistry();
+                        JvmMetrics.builder().register(r);
+                        jvm = r;
+                    }
+                }
+            }
+            return r.scrape();
+        }
     }
 
     @Override
