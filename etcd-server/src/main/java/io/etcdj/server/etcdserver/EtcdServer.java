@@ -42,6 +42,7 @@ import io.etcdj.server.watch.ProgressNotifier;
 import io.etcdj.server.watch.WatchHub;
 import io.etcdj.serverpb.InternalRaftRequest;
 import io.etcdj.serverpb.MemberAttributes;
+import io.netty.util.internal.ThreadExecutorMap;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -120,7 +121,8 @@ public final class EtcdServer implements AutoCloseable {
                TokenProvider tokens, Clock clock) throws IOException {
         this.config = config;
         this.clock = clock;
-        this.waiters = new Waiters(responders, clock::nanoTime);
+        // a call made on a connection's event loop is answered there (see Waiters)
+        this.waiters = new Waiters(responders, clock::nanoTime, ThreadExecutorMap::currentExecutor);
         this.sm = opened.stateMachines();
         sm.auth.setTokenProvider(tokens);
         this.memberId = opened.memberId();

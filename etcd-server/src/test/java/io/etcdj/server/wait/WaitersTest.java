@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -43,6 +44,37 @@ class WaitersTest {
         completions.get(0).run();
         assertEquals(10, a.join().revision());
         assertEquals(12, b.join().revision());
+    }
+
+    @Test
+    void aCallIsAnsweredOnTheLoopItWasMadeOn() {
+        List<Runnable> completer = new ArrayList<>();
+        List<Runnable> loopA = new ArrayList<>();
+        List<Runnable> loopB = new ArrayList<>();
+        Executor[] registering = {null};
+        Waiters w = new Waiters(completer::add, System::nanoTime, () -> registering[0]);
+        registering[0] = loopA::add;
+        CompletableFuture<ApplyResult> a1 = w.register(1);
+        CompletableFuture<ApplyResult> a2 = w.register(2);
+        registering[0] = loopB::add;
+        CompletableFuture<ApplyResult> b = w.register(3);
+        registering[0] = null;
+        CompletableFuture<ApplyResult> elsewhere = w.register(4);
+
+        w.completeAll(List.of(new Waiters.Done(1, ApplyResult.ok(null, 1)), new Waiters.Done(3, ApplyResult.ok(null, 3)),
+                new Waiters.Done(4, ApplyResult.ok(null, 4)), new Waiters.Done(2, ApplyResult.ok(null, 2))));
+        assertEquals(1, loopA.size(), "the two calls of loop A in one task");
+        assertEquals(1, loopB.size());
+        assertEquals(1, completer.size(), "a call made off any loop goes to the completer");
+        assertFalse(a1.isDone() || a2.isDone() || b.isDone() || elsewhere.isDone(), "nothing answered on the applying thread");
+        loopA.get(0).run();
+        assertEquals(1, a1.join().revision());
+        assertEquals(2, a2.join().revision());
+        assertFalse(b.isDone());
+        loopB.get(0).run();
+        completer.get(0).run();
+        assertEquals(3, b.join().revision());
+        assertEquals(4, elsewhere.join().revision());
     }
 
     @Test
