@@ -29,8 +29,8 @@ import java.util.function.Function;
 /**
  * The sending side towards one peer: one long-lived gRPC stream, written directly by the sender
  * while it is open and nothing waits, else through a queue drained by this client's own thread,
- * which (re)opens the stream with backoff when it breaks (the peer is then reported unreachable so Raft
- * slows down). Snapshots go on their own call with the backend file attached. The queue is
+ * which (re)opens the stream with backoff when it breaks (the peer is then reported unreachable
+ * so Raft slows down). Snapshots go on their own call with the backend file attached. The queue is
  * bounded: when a peer cannot keep up, messages are dropped, which Raft tolerates.
  */
 final class PeerClient implements AutoCloseable {
