@@ -107,6 +107,16 @@ final class Raft {
         return HardState.newBuilder().setTerm(term).setVote(vote).setCommit(log.committed()).build();
     }
 
+    /**
+     * Whether the hard state is set (not all zero) and differs from {@code prev}: what
+     * {@link RawNode#hasReady} asks each turn, without building a HardState.
+     */
+    boolean hardStateDiffers(HardState prev) {
+        long commit = log.committed();
+        boolean unset = term == 0 && vote == 0 && commit == 0;
+        return !unset && (term != prev.getTerm() || vote != prev.getVote() || commit != prev.getCommit());
+    }
+
     SoftState softState() {
         return new SoftState(lead, role);
     }

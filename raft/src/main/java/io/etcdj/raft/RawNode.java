@@ -166,9 +166,8 @@ public final class RawNode {
         if (outstanding != null) {
             return false;
         }
-        HardState hs = raft.hardState();
-        return !raft.softState().equals(prevSoftState)
-                || (!hs.equals(HardState.getDefaultInstance()) && !hs.equals(prevHardState))
+        return !prevSoftState.same(raft.lead, raft.role)
+                || raft.hardStateDiffers(prevHardState)
                 || raft.log.hasPendingSnapshot()
                 || !raft.msgs.isEmpty()
                 || raft.log.unstable().hasEntries()

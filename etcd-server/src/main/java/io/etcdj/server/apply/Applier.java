@@ -125,16 +125,16 @@ public final class Applier implements RequestApplier {
                 lease = cur.getLease();
             }
         }
-        KeyValue prev = txn.put(key, value, lease);
-        if (prev != null && prev.getLease() != 0 && prev.getLease() != lease) {
-            lessor.detach(prev.getLease(), p.getKey());
+        TxnWrite.Replaced prev = txn.put(key, value, lease, p.getPrevKv());
+        if (prev.prevLease() != 0 && prev.prevLease() != lease) {
+            lessor.detach(prev.prevLease(), p.getKey());
         }
         if (lease != 0) {
             lessor.attach(lease, p.getKey());
         }
         PutResponse.Builder b = PutResponse.newBuilder();
-        if (p.getPrevKv() && prev != null) {
-            b.setPrevKv(prev);
+        if (prev.prevKv() != null) {
+            b.setPrevKv(prev.prevKv());
         }
         return b.build();
     }

@@ -28,12 +28,29 @@ import org.lmdbjava.Stat;
  */
 public final class Backend implements AutoCloseable {
     private static final long HEADROOM = 512L << 20;
+    /** A write transaction's page overhead beyond twice its bytes (copied branch pages, meta). */
+    private static final long TXN_PAGE_SLACK = 64L << 10;
+    /**
+     * The cached sizes are refreshed after a write commit once any of these has passed since the
+     * last refresh: this much estimated growth, this many commits, this much time. etcd's own quota
+     * check reads a size as of its last batch commit, up to 100 ms old.
+     */
+    private static final long REFRESH_GROWTH = 1L << 20;
+    private static final int REFRESH_COMMITS = 32;
+    private static final long REFRESH_NANOS = 50_000_000L;
 
     private final Path file;
     private volatile long mapSize;
     private final ReentrantReadWriteLock envLock = new ReentrantReadWriteLock();
     private Env<byte[]> env;
     private final Map<Bucket, Dbi<byte[]>> dbis = new EnumMap<>(Bucket.class);
+    /** The file's size and the pages in use as of the last refresh: read on every write's path. */
+    private volatile long cachedSize;
+    private volatile long cachedInUse;
+    /** Writer-side only (the one write transaction at a time): what happened since that refresh. */
+    private long growthSinceRefresh;
+    private int commitsSinceRefresh;
+    private long refreshedAtNanos;
 
     private Backend(Path file, long mapSize) {
         this.file = file;
@@ -62,6 +79,7 @@ public final class Backend implements AutoCloseable {
             for (Bucket bucket : Bucket.values()) {
                 dbis.put(bucket, env.openDbi(bucket.dbName(), DbiFlags.MDB_CREATE));
             }
+            refreshSizes();
         } catch (IOException | LmdbException e) {
             throw new BackendException("cannot open backend file " + file + ": " + e.getMessage(), e);
         }
@@ -75,7 +93,7 @@ public final class Backend implements AutoCloseable {
     public WriteTx beginWrite() {
         envLock.readLock().lock();
         try {
-            return new WriteTx(env.txnWrite(), dbis, envLock.readLock());
+            return new WriteTx(env.txnWrite(), dbis, envLock.readLock(), this::committed);
         } catch (RuntimeException e) {
             envLock.readLock().unlock();
             throw e;
@@ -110,7 +128,14 @@ public final class Backend implements AutoCloseable {
      * transaction open, so this takes the environment exclusively; the caller holds no other lock.
      */
     public void ensureRoom(long bytes) {
-        long need = sizeInUse() + 2 * bytes + HEADROOM;
+        long growth = 2 * bytes + TXN_PAGE_SLACK;
+        // The cached in-use size plus every write's worst case since it was taken bounds the pages
+        // in use from above; only when that bound comes near the map is the exact figure read.
+        if (cachedInUse + growthSinceRefresh + growth + HEADROOM > mapSize) {
+            refreshSizes();
+        }
+        growthSinceRefresh += growth;
+        long need = cachedInUse + growthSinceRefresh + HEADROOM;
         if (need <= mapSize) {
             return;
         }
@@ -129,6 +154,31 @@ public final class Backend implements AutoCloseable {
     /** The current LMDB map size: the most the file may grow to before {@link #ensureRoom} grows it. */
     public long mapSize() {
         return mapSize;
+    }
+
+    /** After each write commit, on the writer's thread: refreshes the cached sizes now and then. */
+    private void committed() {
+        if (growthSinceRefresh >= REFRESH_GROWTH || ++commitsSinceRefresh >= REFRESH_COMMITS
+                || System.nanoTime() - refreshedAtNanos >= REFRESH_NANOS) {
+            refreshSizes();
+        }
+    }
+
+    private void refreshSizes() {
+        cachedInUse = sizeInUse();
+        cachedSize = size();
+        growthSinceRefresh = 0;
+        commitsSinceRefresh = 0;
+        refreshedAtNanos = System.nanoTime();
+    }
+
+    /**
+     * The file's size as of a recent write commit (at most {@value #REFRESH_COMMITS} commits, 1 MB of
+     * writes or 50 ms behind), without a system call: for the quota check on every write's path.
+     * {@link #size()} is exact.
+     */
+    public long recentSize() {
+        return cachedSize;
     }
 
     /** Size of the file on disk in bytes (etcd's dbSize). */

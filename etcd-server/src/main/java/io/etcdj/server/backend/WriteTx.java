@@ -7,8 +7,11 @@ import org.lmdbjava.Txn;
 
 /** The backend's single write transaction; reads through it see its own writes. */
 public final class WriteTx extends ReadTx {
-    WriteTx(Txn<byte[]> txn, Map<Bucket, Dbi<byte[]>> dbis, Lock envReadLock) {
+    private final Runnable onCommit;
+
+    WriteTx(Txn<byte[]> txn, Map<Bucket, Dbi<byte[]>> dbis, Lock envReadLock, Runnable onCommit) {
         super(txn, dbis, envReadLock);
+        this.onCommit = onCommit;
     }
 
     public void put(Bucket bucket, byte[] key, byte[] value) {
@@ -25,6 +28,7 @@ public final class WriteTx extends ReadTx {
             long start = System.nanoTime();
             txn.commit();
             io.etcdj.server.metrics.Metrics.backendCommitted(start);
+            onCommit.run();
         } catch (RuntimeException e) {
             throw new BackendException("backend commit failed: " + e.getMessage(), e);
         } finally {

@@ -47,8 +47,11 @@ final class ApplyLoop implements AutoCloseable {
         /** Applies a conf change to Raft and, if {@code fresh}, to the membership. Must not block. */
         void confChange(ConfChange cc, WriteBatch batch, boolean fresh);
 
-        /** Every entry up to Raft index {@code index} is applied and in the backend. */
-        void applied(long index);
+        /**
+         * Every entry up to Raft index {@code index} is applied and in the backend; {@code confChange}
+         * when a conf change was among them (or a snapshot was installed).
+         */
+        void applied(long index, boolean confChange);
 
         /** Applying failed: the member must stop. */
         void fatal(Throwable t);
@@ -144,7 +147,7 @@ final class ApplyLoop implements AutoCloseable {
         reads.applied(appliedIndex);
         LOG.info("applied snapshot from leader", "consistent-index", consistentIndex,
                 "revision", sm.store.currentRevision());
-        hooks.applied(snapshotIndex);
+        hooks.applied(snapshotIndex, true);
     }
 
     /** --backend-batch-limit: the applied entries after which the backend is synced at once (else on the timer). */
@@ -171,6 +174,7 @@ final class ApplyLoop implements AutoCloseable {
         long lastTerm = 0;
         long lastEntry = 0;
         boolean overQuota = false;
+        boolean confChanged = false;
         try {
             for (Batch b : batches) {
                 for (Entry e : b.entries()) {
@@ -178,6 +182,7 @@ final class ApplyLoop implements AutoCloseable {
                     if (e.getType() == EntryType.EntryConfChange) {
                         Failpoints.hit("applyBeforeConfChange");
                         ConfChange cc = parseConfChange(e);
+                        confChanged = true;
                         hooks.confChange(cc, wb, fresh);
                         if (fresh && cc.getId() != 0) {
                             done.add(new Done(cc.getId(), ApplyResult.ok(null, wb.revision())));
@@ -224,7 +229,7 @@ final class ApplyLoop implements AutoCloseable {
             hooks.quotaExceeded();
         }
         waiters.completeAll(done);
-        hooks.applied(lastEntry);
+        hooks.applied(lastEntry, confChanged);
     }
 
     private static ConfChange parseConfChange(Entry e) {

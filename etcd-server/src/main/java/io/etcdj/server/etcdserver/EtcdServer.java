@@ -851,8 +851,8 @@ public final class EtcdServer implements AutoCloseable {
         }
 
         @Override
-        public void applied(long index) {
-            raft.appliedTo(index);
+        public void applied(long index, boolean confChange) {
+            raft.appliedTo(index, confChange);
             Metrics.APPLIED_INDEX.set(index);
             if (config.snapshotCount() > 0 && index - lastSnapshotIndex >= config.snapshotCount()) {
                 lastSnapshotIndex = index;

@@ -61,8 +61,16 @@ public final class TxnWrite {
         return out;
     }
 
-    /** Writes key=value with a lease; returns the previous live value or null. */
-    public KeyValue put(byte[] key, ByteString value, long lease) {
+    /** What a put replaced: its value only when asked for (it costs a backend read), its lease always. */
+    public record Replaced(KeyValue prevKv, long prevLease) {
+        static final Replaced NOTHING = new Replaced(null, 0);
+    }
+
+    /**
+     * Writes key=value with a lease. Returns what it replaced: the previous live value only if
+     * {@code readPrevious}, the previous lease (0 if none) always.
+     */
+    public Replaced put(byte[] key, ByteString value, long lease, boolean readPrevious) {
         KeyHistory h = batch.index().getOrCreate(key);
         KeyHistory.Change prev = h.visibleAt(readRevision());
         Revision r = new Revision(rev, sub++);
@@ -76,11 +84,12 @@ public final class TxnWrite {
                 .setVersion(version)
                 .setLease(lease)
                 .build();
-        KeyValue prevKv = prev == null ? null : batch.valueAt(prev.rev(), false);
+        Replaced replaced = prev == null ? Replaced.NOTHING
+                : new Replaced(readPrevious ? batch.valueAt(prev.rev(), false) : null, prev.lease());
         batch.backendTx().put(Bucket.KEY, r.toBytes(false), kv.toByteArray());
         h.add(new KeyHistory.Change(r, create, version, lease, false));
         events.add(new ChangeEvent(Event.EventType.PUT, kv, prev == null ? null : prev.rev()));
-        return prevKv;
+        return replaced;
     }
 
     /** Deletes the live keys in the interval; returns their previous values in key order. */

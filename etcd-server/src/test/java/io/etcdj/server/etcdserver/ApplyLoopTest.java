@@ -41,6 +41,8 @@ class ApplyLoopTest {
     private WatchHub hub;
     private ExecutorService completer;
     private final LinkedBlockingQueue<Long> appliedReports = new LinkedBlockingQueue<>();
+    /** Whether each report said a conf change was among the entries (Raft is woken for those only). */
+    private final List<Boolean> confChangeFlags = new CopyOnWriteArrayList<>();
     private final List<ConfChange> confChanges = new CopyOnWriteArrayList<>();
     private final CompletableFuture<Throwable> fatal = new CompletableFuture<>();
     private ApplyLoop loop;
@@ -59,7 +61,8 @@ class ApplyLoopTest {
             }
 
             @Override
-            public void applied(long index) {
+            public void applied(long index, boolean confChange) {
+                confChangeFlags.add(confChange);
                 appliedReports.add(index);
             }
 
@@ -91,7 +94,7 @@ class ApplyLoopTest {
             }
 
             @Override
-            public void applied(long index) {
+            public void applied(long index, boolean confChange) {
                 appliedReports.add(index);
             }
 
@@ -144,6 +147,10 @@ class ApplyLoopTest {
         assertEquals(List.of(cc), confChanges);
         assertEquals("completer", completedOn.get(10, TimeUnit.SECONDS));
         assertEquals(2, loop.appliedIndex());
+
+        loop.submit(List.of(put(3, 8, "b")), 2);
+        assertEquals(3L, appliedReports.poll(10, TimeUnit.SECONDS));
+        assertEquals(List.of(true, false), confChangeFlags, "only the batch with the conf change asks to wake Raft");
     }
 
     @Test

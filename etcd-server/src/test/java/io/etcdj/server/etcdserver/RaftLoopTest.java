@@ -110,7 +110,7 @@ class RaftLoopTest {
         MemoryRaftStorage storage = new MemoryRaftStorage();
         loop = start(storage);
         committed.poll(10, TimeUnit.SECONDS); // the bootstrap's conf changes
-        loop.appliedTo(3);
+        loop.appliedTo(3, true);
         Message vote = next(MessageType.MsgVote);
         loop.step(Message.newBuilder().setType(MessageType.MsgVoteResp).setFrom(2).setTo(1).setTerm(vote.getTerm()).build());
         Message firstAppend = next(MessageType.MsgApp);
