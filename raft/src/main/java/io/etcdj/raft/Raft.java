@@ -60,6 +60,13 @@ final class Raft {
     int randomizedElectionTimeout;
 
     List<Message> msgs = new ArrayList<>();
+    /**
+     * Proposals this follower forwards to its leader, gathered into one MsgProp while no other
+     * message is sent after them: the proposals made in one turn reach the leader as one message
+     * with many entries (one send, one step there) instead of one message each. It joins
+     * {@link #msgs} when another message is sent or the Ready is taken ({@link #flushForwarded}).
+     */
+    private Message.Builder forwarded;
     List<ReadState> readStates = new ArrayList<>();
 
     private RoleBehavior behavior;
@@ -396,6 +403,16 @@ final class Raft {
             m.setFrom(id);
         }
         MessageType t = m.getType();
+        if (t == MessageType.MsgProp) {
+            if (forwarded != null && forwarded.getTo() == m.getTo() && forwarded.getFrom() == m.getFrom()) {
+                forwarded.addAllEntries(m.getEntriesList());
+                return;
+            }
+            flushForwarded();
+            forwarded = m;
+            return;
+        }
+        flushForwarded();
         boolean voteish = isVoteRequest(t) || t == MessageType.MsgVoteResp || t == MessageType.MsgPreVoteResp;
         if (voteish) {
             if (m.getTerm() == 0) {
@@ -406,6 +423,19 @@ final class Raft {
             m.setTerm(term);
         }
         msgs.add(m.build());
+    }
+
+    /** Whether messages wait to be taken with the next Ready. */
+    boolean hasMessages() {
+        return forwarded != null || !msgs.isEmpty();
+    }
+
+    /** Puts the gathered forwarded proposals in {@link #msgs}, after everything sent before them. */
+    void flushForwarded() {
+        if (forwarded != null) {
+            msgs.add(forwarded.build());
+            forwarded = null;
+        }
     }
 
     void addReadState(long index, ByteString ctx) {

@@ -169,7 +169,7 @@ public final class RawNode {
         return !prevSoftState.same(raft.lead, raft.role)
                 || raft.hardStateDiffers(prevHardState)
                 || raft.log.hasPendingSnapshot()
-                || !raft.msgs.isEmpty()
+                || raft.hasMessages()
                 || raft.log.unstable().hasEntries()
                 || raft.log.hasNextEntries()
                 || !raft.readStates.isEmpty();
@@ -181,6 +181,7 @@ public final class RawNode {
             throw new IllegalStateException("the previous Ready was not advanced");
         }
         raft.replication.flushPendingAppends();
+        raft.flushForwarded();
         SoftState soft = raft.softState();
         HardState hard = raft.hardState();
         List<Entry> entries = raft.log.unstableEntries();

@@ -66,6 +66,43 @@ class ReplicationTest {
     }
 
     @Test
+    void proposalsMadeOnAFollowerInOneTurnReachTheLeaderAsOneMessage() {
+        TestCluster c = TestCluster.of(3);
+        c.campaign(1);
+        List<Message> forwarded = new ArrayList<>();
+        c.drop(m -> {
+            if (m.getType() == MessageType.MsgProp) {
+                forwarded.add(m);
+            }
+            return false;
+        });
+        TestNode follower = c.node(3);
+        follower.node.propose("a".getBytes(StandardCharsets.UTF_8));
+        follower.node.propose("b".getBytes(StandardCharsets.UTF_8));
+        follower.node.propose("c".getBytes(StandardCharsets.UTF_8));
+        c.stabilize();
+        assertEquals(1, forwarded.size(), "one MsgProp for the turn's three proposals");
+        assertEquals(3, forwarded.get(0).getEntriesCount());
+        for (TestNode n : c.nodes.values()) {
+            assertEquals(List.of("a", "b", "c"), n.appliedData(), "in the order they were proposed");
+        }
+    }
+
+    @Test
+    void aForwardedProposalKeepsItsPlaceAmongTheFollowersOtherMessages() {
+        TestCluster c = TestCluster.of(3);
+        c.campaign(1);
+        TestNode follower = c.node(3);
+        follower.node.propose("a".getBytes(StandardCharsets.UTF_8));
+        // A heartbeat answered between two proposals: the first proposal leaves before the answer.
+        follower.node.step(Message.newBuilder().setType(MessageType.MsgHeartbeat).setFrom(1).setTo(3)
+                .setTerm(follower.status().term()).setCommit(follower.status().commit()).build());
+        follower.node.propose("b".getBytes(StandardCharsets.UTF_8));
+        List<MessageType> sent = follower.processReady().stream().map(Message::getType).toList();
+        assertEquals(List.of(MessageType.MsgProp, MessageType.MsgHeartbeatResp, MessageType.MsgProp), sent);
+    }
+
+    @Test
     void manyProposalsTravelInOneAppend() {
         TestCluster c = TestCluster.of(3);
         c.campaign(1);
