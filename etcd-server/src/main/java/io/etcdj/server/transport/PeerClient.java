@@ -250,7 +250,9 @@ final class PeerClient implements AutoCloseable {
             if (channel != null) {
                 channel.shutdownNow();
             }
-            channel = dial.apply(target).maxInboundMessageSize(64 << 20).build();
+            // No gRPC retries: this client reopens a failed stream itself, and a retriable call keeps
+            // a copy of every Raft message it sends until the peer answers, wrapped in two more layers.
+            channel = dial.apply(target).maxInboundMessageSize(64 << 20).disableRetry().build();
             channelTarget = target;
         }
         return channel;

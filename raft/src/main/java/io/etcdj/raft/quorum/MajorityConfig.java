@@ -1,11 +1,11 @@
 package io.etcdj.raft.quorum;
 
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Map;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import java.util.function.LongUnaryOperator;
 
 /**
  * A set of voters whose decisions need a strict majority. Pure arithmetic: it knows nothing of
@@ -14,9 +14,12 @@ import java.util.TreeSet;
 public final class MajorityConfig {
     /** Sorted: iteration order decides message order, and runs must be reproducible. */
     private final SortedSet<Long> voters;
+    /** The same ids unboxed, for the commit computation a leader runs on every append answer. */
+    private final long[] ids;
 
     public MajorityConfig(Collection<Long> voters) {
         this.voters = Collections.unmodifiableSortedSet(new TreeSet<>(voters));
+        this.ids = this.voters.stream().mapToLong(Long::longValue).toArray();
     }
 
     /** The voters in ascending id order. */
@@ -42,15 +45,25 @@ public final class MajorityConfig {
      * voters count as 0). An empty configuration commits nothing.
      */
     public long committedIndex(Map<Long, Long> acked) {
-        if (voters.isEmpty()) {
+        return committedIndex(id -> acked.getOrDefault(id, 0L));
+    }
+
+    /** {@link #committedIndex(Map)} with each voter's acknowledged index looked up by {@code acked}. */
+    public long committedIndex(LongUnaryOperator acked) {
+        if (ids.length == 0) {
             return 0;
         }
-        long[] indexes = new long[voters.size()];
-        int i = 0;
-        for (long id : voters) {
-            indexes[i++] = acked.getOrDefault(id, 0L);
+        long[] indexes = new long[ids.length];
+        for (int i = 0; i < ids.length; i++) {
+            // Insertion sort: configurations have a handful of voters.
+            long v = acked.applyAsLong(ids[i]);
+            int j = i;
+            while (j > 0 && indexes[j - 1] > v) {
+                indexes[j] = indexes[j - 1];
+                j--;
+            }
+            indexes[j] = v;
         }
-        Arrays.sort(indexes);
         // Ascending order: the element at size - quorum is held by at least a quorum of voters.
         return indexes[indexes.length - quorum()];
     }

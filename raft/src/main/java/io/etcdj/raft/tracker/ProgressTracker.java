@@ -111,11 +111,10 @@ public final class ProgressTracker {
 
     /** Largest index replicated on a quorum of voters. */
     public long committed() {
-        Map<Long, Long> matches = new HashMap<>();
-        for (Map.Entry<Long, Progress> e : progress.entrySet()) {
-            matches.put(e.getKey(), e.getValue().match());
-        }
-        return voters.committedIndex(matches);
+        return voters.committedIndex(id -> {
+            Progress p = progress.get(id);
+            return p == null ? 0 : p.match();
+        });
     }
 
     public void resetVotes() {
