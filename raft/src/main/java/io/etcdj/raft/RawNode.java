@@ -92,7 +92,12 @@ public final class RawNode {
      * @throws ProposalDroppedException when it cannot be accepted now (no leader, transfer in progress, ...)
      */
     public void propose(byte[] data) {
-        raft.step(local(MessageType.MsgProp).addEntries(Entry.newBuilder().setData(ByteString.copyFrom(data))).build());
+        propose(ByteString.copyFrom(data));
+    }
+
+    /** {@link #propose(byte[])} without copying: a ByteString cannot change. */
+    public void propose(ByteString data) {
+        raft.step(local(MessageType.MsgProp).addEntries(Entry.newBuilder().setData(data)).build());
     }
 
     /**

@@ -497,8 +497,8 @@ public final class EtcdServer implements AutoCloseable {
         }
         long id = ids.next();
         InternalRaftRequest request = r.setId(id).setOrigin(memberId).build();
-        byte[] data = request.toByteArray();
-        if (data.length > config.maxRequestBytes()) {
+        com.google.protobuf.ByteString data = request.toByteString();
+        if (data.size() > config.maxRequestBytes()) {
             return CompletableFuture.failedFuture(EtcdError.REQUEST_TOO_LARGE.exception());
         }
         if (sm.alarms.has(AlarmType.NOSPACE) && isSpaceConsuming(r)) {

@@ -1,5 +1,6 @@
 package io.etcdj.server.etcdserver;
 
+import com.google.protobuf.ByteString;
 import io.etcdj.raft.MemoryRaftStorage;
 import io.etcdj.raft.ProposalDroppedException;
 import io.etcdj.raft.RaftRole;
@@ -90,7 +91,7 @@ final class RaftLoop implements AutoCloseable {
     private long appliedTold;
     private HardState lastHardState = HardState.getDefaultInstance();
 
-    private record Parked(byte[] data, ConfChange confChange, CompletableFuture<?> owner, long sinceNanos) {
+    private record Parked(ByteString data, ConfChange confChange, CompletableFuture<?> owner, long sinceNanos) {
     }
 
     RaftLoop(RawNode node, MemoryRaftStorage storage, Wal wal, Snapshotter snapshotter, PeerSender peers,
@@ -137,7 +138,7 @@ final class RaftLoop implements AutoCloseable {
     }
 
     /** Proposes an entry; {@code owner} fails with "no leader" if it cannot be proposed in time. */
-    void propose(byte[] data, CompletableFuture<?> owner) {
+    void propose(ByteString data, CompletableFuture<?> owner) {
         inbox.add(() -> tryPropose(new Parked(data, null, owner, clock.nanoTime())));
     }
 

@@ -45,7 +45,6 @@ public final class RequestStats implements ServerInterceptor {
         if (call.getMethodDescriptor().getType() != MethodDescriptor.MethodType.UNARY) {
             return next.startCall(call, headers);
         }
-        Instant startTime = Instant.now();
         long start = System.nanoTime();
         Object[] exchanged = new Object[2];
         ServerCall<Q, A> timed = new ForwardingServerCall.SimpleForwardingServerCall<>(call) {
@@ -60,7 +59,8 @@ public final class RequestStats implements ServerInterceptor {
                 try {
                     long took = System.nanoTime() - start;
                     if (took > threshold.toNanos()) {
-                        log(startTime, took, call, exchanged[0], exchanged[1]);
+                        // The wall-clock start, derived only for a request slow enough to log.
+                        log(Instant.now().minusNanos(took), took, call, exchanged[0], exchanged[1]);
                     }
                 } catch (RuntimeException e) {
                     LOG.warn("request stats", "time spent", Durations.format(System.nanoTime() - start), "format-error", String.valueOf(e));

@@ -120,7 +120,7 @@ class RaftLoopTest {
         List<Entry> leaderEntry = committed.poll(10, TimeUnit.SECONDS);
         assertEquals(emptyEntry, leaderEntry.get(leaderEntry.size() - 1).getIndex(), "committed once a quorum holds it");
 
-        loop.propose("x".getBytes(), new java.util.concurrent.CompletableFuture<>());
+        loop.propose(com.google.protobuf.ByteString.copyFromUtf8("x"), new java.util.concurrent.CompletableFuture<>());
         Message append = next(MessageType.MsgApp);
         while (append.getEntriesCount() == 0 || !append.getEntries(append.getEntriesCount() - 1).getData().toStringUtf8().equals("x")) {
             append = next(MessageType.MsgApp); // probes and heartbeat-driven resends come first
