@@ -29,7 +29,7 @@ final class BackendFixture {
             for (int i = 0; i < keys; i++) {
                 WriteBatch wb = store.openWriteBatch();
                 TxnWrite txn = wb.beginTxn();
-                txn.put(("key" + i).getBytes(StandardCharsets.UTF_8), ByteString.copyFromUtf8("value" + i), 0);
+                txn.put(("key" + i).getBytes(StandardCharsets.UTF_8), ByteString.copyFromUtf8("value" + i), 0, false);
                 txn.end();
                 if (i == 0) {
                     wb.backendTx().put(Bucket.MEMBERS, Bytes.longBytes(42), Member.newBuilder().setID(42)
