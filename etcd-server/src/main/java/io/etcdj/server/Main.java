@@ -26,8 +26,8 @@ public final class Main {
     /**
      * One Netty event loop per core (the client port's and gRPC's shared ones for the peers)
      * instead of Netty's two: a loop runs its calls to the end without blocking, so loops beyond
-     * the cores only add threads, each with its stack and buffer caches (1.7 MB less resident
-     * memory for an idle member on two cores), and wake-ups. {@code io.netty.eventLoopThreads} set
+     * the cores only add threads, each with its stack and buffer caches (1.3-1.8 MB less
+     * resident memory for an idle member on two cores), and wake-ups. {@code io.netty.eventLoopThreads} set
      * by the user wins. Must run before Netty's event loop classes are initialised.
      */
     static void eventLoopsPerCore(java.util.Properties system, int cores) {
