@@ -1,5 +1,14 @@
 package io.etcdj.server.embed;
 
+import io.etcdj.api.etcdserverpb.AuthGrpc;
+import io.etcdj.api.etcdserverpb.ClusterGrpc;
+import io.etcdj.api.etcdserverpb.KVGrpc;
+import io.etcdj.api.etcdserverpb.LeaseGrpc;
+import io.etcdj.api.etcdserverpb.MaintenanceGrpc;
+import io.etcdj.api.etcdserverpb.WatchGrpc;
+import io.etcdj.api.v3electionpb.ElectionGrpc;
+import io.etcdj.api.v3lockpb.LockGrpc;
+import io.etcdj.healthpb.HealthGrpc;
 import io.etcdj.server.api.AuthService;
 import io.etcdj.server.api.Callers;
 import io.etcdj.server.api.ClusterService;
@@ -31,6 +40,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
 /**
  * The client-facing listeners: for every --listen-client-urls address one port that serves gRPC
@@ -75,6 +85,7 @@ final class ClientListeners implements AutoCloseable {
     private final MetricsListeners metricsListeners = new MetricsListeners();
     private final ClientHttpListeners httpListeners = new ClientHttpListeners();
     private Server inProcess;
+    private ClientServices services;
     private ManagedChannel gatewayChannel;
 
     /** The event loops for a listener at {@code where}, created on first use (epoll for TCP where it loads). */
@@ -97,30 +108,33 @@ final class ClientListeners implements AutoCloseable {
         Callers callers = new Callers(server.auth(), server.config().clientSecurity().clientCertAuth());
         io.etcdj.server.api.HealthService health = new io.etcdj.server.api.HealthService(
                 server.config().options().tuning().stopGrpcServiceOnDefrag());
-        List<ServerServiceDefinition> services = java.util.stream.Stream.of(
-                new KvService(server.kv()).bindService(),
-                new WatchService(server.watches(), server.auth()).bindService(),
-                new LeaseService(server.leases()).bindService(),
-                new ClusterService(server.cluster(), server.auth()).bindService(),
-                new MaintenanceService(server.maintenance(), server.auth(), health).bindService(),
-                health.bindService(),
-                new AuthService(server.auth()).bindService(),
-                new LockService(server.kv(), server.watches()).bindService(),
-                new ElectionService(server.kv(), server.watches()).bindService())
-                .map(s -> io.grpc.ServerInterceptors.intercept(s, callers)).toList();
+        var opts = server.config().options();
+        io.etcdj.server.metrics.GrpcMetrics grpcMetrics = new io.etcdj.server.metrics.GrpcMetrics(opts.metricsExtensive());
+        // each service is bound on its first call (see ClientServices); a bound service's methods
+        // are counted from then on, and all are bound before a scrape so all are exported
+        UnaryOperator<ServerServiceDefinition> withCaller = s -> io.grpc.ServerInterceptors.intercept(s, callers);
+        services = new ClientServices(grpcMetrics::register)
+                .add(KVGrpc.SERVICE_NAME, () -> withCaller.apply(new KvService(server.kv()).bindService()))
+                .add(WatchGrpc.SERVICE_NAME, () -> withCaller.apply(new WatchService(server.watches(), server.auth()).bindService()))
+                .add(LeaseGrpc.SERVICE_NAME, () -> withCaller.apply(new LeaseService(server.leases()).bindService()))
+                .add(ClusterGrpc.SERVICE_NAME, () -> withCaller.apply(new ClusterService(server.cluster(), server.auth()).bindService()))
+                .add(MaintenanceGrpc.SERVICE_NAME, () -> withCaller.apply(
+                        new MaintenanceService(server.maintenance(), server.auth(), health).bindService()))
+                .add(HealthGrpc.SERVICE_NAME, () -> withCaller.apply(health.bindService()))
+                .add(AuthGrpc.SERVICE_NAME, () -> withCaller.apply(new AuthService(server.auth()).bindService()))
+                .add(LockGrpc.SERVICE_NAME, () -> withCaller.apply(new LockService(server.kv(), server.watches()).bindService()))
+                .add(ElectionGrpc.SERVICE_NAME, () -> withCaller.apply(
+                        new ElectionService(server.kv(), server.watches()).bindService()));
         int maxMessage = server.config().maxRequestBytes() + GRPC_OVERHEAD_BYTES;
         String name = "gateway-" + server.memberId() + "-" + System.nanoTime();
-        InProcessServerBuilder ipb = InProcessServerBuilder.forName(name).maxInboundMessageSize(maxMessage);
-        services.forEach(ipb::addService);
-        inProcess = ipb.build().start();
+        inProcess = InProcessServerBuilder.forName(name).maxInboundMessageSize(maxMessage)
+                .fallbackHandlerRegistry(services.registry(UnaryOperator.identity())).build().start();
         gatewayChannel = InProcessChannelBuilder.forName(name).maxInboundMessageSize(Integer.MAX_VALUE).build();
-        var opts = server.config().options();
         io.etcdj.server.listen.OffEventLoop offEventLoop = new io.etcdj.server.listen.OffEventLoop(handlers, NON_BLOCKING);
-        io.etcdj.server.metrics.GrpcMetrics grpcMetrics = new io.etcdj.server.metrics.GrpcMetrics(opts.metricsExtensive(), services);
         var requestStats = new io.etcdj.server.slowlog.RequestStats(opts.watchdog().warningUnaryRequestDuration());
         var access = new io.etcdj.server.gateway.AccessControl(opts.clientHttp().cors(), opts.clientHttp().hostWhitelist());
-        GatewayRoutes routes = opts.enableGrpcGateway() ? new GatewayRoutes(services) : null;
-        Endpoints endpoints = new Endpoints(server);
+        GatewayRoutes routes = opts.enableGrpcGateway() ? new GatewayRoutes(services::all) : null;
+        Endpoints endpoints = new Endpoints(server, services);
         HttpHandler http = new HttpHandler(routes, gatewayChannel, endpoints, maxMessage, opts.enablePprof());
         if (opts.enablePprof()) {
             LOG.info("JVM diagnostics are enabled under /debug/jvm/ (--enable-pprof)");
@@ -156,7 +170,7 @@ final class ClientListeners implements AutoCloseable {
             if (opts.socketReusePort() && !where.isUnix()) {
                 b.withOption(io.netty.channel.socket.nio.NioChannelOption.of(java.net.StandardSocketOptions.SO_REUSEPORT), true);
             }
-            services.forEach(s -> b.addService(io.grpc.ServerInterceptors.intercept(s, grpcMetrics, requestStats, offEventLoop)));
+            b.fallbackHandlerRegistry(services.registry(s -> io.grpc.ServerInterceptors.intercept(s, grpcMetrics, requestStats, offEventLoop)));
             try {
                 servers.add(b.build().start());
             } catch (IOException e) {
@@ -181,9 +195,11 @@ final class ClientListeners implements AutoCloseable {
 
     private static final class Endpoints implements HttpHandler.Endpoints {
         private final EtcdServer server;
+        private final ClientServices services;
 
-        Endpoints(EtcdServer server) {
+        Endpoints(EtcdServer server, ClientServices services) {
             this.server = server;
+            this.services = services;
         }
 
         @Override
@@ -221,6 +237,8 @@ final class ClientListeners implements AutoCloseable {
 
         @Override
         public String metrics() {
+            // the gRPC families list every method of every service, as etcd's do
+            services.all();
             return io.etcdj.server.metrics.Exposition.render(server.metricsGauges());
         }
 

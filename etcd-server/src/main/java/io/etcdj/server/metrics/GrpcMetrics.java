@@ -15,7 +15,6 @@ import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Histogram;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -26,8 +25,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * grpc_server_msg_sent_total, each labelled grpc_type, grpc_service, grpc_method, and with
  * {@code --metrics=extensive} the grpc_server_handling_seconds histogram; plus etcd's own
  * etcd_server_client_requests_total and etcd_network_client_grpc_{sent,received}_bytes_total.
- * Every method of the served services gets its children when the interceptor is built (so all of
- * them are exported at zero, as etcd does), and a call looks up its method's children once.
+ * A service's methods get their children when the service is {@link #register registered}, which
+ * the client port does when it binds the service (on its first call) and, for all of them, before
+ * a scrape: so every method is exported at zero, as etcd does, and a call looks up its method's
+ * children once.
  */
 public final class GrpcMetrics implements ServerInterceptor {
     private static final Metadata.Key<String> CLIENT_API_VERSION = Metadata.Key.of("client-api-version", Metadata.ASCII_STRING_MARSHALLER);
@@ -55,21 +56,34 @@ public final class GrpcMetrics implements ServerInterceptor {
     private static final Map<String, CounterDataPoint> CLIENT_VERSIONS = new ConcurrentHashMap<>();
     private static volatile boolean handlingRegistered;
 
-    private final Map<String, MethodMetrics> methods = new HashMap<>();
+    private final Map<String, MethodMetrics> methods = new ConcurrentHashMap<>();
+    private final boolean extensive;
 
     /**
-     * The interceptor for {@code services} on the client port; {@code extensiveMetrics}
+     * The interceptor for the client port's services; {@code extensiveMetrics}
      * (--metrics=extensive) adds the handling-time histogram.
      */
-    public GrpcMetrics(boolean extensiveMetrics, List<ServerServiceDefinition> services) {
+    public GrpcMetrics(boolean extensiveMetrics) {
+        this.extensive = extensiveMetrics;
         if (extensiveMetrics) {
             registerHandling();
         }
-        for (ServerServiceDefinition s : services) {
-            for (ServerMethodDefinition<?, ?> m : s.getMethods()) {
-                MethodDescriptor<?, ?> md = m.getMethodDescriptor();
-                methods.put(md.getFullMethodName(), new MethodMetrics(md, extensiveMetrics));
-            }
+    }
+
+    /** The interceptor for {@code services}, registered at once. */
+    public GrpcMetrics(boolean extensiveMetrics, List<ServerServiceDefinition> services) {
+        this(extensiveMetrics);
+        services.forEach(this::register);
+    }
+
+    /**
+     * Gives the methods of {@code service} their children (exported from now on, at zero until
+     * called); calls of methods not registered pass uncounted. Registering again changes nothing.
+     */
+    public void register(ServerServiceDefinition service) {
+        for (ServerMethodDefinition<?, ?> m : service.getMethods()) {
+            MethodDescriptor<?, ?> md = m.getMethodDescriptor();
+            methods.computeIfAbsent(md.getFullMethodName(), k -> new MethodMetrics(md, extensive));
         }
     }
 
