@@ -46,10 +46,8 @@ class ReplicationTest {
         assertEquals(3, n.status().commit());
     }
 
-    @Test
-    void proposalOnAFollowerIsForwardedToTheLeader() {
-        TestCluster c = TestCluster.of(3);
-        c.campaign(1);
+    /** Every MsgProp the network carries from now on, delivered as usual. */
+    private static List<Message> recordProposals(TestCluster c) {
         List<Message> forwarded = new ArrayList<>();
         c.drop(m -> {
             if (m.getType() == MessageType.MsgProp) {
@@ -57,6 +55,14 @@ class ReplicationTest {
             }
             return false;
         });
+        return forwarded;
+    }
+
+    @Test
+    void proposalOnAFollowerIsForwardedToTheLeader() {
+        TestCluster c = TestCluster.of(3);
+        c.campaign(1);
+        List<Message> forwarded = recordProposals(c);
         c.propose(3, "from-follower");
         assertEquals(1, forwarded.size());
         assertEquals(1, forwarded.get(0).getTo());
@@ -69,13 +75,7 @@ class ReplicationTest {
     void proposalsMadeOnAFollowerInOneTurnReachTheLeaderAsOneMessage() {
         TestCluster c = TestCluster.of(3);
         c.campaign(1);
-        List<Message> forwarded = new ArrayList<>();
-        c.drop(m -> {
-            if (m.getType() == MessageType.MsgProp) {
-                forwarded.add(m);
-            }
-            return false;
-        });
+        List<Message> forwarded = recordProposals(c);
         TestNode follower = c.node(3);
         follower.node.propose("a".getBytes(StandardCharsets.UTF_8));
         follower.node.propose("b".getBytes(StandardCharsets.UTF_8));
