@@ -77,7 +77,7 @@ public final class EtcdServer implements AutoCloseable {
     /** The member's sense of time: ticks, lease expiry, deadlines and the timer tasks (see docs/server.md). */
     private final Clock clock;
     private final Waiters waiters;
-    private final ReadBarrier reads = new ReadBarrier(responders);
+    private final ReadBarrier reads = new ReadBarrier(responders, ThreadExecutorMap::currentExecutor);
     /**
      * Without a leader a read cannot be confirmed: it fails after two election timeouts (as
      * proposals do) rather than at the end of the request timeout.

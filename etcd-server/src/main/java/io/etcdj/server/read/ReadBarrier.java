@@ -2,41 +2,60 @@ package io.etcdj.server.read;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 
 /**
  * Linearizable reads (etcd's ReadIndex path): reads that arrive while one ReadIndex request is in
  * flight share the next one; each batch completes once the member has applied up to the index
- * the leader confirmed. Called from the raft loop and the apply loop; synchronized. Reads are
- * completed on {@code completer}: what a read does next (the range, the response) must never run
- * on the raft or the apply thread.
+ * the leader confirmed. Called from the raft loop and the apply loop; synchronized. What a read
+ * does next (the range, the response) must never run on the raft or the apply thread: a read
+ * enqueued on a thread that runs tasks of its own (a connection's event loop, where the request
+ * arrived and where its answer is written) is released there, the others on {@code completer};
+ * the reads of one release cost one task per executor.
  */
 public final class ReadBarrier {
+    /** A read and the executor it is released on. */
+    private record Waiting(CompletableFuture<Void> read, Executor on) {
+    }
+
     private final Executor completer;
-    private List<CompletableFuture<Void>> waiting = new ArrayList<>();
+    /** The executor of the enqueuing thread's own loop, or null when it has none. */
+    private final Supplier<Executor> callerLoop;
+    private List<Waiting> waiting = new ArrayList<>();
     /**
      * Batches asked for and not yet answered, by request context. A batch asked for again after a
      * timeout stays under its old context too: on slow links the first answer may still arrive,
      * and whichever comes first completes it.
      */
-    private final Map<Long, List<CompletableFuture<Void>>> inFlight = new HashMap<>();
-    private List<CompletableFuture<Void>> latest;
+    private final Map<Long, List<Waiting>> inFlight = new HashMap<>();
+    private List<Waiting> latest;
     private long latestSinceNanos;
     private long nextCtx = 1;
-    private final TreeMap<Long, List<CompletableFuture<Void>>> byIndex = new TreeMap<>();
+    private final TreeMap<Long, List<Waiting>> byIndex = new TreeMap<>();
     private long applied;
 
     public ReadBarrier(Executor completer) {
-        this.completer = completer;
+        this(completer, () -> null);
     }
 
-    public synchronized CompletableFuture<Void> enqueue() {
+    public ReadBarrier(Executor completer, Supplier<Executor> callerLoop) {
+        this.completer = completer;
+        this.callerLoop = callerLoop;
+    }
+
+    public CompletableFuture<Void> enqueue() {
         CompletableFuture<Void> f = new CompletableFuture<>();
-        waiting.add(f);
+        Executor loop = callerLoop.get();
+        Waiting w = new Waiting(f, loop != null ? loop : completer);
+        synchronized (this) {
+            waiting.add(w);
+        }
         return f;
     }
 
@@ -50,11 +69,11 @@ public final class ReadBarrier {
         if (latest != null && !stale) {
             return -1;
         }
-        List<CompletableFuture<Void>> batch = new ArrayList<>(waiting);
+        List<Waiting> batch = new ArrayList<>(waiting);
         if (stale) {
             batch.addAll(latest);
         }
-        batch.removeIf(CompletableFuture::isDone);
+        batch.removeIf(w -> w.read().isDone());
         if (stale && !batch.isEmpty()) {
             io.etcdj.server.metrics.Metrics.SLOW_READ_INDEXES.inc();
         }
@@ -68,14 +87,14 @@ public final class ReadBarrier {
         latest = batch;
         latestSinceNanos = nowNanos;
         if (inFlight.size() > 64) {
-            inFlight.keySet().removeIf(c -> inFlight.get(c).stream().allMatch(CompletableFuture::isDone));
+            inFlight.keySet().removeIf(c -> inFlight.get(c).stream().allMatch(w -> w.read().isDone()));
         }
         return ctx;
     }
 
     /** The leader confirmed {@code index} for request {@code ctx}. */
     public synchronized void confirmed(long ctx, long index) {
-        List<CompletableFuture<Void>> batch = inFlight.remove(ctx);
+        List<Waiting> batch = inFlight.remove(ctx);
         if (batch == null) {
             return;
         }
@@ -91,10 +110,10 @@ public final class ReadBarrier {
 
     /** The apply loop reached {@code index}. */
     public void applied(long index) {
-        List<CompletableFuture<Void>> done = new ArrayList<>();
+        List<Waiting> done = new ArrayList<>();
         synchronized (this) {
             applied = index;
-            Map<Long, List<CompletableFuture<Void>>> head = byIndex.headMap(index, true);
+            Map<Long, List<Waiting>> head = byIndex.headMap(index, true);
             head.values().forEach(done::addAll);
             head.clear();
         }
@@ -103,13 +122,22 @@ public final class ReadBarrier {
         }
     }
 
-    private void release(List<CompletableFuture<Void>> batch) {
-        completer.execute(() -> batch.forEach(f -> f.complete(null)));
+    private void release(List<Waiting> batch) {
+        Executor only = batch.get(0).on();
+        if (batch.stream().allMatch(w -> w.on() == only)) {
+            only.execute(() -> batch.forEach(w -> w.read().complete(null)));
+            return;
+        }
+        Map<Executor, List<Waiting>> byExecutor = new IdentityHashMap<>();
+        for (Waiting w : batch) {
+            byExecutor.computeIfAbsent(w.on(), e -> new ArrayList<>()).add(w);
+        }
+        byExecutor.forEach((on, reads) -> on.execute(() -> reads.forEach(w -> w.read().complete(null))));
     }
 
     public synchronized void failAll(Throwable t) {
-        waiting.forEach(f -> f.completeExceptionally(t));
-        inFlight.values().forEach(l -> l.forEach(f -> f.completeExceptionally(t)));
-        byIndex.values().forEach(l -> l.forEach(f -> f.completeExceptionally(t)));
+        waiting.forEach(w -> w.read().completeExceptionally(t));
+        inFlight.values().forEach(l -> l.forEach(w -> w.read().completeExceptionally(t)));
+        byIndex.values().forEach(l -> l.forEach(w -> w.read().completeExceptionally(t)));
     }
 }

@@ -45,6 +45,30 @@ class ReadBarrierTest {
     }
 
     @Test
+    void aReadEnqueuedOnALoopIsReleasedOnThatLoopOneTaskPerExecutor() {
+        List<Runnable> onLoop = new ArrayList<>();
+        java.util.concurrent.Executor loop = onLoop::add;
+        java.util.concurrent.atomic.AtomicReference<java.util.concurrent.Executor> current =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        ReadBarrier b = new ReadBarrier(released::add, current::get);
+        current.set(loop);
+        CompletableFuture<Void> a1 = b.enqueue();
+        CompletableFuture<Void> a2 = b.enqueue();
+        current.set(null);
+        CompletableFuture<Void> other = b.enqueue();
+        long ctx = b.nextRequest(0, 1_000);
+        b.applied(3);
+        b.confirmed(ctx, 3);
+        assertEquals(1, onLoop.size(), "both reads from the loop in one task on it");
+        assertEquals(1, released.size(), "the read from elsewhere on the completer");
+        onLoop.get(0).run();
+        assertTrue(a1.isDone() && a2.isDone());
+        assertFalse(other.isDone());
+        runReleased();
+        assertTrue(other.isDone());
+    }
+
+    @Test
     void anUnansweredRequestIsAskedAgainAndEitherAnswerReleasesIt() {
         CompletableFuture<Void> a = barrier.enqueue();
         long first = barrier.nextRequest(0, 100);
