@@ -1,8 +1,8 @@
 package io.etcdj.server.read;
 
+import io.etcdj.server.wait.PerExecutor;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -123,16 +123,7 @@ public final class ReadBarrier {
     }
 
     private void release(List<Waiting> batch) {
-        Executor only = batch.get(0).on();
-        if (batch.stream().allMatch(w -> w.on() == only)) {
-            only.execute(() -> batch.forEach(w -> w.read().complete(null)));
-            return;
-        }
-        Map<Executor, List<Waiting>> byExecutor = new IdentityHashMap<>();
-        for (Waiting w : batch) {
-            byExecutor.computeIfAbsent(w.on(), e -> new ArrayList<>()).add(w);
-        }
-        byExecutor.forEach((on, reads) -> on.execute(() -> reads.forEach(w -> w.read().complete(null))));
+        PerExecutor.run(batch, Waiting::on, w -> w.read().complete(null));
     }
 
     public synchronized void failAll(Throwable t) {

@@ -2,7 +2,6 @@ package io.etcdj.server.wait;
 
 import io.etcdj.server.apply.ApplyResult;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -83,42 +82,17 @@ public final class Waiters {
      * per executor they are answered on.
      */
     public void completeAll(List<Done> done) {
-        Executor only = null;
-        List<Runnable> answers = null;
-        Map<Executor, List<Runnable>> byExecutor = null;
+        List<Answer> answers = new ArrayList<>(done.size());
         for (Done d : done) {
             Pending p = pending.remove(d.id());
-            if (p == null) {
-                continue;
-            }
-            Runnable answer = () -> p.future().complete(d.result());
-            if (answers == null) {
-                only = p.answerOn();
-                answers = new ArrayList<>(done.size());
-                answers.add(answer);
-            } else if (byExecutor == null && p.answerOn() == only) {
-                answers.add(answer);
-            } else {
-                if (byExecutor == null) {
-                    byExecutor = new IdentityHashMap<>();
-                    byExecutor.put(only, answers);
-                }
-                byExecutor.computeIfAbsent(p.answerOn(), e -> new ArrayList<>()).add(answer);
+            if (p != null) {
+                answers.add(new Answer(p, d.result()));
             }
         }
-        if (byExecutor != null) {
-            byExecutor.forEach(Waiters::run);
-        } else if (answers != null) {
-            run(only, answers);
-        }
+        PerExecutor.run(answers, a -> a.call().answerOn(), a -> a.call().future().complete(a.result()));
     }
 
-    private static void run(Executor on, List<Runnable> answers) {
-        if (answers.size() == 1) {
-            on.execute(answers.get(0));
-        } else {
-            on.execute(() -> answers.forEach(Runnable::run));
-        }
+    private record Answer(Pending call, ApplyResult result) {
     }
 
     /**
