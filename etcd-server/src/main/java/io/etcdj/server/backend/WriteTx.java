@@ -7,10 +7,12 @@ import org.lmdbjava.Txn;
 
 /** The backend's single write transaction; reads through it see its own writes. */
 public final class WriteTx extends ReadTx {
+    private final Lock commitLock;
     private final Runnable onCommit;
 
-    WriteTx(Txn<byte[]> txn, Map<Bucket, Dbi<byte[]>> dbis, Lock envReadLock, Runnable onCommit) {
+    WriteTx(Txn<byte[]> txn, Map<Bucket, Dbi<byte[]>> dbis, Lock envReadLock, Lock commitLock, Runnable onCommit) {
         super(txn, dbis, envReadLock);
+        this.commitLock = commitLock;
         this.onCommit = onCommit;
     }
 
@@ -26,7 +28,13 @@ public final class WriteTx extends ReadTx {
     public void commit() {
         try {
             long start = System.nanoTime();
-            txn.commit();
+            // a sync reading the meta pages of the commit it pins must not see this one half-written
+            commitLock.lock();
+            try {
+                txn.commit();
+            } finally {
+                commitLock.unlock();
+            }
             io.etcdj.server.metrics.Metrics.backendCommitted(start);
             onCommit.run();
         } catch (RuntimeException e) {

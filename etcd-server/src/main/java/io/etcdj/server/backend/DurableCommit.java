@@ -1,0 +1,191 @@
+package io.etcdj.server.backend;
+
+import io.etcdj.server.fileutil.Fsync;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Optional;
+import java.util.zip.CRC32C;
+
+/**
+ * The record of the backend's last durable commit: the two LMDB meta pages as they stood when
+ * {@link Backend#sync} had made that commit's pages durable, kept in {@code db-durable} beside
+ * the backend file.
+ *
+ * <p>Why it exists: commits are made without an fsync (LMDB's {@code MDB_NOSYNC}) and made
+ * durable every batch interval. Between two syncs the kernel may write a newer meta page to disk
+ * before the data pages it points to (dirty pages are written back in any order), so after a
+ * power cut LMDB would open on pages that never reached the disk. An open after such a stop
+ * writes the recorded meta pages back ({@link #restore}), so LMDB opens on the durable commit;
+ * the backend keeps that commit's pages from being reused until the next record is durable (a
+ * pinned read transaction), so they are all still there. The WAL replays what came after.
+ *
+ * <p>The file has two slots written in turn, each with a sequence number and a CRC32C: a torn
+ * write of one leaves the other. A file with no valid slot means the backend file was created
+ * but never made durable. No record file at all means the backend file was last closed by a
+ * tool or a version that synced it before closing (or after a defragment, a restore or a
+ * snapshot install, which sync the new file before renaming it in): it is taken as it is.
+ */
+final class DurableCommit implements AutoCloseable {
+    static final String SUFFIX = "-durable";
+    private static final int SLOT = 512;
+    private static final int MAGIC = 0x454a4443; // "EJDC"
+    private static final int VERSION = 1;
+
+    private final FileChannel channel;
+    private long seq;
+
+    private DurableCommit(FileChannel channel, long seq) {
+        this.channel = channel;
+        this.seq = seq;
+    }
+
+    static Path fileFor(Path backendFile) {
+        return backendFile.resolveSibling(backendFile.getFileName() + SUFFIX);
+    }
+
+    /** Opens the record file, creating it (durably, with no valid slot) if absent. */
+    static DurableCommit open(Path file) throws IOException {
+        boolean created = !Files.exists(file);
+        FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE);
+        try {
+            if (created) {
+                ch.write(ByteBuffer.allocate(2 * SLOT), 0);
+                ch.force(true);
+                Fsync.dir(file.toAbsolutePath().getParent());
+            }
+            return new DurableCommit(ch, load(ch).map(Slot::seq).orElse(0L));
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
+        }
+    }
+
+    /** Records {@code metas} as the durable commit, in the slot not holding the newest record. */
+    void record(MetaPages metas) throws IOException {
+        long next = seq + 1;
+        ByteBuffer buf = ByteBuffer.allocate(SLOT);
+        buf.putInt(MAGIC).putInt(VERSION).putLong(next).put(metas.page0()).put(metas.page1());
+        CRC32C crc = new CRC32C();
+        crc.update(buf.array(), 0, buf.position());
+        buf.putInt((int) crc.getValue());
+        buf.rewind();
+        long offset = (next % 2) * SLOT;
+        while (buf.hasRemaining()) {
+            channel.write(buf, offset + buf.position());
+        }
+        channel.force(false);
+        seq = next;
+    }
+
+    @Override
+    public void close() throws IOException {
+        channel.close();
+    }
+
+    private record Slot(long seq, MetaPages metas) {
+    }
+
+    private static Optional<Slot> load(FileChannel ch) throws IOException {
+        Slot best = null;
+        for (int i = 0; i < 2; i++) {
+            ByteBuffer buf = ByteBuffer.allocate(SLOT);
+            while (buf.hasRemaining() && ch.read(buf, (long) i * SLOT + buf.position()) >= 0) {
+                // read the slot whole, or as much as the file holds
+            }
+            Slot s = parse(buf.array());
+            if (s != null && (best == null || s.seq() > best.seq())) {
+                best = s;
+            }
+        }
+        return Optional.ofNullable(best);
+    }
+
+    private static Slot parse(byte[] slot) {
+        ByteBuffer buf = ByteBuffer.wrap(slot);
+        if (buf.getInt() != MAGIC || buf.getInt() != VERSION) {
+            return null;
+        }
+        long seq = buf.getLong();
+        byte[] p0 = new byte[MetaPages.BYTES];
+        byte[] p1 = new byte[MetaPages.BYTES];
+        buf.get(p0).get(p1);
+        CRC32C crc = new CRC32C();
+        crc.update(slot, 0, buf.position());
+        if (buf.getInt() != (int) crc.getValue()) {
+            return null;
+        }
+        return new Slot(seq, new MetaPages(p0, p1));
+    }
+
+    /** What {@link #restore} found and did, for the log. */
+    enum Outcome {
+        /** No record file: the backend file is taken as it is. */
+        UNRECORDED,
+        /** The backend file's meta pages are the recorded ones: it was stopped cleanly. */
+        CLEAN,
+        /** Later commits that were never made durable were dropped; the WAL replays them. */
+        ROLLED_BACK,
+        /** The backend file was created but never made durable: it was removed, to start anew. */
+        DISCARDED
+    }
+
+    /**
+     * Before LMDB opens {@code backendFile}: puts back the meta pages of the last durable commit
+     * if the file's differ, and refuses a file too short for that commit (pages that never
+     * reached the disk would crash the process when LMDB maps them).
+     */
+    static Outcome restore(Path backendFile) throws IOException {
+        Path recordFile = fileFor(backendFile);
+        if (!Files.exists(recordFile)) {
+            checkLength(backendFile, null);
+            return Outcome.UNRECORDED;
+        }
+        Optional<Slot> slot;
+        try (FileChannel ch = FileChannel.open(recordFile, StandardOpenOption.READ)) {
+            slot = load(ch);
+        }
+        if (slot.isEmpty()) {
+            Fsync.delete(backendFile);
+            Files.deleteIfExists(backendFile.resolveSibling(backendFile.getFileName() + "-lock"));
+            return Outcome.DISCARDED;
+        }
+        MetaPages durable = slot.get().metas();
+        try (FileChannel db = FileChannel.open(backendFile, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            MetaPages current = MetaPages.read(db, durable.pageSize());
+            if (current.sameAs(durable)) {
+                checkLength(backendFile, durable);
+                return Outcome.CLEAN;
+            }
+            checkLength(backendFile, durable);
+            durable.writeTo(db);
+            db.force(false);
+            return Outcome.ROLLED_BACK;
+        }
+    }
+
+    private static void checkLength(Path backendFile, MetaPages metas) throws IOException {
+        long length = Files.size(backendFile);
+        if (metas == null) {
+            if (length == 0) {
+                return;
+            }
+            try (FileChannel db = FileChannel.open(backendFile, StandardOpenOption.READ)) {
+                metas = MetaPages.read(db, 0);
+            }
+            if (!metas.hasValidMeta()) {
+                throw new BackendException("backend file " + backendFile + " is damaged: it has no valid LMDB meta page");
+            }
+        }
+        long need = metas.requiredLength();
+        if (length < need) {
+            throw new BackendException("backend file " + backendFile + " is damaged: it is " + length
+                    + " bytes long, its last durable commit (transaction " + metas.newestTxnId() + ") needs "
+                    + need + " bytes");
+        }
+    }
+}
