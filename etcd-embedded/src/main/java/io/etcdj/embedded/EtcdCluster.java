@@ -52,7 +52,7 @@ public final class EtcdCluster implements AutoCloseable {
             names.add(b.prefix + i);
         }
         this.tls = b.tls ? ClusterCertificates.forMembers(names.stream()
-                .map(n -> new ClusterCertificates.Member(n, List.of("127.0.0.1", "localhost"))).toList())
+                .map(n -> new ClusterCertificates.Member(n, List.of("127.0.0.1", "localhost", n))).toList())
                 .writeTo(root.resolve("tls")) : null;
         String scheme = b.tls ? "https" : "http";
         List<URI> clientUrls = new ArrayList<>();
