@@ -18,7 +18,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.stream.Stream;
-import javax.net.ssl.SSLContext;
 
 /**
  * A local etcd cluster for tests: n members of our etcd on free ports of 127.0.0.1, data dirs in a
@@ -65,7 +64,6 @@ public final class EtcdCluster implements AutoCloseable {
         for (int i = 0; i < b.size; i++) {
             initialCluster.append(i == 0 ? "" : ",").append(names.get(i)).append('=').append(peerUrls.get(i));
         }
-        SSLContext clientTls = tls == null ? null : tls.client().sslContext();
         List<EtcdMember> list = new ArrayList<>();
         for (int i = 0; i < b.size; i++) {
             String member = names.get(i);
@@ -81,7 +79,8 @@ public final class EtcdCluster implements AutoCloseable {
                     "--initial-cluster-token=" + name,
                     "--initial-cluster-state=new"));
             if (tls != null) {
-                TlsFiles server = tls.server(member);
+                TlsFiles given = b.serverCertificates.get(member);
+                TlsFiles server = given != null ? given : tls.server(member);
                 TlsFiles peer = tls.peer(member);
                 // no --trusted-ca-file on the client URLs: as in etcd, it would demand a client certificate
                 flags.addAll(List.of("--cert-file=" + server.certFile(), "--key-file=" + server.keyFile(),
@@ -89,7 +88,7 @@ public final class EtcdCluster implements AutoCloseable {
                         "--peer-trusted-ca-file=" + peer.trustedCaFile(), "--peer-client-cert-auth"));
             }
             overrideWith(flags, b.additionalArgs);
-            HealthProbe probe = new HealthProbe(clientUrls.get(i), clientTls);
+            HealthProbe probe = new HealthProbe(clientUrls.get(i));
             MemberRunner runner = b.mode == Mode.IN_PROCESS ? new InProcessRunner(member)
                     : new ChildProcessRunner(member, root.resolve(member + ".log"), probe);
             List<String> fixed = List.copyOf(flags);
@@ -271,6 +270,7 @@ public final class EtcdCluster implements AutoCloseable {
         private final List<String> additionalArgs = new ArrayList<>();
         private Path dataRoot;
         private Duration startTimeout = Duration.ofSeconds(60);
+        private final java.util.Map<String, TlsFiles> serverCertificates = new java.util.HashMap<>();
 
         private Builder() {
         }
@@ -315,6 +315,15 @@ public final class EtcdCluster implements AutoCloseable {
 
         public Builder additionalArgs(java.util.Collection<String> args) {
             this.additionalArgs.addAll(args);
+            return this;
+        }
+
+        /**
+         * With {@link #tls}: the certificate and key a member serves its clients with, instead of
+         * one made for the run (e.g. certificates a project keeps for its TLS tests).
+         */
+        public Builder serverCertificate(String memberName, Path certFile, Path keyFile) {
+            this.serverCertificates.put(memberName, new TlsFiles(certFile, keyFile, null));
             return this;
         }
 

@@ -175,9 +175,19 @@ public final class EtcdClusterExtension implements BeforeAllCallback, BeforeEach
         }
 
         public EtcdClusterExtension build() {
-            return new EtcdClusterExtension(new EmbeddedCluster(() -> io.etcdj.embedded.EtcdCluster.builder()
-                    .name(clusterName).memberNamePrefix(prefix).members(nodes).tls(ssl)
-                    .additionalArgs(List.copyOf(additionalArgs)).build(), clusterName));
+            String name = clusterName;
+            String memberPrefix = prefix;
+            int size = nodes;
+            boolean tls = ssl;
+            List<String> args = List.copyOf(additionalArgs);
+            return new EtcdClusterExtension(new EmbeddedCluster(() -> {
+                io.etcdj.embedded.EtcdCluster.Builder b = io.etcdj.embedded.EtcdCluster.builder()
+                        .name(name).memberNamePrefix(memberPrefix).members(size).tls(tls).additionalArgs(args);
+                if (tls) {
+                    ProjectCertificates.apply(b, memberPrefix, size);
+                }
+                return b.build();
+            }, name));
         }
     }
 }
