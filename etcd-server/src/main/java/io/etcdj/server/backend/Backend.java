@@ -98,8 +98,7 @@ public final class Backend implements AutoCloseable {
             if (fresh) {
                 // A record with no durable commit before the file exists: a file left by a power
                 // cut before the first sync is then known to hold nothing durable.
-                Files.deleteIfExists(recordFile);
-                DurableCommit.open(recordFile).close();
+                DurableCommit.create(recordFile, null);
             } else {
                 DurableCommit.Outcome outcome = DurableCommit.restore(file);
                 if (outcome == DurableCommit.Outcome.ROLLED_BACK) {
@@ -116,6 +115,8 @@ public final class Backend implements AutoCloseable {
             Fsync.dir(dir);
             metaReader = FileChannel.open(file, StandardOpenOption.READ);
             durable = DurableCommit.open(recordFile);
+            // pinned before the buckets are opened: opening one that does not exist yet commits
+            syncPoint();
             dbis.clear();
             for (Bucket bucket : Bucket.values()) {
                 dbis.put(bucket, env.openDbi(bucket.dbName(), DbiFlags.MDB_CREATE));

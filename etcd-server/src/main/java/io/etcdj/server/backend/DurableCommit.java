@@ -47,22 +47,34 @@ final class DurableCommit implements AutoCloseable {
         return backendFile.resolveSibling(backendFile.getFileName() + SUFFIX);
     }
 
-    /** Opens the record file, creating it (durably, with no valid slot) if absent. */
+    /** Opens an existing record file. */
     static DurableCommit open(Path file) throws IOException {
-        boolean created = !Files.exists(file);
-        FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE);
+        FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
         try {
-            if (created) {
-                ch.write(ByteBuffer.allocate(2 * SLOT), 0);
-                ch.force(true);
-                Fsync.dir(file.toAbsolutePath().getParent());
-            }
             return new DurableCommit(ch, load(ch).map(Slot::seq).orElse(0L));
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e;
         }
+    }
+
+    /**
+     * Creates the record file whole (written aside, synced, renamed in, directory synced): with
+     * {@code metas} as its durable commit, or with no valid slot for a backend file about to be
+     * created ({@code metas} null). A power cut never leaves a partial or empty record for a file
+     * that holds data.
+     */
+    static void create(Path file, MetaPages metas) throws IOException {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.allocate(2 * SLOT), 0);
+            if (metas != null) {
+                new DurableCommit(ch, 0).record(metas);
+            }
+            ch.force(true);
+        }
+        Fsync.replace(tmp, file);
     }
 
     /** Records {@code metas} as the durable commit, in the slot not holding the newest record. */
@@ -142,7 +154,9 @@ final class DurableCommit implements AutoCloseable {
     static Outcome restore(Path backendFile) throws IOException {
         Path recordFile = fileFor(backendFile);
         if (!Files.exists(recordFile)) {
-            checkLength(backendFile, null);
+            MetaPages current = checkLength(backendFile, null);
+            // taken as it is, and recorded so from now on, before any commit can change it
+            create(recordFile, current);
             return Outcome.UNRECORDED;
         }
         Optional<Slot> slot;
@@ -168,12 +182,10 @@ final class DurableCommit implements AutoCloseable {
         }
     }
 
-    private static void checkLength(Path backendFile, MetaPages metas) throws IOException {
+    /** Refuses a file too short for {@code metas} (read from the file when null), and returns the metas checked. */
+    private static MetaPages checkLength(Path backendFile, MetaPages metas) throws IOException {
         long length = Files.size(backendFile);
         if (metas == null) {
-            if (length == 0) {
-                return;
-            }
             try (FileChannel db = FileChannel.open(backendFile, StandardOpenOption.READ)) {
                 metas = MetaPages.read(db, 0);
             }
@@ -187,5 +199,6 @@ final class DurableCommit implements AutoCloseable {
                     + " bytes long, its last durable commit (transaction " + metas.newestTxnId() + ") needs "
                     + need + " bytes");
         }
+        return metas;
     }
 }

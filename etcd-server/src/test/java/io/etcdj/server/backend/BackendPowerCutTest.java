@@ -128,6 +128,23 @@ class BackendPowerCutTest {
         }
     }
 
+    @Test
+    void aFileWithoutItsRecordIsTakenAsItIsAndRecordedAtOnce() throws Exception {
+        // a data dir of an older version, or a cut between a defragment's rename and the new record
+        Path file = dir.resolve("db");
+        TreeMap<String, String> state = new TreeMap<>();
+        try (Backend b = Backend.open(file, 64L << 20)) {
+            writeSome(b, state, new Random(5), 0);
+            b.defragment();
+        }
+        Path record = dir.resolve("db" + DurableCommit.SUFFIX);
+        Files.delete(record);
+        try (Backend b = Backend.open(file, 64L << 20)) {
+            assertTrue(Files.size(record) > 0, "recorded before any commit");
+            assertEquals(state, contents(b));
+        }
+    }
+
     private static long differing(TreeMap<String, String> a, TreeMap<String, String> b) {
         java.util.Set<String> keys = new java.util.TreeSet<>(a.keySet());
         keys.addAll(b.keySet());
