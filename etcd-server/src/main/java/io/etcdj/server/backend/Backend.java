@@ -3,10 +3,9 @@ package io.etcdj.server.backend;
 import io.etcdj.server.fileutil.Fsync;
 import io.etcdj.server.log.Log;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
+import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
@@ -61,8 +60,8 @@ public final class Backend implements AutoCloseable {
     private final ReentrantLock commitLock = new ReentrantLock();
     /** One sync at a time; guards {@link #durablePin} and {@link #durable}. */
     private final Object syncMutex = new Object();
-    /** The meta pages are read through this channel (the kernel's view of what LMDB wrote). */
-    private FileChannel metaReader;
+    /** The meta pages are read through this (the kernel's view of what LMDB wrote); not a channel, which an interrupt closes. */
+    private RandomAccessFile metaReader;
     private DurableCommit durable;
     /** A read transaction on the last durable commit: LMDB reuses none of its pages while it is open. */
     private Txn<byte[]> durablePin;
@@ -113,7 +112,7 @@ public final class Backend implements AutoCloseable {
                     .setMaxReaders(1024)
                     .open(file.toFile(), EnvFlags.MDB_NOSUBDIR, EnvFlags.MDB_NOTLS, EnvFlags.MDB_NOSYNC);
             Fsync.dir(dir);
-            metaReader = FileChannel.open(file, StandardOpenOption.READ);
+            metaReader = new RandomAccessFile(file.toFile(), "r");
             durable = DurableCommit.open(recordFile);
             // pinned before the buckets are opened: opening one that does not exist yet commits
             syncPoint();
@@ -196,7 +195,7 @@ public final class Backend implements AutoCloseable {
             } catch (IOException | RuntimeException e) {
                 pin.close();
                 throw e instanceof BackendException be ? be
-                        : new BackendException("backend sync failed: " + e.getMessage(), e);
+                        : new BackendException("backend sync failed: " + e, e);
             }
             Txn<byte[]> previous = durablePin;
             durablePin = pin;

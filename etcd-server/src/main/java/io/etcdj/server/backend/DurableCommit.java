@@ -2,11 +2,10 @@ package io.etcdj.server.backend;
 
 import io.etcdj.server.fileutil.Fsync;
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Optional;
 import java.util.zip.CRC32C;
 
@@ -35,11 +34,12 @@ final class DurableCommit implements AutoCloseable {
     private static final int MAGIC = 0x454a4443; // "EJDC"
     private static final int VERSION = 1;
 
-    private final FileChannel channel;
+    /** Not a channel: an interrupt of a syncing thread would close a channel for every later sync. */
+    private final RandomAccessFile file;
     private long seq;
 
-    private DurableCommit(FileChannel channel, long seq) {
-        this.channel = channel;
+    private DurableCommit(RandomAccessFile file, long seq) {
+        this.file = file;
         this.seq = seq;
     }
 
@@ -48,12 +48,12 @@ final class DurableCommit implements AutoCloseable {
     }
 
     /** Opens an existing record file. */
-    static DurableCommit open(Path file) throws IOException {
-        FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    static DurableCommit open(Path path) throws IOException {
+        RandomAccessFile f = new RandomAccessFile(path.toFile(), "rw");
         try {
-            return new DurableCommit(ch, load(ch).map(Slot::seq).orElse(0L));
+            return new DurableCommit(f, load(f).map(Slot::seq).orElse(0L));
         } catch (IOException | RuntimeException e) {
-            ch.close();
+            f.close();
             throw e;
         }
     }
@@ -64,17 +64,17 @@ final class DurableCommit implements AutoCloseable {
      * created ({@code metas} null). A power cut never leaves a partial or empty record for a file
      * that holds data.
      */
-    static void create(Path file, MetaPages metas) throws IOException {
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-                StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            ch.write(ByteBuffer.allocate(2 * SLOT), 0);
+    static void create(Path path, MetaPages metas) throws IOException {
+        Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
+        Files.deleteIfExists(tmp);
+        try (RandomAccessFile f = new RandomAccessFile(tmp.toFile(), "rw")) {
+            f.write(new byte[2 * SLOT]);
             if (metas != null) {
-                new DurableCommit(ch, 0).record(metas);
+                new DurableCommit(f, 0).record(metas);
             }
-            ch.force(true);
+            f.getFD().sync();
         }
-        Fsync.replace(tmp, file);
+        Fsync.replace(tmp, path);
     }
 
     /** Records {@code metas} as the durable commit, in the slot not holding the newest record. */
@@ -85,31 +85,30 @@ final class DurableCommit implements AutoCloseable {
         CRC32C crc = new CRC32C();
         crc.update(buf.array(), 0, buf.position());
         buf.putInt((int) crc.getValue());
-        buf.rewind();
-        long offset = (next % 2) * SLOT;
-        while (buf.hasRemaining()) {
-            channel.write(buf, offset + buf.position());
-        }
-        channel.force(false);
+        file.seek((next % 2) * SLOT);
+        file.write(buf.array());
+        file.getFD().sync();
         seq = next;
     }
 
     @Override
     public void close() throws IOException {
-        channel.close();
+        file.close();
     }
 
     private record Slot(long seq, MetaPages metas) {
     }
 
-    private static Optional<Slot> load(FileChannel ch) throws IOException {
+    private static Optional<Slot> load(RandomAccessFile f) throws IOException {
         Slot best = null;
         for (int i = 0; i < 2; i++) {
-            ByteBuffer buf = ByteBuffer.allocate(SLOT);
-            while (buf.hasRemaining() && ch.read(buf, (long) i * SLOT + buf.position()) >= 0) {
-                // read the slot whole, or as much as the file holds
+            byte[] slot = new byte[SLOT];
+            f.seek((long) i * SLOT);
+            int done = 0;
+            for (int n; done < SLOT && (n = f.read(slot, done, SLOT - done)) >= 0; ) {
+                done += n;
             }
-            Slot s = parse(buf.array());
+            Slot s = parse(slot);
             if (s != null && (best == null || s.seq() > best.seq())) {
                 best = s;
             }
@@ -160,8 +159,8 @@ final class DurableCommit implements AutoCloseable {
             return Outcome.UNRECORDED;
         }
         Optional<Slot> slot;
-        try (FileChannel ch = FileChannel.open(recordFile, StandardOpenOption.READ)) {
-            slot = load(ch);
+        try (RandomAccessFile f = new RandomAccessFile(recordFile.toFile(), "r")) {
+            slot = load(f);
         }
         if (slot.isEmpty()) {
             Fsync.delete(backendFile);
@@ -169,7 +168,7 @@ final class DurableCommit implements AutoCloseable {
             return Outcome.DISCARDED;
         }
         MetaPages durable = slot.get().metas();
-        try (FileChannel db = FileChannel.open(backendFile, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+        try (RandomAccessFile db = new RandomAccessFile(backendFile.toFile(), "rw")) {
             MetaPages current = MetaPages.read(db, durable.pageSize());
             if (current.sameAs(durable)) {
                 checkLength(backendFile, durable);
@@ -177,7 +176,7 @@ final class DurableCommit implements AutoCloseable {
             }
             checkLength(backendFile, durable);
             durable.writeTo(db);
-            db.force(false);
+            db.getFD().sync();
             return Outcome.ROLLED_BACK;
         }
     }
@@ -186,7 +185,7 @@ final class DurableCommit implements AutoCloseable {
     private static MetaPages checkLength(Path backendFile, MetaPages metas) throws IOException {
         long length = Files.size(backendFile);
         if (metas == null) {
-            try (FileChannel db = FileChannel.open(backendFile, StandardOpenOption.READ)) {
+            try (RandomAccessFile db = new RandomAccessFile(backendFile.toFile(), "r")) {
                 metas = MetaPages.read(db, 0);
             }
             if (!metas.hasValidMeta()) {

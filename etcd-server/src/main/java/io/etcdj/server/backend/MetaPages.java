@@ -1,9 +1,9 @@
 package io.etcdj.server.backend;
 
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.util.Arrays;
 
 /**
@@ -24,8 +24,12 @@ record MetaPages(byte[] page0, byte[] page1) {
     private static final int OFF_LAST_PAGE = 136;
     private static final int OFF_TXN_ID = 144;
 
-    /** Reads both meta pages of {@code db} (its page size given, or read from page 0 when 0). */
-    static MetaPages read(FileChannel db, int pageSize) throws IOException {
+    /**
+     * Reads both meta pages of {@code db} (its page size given, or read from page 0 when 0).
+     * Through a {@link RandomAccessFile}, not a channel: an interrupt of the calling thread would
+     * close a channel for every later sync.
+     */
+    static MetaPages read(RandomAccessFile db, int pageSize) throws IOException {
         byte[] p0 = readAt(db, 0);
         int size = pageSize > 0 ? pageSize : pageSize(p0);
         if (size <= 0) {
@@ -34,28 +38,26 @@ record MetaPages(byte[] page0, byte[] page1) {
         return new MetaPages(p0, readAt(db, size));
     }
 
-    private static byte[] readAt(FileChannel ch, long offset) throws IOException {
-        ByteBuffer buf = ByteBuffer.allocate(BYTES);
-        while (buf.hasRemaining()) {
-            if (ch.read(buf, offset + buf.position()) < 0) {
+    private static byte[] readAt(RandomAccessFile file, long offset) throws IOException {
+        byte[] page = new byte[BYTES];
+        file.seek(offset);
+        int done = 0;
+        while (done < BYTES) {
+            int n = file.read(page, done, BYTES - done);
+            if (n < 0) {
                 break;
             }
+            done += n;
         }
-        return buf.array();
+        return page;
     }
 
     /** Writes both meta pages back into {@code db} at their places. */
-    void writeTo(FileChannel db) throws IOException {
-        int size = pageSize();
-        write(db, page0, 0);
-        write(db, page1, size);
-    }
-
-    private static void write(FileChannel ch, byte[] page, long offset) throws IOException {
-        ByteBuffer buf = ByteBuffer.wrap(page);
-        while (buf.hasRemaining()) {
-            ch.write(buf, offset + buf.position());
-        }
+    void writeTo(RandomAccessFile db) throws IOException {
+        db.seek(0);
+        db.write(page0);
+        db.seek(pageSize());
+        db.write(page1);
     }
 
     /** The page size recorded in page 0 (0 when page 0 is not an LMDB meta page). */

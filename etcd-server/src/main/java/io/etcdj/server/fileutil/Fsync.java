@@ -18,9 +18,7 @@ public final class Fsync {
 
     /** Makes the contents of {@code file} durable (fsync). */
     public static void file(Path file) throws IOException {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            ch.force(true);
-        }
+        force(file);
     }
 
     /**
@@ -28,8 +26,22 @@ public final class Fsync {
      * Opening a directory for reading and forcing it is how the JDK reaches fsync(dirfd) on POSIX.
      */
     public static void dir(Path dir) throws IOException {
-        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+        force(dir);
+    }
+
+    /**
+     * fsync through a channel, with the thread's interrupt status set aside meanwhile: a channel
+     * would otherwise refuse (and close) on an interrupted thread, and a member stopping on an
+     * interrupt still needs its last fsyncs.
+     */
+    private static void force(Path path) throws IOException {
+        boolean interrupted = Thread.interrupted();
+        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
             ch.force(true);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
