@@ -111,6 +111,23 @@ public final class Backend implements AutoCloseable {
         }
     }
 
+    /**
+     * As {@link #beginRead}, or null when the environment is held exclusively right now (a
+     * defragment, a snapshot install, the map growing): for callers that must not wait, such as
+     * a connection's event loop, which then hand the read to a thread that may.
+     */
+    public ReadTx tryBeginRead() {
+        if (!envLock.readLock().tryLock()) {
+            return null;
+        }
+        try {
+            return new ReadTx(env.txnRead(), dbis, envLock.readLock());
+        } catch (RuntimeException e) {
+            envLock.readLock().unlock();
+            throw e;
+        }
+    }
+
     /** Flushes committed transactions to disk. */
     public void sync() {
         envLock.readLock().lock();
@@ -188,6 +205,11 @@ public final class Backend implements AutoCloseable {
         } catch (IOException e) {
             return 0;
         }
+    }
+
+    /** {@link #sizeInUse} as of a recent write commit, without waiting (for /metrics). */
+    public long recentSizeInUse() {
+        return cachedInUse;
     }
 
     /** Bytes of pages in use (etcd's dbSizeInUse): the file size less pages on LMDB's free list. */
