@@ -231,6 +231,7 @@ public final class Backend implements AutoCloseable {
     public void defragment() {
         envLock.writeLock().lock();
         try {
+            beforeDefragCopy.run();
             Path tmp = file.resolveSibling(file.getFileName() + ".defrag");
             Files.deleteIfExists(tmp);
             env.sync(true);
@@ -244,6 +245,13 @@ public final class Backend implements AutoCloseable {
         } finally {
             envLock.writeLock().unlock();
         }
+    }
+
+    private volatile Runnable beforeDefragCopy = () -> { };
+
+    /** Runs {@code hook} inside each defragment, with the environment held, before the copy (etcd's failpoint defragBeforeCopy). */
+    public void beforeDefragCopy(Runnable hook) {
+        this.beforeDefragCopy = hook;
     }
 
     /** Replaces the whole file with {@code source} (a snapshot received from the leader), which is moved in. */

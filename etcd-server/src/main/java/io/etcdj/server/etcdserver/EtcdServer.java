@@ -200,6 +200,7 @@ public final class EtcdServer implements AutoCloseable {
     public void start() {
         configureLeaseCheckpoints();
         sm.store.afterCompactionBatch(() -> Failpoints.hit("compactAfterCommitBatch"));
+        sm.backend.beforeDefragCopy(() -> Failpoints.hit("defragBeforeCopy"));
         sm.store.startBackgroundCompaction(config.options().storeTuning().compactionBatchLimit(),
                 config.options().storeTuning().compactionSleepInterval().toNanos());
         apply.start();
