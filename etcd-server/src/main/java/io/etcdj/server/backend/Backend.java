@@ -65,6 +65,8 @@ public final class Backend implements AutoCloseable {
     private DurableCommit durable;
     /** A read transaction on the last durable commit: LMDB reuses none of its pages while it is open. */
     private Txn<byte[]> durablePin;
+    /** A test's and a failpoint's hook inside each defragment, before the copy. */
+    private volatile Runnable beforeDefragCopy = () -> { };
     /** The file's size and the pages in use as of the last refresh: read on every write's path. */
     private volatile long cachedSize;
     private volatile long cachedInUse;
@@ -145,6 +147,23 @@ public final class Backend implements AutoCloseable {
     /** A consistent read view of the last committed write transaction. */
     public ReadTx beginRead() {
         envLock.readLock().lock();
+        try {
+            return new ReadTx(env.txnRead(), dbis, envLock.readLock());
+        } catch (RuntimeException e) {
+            envLock.readLock().unlock();
+            throw e;
+        }
+    }
+
+    /**
+     * As {@link #beginRead}, or null when the environment is held exclusively right now (a
+     * defragment, a snapshot install, the map growing): for callers that must not wait, such as
+     * a connection's event loop, which then hand the read to a thread that may.
+     */
+    public ReadTx tryBeginRead() {
+        if (!envLock.readLock().tryLock()) {
+            return null;
+        }
         try {
             return new ReadTx(env.txnRead(), dbis, envLock.readLock());
         } catch (RuntimeException e) {
@@ -287,6 +306,11 @@ public final class Backend implements AutoCloseable {
         }
     }
 
+    /** {@link #sizeInUse} as of a recent write commit, without waiting (for /metrics). */
+    public long recentSizeInUse() {
+        return cachedInUse;
+    }
+
     /** Bytes of pages in use (etcd's dbSizeInUse): the file size less pages on LMDB's free list. */
     public long sizeInUse() {
         envLock.readLock().lock();
@@ -306,6 +330,7 @@ public final class Backend implements AutoCloseable {
     public void defragment() {
         envLock.writeLock().lock();
         try {
+            beforeDefragCopy.run();
             Path tmp = file.resolveSibling(file.getFileName() + ".defrag");
             Files.deleteIfExists(tmp);
             syncPoint();
@@ -316,6 +341,11 @@ public final class Backend implements AutoCloseable {
         } finally {
             envLock.writeLock().unlock();
         }
+    }
+
+    /** Runs {@code hook} inside each defragment, with the environment held, before the copy (etcd's failpoint defragBeforeCopy). */
+    public void beforeDefragCopy(Runnable hook) {
+        this.beforeDefragCopy = hook;
     }
 
     /**

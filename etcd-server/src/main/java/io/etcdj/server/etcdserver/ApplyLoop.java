@@ -71,6 +71,8 @@ final class ApplyLoop implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
     private volatile long appliedIndex;
+    /** The last Raft index handed to this loop (etcd's committed index, as the server reads it). */
+    private volatile long submittedIndex;
     private long consistentIndex;
     /** --warning-apply-duration: applies slower than this are logged. */
     private volatile java.time.Duration warnApplyAfter = java.time.Duration.ofMillis(100);
@@ -89,6 +91,7 @@ final class ApplyLoop implements AutoCloseable {
         this.hooks = hooks;
         this.consistentIndex = sm.consistentIndex();
         this.appliedIndex = consistentIndex;
+        this.submittedIndex = consistentIndex;
         this.thread = new Thread(this::run, "apply");
     }
 
@@ -100,12 +103,25 @@ final class ApplyLoop implements AutoCloseable {
         return appliedIndex;
     }
 
+    /**
+     * Entries handed to this loop and not yet applied: etcd refuses new proposals while this
+     * passes {@code maxGapBetweenApplyAndCommitIndex}, so the queue stays bounded.
+     */
+    long backlog() {
+        return Math.max(0, submittedIndex - appliedIndex);
+    }
+
+    /** Called by the raft thread only. */
     void submit(List<Entry> entries, long term) {
+        if (!entries.isEmpty()) {
+            submittedIndex = Math.max(submittedIndex, entries.get(entries.size() - 1).getIndex());
+        }
         queue.add(new Batch(entries, term, null, 0));
     }
 
-    /** Installs the backend file of the Raft snapshot at {@code index} before any later entry is applied. */
+    /** Installs the backend file of the Raft snapshot at {@code index} before any later entry is applied. Raft thread only. */
     void submitSnapshot(java.nio.file.Path dbFile, long index) {
+        submittedIndex = Math.max(submittedIndex, index);
         queue.add(new Batch(List.of(), 0, dbFile, index));
     }
 

@@ -64,6 +64,16 @@ import java.util.concurrent.TimeUnit;
  */
 public final class EtcdServer implements AutoCloseable {
     private static final Log LOG = Log.get("etcdserver/server");
+    /**
+     * etcd's maxGapBetweenApplyAndCommitIndex: while more committed entries than this wait for
+     * the apply loop, new proposals are refused with "too many requests".
+     */
+    static final long MAX_GAP_BETWEEN_APPLY_AND_COMMIT = 5000;
+    /**
+     * Proposals made here and not yet answered, at most: twice etcd's gap, so on one member the
+     * gap check (etcd's) is what a pipelining client meets first.
+     */
+    static final long MAX_PENDING_PROPOSALS = 2 * MAX_GAP_BETWEEN_APPLY_AND_COMMIT;
 
     private final ServerConfig config;
     private final StateMachines sm;
@@ -77,7 +87,12 @@ public final class EtcdServer implements AutoCloseable {
     /** The member's sense of time: ticks, lease expiry, deadlines and the timer tasks (see docs/server.md). */
     private final Clock clock;
     private final Waiters waiters;
+    /** Bounds what unanswered proposals hold (see {@link #pendingProposalBytes}). */
+    private final io.etcdj.server.wait.ProposalBudget proposalBudget =
+            new io.etcdj.server.wait.ProposalBudget(MAX_PENDING_PROPOSALS, pendingProposalBytes());
     private final ReadBarrier reads = new ReadBarrier(responders, ThreadExecutorMap::currentExecutor);
+    /** Where a read waits when its view of the store cannot be opened at once (see {@link #read}). */
+    private final BlockingReads blockingReads = new BlockingReads();
     /**
      * Without a leader a read cannot be confirmed: it fails after two election timeouts (as
      * proposals do) rather than at the end of the request timeout.
@@ -185,6 +200,7 @@ public final class EtcdServer implements AutoCloseable {
     public void start() {
         configureLeaseCheckpoints();
         sm.store.afterCompactionBatch(() -> Failpoints.hit("compactAfterCommitBatch"));
+        sm.backend.beforeDefragCopy(() -> Failpoints.hit("defragBeforeCopy"));
         sm.store.startBackgroundCompaction(config.options().storeTuning().compactionBatchLimit(),
                 config.options().storeTuning().compactionSleepInterval().toNanos());
         apply.start();
@@ -490,10 +506,23 @@ public final class EtcdServer implements AutoCloseable {
         return propose(r);
     }
 
+    /**
+     * The bytes unanswered proposals may hold: an eighth of the heap (at least 64 MiB). Each is
+     * held about twice until applied (the request, its encoded entry), and the Raft log keeps
+     * applied entries until the next snapshot, so this leaves the heap room for both.
+     */
+    static long pendingProposalBytes() {
+        return Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 8);
+    }
+
     /** Proposes a request and completes with its applied result (errors as exceptions). */
     CompletableFuture<ApplyResult> propose(InternalRaftRequest.Builder r) {
         if (closed) {
             return CompletableFuture.failedFuture(EtcdError.STOPPED.exception());
+        }
+        // etcd's first check, before the request is even encoded: the apply loop is too far behind.
+        if (apply.backlog() > MAX_GAP_BETWEEN_APPLY_AND_COMMIT) {
+            return CompletableFuture.failedFuture(EtcdError.TOO_MANY_REQUESTS.exception());
         }
         long id = ids.next();
         InternalRaftRequest request = r.setId(id).setOrigin(memberId).build();
@@ -508,7 +537,12 @@ public final class EtcdServer implements AutoCloseable {
             raiseNoSpaceAlarm();
             return CompletableFuture.failedFuture(EtcdError.NO_SPACE.exception());
         }
+        int size = data.size();
+        if (!proposalBudget.tryAcquire(size)) {
+            return CompletableFuture.failedFuture(EtcdError.TOO_MANY_REQUESTS.exception());
+        }
         CompletableFuture<ApplyResult> f = waiters.register(id, TimeUnit.MILLISECONDS.toNanos(requestTimeoutMillis));
+        f.whenComplete((res, err) -> proposalBudget.release(size));
         raft.propose(data, f);
         return f.handle((res, err) -> {
             if (err != null) {
@@ -552,6 +586,28 @@ public final class EtcdServer implements AutoCloseable {
                     || r.getTxn().getFailureList().stream().anyMatch(op -> op.hasRequestPut() || op.hasRequestTxn());
             default -> false;
         };
+    }
+
+    /**
+     * Runs {@code read} on a view of the store at the current revision without ever waiting on
+     * the calling thread: when the view cannot be opened at once (a write batch, a defragment),
+     * the read is handed to the blocking-read threads and answered from there. Either way it sees
+     * every write applied before the call.
+     */
+    <T> CompletableFuture<T> read(java.util.function.Function<io.etcdj.server.mvcc.ReadView, T> read) {
+        io.etcdj.server.mvcc.ReadView now = sm.store.tryOpenRead();
+        if (now != null) {
+            try (now) {
+                return CompletableFuture.completedFuture(read.apply(now));
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        }
+        return blockingReads.submit(() -> {
+            try (io.etcdj.server.mvcc.ReadView v = sm.store.openRead()) {
+                return read.apply(v);
+            }
+        });
     }
 
     /** Completes when this member has applied everything committed before the call (ReadIndex). */
@@ -715,7 +771,7 @@ public final class EtcdServer implements AutoCloseable {
     public Metrics.Gauges metricsGauges() {
         var self = sm.membership.member(memberId);
         String cv = clusterVersion();
-        return new Metrics.Gauges(raft.commitIndex(), config.quotaBackendBytes(), sm.backend.size(), sm.backend.sizeInUse(),
+        return new Metrics.Gauges(raft.commitIndex(), config.quotaBackendBytes(), sm.backend.size(), sm.backend.recentSizeInUse(),
                 sm.store.currentRevision(), sm.store.compactRevision(), hub.watcherCount(), sm.lessor.leases().size(),
                 memberId, self != null && self.getIsLearner(), sm.store.liveKeys(), hub.unsyncedCount(), sm.auth.revision(),
                 waiters.pending(),
@@ -891,6 +947,7 @@ public final class EtcdServer implements AutoCloseable {
         apply.close();
         // After the loops: they hand completions to the responders until they stop.
         responders.shutdown();
+        blockingReads.close();
         hub.close();
         progress.close();
         publishedFuture.completeExceptionally(EtcdError.STOPPED.exception());
