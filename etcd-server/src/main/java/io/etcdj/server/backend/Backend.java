@@ -93,7 +93,7 @@ public final class Backend implements AutoCloseable {
     public WriteTx beginWrite() {
         envLock.readLock().lock();
         try {
-            return new WriteTx(env.txnWrite(), dbis, envLock.readLock(), this::committed);
+            return new WriteTx(env.txnWrite(), dbis, envLock.readLock(), this::committed, file);
         } catch (RuntimeException e) {
             envLock.readLock().unlock();
             throw e;

@@ -8,10 +8,13 @@ import org.lmdbjava.Txn;
 /** The backend's single write transaction; reads through it see its own writes. */
 public final class WriteTx extends ReadTx {
     private final Runnable onCommit;
+    /** The backend file, named when a commit fails. */
+    private final java.nio.file.Path file;
 
-    WriteTx(Txn<byte[]> txn, Map<Bucket, Dbi<byte[]>> dbis, Lock envReadLock, Runnable onCommit) {
+    WriteTx(Txn<byte[]> txn, Map<Bucket, Dbi<byte[]>> dbis, Lock envReadLock, Runnable onCommit, java.nio.file.Path file) {
         super(txn, dbis, envReadLock);
         this.onCommit = onCommit;
+        this.file = file;
     }
 
     public void put(Bucket bucket, byte[] key, byte[] value) {
@@ -30,7 +33,7 @@ public final class WriteTx extends ReadTx {
             io.etcdj.server.metrics.Metrics.backendCommitted(start);
             onCommit.run();
         } catch (RuntimeException e) {
-            throw new BackendException("backend commit failed: " + e.getMessage(), e);
+            throw new BackendException("backend commit failed: " + WriteFailure.describe(file, e), e);
         } finally {
             close();
         }
