@@ -107,6 +107,10 @@ public final class Main {
             System.err.println("etcd: " + e.getMessage());
             return 1;
         } catch (RuntimeException e) {
+            if (fatal.get()) {
+                // the member stopped itself while starting and logged its fatal line: nothing to add
+                return 1;
+            }
             // not a failure start-up expects (those are typed): the stack trace says where it came from
             LOG.error("failed to start etcd", e, "error", String.valueOf(e.getMessage()));
             return 1;

@@ -631,6 +631,9 @@ public final class EtcdServer implements AutoCloseable {
         if (closed || !stopping.compareAndSet(false, true)) {
             return false;
         }
+        // a start-up still waiting to be published (a restart replaying entries onto a full disk)
+        // must end too, not wait for a publish that can no longer be applied
+        publishedFuture.completeExceptionally(EtcdError.STOPPED.exception());
         onFatal.run();
         return true;
     }

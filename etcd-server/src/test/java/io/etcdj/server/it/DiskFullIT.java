@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,14 +31,14 @@ class DiskFullIT {
 
     /** What a user sees, for the comparison and for docs/testing.md. */
     private record Outcome(int acknowledged, String clientError, int exitCode, String fatalLine, int fatalLines,
-                           long secondsToExit) {
+                           long secondsToExit, String restartWhileFull) {
     }
 
     /** The backend file alone on the small disk (the WAL elsewhere): etcd and ours name it the same way. */
     @Test
     void theBackendFillingUpStopsTheMemberAsEtcdDoesAndNothingAcknowledgedIsLost() throws Exception {
-        Outcome etcd = backendFull(EtcdProcess::realEtcd);
-        Outcome ours = backendFull(EtcdProcess::ours);
+        Outcome etcd = backendFull(EtcdProcess.Binary.REAL_ETCD);
+        Outcome ours = backendFull(EtcdProcess.Binary.OURS);
         System.out.println("disk full under the backend, etcd 3.4: " + etcd + "\nours: " + ours);
         assertEquals(etcd.exitCode(), ours.exitCode(), "both exit with the same status");
         assertTrue(etcd.fatalLine().contains("\"error\":\"write ") && etcd.fatalLine().contains("/member/snap/db: no space left on device"),
@@ -49,7 +48,7 @@ class DiskFullIT {
         assertEquals(1, ours.fatalLines(), "one fatal line");
     }
 
-    private static Outcome backendFull(Function<String[], EtcdProcess> binary) throws Exception {
+    private static Outcome backendFull(EtcdProcess.Binary binary) throws Exception {
         Path walDir = TempDirs.create("etcd-wal-");
         try (SmallTmpfs fs = SmallTmpfs.mount(32)) {
             return scenario(binary, fs, "--data-dir=" + fs.dir().resolve("data"), "--wal-dir=" + walDir.resolve("wal"));
@@ -62,7 +61,7 @@ class DiskFullIT {
     @Test
     void theWalFillingUpStopsTheMemberAndARestartServesEveryAcknowledgedWrite() throws Exception {
         try (SmallTmpfs fs = SmallTmpfs.mount(32)) {
-            Outcome ours = scenario(EtcdProcess::ours, fs, "--wal-dir=" + fs.dir().resolve("wal"));
+            Outcome ours = scenario(EtcdProcess.Binary.OURS, fs, "--wal-dir=" + fs.dir().resolve("wal"));
             System.out.println("disk full under the WAL, ours: " + ours);
             assertTrue(ours.fatalLine().contains("wal: write " + fs.dir().resolve("wal")), ours.fatalLine());
             assertEquals(1, ours.fatalLines(), "one fatal line");
@@ -73,7 +72,7 @@ class DiskFullIT {
     @Test
     void theDataDirFillingUpStopsTheMemberAndARestartServesEveryAcknowledgedWrite() throws Exception {
         try (SmallTmpfs fs = SmallTmpfs.mount(32)) {
-            Outcome ours = scenario(EtcdProcess::ours, fs, "--data-dir=" + fs.dir().resolve("data"));
+            Outcome ours = scenario(EtcdProcess.Binary.OURS, fs, "--data-dir=" + fs.dir().resolve("data"));
             System.out.println("disk full under the data dir, ours: " + ours);
             assertEquals(1, ours.fatalLines(), "one fatal line");
         }
@@ -84,9 +83,9 @@ class DiskFullIT {
      * until a put fails, checks how the member stopped, frees the space, restarts it and checks
      * every acknowledged write.
      */
-    private static Outcome scenario(Function<String[], EtcdProcess> binary, SmallTmpfs fs, String... placement)
+    private static Outcome scenario(EtcdProcess.Binary binary, SmallTmpfs fs, String... placement)
             throws Exception {
-        try (EtcdProcess m = binary.apply(placement)) {
+        try (EtcdProcess m = binary == EtcdProcess.Binary.OURS ? EtcdProcess.ours(placement) : EtcdProcess.realEtcd(placement)) {
             m.start();
             Etcdctl ctl = new Etcdctl(m.endpoint());
             fs.fillLeaving(LEAVE_FREE);
@@ -114,6 +113,7 @@ class DiskFullIT {
                     "the fatal line names the file and the full disk: " + line);
             int exitCode = m.exitCode();
 
+            String whileFull = binary == EtcdProcess.Binary.OURS ? restartWhileFull(m, fs) : "not tried";
             fs.free();
             m.start();
             for (int i : acknowledged) {
@@ -122,8 +122,29 @@ class DiskFullIT {
             }
             ctl.run("put", "after-the-restart", "v").ok();
             assertEquals("v", ctl.run("get", "after-the-restart", "--print-value-only").ok().stdout().strip());
-            return new Outcome(acknowledged.size(), lastLine(failed.stderr()), exitCode, line, fatal.size(), secondsToExit);
+            return new Outcome(acknowledged.size(), lastLine(failed.stderr()), exitCode, line, fatal.size(), secondsToExit,
+                    whileFull);
         }
+    }
+
+    /**
+     * A restart before any space is freed must neither hang nor damage anything: the member either
+     * stops again with one fatal line naming the full disk (replaying the failed write needs the
+     * space) or starts; the restart after the space is freed then checks every acknowledged write.
+     */
+    private static String restartWhileFull(EtcdProcess m, SmallTmpfs fs) throws Exception {
+        m.launch();
+        Eventually.until(m.describe() + " stops or serves on a full disk", Duration.ofSeconds(90),
+                () -> !m.isAlive() || m.logSinceLaunch().contains("ready to serve client requests"));
+        if (m.isAlive()) {
+            m.stop();
+            return "started and served";
+        }
+        List<String> fatal = m.logSinceLaunch().lines().filter(l -> l.contains("\"level\":\"fatal\"")).toList();
+        assertEquals(1, m.exitCode(), m.logTail());
+        assertEquals(1, fatal.size(), "one fatal line: " + m.logTail());
+        assertTrue(fatal.get(0).contains("no space left on device") && fatal.get(0).contains(fs.dir().toString()), fatal.get(0));
+        return "exited " + m.exitCode() + " with one fatal line";
     }
 
     private static String key(int i) {
