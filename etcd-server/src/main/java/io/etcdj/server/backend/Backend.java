@@ -137,7 +137,7 @@ public final class Backend implements AutoCloseable {
     public WriteTx beginWrite() {
         envLock.readLock().lock();
         try {
-            return new WriteTx(env.txnWrite(), dbis, envLock.readLock(), commitLock, this::committed);
+            return new WriteTx(env.txnWrite(), dbis, envLock.readLock(), commitLock, this::committed, file);
         } catch (RuntimeException e) {
             envLock.readLock().unlock();
             throw e;

@@ -9,11 +9,15 @@ import org.lmdbjava.Txn;
 public final class WriteTx extends ReadTx {
     private final Lock commitLock;
     private final Runnable onCommit;
+    /** The backend file, named when a commit fails. */
+    private final java.nio.file.Path file;
 
-    WriteTx(Txn<byte[]> txn, Map<Bucket, Dbi<byte[]>> dbis, Lock envReadLock, Lock commitLock, Runnable onCommit) {
+    WriteTx(Txn<byte[]> txn, Map<Bucket, Dbi<byte[]>> dbis, Lock envReadLock, Lock commitLock, Runnable onCommit,
+            java.nio.file.Path file) {
         super(txn, dbis, envReadLock);
         this.commitLock = commitLock;
         this.onCommit = onCommit;
+        this.file = file;
     }
 
     public void put(Bucket bucket, byte[] key, byte[] value) {
@@ -38,7 +42,7 @@ public final class WriteTx extends ReadTx {
             io.etcdj.server.metrics.Metrics.backendCommitted(start);
             onCommit.run();
         } catch (RuntimeException e) {
-            throw new BackendException("backend commit failed: " + e.getMessage(), e);
+            throw new BackendException("backend commit failed: " + WriteFailure.describe(file, e), e);
         } finally {
             close();
         }

@@ -174,8 +174,7 @@ final class ClientListeners implements AutoCloseable {
             try {
                 servers.add(b.build().start());
             } catch (IOException e) {
-                throw new IOException("listen " + (where.isUnix() ? "unix " : "tcp ") + where.display()
-                        + ": bind: address already in use", e);
+                throw io.etcdj.server.listen.BindFailure.of(where.isUnix(), where.display(), e);
             }
             if (where.isUnix()) {
                 where.publish();
