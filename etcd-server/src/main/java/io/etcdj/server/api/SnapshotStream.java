@@ -100,7 +100,11 @@ final class SnapshotStream {
             }
         } catch (IOException | RuntimeException e) {
             if (!ended) {
-                call.onError(GrpcErrors.toStatus(e));
+                try {
+                    call.onError(GrpcErrors.toStatus(e));
+                } catch (IllegalStateException closed) {
+                    // gRPC closed the call itself (its transport failed): nobody left to tell
+                }
             }
             end();
         }
