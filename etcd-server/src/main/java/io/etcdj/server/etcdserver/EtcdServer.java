@@ -730,6 +730,12 @@ public final class EtcdServer implements AutoCloseable {
         return CompletableFuture.runAsync(sm.backend::sync, timers);
     }
 
+    /** Whether this member is a learner (as the membership it has applied says). */
+    public boolean isLearner() {
+        io.etcdj.api.etcdserverpb.Member self = sm.membership.member(memberId);
+        return self != null && self.getIsLearner();
+    }
+
     /** Whether the leader considers the learner caught up (asks the leader if this member is not it). */
     public boolean learnerReady(long learnerId) {
         long lead = raft.lead();
