@@ -6,6 +6,7 @@ import io.etcdj.server.config.ServerConfig;
 import io.etcdj.server.embed.Member;
 import io.etcdj.server.etcdserver.Failpoints;
 import io.etcdj.server.log.Log;
+import io.etcdj.server.osutil.Interrupts;
 import io.etcdj.server.version.Versions;
 import java.io.IOException;
 import java.util.concurrent.CountDownLatch;
@@ -75,6 +76,9 @@ public final class Main {
         // a thread that dies of an exception says so in the member's log format, with its stack trace
         Thread.setDefaultUncaughtExceptionHandler((thread, e) ->
                 LOG.error("uncaught exception; the thread stopped", e, "thread", thread.getName()));
+        for (String warning : parsed.warnings()) {
+            LOG.warn(warning);
+        }
         for (String env : parsed.envUnrecognized()) {
             LOG.warn("unrecognized environment variable", "environment-variable", env);
         }
@@ -92,12 +96,20 @@ public final class Main {
         }
         CountDownLatch stop = new CountDownLatch(1);
         java.util.concurrent.atomic.AtomicBoolean fatal = new java.util.concurrent.atomic.AtomicBoolean();
-        java.util.concurrent.atomic.AtomicBoolean signaled = new java.util.concurrent.atomic.AtomicBoolean(true);
+        // handled from before the start, as etcd: a signal during start-up ends the process by that signal too
+        java.util.concurrent.atomic.AtomicReference<Member> started = new java.util.concurrent.atomic.AtomicReference<>();
+        // SIGINT/SIGTERM: the orderly shutdown, then death by the same signal, as etcd;
+        // any other end of the JVM (a fatal error's exit, SIGHUP) still closes the member first
+        Interrupts.handle(signal -> LOG.info("received signal; shutting down", "signal", signal), () -> {
+            Member m = started.get();
+            if (m != null) {
+                m.close();
+            }
+        }, "shutdown");
         Member member;
         try {
             member = Member.start(cfg, () -> {
                 fatal.set(true);
-                signaled.set(false);
                 stop.countDown();
             });
         } catch (io.etcdj.server.embed.Member.Fatal e) {
@@ -115,13 +127,7 @@ public final class Main {
             LOG.error("failed to start etcd", e, "error", String.valueOf(e.getMessage()));
             return 1;
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            if (signaled.get()) {
-                LOG.info("received signal; shutting down", "signal", "terminated");
-            }
-            member.close();
-            stop.countDown();
-        }, "shutdown"));
+        started.set(member);
         try {
             stop.await();
         } catch (InterruptedException e) {

@@ -1,12 +1,6 @@
 package io.etcdj.server.config;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,14 +16,37 @@ public final class FlagParser {
 
     /** The outcome: settings by flag name, or a request for help/version. */
     public record Parsed(Map<String, String> values, boolean help, boolean version, List<String> envUsed,
-                         List<String> envUnrecognized) {
+                         List<String> envUnrecognized, List<String> ignoredFlags, List<String> fileWarnings) {
         Parsed(Map<String, String> values, boolean help, boolean version, List<String> envUsed) {
-            this(values, help, version, envUsed, List.of());
+            this(values, help, version, envUsed, List.of(), List.of(), List.of());
+        }
+
+        /**
+         * What to warn about once logging is set up: etcd's line for each legacy flag given, and
+         * the config file's keys without effect or unknown.
+         */
+        public List<String> warnings() {
+            List<String> out = new java.util.ArrayList<>();
+            ignoredFlags.forEach(n -> out.add("flag \"-" + n + "\" is no longer supported - ignoring."));
+            out.addAll(fileWarnings);
+            return out;
         }
     }
 
+    /**
+     * Flags of etcd 0.4 and 2.x that etcd (3.4 to 3.6, its config.go "ignored" list) still accepts
+     * and ignores with a warning, so an old unit file keeps working. Each is a Go bool flag
+     * (flags.IgnoredFlag): given alone or as {@code --name=anything}; a separate value word is not
+     * its value but a stray argument, as in etcd.
+     */
+    static final java.util.Set<String> IGNORED = java.util.Set.of("cluster-active-size", "cluster-remove-delay",
+            "cluster-sync-interval", "config", "force", "max-result-buffer", "max-retry-attempts",
+            "peer-heartbeat-interval", "peer-election-timeout", "retry-interval", "snapshot", "v", "vv",
+            "test.coverprofile", "test.outputdir");
+
     public static Parsed parse(String[] args, Map<String, String> env) throws ConfigException {
         Map<String, String> values = new LinkedHashMap<>();
+        List<String> ignored = new java.util.ArrayList<>();
         String configFile = null;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
@@ -61,6 +78,10 @@ public final class FlagParser {
                 continue;
             }
             Flag f = Flag.find(name);
+            if (f == null && IGNORED.contains(name)) {
+                ignored.add(name);
+                continue;
+            }
             if (f == null) {
                 throw new ConfigException("flag provided but not defined: -" + name, 2, true);
             }
@@ -83,7 +104,8 @@ public final class FlagParser {
             configFile = env.get("ETCD_CONFIG_FILE");
         }
         if (configFile != null) {
-            return new Parsed(readYaml(Path.of(configFile)), false, false, List.of());
+            ConfigFile.Contents file = ConfigFile.read(Path.of(configFile));
+            return new Parsed(file.values(), false, false, List.of(), List.of(), ignored, file.warnings());
         }
         List<String> envUsed = new java.util.ArrayList<>();
         for (Flag f : Flag.ALL) {
@@ -105,11 +127,19 @@ public final class FlagParser {
         List<String> unrecognized = new java.util.ArrayList<>();
         for (Map.Entry<String, String> e : new java.util.TreeMap<>(env).entrySet()) {
             String key = e.getKey();
-            if (key.startsWith("ETCD_") && !key.equals("ETCD_CONFIG_FILE") && !KNOWN_ENV.contains(key)) {
+            if (!key.startsWith("ETCD_") || key.equals("ETCD_CONFIG_FILE") || KNOWN_ENV.contains(key)) {
+                continue;
+            }
+            String legacy = IGNORED.stream().filter(n -> key.equals("ETCD_" + n.toUpperCase().replace('-', '_')))
+                    .findFirst().orElse(null);
+            if (legacy != null && !ignored.contains(legacy)) {
+                ignored.add(legacy); // etcd sets its ignored flags from the environment too
+                envUsed.add(key + "=" + e.getValue());
+            } else if (legacy == null) {
                 unrecognized.add(key + "=" + e.getValue());
             }
         }
-        return new Parsed(values, false, false, envUsed, unrecognized);
+        return new Parsed(values, false, false, envUsed, unrecognized, ignored, List.of());
     }
 
     private static final java.util.Set<String> KNOWN_ENV = Flag.ALL.stream().map(Flag::envName)
@@ -153,78 +183,6 @@ public final class FlagParser {
             case "1", "0", "t", "f", "T", "F", "true", "false", "TRUE", "FALSE", "True", "False" -> true;
             default -> false;
         };
-    }
-
-    static Map<String, String> readYaml(Path file) throws ConfigException {
-        JsonNode root;
-        try {
-            root = new ObjectMapper(new YAMLFactory()).readTree(Files.readAllBytes(file));
-        } catch (IOException e) {
-            throw new ConfigException("error loading config file \"" + file + "\": " + firstLine(e.getMessage()));
-        }
-        Map<String, String> values = new LinkedHashMap<>();
-        if (root == null || !root.isObject()) {
-            return values;
-        }
-        Iterator<Map.Entry<String, JsonNode>> it = root.fields();
-        while (it.hasNext()) {
-            Map.Entry<String, JsonNode> e = it.next();
-            String prefix = TRANSPORT_SECURITY_SECTIONS.get(e.getKey());
-            if (prefix != null && e.getValue().isObject()) {
-                readSection(e.getValue(), prefix, values);
-                continue;
-            }
-            if (Flag.find(e.getKey()) == null || e.getValue().isNull()) {
-                continue; // etcd's config file may carry settings this server does not use
-            }
-            values.put(e.getKey(), yamlValue(Flag.find(e.getKey()), e.getValue()));
-        }
-        return values;
-    }
-
-    /** The config file nests the TLS settings; inside, keys are the client-side flag names. */
-    private static final Map<String, String> TRANSPORT_SECURITY_SECTIONS =
-            Map.of("client-transport-security", "", "peer-transport-security", "peer-");
-
-    private static void readSection(JsonNode section, String prefix, Map<String, String> values) {
-        Iterator<Map.Entry<String, JsonNode>> it = section.fields();
-        while (it.hasNext()) {
-            Map.Entry<String, JsonNode> e = it.next();
-            String name = prefix + e.getKey();
-            if (Flag.find(name) == null || e.getValue().isNull()) {
-                continue; // e.g. crl-file, allowed-cn: settings this server does not use
-            }
-            values.put(name, yamlValue(Flag.find(name), e.getValue()));
-        }
-    }
-
-    /**
-     * A setting from the file: etcd decodes durations as JSON numbers of nanoseconds, so a number
-     * for a duration flag is read that way.
-     */
-    private static String yamlValue(Flag f, JsonNode node) {
-        if (f.kind() == Flag.Kind.DURATION && node.isNumber()) {
-            return node.asLong() + "ns";
-        }
-        return yamlText(node);
-    }
-
-    /** A scalar as text; a list (cipher-suites) as the comma-separated form the flag takes. */
-    private static String yamlText(JsonNode node) {
-        if (node.isArray()) {
-            List<String> items = new java.util.ArrayList<>();
-            node.forEach(item -> items.add(item.asText()));
-            return String.join(",", items);
-        }
-        return node.asText();
-    }
-
-    private static String firstLine(String s) {
-        if (s == null) {
-            return "unreadable";
-        }
-        int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
     }
 
     /** etcd's usage text, listing the flags this server has. */

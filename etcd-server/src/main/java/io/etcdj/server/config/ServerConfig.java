@@ -76,6 +76,12 @@ public record ServerConfig(
     }
 
     /** Builds the config from parsed flag values (missing ones take etcd's defaults). */
+    /**
+     * The client side's allowed-cn, which only the config file sets (client-transport-security's
+     * allowed-cn; etcd has no flag for it): the CNs a client certificate may carry.
+     */
+    static final String CLIENT_ALLOWED_CN = "client-transport-security.allowed-cn";
+
     public static ServerConfig from(Map<String, String> v) throws ConfigException {
         Map<String, String> all = new LinkedHashMap<>();
         for (Flag f : Flag.ALL) {
@@ -249,7 +255,8 @@ public record ServerConfig(
                 bool(all, prefix + "client-cert-auth"),
                 bool(all, prefix + "auto-tls"),
                 prefix.isEmpty()
-                        ? new CertChecks(TransportSecurity.path(all.get("client-crl-file")), List.of(),
+                        ? new CertChecks(TransportSecurity.path(all.get("client-crl-file")),
+                                CertChecks.list(all.get(CLIENT_ALLOWED_CN)),
                                 CertChecks.list(all.get("client-cert-allowed-hostname")))
                         : new CertChecks(TransportSecurity.path(all.get("peer-crl-file")),
                                 CertChecks.list(all.get("peer-cert-allowed-cn")),

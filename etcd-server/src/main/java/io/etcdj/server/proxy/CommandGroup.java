@@ -19,8 +19,11 @@ public final class CommandGroup {
     }
 
     public int execute(List<String> args, PrintStream out, PrintStream err) {
-        if (!args.isEmpty() && args.get(0).equals("start")) {
-            return start.execute(args.subList(1, args.size()), out, err);
+        int at = commandWord(args);
+        if (at >= 0 && args.get(at).equals("start")) {
+            List<String> rest = new java.util.ArrayList<>(args);
+            rest.remove(at);
+            return start.execute(rest, out, err);
         }
         for (String a : args) {
             if (a.startsWith("-") && !a.equals("-h") && !a.equals("--help")) {
@@ -35,6 +38,33 @@ public final class CommandGroup {
         out.print(shortDescription + "\n\n" + usage());
         out.flush();
         return 0;
+    }
+
+    /**
+     * Where the first command word stands, as cobra's Find looks for it (its stripFlags; the group
+     * has no flags while cobra searches, not even help): "start" may follow flags
+     * ({@code etcd gateway --endpoints=x start}), and a flag without "=" takes the next word as its
+     * value ({@code etcd gateway -h start} shows the group's help); -1 when none.
+     * etcdctl's search is the general form of this one (cli-support's CommandFinder), which the
+     * server does not depend on.
+     */
+    static int commandWord(List<String> args) {
+        for (int i = 0; i < args.size(); i++) {
+            String s = args.get(i);
+            if (s.equals("--")) {
+                return -1;
+            }
+            boolean valued = !s.contains("=") && (s.startsWith("--") || s.length() == 2 && s.charAt(0) == '-');
+            if (valued) {
+                if (i + 1 >= args.size() - 1) {
+                    return -1;
+                }
+                i++;
+            } else if (!s.isEmpty() && !s.startsWith("-")) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private String usage() {

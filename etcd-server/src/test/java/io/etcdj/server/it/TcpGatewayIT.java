@@ -85,6 +85,11 @@ class TcpGatewayIT {
         "gateway start --insecure-discovery=maybe", "gateway start --listen-addr=bad",
         "gateway start --listen-addr=127.0.0.1:1 --endpoints=foo", "gateway start --listen-addr=127.0.0.1:1 --endpoints=",
         "gateway start --listen-addr=127.0.0.1:1 --endpoints=127.0.0.1:1", "gateway start --listen-addr",
+        // flags before "start", as cobra's command search steps over them (or takes "start" as a value)
+        "gateway --endpoints=127.0.0.1:1 start --listen-addr=127.0.0.1:1", "gateway --retry-delay=abc start",
+        "gateway --listen-addr bad start", "gateway --bogus start", "gateway -h start", "gateway foo --endpoints=x",
+        "gateway --bogus=1 start --help", "grpc-proxy --bogus start", "grpc-proxy --endpoints=x start --bogus",
+        "grpc-proxy foo",
     })
     void commandLineMatchesEtcd(String line) throws Exception {
         List<String> args = List.of(line.split(" "));

@@ -1,6 +1,7 @@
 package io.etcdj.ctl.cli;
 
 import io.etcdj.cli.CliException;
+import io.etcdj.cli.CommandFinder;
 import io.etcdj.cli.ErrorReporter;
 import io.etcdj.cli.ExitCodes;
 import io.etcdj.cli.GoConverters;
@@ -74,41 +75,34 @@ public final class EtcdctlApp {
     public int run(GlobalArgs globals, CtlContext ctx) {
         PrintStream err = ctx.err();
         List<String> rest = new ArrayList<>(globals.rest());
-        CommandLine root = newCommandLine(rest.isEmpty() ? null : rest.get(0));
-        CommandLine leaf = root;
-        int depth = 0;
-        List<String> path = new ArrayList<>();
-        while (depth < rest.size()) {
-            CommandLine sub = resolve(leaf, rest.get(depth));
-            if (sub == null) {
-                break;
-            }
-            leaf = sub;
-            path.add(sub.getCommandName());
-            depth++;
+        List<String> rootWords = FINDER.words(null, rest);
+        CommandLine root = newCommandLine(rootWords.isEmpty() ? null : rootWords.get(0));
+        if (!rootWords.isEmpty() && rootWords.get(0).equals("help")) {
+            return help(root, rootWords.subList(1, rootWords.size()), ctx);
         }
-        if (leaf == root && depth < rest.size() && rest.get(depth).equals("help")) {
-            return help(root, rest.subList(depth + 1, rest.size()), ctx);
-        }
+        CommandFinder.Found<CommandLine> found = FINDER.find(root, rest);
+        CommandLine leaf = found.command();
+        List<String> commandArgs = found.args();
         if (globals.flagError() != null) {
             return flagError(leaf, globals.flagError(), ctx);
         }
-        List<String> commandArgs = rest.subList(depth, rest.size());
         if (wantsHelp(commandArgs)) {
             ctx.out().print(UsageRenderer.render(leaf.getCommandSpec()));
             return ExitCodes.SUCCESS;
         }
         if (!leaf.getSubcommands().isEmpty()) {
-            if (leaf == root && !commandArgs.isEmpty() && !commandArgs.get(0).startsWith("-")) {
-                String msg = PflagErrors.unknownCommand(commandArgs.get(0), "etcdctl")
-                        + suggestions(root, commandArgs.get(0));
+            List<String> words = FINDER.words(leaf, commandArgs);
+            if (leaf == root && !words.isEmpty()) {
+                String msg = PflagErrors.unknownCommand(words.get(0), "etcdctl") + suggestions(root, words.get(0));
                 err.println("Error: " + msg);
                 err.println("Run 'etcdctl --help' for usage.");
                 err.println("Error: " + msg);
                 return ExitCodes.ERROR;
             }
-            if (!commandArgs.isEmpty() && commandArgs.get(0).startsWith("-")) {
-                return flagError(leaf, PflagErrors.unknownFlag(commandArgs.get(0)), ctx);
+            // a command with subcommands has no flags of its own but help: any other is unknown
+            String flag = firstFlag(commandArgs);
+            if (flag != null) {
+                return flagError(leaf, PflagErrors.unknownFlag(flag), ctx);
             }
             ctx.out().print(UsageRenderer.render(leaf.getCommandSpec()));
             return ExitCodes.SUCCESS;
@@ -120,7 +114,10 @@ public final class EtcdctlApp {
             return flagError(leaf, e.getMessage(), ctx);
         }
         // the command path with names in full: an unambiguous prefix ("mem li") stands for the command
-        List<String> full = new ArrayList<>(path);
+        List<String> full = new ArrayList<>();
+        for (CommandLine c = leaf; c != root; c = c.getParent()) {
+            full.add(0, c.getCommandName());
+        }
         full.addAll(normalized);
         try {
             root.parseArgs(full.toArray(new String[0]));
@@ -144,6 +141,36 @@ public final class EtcdctlApp {
         } catch (RuntimeException e) {
             return ErrorReporter.report(e, err);
         }
+    }
+
+    /** cobra's command search over the picocli tree (null stands for the root in {@link #words} before it is built). */
+    private static final CommandFinder<CommandLine> FINDER = new CommandFinder<>(new CommandFinder.Model<>() {
+        @Override
+        public CommandLine subcommand(CommandLine command, String word) {
+            return resolve(command, word);
+        }
+
+        @Override
+        public boolean takesNoValue(CommandLine command, String flag, boolean shorthand) {
+            if (flag.equals(shorthand ? "h" : "help")) {
+                return true;
+            }
+            OptionSpec o = command == null ? null : command.getCommandSpec().findOption((shorthand ? "-" : "--") + flag);
+            return o != null && (o.type() == boolean.class || o.type() == Boolean.class);
+        }
+    });
+
+    /** The first flag of {@code args} before {@code --}, or null. */
+    private static String firstFlag(List<String> args) {
+        for (String a : args) {
+            if (a.equals("--")) {
+                return null;
+            }
+            if (a.startsWith("-") && !a.equals("-")) {
+                return a;
+            }
+        }
+        return null;
     }
 
     /**

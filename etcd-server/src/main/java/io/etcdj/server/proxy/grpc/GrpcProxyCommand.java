@@ -158,7 +158,9 @@ public final class GrpcProxyCommand extends Subcommand {
             err.println("etcd grpc-proxy: " + e.getMessage());
             return 1;
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(proxy::close, "grpc-proxy-shutdown"));
+        // SIGINT/SIGTERM end the process by that signal, as they end etcd's (which does not catch
+        // them here): the proxy closes first; other ends of the JVM close it in the hook
+        io.etcdj.server.osutil.Interrupts.handle(signal -> { }, proxy::close, "grpc-proxy-shutdown");
         proxy.awaitTermination();
         return 0;
     }

@@ -107,7 +107,9 @@ public final class GatewayCommand extends Subcommand {
             return 1;
         }
         TcpProxy proxy = new TcpProxy(listener, remotes, flags.getDuration("retry-delay"));
-        Runtime.getRuntime().addShutdownHook(new Thread(proxy::close, "gateway-shutdown"));
+        // SIGINT/SIGTERM end the process by that signal, as they end etcd's (which does not catch
+        // them here): the proxy closes first; other ends of the JVM close it in the hook
+        io.etcdj.server.osutil.Interrupts.handle(signal -> { }, proxy::close, "gateway-shutdown");
         proxy.run();
         return 0;
     }

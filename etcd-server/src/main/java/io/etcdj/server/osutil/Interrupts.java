@@ -1,0 +1,107 @@
+package io.etcdj.server.osutil;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import jnr.ffi.LibraryLoader;
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
+
+/**
+ * SIGINT and SIGTERM as etcd's osutil.HandleInterrupts treats them: the first one runs the orderly
+ * shutdown, then the process dies by that same signal (etcd resets the handler and sends the signal
+ * to itself), so a supervisor or a parent sees "killed by SIGTERM", not an exit status. The JVM's
+ * own handling would run the shutdown hooks and exit with status 128+n (143, 130), which systemd
+ * without SuccessExitStatus and etcd's e2e harness count as a failure.
+ *
+ * <p>{@code Signal.handle(sig, SIG_DFL)} puts the kernel's default action back (the JVM allows it for
+ * the shutdown signals); the signal is then sent with the C library's kill(2) to the process itself,
+ * through jnr-ffi (which the LMDB binding brings): Java's own {@code Signal.raise} refuses a signal
+ * no Java handler holds. As in etcd, a process that is PID 1 exits 0 instead (the kernel does not
+ * deliver a default-action signal to init). Signals that arrive while the shutdown runs are
+ * ignored: the first one decides.
+ */
+public final class Interrupts {
+
+    /** The C library function used. */
+    public interface LibC {
+        int kill(int pid, int signal);
+    }
+
+    /** How long to wait for the raised signal to end the process before exiting with 128+n instead. */
+    private static final long RAISE_GRACE_MILLIS = 5_000;
+
+    private Interrupts() {
+    }
+
+    /**
+     * Handles SIGINT and SIGTERM from now on: {@code announce} gets Go's name of the signal
+     * ("interrupt", "terminated") for the log line, then {@code shutdown} runs, then the process
+     * ends by the signal. Any other end of the JVM (System.exit, SIGHUP) runs {@code shutdown} in a
+     * shutdown hook named {@code hookName}; it runs once in all.
+     */
+    public static void handle(Consumer<String> announce, Runnable shutdown, String hookName) {
+        AtomicBoolean shutDown = new AtomicBoolean();
+        Runnable once = () -> {
+            if (shutDown.compareAndSet(false, true)) {
+                shutdown.run();
+            }
+        };
+        AtomicBoolean signalled = new AtomicBoolean();
+        SignalHandler handler = sig -> {
+            if (!signalled.compareAndSet(false, true)) {
+                return;
+            }
+            try {
+                announce.accept(goName(sig));
+                once.run();
+            } finally {
+                dieBy(sig);
+            }
+        };
+        Signal.handle(new Signal("INT"), handler);
+        Signal.handle(new Signal("TERM"), handler);
+        // once a signal is being handled, the work the shutdown ended may return and its thread call
+        // System.exit: the hook then holds the exit until the signal ends the process
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (signalled.get()) {
+                awaitDeath();
+            }
+            once.run();
+        }, hookName));
+    }
+
+    /** Go's {@code syscall.Signal.String()} for the two signals handled. */
+    static String goName(Signal sig) {
+        return sig.getName().equals("INT") ? "interrupt" : "terminated";
+    }
+
+    private static void awaitDeath() {
+        try {
+            Thread.sleep(2 * RAISE_GRACE_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void dieBy(Signal sig) {
+        System.out.flush();
+        System.err.flush();
+        if (ProcessHandle.current().pid() == 1) {
+            Runtime.getRuntime().halt(0);
+        }
+        Signal.handle(sig, SignalHandler.SIG_DFL);
+        try {
+            LibraryLoader.create(LibC.class).load("c").kill((int) ProcessHandle.current().pid(), sig.getNumber());
+        } catch (LinkageError | RuntimeException e) {
+            System.err.println("etcd: cannot send " + goName(sig) + " to itself: " + e);
+        }
+        // the signal ends the process once delivered; failing that, the status says which signal it
+        // was, as the JVM's would
+        try {
+            Thread.sleep(RAISE_GRACE_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        Runtime.getRuntime().halt(128 + sig.getNumber());
+    }
+}

@@ -1,0 +1,119 @@
+package io.etcdj.server.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.etcdj.harness.EtcdProcess;
+import io.etcdj.harness.FreePorts;
+import io.etcdj.harness.LoggedProcess;
+import io.etcdj.harness.TempDirs;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * SIGTERM and SIGINT end etcd, etcd gateway and etcd grpc-proxy by that signal (etcd re-raises it
+ * after its orderly shutdown), not with an exit status: ours and etcd 3.4 are run under a parent
+ * that sees how the process ended. Java's Process reports a death by signal n as exit 128+n, the
+ * same as an exit with that status, so the parent is a few lines of perl (perl-base is essential on
+ * Debian): it forks, execs the command, sends the signal the test names and prints the wait status.
+ */
+class SignalExitIT {
+
+    private static final String PARENT = String.join("\n",
+            "$| = 1;",
+            "my $pid = fork();",
+            "if ($pid == 0) { exec @ARGV or exit 127; }",
+            "print \"pid $pid\\n\";",
+            "my $sig = <STDIN>; chomp $sig;",
+            "kill $sig, $pid;",
+            "waitpid($pid, 0);",
+            "print(($? & 127) ? 'signal ' . ($? & 127) . \"\\n\" : 'exit ' . ($? >> 8) . \"\\n\");");
+
+    @ParameterizedTest(name = "{0} {1} {2}")
+    @CsvSource({
+        "OURS, member, TERM", "REAL_ETCD, member, TERM", "OURS, member, INT", "REAL_ETCD, member, INT",
+        "OURS, gateway, TERM", "REAL_ETCD, gateway, TERM", "OURS, grpc-proxy, INT", "REAL_ETCD, grpc-proxy, INT",
+    })
+    void diesByTheSignal(EtcdProcess.Binary binary, String kind, String signal) throws Exception {
+        Path home = TempDirs.create("etcd-signal-it-");
+        int port = FreePorts.pick();
+        List<String> cmd = new ArrayList<>(List.of("perl", "-e", PARENT, "--"));
+        cmd.addAll(binary.command().prefix(List.of()));
+        if (kind.equals("member")) {
+            int peer = FreePorts.pick();
+            cmd.addAll(List.of("--logger=zap", "--data-dir=" + home.resolve("data"),
+                    "--listen-client-urls=http://127.0.0.1:" + port, "--advertise-client-urls=http://127.0.0.1:" + port,
+                    "--listen-peer-urls=http://127.0.0.1:" + peer, "--initial-advertise-peer-urls=http://127.0.0.1:" + peer,
+                    "--initial-cluster=default=http://127.0.0.1:" + peer));
+        } else {
+            // the flag before "start": cobra's placement, which ours follows too
+            cmd.addAll(List.of(kind, "--endpoints=127.0.0.1:" + FreePorts.pick(), "start",
+                    "--listen-addr=127.0.0.1:" + port));
+        }
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(home.toFile())
+                .redirectError(home.resolve("log").toFile());
+        pb.environment().keySet().removeIf(k -> k.startsWith("ETCD"));
+        Process parent = pb.start();
+        long child = -1;
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(parent.getInputStream(), StandardCharsets.UTF_8));
+             Writer in = new java.io.OutputStreamWriter(parent.getOutputStream(), StandardCharsets.UTF_8)) {
+            String pidLine = out.readLine();
+            assertTrue(pidLine != null && pidLine.startsWith("pid "), String.valueOf(pidLine));
+            child = Long.parseLong(pidLine.substring(4));
+            awaitListening(port, child, home);
+            if (kind.equals("member")) {
+                // etcd takes the signals only once the member is ready (published to the cluster):
+                // before that the signal kills it without the orderly shutdown and its log line
+                awaitLogLine(home.resolve("log"), "published local member to cluster through raft", child);
+                Thread.sleep(1000);
+            }
+            in.write(signal + "\n");
+            in.flush();
+            assertTrue(parent.waitFor(60, TimeUnit.SECONDS), "did not end after SIG" + signal);
+            int number = signal.equals("TERM") ? 15 : 2;
+            assertEquals("signal " + number, out.readLine(), LoggedProcess.tail(home.resolve("log"), 20));
+            if (kind.equals("member")) {
+                // etcd's log line of the orderly shutdown, before the signal ends it (both log it with --logger=zap)
+                String name = signal.equals("TERM") ? "terminated" : "interrupt";
+                String log = Files.readString(home.resolve("log"), StandardCharsets.UTF_8);
+                assertTrue(log.contains("\"msg\":\"received signal; shutting down\",\"signal\":\"" + name + "\""), log);
+            }
+        } finally {
+            if (child > 0) {
+                ProcessHandle.of(child).ifPresent(ProcessHandle::destroyForcibly);
+            }
+            parent.destroyForcibly().waitFor();
+            TempDirs.delete(home);
+        }
+    }
+
+    private static void awaitLogLine(Path log, String line, long child) throws InterruptedException, IOException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!Files.readString(log, StandardCharsets.UTF_8).contains(line)) {
+            if (System.nanoTime() > deadline || ProcessHandle.of(child).map(h -> !h.isAlive()).orElse(true)) {
+                throw new AssertionError("no \"" + line + "\" in:\n" + LoggedProcess.tail(log, 20));
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    private static void awaitListening(int port, long child, Path home) throws InterruptedException, IOException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!LoggedProcess.accepts(port)) {
+            if (System.nanoTime() > deadline || ProcessHandle.of(child).map(h -> !h.isAlive()).orElse(true)) {
+                throw new AssertionError("not listening on " + port + ":\n" + LoggedProcess.tail(home.resolve("log"), 20));
+            }
+            Thread.sleep(100);
+        }
+    }
+}
