@@ -73,9 +73,11 @@ public final class ProgressLine implements AutoCloseable {
 
     /** The line's text for {@code done} of {@code total} after {@code elapsedNanos}. */
     String text(long done, long total, long elapsedNanos) {
-        StringBuilder b = new StringBuilder(label).append(": ").append(amount(done));
-        if (total > 0) {
-            b.append(" of ").append(amount(total))
+        StringBuilder b = new StringBuilder(label).append(": ");
+        if (total <= 0) {
+            b.append(amount(done));
+        } else {
+            b.append(unit == Unit.BYTES ? size(done) : Long.toString(done)).append(" of ").append(amount(total))
                     .append(String.format(Locale.ROOT, " (%d%%)", Math.min(100, done * 100 / total)));
         }
         double seconds = elapsedNanos / 1e9;
@@ -112,6 +114,14 @@ public final class ProgressLine implements AutoCloseable {
             return seconds / 60 + "m" + seconds % 60 + "s";
         }
         return seconds / 3600 + "h" + seconds % 3600 / 60 + "m";
+    }
+
+    /**
+     * Erases the line before other output is written to the terminal; the next {@link #update}
+     * draws it again at once, below that output.
+     */
+    public void clear() {
+        close();
     }
 
     /** Erases the line, so what follows starts at the beginning of a clean line. */
