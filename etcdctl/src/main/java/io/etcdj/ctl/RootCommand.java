@@ -17,6 +17,7 @@ import io.etcdj.ctl.command.MakeMirrorCommand;
 import io.etcdj.ctl.command.MemberCommand;
 import io.etcdj.ctl.command.MoveLeaderCommand;
 import io.etcdj.ctl.command.PutCommand;
+import io.etcdj.ctl.command.RecoverSpaceCommand;
 import io.etcdj.ctl.command.RoleCommand;
 import io.etcdj.ctl.command.ShellCommand;
 import io.etcdj.ctl.command.SnapshotCommand;
@@ -55,6 +56,7 @@ public final class RootCommand {
         m.put("snapshot", SnapshotCommand::new);
         m.put("alarm", AlarmCommand::new);
         m.put("defrag", DefragCommand::new);
+        m.put("recover-space", RecoverSpaceCommand::new);
         m.put("move-leader", MoveLeaderCommand::new);
         m.put("auth", AuthCommand::new);
         m.put("user", UserCommand::new);
@@ -77,7 +79,7 @@ public final class RootCommand {
     public static final java.util.List<String> SUGGESTION_ORDER = java.util.List.of("get", "put", "del", "txn",
             "compaction", "alarm", "defrag", "endpoint", "move-leader", "watch", "version", "lease", "member",
             "snapshot", "make-mirror", "lock", "elect", "auth", "user", "role", "check", "completion", "downgrade",
-            "shell");
+            "shell", "recover-space");
 
     /** The whole tree (help, the shell's completion). */
     public static CommandLine tree() {

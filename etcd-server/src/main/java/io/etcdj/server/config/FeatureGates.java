@@ -22,8 +22,11 @@ public final class FeatureGates {
         GATES.put("AllBeta", new Gate(false, "BETA", null));
         GATES.put("CompactHashCheck", new Gate(false, "ALPHA", null));
         GATES.put("InitialCorruptCheck", new Gate(false, "ALPHA", null));
-        GATES.put("LeaseCheckpoint", new Gate(false, "ALPHA", null));
-        GATES.put("LeaseCheckpointPersist", new Gate(false, "ALPHA", null));
+        // Beyond etcd (its #9395): on by default here, so a lease's remaining TTL survives a leader
+        // change and a restart; --feature-gates=LeaseCheckpoint=false or
+        // --experimental-enable-lease-checkpoint=false turns both off (docs/operations.md).
+        GATES.put("LeaseCheckpoint", new Gate(true, "ALPHA", null));
+        GATES.put("LeaseCheckpointPersist", new Gate(true, "ALPHA", null));
         GATES.put("SetMemberLocalAddr", new Gate(false, "ALPHA", null));
         GATES.put("StopGRPCServiceOnDefrag", new Gate(false, "ALPHA", null));
         GATES.put("TxnModeWriteWithSharedBuffer", new Gate(true, "BETA", null));

@@ -111,6 +111,7 @@ public record Flag(String group, String name, String defaultValue, String usage,
             c.add("auto-compaction-mode", "periodic", "Interpret 'auto-compaction-retention' one of: periodic|revision. 'periodic' for duration based retention, defaulting to hours if no time unit is provided (e.g. '5m'). 'revision' for revision number based retention.");
             c.add("v2-deprecation", "write-only", "Phase of v2store deprecation. Deprecated and scheduled for removal in v3.8. The default value is enforced, ignoring user input.\n    Supported values:\n      'not-yet'                // Issues a warning if v2store have meaningful content (default in v3.5)\n      'write-only'             // Custom v2 state is not allowed (default in v3.6)\n      'write-only-drop-data'   // Custom v2 state will get DELETED !\n      'gone'                   // v2store is not maintained any longer. (planned default in v3.7)");
             c.add("max-learners", "1", Kind.INT, "Sets the maximum number of learners that can be available in the cluster membership.");
+            c.add("auto-promote-learners", "false", Kind.BOOL, "Beyond etcd (its #15107): the leader promotes a learner to a voting member once its log has caught up (etcd's readiness rule: match index at least 90% of the leader's commit index).");
 
             c.group("Security");
             c.add("cert-file", "", "Path to the client server TLS cert file.");
@@ -185,8 +186,8 @@ public record Flag(String group, String name, String defaultValue, String usage,
             c.renamed("experimental-corrupt-check-time", "corrupt-check-time");
             c.gate("experimental-compact-hash-check-enabled", "false", "Enable leader to periodically check followers compaction hashes.", "CompactHashCheck");
             c.renamed("experimental-compact-hash-check-time", "compact-hash-check-time");
-            c.gate("experimental-enable-lease-checkpoint", "false", "ExperimentalEnableLeaseCheckpoint enables leader to send regular checkpoints to other members to prevent reset of remaining TTL on leader change.", "LeaseCheckpoint");
-            c.gate("experimental-enable-lease-checkpoint-persist", "false", "Enable persisting remainingTTL to prevent indefinite auto-renewal of long lived leases. Always enabled in v3.6. Should be used to ensure smooth upgrade from v3.5 clusters with this feature enabled. Requires experimental-enable-lease-checkpoint to be enabled.", "LeaseCheckpointPersist");
+            c.gate("experimental-enable-lease-checkpoint", "true", "ExperimentalEnableLeaseCheckpoint enables leader to send regular checkpoints to other members to prevent reset of remaining TTL on leader change.", "LeaseCheckpoint");
+            c.gate("experimental-enable-lease-checkpoint-persist", "true", "Enable persisting remainingTTL to prevent indefinite auto-renewal of long lived leases. Always enabled in v3.6. Should be used to ensure smooth upgrade from v3.5 clusters with this feature enabled. Requires experimental-enable-lease-checkpoint to be enabled.", "LeaseCheckpointPersist");
             c.renamed("experimental-compaction-batch-limit", "compaction-batch-limit");
             c.renamed("experimental-compaction-sleep-interval", "compaction-sleep-interval");
             c.renamed("experimental-peer-skip-client-san-verification", "peer-skip-client-san-verification");

@@ -31,6 +31,11 @@ final class FlagResolver {
         return FeatureGates.value(name, gates);
     }
 
+    /** Whether a gate was set on the command line, in the config file or the environment. */
+    boolean gateGiven(String name) {
+        return gates.containsKey(name);
+    }
+
     /** The given values, every deprecated spelling moved to its 3.6 name. */
     Map<String, String> resolve() throws ConfigException {
         for (Map.Entry<String, String> e : given.entrySet()) {

@@ -18,14 +18,17 @@ import java.time.Duration;
  * @param setMemberLocalAddr feature gate SetMemberLocalAddr
  * @param stopGrpcServiceOnDefrag feature gate StopGRPCServiceOnDefrag
  * @param txnModeWriteWithSharedBuffer feature gate TxnModeWriteWithSharedBuffer
+ * @param autoPromoteLearners {@code --auto-promote-learners} (beyond etcd): the leader promotes a
+ *                            learner once it is in sync
  */
 public record MemberTuning(Duration raftReadTimeout, Duration raftWriteTimeout, boolean memoryMlock, boolean arrayFreelist,
                            boolean initialElectionTickAdvance, Duration downgradeCheckTime, boolean peerSkipClientSanVerification,
-                           boolean setMemberLocalAddr, boolean stopGrpcServiceOnDefrag, boolean txnModeWriteWithSharedBuffer) {
+                           boolean setMemberLocalAddr, boolean stopGrpcServiceOnDefrag, boolean txnModeWriteWithSharedBuffer,
+                           boolean autoPromoteLearners) {
 
     /** etcd's defaults. */
     public static final MemberTuning DEFAULTS = new MemberTuning(Duration.ofSeconds(5), Duration.ofSeconds(5), false, false,
-            true, Duration.ofSeconds(5), false, false, false, true);
+            true, Duration.ofSeconds(5), false, false, false, true, false);
 
     /** etcd's value for the freelist flag: "array" is the array freelist, anything else the map one. */
     public String freelistType() {

@@ -213,7 +213,8 @@ public record ServerConfig(
 
     private static StoreTuning storeTuning(Map<String, String> all, FlagResolver resolver) throws ConfigException {
         boolean checkpoint = resolver.gate("LeaseCheckpoint");
-        boolean persist = resolver.gate("LeaseCheckpointPersist");
+        // Persisting is on by default only with checkpoints: turning checkpoints off turns it off too.
+        boolean persist = resolver.gateGiven("LeaseCheckpointPersist") ? resolver.gate("LeaseCheckpointPersist") : checkpoint;
         if (checkpoint && !persist) {
             resolver.warnings().add("Detected that checkpointing is enabled without persistence. Consider enabling feature gate LeaseCheckpointPersist");
         }
@@ -233,7 +234,8 @@ public record ServerConfig(
                 bool(all, "peer-skip-client-san-verification"),
                 resolver.gate("SetMemberLocalAddr"),
                 resolver.gate("StopGRPCServiceOnDefrag"),
-                resolver.gate("TxnModeWriteWithSharedBuffer"));
+                resolver.gate("TxnModeWriteWithSharedBuffer"),
+                bool(all, "auto-promote-learners"));
     }
 
     private static WatchdogOptions watchdog(Map<String, String> all, FlagResolver resolver) throws ConfigException {

@@ -25,7 +25,8 @@ public record StoreTuning(
     /** etcd's defaultCompactionSleepInterval. */
     public static final Duration DEFAULT_COMPACTION_SLEEP_INTERVAL = Duration.ofMillis(10);
 
-    public static final StoreTuning DEFAULTS = new StoreTuning(false, false, DEFAULT_LEASE_CHECKPOINT_INTERVAL,
+    /** This server's defaults: etcd's, except that lease checkpoints are on and persisted (docs/operations.md). */
+    public static final StoreTuning DEFAULTS = new StoreTuning(true, true, DEFAULT_LEASE_CHECKPOINT_INTERVAL,
             DEFAULT_COMPACTION_BATCH_LIMIT, DEFAULT_COMPACTION_SLEEP_INTERVAL);
 
     /**

@@ -223,6 +223,9 @@ public final class EtcdServer implements AutoCloseable {
         ElectionTickAdvance.start(tuning.initialElectionTickAdvance(), sm.membership.members().size(), memberId,
                 config.electionTicks(), config.heartbeatMillis(), clock, timers, transport::activePeers, raft::advanceTicks);
         startDowngradeMonitor(tuning.downgradeCheckTime());
+        if (tuning.autoPromoteLearners()) {
+            startLearnerPromoter();
+        }
         new Compactor(new Compactor.Target() {
             @Override
             public long currentRevision() {
@@ -343,6 +346,39 @@ public final class EtcdServer implements AutoCloseable {
                 LOG.warn("failed to cancel downgrade", "error", String.valueOf(e.getMessage()));
             }
         }, every.toNanos(), every.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    /** --auto-promote-learners: once a second the leader promotes a learner that has caught up, on the check thread. */
+    private void startLearnerPromoter() {
+        LearnerPromoter promoter = new LearnerPromoter(new LearnerPromoter.Cluster() {
+            @Override
+            public LearnerPromoter.Progress progress() {
+                if (!raft.isLeader()) {
+                    return null;
+                }
+                io.etcdj.raft.Status st = raft.call(n -> n.status()).join();
+                java.util.Map<Long, Long> learners = new java.util.LinkedHashMap<>();
+                for (io.etcdj.api.etcdserverpb.Member m : sm.membership.members()) {
+                    if (m.getIsLearner()) {
+                        io.etcdj.raft.Status.PeerProgress p = st.progress().get(m.getID());
+                        learners.put(m.getID(), p == null ? 0L : p.match());
+                    }
+                }
+                return new LearnerPromoter.Progress(st.commit(), learners);
+            }
+
+            @Override
+            public CompletableFuture<?> promote(long learner) {
+                return cluster.promote(learner);
+            }
+        });
+        corruptChecks.scheduleWithFixedDelay(() -> {
+            try {
+                promoter.check();
+            } catch (RuntimeException e) {
+                LOG.warn("failed to check learners for promotion", "error", String.valueOf(e.getMessage()));
+            }
+        }, 1, 1, TimeUnit.SECONDS);
     }
 
     /** Runs the periodic corruption check (--corrupt-check-time) on a thread of its own. */

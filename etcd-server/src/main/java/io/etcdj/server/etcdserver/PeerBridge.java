@@ -148,7 +148,7 @@ final class PeerBridge implements PeerHandler {
         }
         Status st = server.raft().call(n -> n.status()).join();
         Status.PeerProgress p = st.progress().get(memberId);
-        boolean ready = p != null && p.match() >= st.commit() * 9 / 10;
+        boolean ready = p != null && LearnerPromoter.inSync(p.match(), st.commit());
         if (!ready) {
             LOG.warn("learner is not ready to be promoted", "member-id", Long.toHexString(memberId),
                     "match", p == null ? 0 : p.match(), "leader-commit", st.commit());

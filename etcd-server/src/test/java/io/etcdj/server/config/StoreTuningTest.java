@@ -16,13 +16,28 @@ class StoreTuningTest {
     }
 
     @Test
-    void defaultsAreEtcds() throws Exception {
+    void defaultsAreEtcdsButLeaseCheckpointsAreOnAndPersisted() throws Exception {
         StoreTuning t = tuning();
-        assertFalse(t.leaseCheckpoint());
-        assertFalse(t.leaseCheckpointPersist());
+        // the deliberate difference (etcd #9395): a lease's remaining TTL survives a leader change
+        assertTrue(t.leaseCheckpoint());
+        assertTrue(t.leaseCheckpointPersist());
+        assertEquals(StoreTuning.DEFAULTS, t);
         assertEquals(Duration.ofMinutes(5), t.leaseCheckpointInterval());
         assertEquals(1000, t.compactionBatchLimit());
         assertEquals(Duration.ofMillis(10), t.compactionSleepInterval());
+    }
+
+    @Test
+    void etcdsFlagsTurnCheckpointsOffAndPersistenceWithThem() throws Exception {
+        for (String[] off : new String[][] {{"--experimental-enable-lease-checkpoint=false"},
+            {"--feature-gates=LeaseCheckpoint=false"}}) {
+            StoreTuning t = tuning(off);
+            assertFalse(t.leaseCheckpoint(), off[0]);
+            assertFalse(t.leaseCheckpointPersist(), off[0]);
+        }
+        StoreTuning notPersisted = tuning("--experimental-enable-lease-checkpoint-persist=false");
+        assertTrue(notPersisted.leaseCheckpoint());
+        assertFalse(notPersisted.leaseCheckpointPersist());
     }
 
     @Test
@@ -36,9 +51,11 @@ class StoreTuningTest {
 
     @Test
     void persistenceWithoutCheckpointsStopsTheStartWithEtcdsError() {
-        ConfigException e = assertThrows(ConfigException.class, () -> tuning("--feature-gates=LeaseCheckpointPersist=true"));
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> tuning("--feature-gates=LeaseCheckpoint=false,LeaseCheckpointPersist=true"));
         assertEquals("enabling feature gate LeaseCheckpointPersist requires enabling feature gate LeaseCheckpoint", e.getMessage());
-        assertThrows(ConfigException.class, () -> tuning("--experimental-enable-lease-checkpoint-persist=true"));
+        assertThrows(ConfigException.class, () -> tuning("--experimental-enable-lease-checkpoint=false",
+                "--experimental-enable-lease-checkpoint-persist=true"));
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.etcdj.ctl.command;
 
 import io.etcdj.api.etcdserverpb.DefragmentRequest;
 import io.etcdj.cli.CliException;
+import io.etcdj.cli.progress.ProgressLine;
 import io.etcdj.client.EtcdClient;
 import io.etcdj.client.EtcdClientException;
 import io.etcdj.ctl.cli.CtlCommand;
@@ -21,16 +22,30 @@ public final class DefragCommand extends CtlCommand {
     @Parameters(arity = "0..*", hidden = true)
     List<String> ignored;
 
+    /** At a terminal the progress line needs the process's own stderr. */
+    @Override
+    public boolean needsOwnProcess(boolean terminal) {
+        return terminal;
+    }
+
     @Override
     protected void run() {
         boolean failed = false;
-        for (String ep : ClusterEndpoints.resolve(ctx, cluster)) {
-            try (EtcdClient c = ctx.newClient(List.of(ep))) {
-                c.maintenance(s -> s.defragment(DefragmentRequest.getDefaultInstance()));
-                ctx.out().println("Finished defragmenting etcd member[" + ep + "]");
-            } catch (EtcdClientException e) {
-                ctx.err().println("Failed to defragment etcd member[" + ep + "] (" + e.getMessage() + ")");
-                failed = true;
+        List<String> eps = ClusterEndpoints.resolve(ctx, cluster);
+        // beyond etcd: at a terminal, members done of all, rate and ETA on stderr
+        try (ProgressLine progress = CommandProgress.line(ctx, "defrag", ProgressLine.Unit.COUNT, "members")) {
+            for (int i = 0; i < eps.size(); i++) {
+                progress.update(i, eps.size());
+                String ep = eps.get(i);
+                try (EtcdClient c = ctx.newClient(List.of(ep))) {
+                    c.maintenance(s -> s.defragment(DefragmentRequest.getDefaultInstance()));
+                    progress.clear();
+                    ctx.out().println("Finished defragmenting etcd member[" + ep + "]");
+                } catch (EtcdClientException e) {
+                    progress.clear();
+                    ctx.err().println("Failed to defragment etcd member[" + ep + "] (" + e.getMessage() + ")");
+                    failed = true;
+                }
             }
         }
         if (failed) {

@@ -75,17 +75,32 @@ public final class MemberCommand {
         }
     }
 
-    /** {@code member remove id}. */
+    /**
+     * {@code member remove id}, or (beyond etcd, its #2195) {@code member remove --name name}: the
+     * member is looked up in a linearizable member list; an unknown or ambiguous name is refused.
+     */
     @Command(name = "remove", description = "Removes a member from the cluster",
             customSynopsis = "etcdctl member remove <memberID> [flags]")
     public static final class Remove extends CtlCommand {
+        @Option(names = "--name", description = "remove the member with this name instead of an ID (refused when no member "
+                + "or several have it)")
+        String name;
+
         @Parameters(arity = "0..*")
         List<String> args;
 
         @Override
         protected void run() {
-            String arg = onlyArg(args, "member ID is not provided");
-            long id = Args.memberId(arg);
+            long id;
+            if (name == null) {
+                id = Args.memberId(onlyArg(args, "member ID is not provided"));
+            } else if (!orEmpty(args).isEmpty()) {
+                throw CliException.badArgs("give either a member ID or --name, not both");
+            } else {
+                ctx.checkFormat();
+                id = MemberByName.id(ctx.client().cluster(s -> s.memberList(
+                        MemberListRequest.newBuilder().setLinearizable(true).build())), name);
+            }
             ctx.checkFormat();
             var resp = ctx.client().cluster(s -> s.memberRemove(MemberRemoveRequest.newBuilder().setID(id).build()));
             ctx.printer().memberRemove(id, resp);

@@ -1,20 +1,12 @@
 package io.etcdj.ctl.command;
 
-import io.etcdj.api.etcdserverpb.SnapshotRequest;
-import io.etcdj.api.etcdserverpb.SnapshotResponse;
 import io.etcdj.cli.CliException;
 import io.etcdj.cli.ExitCodes;
-import io.etcdj.client.EtcdClient;
-import io.etcdj.client.EtcdClientException;
 import io.etcdj.ctl.cli.CtlCommand;
-import io.grpc.Status;
-import io.grpc.StatusRuntimeException;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.Iterator;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -117,71 +109,58 @@ public final class SnapshotCommand {
         }
     }
 
-    /** Writes to {@code file.part} and renames it when complete, so a failed save leaves no torn file. */
+    /**
+     * Writes to {@code file.part} and renames it when complete, so a failed save leaves no torn file.
+     * Beyond etcd (its #11695): given several endpoints, where etcdctl refuses, it asks each in turn
+     * until one delivers the whole snapshot, and says on stderr which member the file came from.
+     */
     @Command(name = "save", description = "Stores an etcd node backend snapshot to a given file",
             customSynopsis = "etcdctl snapshot save <filename> [flags]")
     public static final class Save extends CtlCommand {
         @Parameters(arity = "0..*")
         List<String> args;
 
+        /** At a terminal the progress line needs the process's own stderr. */
+        @Override
+        public boolean needsOwnProcess(boolean terminal) {
+            return terminal;
+        }
+
         @Override
         protected void run() {
             String arg = onlyArg(args, "snapshot save expects one argument");
             List<String> eps = ctx.endpoints();
-            if (eps.size() != 1) {
-                throw new CliException(ExitCodes.INTERRUPTED, "snapshot must be requested to one selected node, not multiple ["
-                        + String.join(" ", eps) + "]");
-            }
             // Messages name the files as typed; the file operations use them resolved (see CtlContext.file).
             Path target = ctx.file(arg);
             Path part = ctx.file(arg + ".part");
             String partName = arg + ".part";
             SnapshotLog log = new SnapshotLog(ctx.err());
-            long start = System.nanoTime();
-            long size = 0;
-            OutputStream os;
-            try {
-                os = Files.newOutputStream(part);
-            } catch (IOException e) {
-                throw new CliException(ExitCodes.INTERRUPTED, "could not open " + partName + " (open " + partName
-                        + ": no such file or directory)", e);
+            if (eps.isEmpty()) {
+                throw new CliException(ExitCodes.BAD_CONNECTION, "etcdclient: no available endpoints");
             }
-            log.epoch("snapshot/v3_snapshot.go:119", "created temporary db file", ",\"path\":\"" + partName + "\"");
-            try (EtcdClient c = ctx.newClient(eps); os) {
-                Iterator<SnapshotResponse> it = c.maintenanceStream().snapshot(SnapshotRequest.getDefaultInstance());
-                log.iso("clientv3/maintenance.go:200", "opened snapshot stream; downloading");
-                log.epoch("snapshot/v3_snapshot.go:127", "fetching snapshot", ",\"endpoint\":\"" + eps.get(0) + "\"");
-                while (it.hasNext()) {
-                    SnapshotResponse chunk = it.next();
-                    chunk.getBlob().writeTo(os);
-                    size += chunk.getBlob().size();
+            SnapshotDownload.Result got = null;
+            for (int i = 0; i < eps.size() && got == null; i++) {
+                String ep = eps.get(i);
+                try {
+                    got = SnapshotDownload.fetch(ctx, ep, part, partName, log, eps.size() > 1);
+                } catch (CliException e) {
+                    if (i == eps.size() - 1) {
+                        throw e;
+                    }
+                    ctx.err().println("Error: snapshot from " + ep + " failed (" + e.getMessage()
+                            + "); trying the next endpoint");
                 }
-                log.iso("clientv3/maintenance.go:208", "completed snapshot read; closing");
-            } catch (StatusRuntimeException e) {
-                deleteQuietly(part);
-                throw new CliException(ExitCodes.INTERRUPTED, EtcdClientException.from(Status.fromThrowable(e)).getMessage());
-            } catch (IOException e) {
-                deleteQuietly(part);
-                throw new CliException(ExitCodes.INTERRUPTED, "could not write snapshot: " + e.getMessage(), e);
             }
-            log.epoch("snapshot/v3_snapshot.go:142", "fetched snapshot", ",\"endpoint\":\"" + eps.get(0)
-                    + "\",\"size\":\"" + io.etcdj.format.GoBytes.format(size) + "\",\"took\":"
-                    + SnapshotLog.seconds(System.nanoTime() - start));
             try {
                 Files.move(part, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } catch (IOException e) {
                 throw new CliException(ExitCodes.INTERRUPTED, "could not rename " + partName + " to " + arg, e);
             }
             log.epoch("snapshot/v3_snapshot.go:152", "saved", ",\"path\":\"" + arg + "\"");
-            ctx.out().println("Snapshot saved at " + arg);
-        }
-
-        private static void deleteQuietly(Path p) {
-            try {
-                Files.deleteIfExists(p);
-            } catch (IOException ignored) {
-                // Best effort: the partial file is harmless.
+            if (eps.size() > 1) {
+                ctx.err().println("Snapshot taken from " + got.member() + " at " + got.endpoint());
             }
+            ctx.out().println("Snapshot saved at " + arg);
         }
     }
 }

@@ -1,0 +1,36 @@
+package io.etcdj.cli.progress;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Whether this process talks to a person: its stdin, stdout and stderr are all terminals. Java
+ * has no isatty; on Linux each descriptor's link under /proc/self/fd names its device, and a
+ * terminal is a pseudo-terminal ({@code /dev/pts/N}) or a console ({@code /dev/ttyN},
+ * {@code /dev/console}). Where /proc is missing the answer is no, so a progress line is never
+ * drawn into a file or pipe by mistake.
+ */
+public final class Terminals {
+
+    private Terminals() {
+    }
+
+    /** True when descriptors 0, 1 and 2 are all terminals. */
+    public static boolean interactive() {
+        return isTerminal(0) && isTerminal(1) && isTerminal(2);
+    }
+
+    static boolean isTerminal(int fd) {
+        try {
+            return isTerminalDevice(Files.readSymbolicLink(Path.of("/proc/self/fd/" + fd)).toString());
+        } catch (IOException | UnsupportedOperationException | SecurityException e) {
+            return false;
+        }
+    }
+
+    /** Whether a device path names a terminal (a pseudo-terminal, a virtual or serial console). */
+    static boolean isTerminalDevice(String device) {
+        return device.startsWith("/dev/pts/") || device.startsWith("/dev/tty") || device.equals("/dev/console");
+    }
+}

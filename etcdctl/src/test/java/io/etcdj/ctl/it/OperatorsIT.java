@@ -1,0 +1,246 @@
+package io.etcdj.ctl.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.protobuf.ByteString;
+import io.etcdj.api.etcdserverpb.PutRequest;
+import io.etcdj.client.ClientConfig;
+import io.etcdj.client.Endpoint;
+import io.etcdj.client.EtcdClient;
+import io.etcdj.client.EtcdClientException;
+import io.etcdj.harness.Eventually;
+import io.etcdj.harness.FreePorts;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The operators' requests beyond etcd (docs/etcdctl.md, "Beyond etcd"), run with our etcdctl
+ * against members of our server and of the real etcd 3.4: member remove --name, snapshot save
+ * from the first healthy of several endpoints, recover-space after a NOSPACE alarm, and the
+ * progress line, drawn at a terminal (under {@code script}) and absent in a pipe.
+ */
+class OperatorsIT {
+    private static final Path ETCDCTL = OurMembers.ROOT.resolve("bin/etcdctl");
+    private static final Pattern REMOVED = Pattern.compile("^Member ([0-9a-f]+) removed from cluster ([0-9a-f]+)$",
+            Pattern.MULTILINE);
+
+    @TempDir
+    Path dir;
+
+    private record Run(int code, String out, String err) {
+    }
+
+    private static Path server(String which) {
+        return "real".equals(which) ? RealEtcd.ETCD : OurMembers.ROOT.resolve("bin/etcd");
+    }
+
+    /** Our etcdctl, in a pipe, each call a JVM of its own. */
+    private Run etcdctl(String endpoints, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(ETCDCTL.toString(), "--endpoints=" + endpoints));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
+        environment(pb);
+        Process p = pb.start();
+        p.getOutputStream().close();
+        byte[] out = p.getInputStream().readAllBytes();
+        byte[] err = p.getErrorStream().readAllBytes();
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS));
+        return new Run(p.exitValue(), new String(out, StandardCharsets.UTF_8), new String(err, StandardCharsets.UTF_8));
+    }
+
+    private static void environment(ProcessBuilder pb) {
+        pb.environment().keySet().removeIf(k -> k.startsWith("ETCD"));
+        pb.environment().put("ETCDCTL_API", "3");
+        pb.environment().put("ETCDJ_NO_DAEMON", "1");
+    }
+
+    /** Our etcdctl at a pseudo-terminal ({@code script -qfec}); returns the screen (stdout and stderr). */
+    private String atTerminal(String endpoints, String... args) throws Exception {
+        StringBuilder line = new StringBuilder(TerminalSession.quote(ETCDCTL.toString()))
+                .append(" --endpoints=").append(endpoints);
+        for (String a : args) {
+            line.append(' ').append(TerminalSession.quote(a));
+        }
+        ProcessBuilder pb = new ProcessBuilder("script", "-qfec", line.toString(), "/dev/null").directory(dir.toFile())
+                .redirectErrorStream(true);
+        environment(pb);
+        pb.environment().put("TERM", "xterm");
+        Process p = pb.start();
+        byte[] screen = p.getInputStream().readAllBytes();
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), new String(screen, StandardCharsets.UTF_8));
+        return new String(screen, StandardCharsets.UTF_8);
+    }
+
+    private OurMembers.Member startOne(OurMembers members, String which, String name, String... flags) throws Exception {
+        OurMembers.Member m = OurMembers.member(name);
+        List<String> all = new ArrayList<>(List.of("--name=" + name, "--initial-cluster=" + name + "=" + m.peerUrl(),
+                "--initial-cluster-token=ops-" + which));
+        all.addAll(List.of(flags));
+        members.launch(m, Map.of(), all.toArray(String[]::new));
+        OurMembers.awaitPort(m.client());
+        Eventually.poll(Duration.ofSeconds(30), Duration.ofMillis(300), () -> etcdctl(m.endpoint(), "endpoint", "health"),
+                r -> r.code() == 0);
+        return m;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ours", "real"})
+    void memberRemoveByName(String which) throws Exception {
+        try (OurMembers members = new OurMembers(dir, server(which))) {
+            List<OurMembers.Member> cluster = List.of(OurMembers.member("infra1"), OurMembers.member("infra2"));
+            for (OurMembers.Member m : cluster) {
+                members.launch(m, OurMembers.initialCluster(cluster), "new", "ops-" + which);
+            }
+            String eps = cluster.get(0).endpoint() + "," + cluster.get(1).endpoint();
+            // both members have published their names
+            Eventually.poll(Duration.ofSeconds(60), Duration.ofMillis(300), () -> etcdctl(eps, "member", "list"),
+                    r -> r.out().contains(", started, infra1,") && r.out().contains(", started, infra2,"));
+
+            Run unknown = etcdctl(eps, "member", "remove", "--name", "infra9");
+            assertEquals(1, unknown.code(), unknown.err());
+            assertTrue(unknown.err().startsWith("Error: no member named \"infra9\" in the cluster (members: "), unknown.err());
+            Run both = etcdctl(eps, "member", "remove", "1234", "--name", "infra2");
+            assertEquals(128, both.code(), both.err());
+
+            String id = memberId(etcdctl(eps, "member", "list").out(), "infra2");
+            Run removed = Eventually.poll(Duration.ofSeconds(30), Duration.ofSeconds(1),
+                    () -> etcdctl(cluster.get(0).endpoint(), "member", "remove", "--name", "infra2"),
+                    r -> !r.err().contains("unhealthy cluster"));
+            assertEquals(0, removed.code(), removed.err());
+            Matcher m = REMOVED.matcher(removed.out());
+            assertTrue(m.find(), removed.out());
+            assertEquals(id, m.group(1), "the member named infra2 is the one removed");
+            String after = etcdctl(cluster.get(0).endpoint(), "member", "list").out();
+            assertFalse(after.contains("infra2"), after);
+            assertTrue(after.contains(", started, infra1,"), after);
+        }
+    }
+
+    private static String memberId(String list, String name) {
+        Matcher m = Pattern.compile("^([0-9a-f]+), started, " + name + ",", Pattern.MULTILINE).matcher(list);
+        assertTrue(m.find(), list);
+        return m.group(1);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ours", "real"})
+    void snapshotSaveTakesTheFirstEndpointThatDelivers(String which) throws Exception {
+        try (OurMembers members = new OurMembers(dir, server(which))) {
+            OurMembers.Member m = startOne(members, which, "snap1");
+            assertEquals(0, etcdctl(m.endpoint(), "put", "k", "v").code());
+            String dead = "127.0.0.1:" + FreePorts.pick();
+
+            Run one = etcdctl(m.endpoint(), "snapshot", "save", "one.db");
+            assertEquals(0, one.code(), one.err());
+            assertEquals("Snapshot saved at one.db\n", one.out());
+            assertFalse(one.err().contains("Snapshot taken from"), "one endpoint: etcdctl's output only");
+
+            Run failover = etcdctl(dead + "," + m.endpoint(), "snapshot", "save", "two.db");
+            assertEquals(0, failover.code(), failover.err());
+            assertEquals("Snapshot saved at two.db\n", failover.out());
+            assertTrue(failover.err().contains("Error: snapshot from " + dead + " failed ("), failover.err());
+            assertTrue(failover.err().contains("trying the next endpoint"), failover.err());
+            String id = memberIdOf(m);
+            assertTrue(failover.err().contains("Snapshot taken from member snap1 (" + id + ") at " + m.endpoint()),
+                    failover.err());
+            assertTrue(Files.size(dir.resolve("two.db")) > 0);
+            assertFalse(Files.exists(dir.resolve("two.db.part")));
+
+            Run none = etcdctl(dead + "," + dead, "snapshot", "save", "three.db");
+            assertTrue(none.code() != 0, none.out());
+            assertFalse(Files.exists(dir.resolve("three.db")));
+            assertFalse(Files.exists(dir.resolve("three.db.part")));
+        }
+    }
+
+    private String memberIdOf(OurMembers.Member m) throws Exception {
+        return memberId(etcdctl(m.endpoint(), "member", "list").out(), m.name());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ours", "real"})
+    void recoverSpaceAfterNospace(String which) throws Exception {
+        try (OurMembers members = new OurMembers(dir, server(which))) {
+            OurMembers.Member m = startOne(members, which, "full1", "--quota-backend-bytes=" + (8L << 20));
+            fillUntilNospace(m.endpoint());
+            Run alarms = etcdctl(m.endpoint(), "alarm", "list");
+            assertTrue(alarms.out().contains("alarm:NOSPACE"), alarms.out());
+            Run refused = etcdctl(m.endpoint(), "put", "after", "1");
+            assertTrue(refused.err().contains("database space exceeded"), refused.err());
+
+            Run rec = etcdctl(m.endpoint(), "recover-space");
+            assertEquals(0, rec.code(), rec.out() + rec.err());
+            String id = memberIdOf(m);
+            List<String> lines = rec.out().lines().toList();
+            assertTrue(lines.get(0).matches("compacted revision \\d+"), rec.out());
+            assertTrue(lines.get(1).matches("defragmented " + Pattern.quote(m.endpoint()) + " \\(member " + id
+                    + "\\): \\d+(\\.\\d+)? [kMG]?B -> \\d+(\\.\\d+)? [kMG]?B"), rec.out());
+            assertEquals("disarmed alarm NOSPACE of member " + id, lines.get(2), rec.out());
+            assertTrue(lines.get(3).matches("space won: \\d+(\\.\\d+)? [kM]B on 1 member"), rec.out());
+            assertEquals("", etcdctl(m.endpoint(), "alarm", "list").out());
+            assertEquals(0, etcdctl(m.endpoint(), "put", "after", "1").code());
+
+            // again, as JSON: nothing left to compact or disarm, the sizes as numbers
+            Run json = etcdctl(m.endpoint(), "recover-space", "-w", "json");
+            assertEquals(0, json.code(), json.err());
+            assertTrue(json.out().matches("\\{\"revision\":\\d+,\"compacted\":(true|false),\"members\":\\[\\{\"endpoint\":\""
+                    + Pattern.quote(m.endpoint()) + "\",\"member_id\":\\d+,\"db_size_before\":\\d+,\"db_size_after\":\\d+}],"
+                    + "\"disarmed\":\\[],\"space_won\":\\d+}\n"), json.out());
+        }
+    }
+
+    /** Overwrites one key with 256 KB values until the member raises NOSPACE. */
+    private static void fillUntilNospace(String endpoint) {
+        ByteString value = ByteString.copyFrom(new byte[256 << 10]);
+        try (EtcdClient c = EtcdClient.connect(ClientConfig.builder().endpoints(List.of(Endpoint.parse(endpoint))).build())) {
+            for (int i = 0; i < 400; i++) {
+                try {
+                    c.kv(s -> s.put(PutRequest.newBuilder().setKey(ByteString.copyFromUtf8("big")).setValue(value).build()));
+                } catch (EtcdClientException e) {
+                    assertTrue(e.getMessage().contains("database space exceeded"), e.getMessage());
+                    return;
+                }
+            }
+        }
+        throw new AssertionError("no NOSPACE after 100 MB of writes");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ours", "real"})
+    void progressLineAtATerminalOnlyAndOutputUnchanged(String which) throws Exception {
+        try (OurMembers members = new OurMembers(dir, server(which))) {
+            OurMembers.Member m = startOne(members, which, "prog1");
+            String eps = m.endpoint();
+            String screen = atTerminal(eps, "snapshot", "save", "tty.db");
+            assertTrue(screen.contains("\r\033[Ksnapshot save: "), screen);
+            assertTrue(screen.contains("Snapshot saved at tty.db"), screen);
+            Run piped = etcdctl(eps, "snapshot", "save", "pipe.db");
+            assertFalse(piped.err().contains("\r") || piped.out().contains("\r"), "no progress line in a pipe");
+            assertFalse(piped.err().contains("snapshot save: "), piped.err());
+
+            String defrag = atTerminal(eps, "defrag");
+            assertTrue(defrag.contains("\r\033[Kdefrag: 0 of 1 members"), defrag);
+            assertTrue(defrag.contains("Finished defragmenting etcd member[" + eps + "]"), defrag);
+            Run defragPiped = etcdctl(eps, "defrag");
+            assertEquals("Finished defragmenting etcd member[" + eps + "]\n", defragPiped.out());
+            assertEquals("", defragPiped.err());
+
+            String json = atTerminal(eps, "recover-space", "-w", "json");
+            assertFalse(json.contains("\033[K"), "no progress line with -w json: " + json);
+        }
+    }
+}
