@@ -85,11 +85,9 @@ class OverloadIT {
         member.start();
         try (GrpcEndpoint grpc = new GrpcEndpoint(member)) {
             // a learner's conf change: its apply sleeps, holding every entry committed after it
-            Etcdctl ctl = new Etcdctl(member.endpoint());
-            var add = ctl.background("member", "add", "learner1", "--learner",
-                    "--peer-urls=http://127.0.0.1:" + FreePorts.pick());
-            res.track(add);
             StatusResponse before = grpc.maintenance().status(StatusRequest.getDefaultInstance());
+            res.track(new Etcdctl(member.endpoint()).background("member", "add", "learner1", "--learner",
+                    "--peer-urls=http://127.0.0.1:" + FreePorts.pick()));
             Eventually.until("the conf change committed and its apply held", Duration.ofSeconds(10), () -> {
                 StatusResponse s = grpc.maintenance().status(StatusRequest.getDefaultInstance());
                 return s.getRaftIndex() > before.getRaftIndex() && s.getRaftAppliedIndex() < s.getRaftIndex();
