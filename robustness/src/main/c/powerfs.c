@@ -12,8 +12,9 @@
  *   writes the file's cached pages and size to BACKING and fsyncs it. A size change (truncate,
  *   a write past the end, fallocate) is file data too: BACKING keeps the old size until fsync.
  * - Directory changes (create, mknod, symlink, mkdir, unlink, rmdir, rename) are made in BACKING at
- *   once, and journaled per directory: fsync of the directory (or, for a rename, of either
- *   directory) makes its entries durable. A removed or overwritten entry is moved into a hidden
+ *   once, and journaled in order: fsync of a directory (for a rename, of either directory) makes
+ *   that directory's changes durable and, as the ordered metadata journal of ext4 or XFS does, every
+ *   change made before them; fsync of a file makes no directory change durable. A removed or overwritten entry is moved into a hidden
  *   graveyard (BACKING/.powerfs-graveyard), so undoing the removal can bring back the very inode
  *   with its durable contents; a durable removal deletes it from the graveyard.
  * - chmod, chown and utimens go to BACKING at once (taken as durable). Hard links are refused.
@@ -614,10 +615,12 @@ static int pf_fsyncdir(const char *path, int datasync, struct fuse_file_info *fi
     struct stat st;
     if (fstat(dirfd((DIR *)(uintptr_t)fi->fh), &st) != 0) return -errno;
     pthread_mutex_lock(&lock);
-    for (struct jent *j = jhead, *next; j; j = next) {
-        next = j->next;
-        if (j->dino1 == st.st_ino || (j->dfd2 >= 0 && j->dino2 == st.st_ino)) commit(j);
-    }
+    /* an ordered journal: the directory's last change and every change before it become durable */
+    struct jent *last = NULL;
+    for (struct jent *j = jhead; j; j = j->next)
+        if (j->dino1 == st.st_ino || (j->dfd2 >= 0 && j->dino2 == st.st_ino)) last = j;
+    while (last && jhead != last) commit(jhead);
+    if (last) commit(last);
     pthread_mutex_unlock(&lock);
     return 0;
 }

@@ -132,6 +132,23 @@ class PowerFsTest {
         assertEquals("fsynced contents", Files.readString(mnt.resolve("d/new")));
     }
 
+    /** An ordered metadata journal: a directory's fsync makes every earlier directory change durable, no later one. */
+    @Test
+    void aDirectoryFsyncMakesEveryEarlierChangeDurable() throws Exception {
+        Files.createDirectories(mnt.resolve("a"));
+        Files.createDirectories(mnt.resolve("b"));
+        fsyncDir(mnt);
+        write(mnt.resolve("a/earlier"), "1".getBytes(), 0, true);
+        write(mnt.resolve("b/own"), "2".getBytes(), 0, true);
+        write(mnt.resolve("a/later"), "3".getBytes(), 0, true);
+        fsyncDir(mnt.resolve("b"));
+        assertEquals(List.of("dir create /a/later"), fs.status().dirChanges());
+        powerCut();
+        assertTrue(Files.exists(mnt.resolve("a/earlier")));
+        assertTrue(Files.exists(mnt.resolve("b/own")));
+        assertFalse(Files.exists(mnt.resolve("a/later")));
+    }
+
     @Test
     void aRenameIsUndoneUntilTheDirectoryIsFsynced() throws Exception {
         durable(mnt.resolve("old"), "old contents");
