@@ -17,7 +17,7 @@ record PowerLossVariant(Trigger trigger, boolean torn) {
         RANDOM("random"),
         /** within 100 ms of a new raft snapshot file (--snapshot-count=100) */
         SNAPSHOT("snapshot"),
-        /** within 150 ms of defragment answering on every member (--snapshot-count=100) */
+        /** within 150 ms of defragment answering on every member, after a raft snapshot (--snapshot-count=100) */
         DEFRAG("defrag"),
         /** within 300 ms of a compaction answering */
         COMPACTION("compaction"),
