@@ -359,7 +359,10 @@ final class PowerLossRound {
             String signal = log.lines().filter(l -> l.contains("SIGBUS") || l.contains("SIGSEGV")).findFirst().orElse("");
             return "crashed (JVM fatal error" + (signal.isEmpty() ? "" : ": " + signal.replace("#", "").strip()) + ")";
         }
-        return "exited with " + m.exitCode() + ": " + lastLine(m);
+        String line = lastLine(m);
+        // a refusal should name what is damaged: the data dir's file, as the real etcd's errors do
+        boolean namesFile = line.contains(m.dataDir.toString()) || line.contains("member/");
+        return "exited with " + m.exitCode() + (namesFile ? "" : " (its last line names no file)") + ": " + line;
     }
 
     private static String lastLine(MemberProcess m) {
