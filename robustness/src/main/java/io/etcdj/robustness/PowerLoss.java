@@ -104,8 +104,16 @@ public final class PowerLoss {
         for (int i = 0; i < o.rounds(); i++) {
             PowerLossVariant v = o.variants().get(i % o.variants().size());
             long seed = o.seed() + i;
-            PowerLossRound.Report r = PowerLossRound.run(new PowerLossRound.Config(o.server(), powerfs,
-                    dir.resolve("r" + (i + 1)), o.members(), v, seed, o.serverFlags()));
+            PowerLossRound.Config cfg = new PowerLossRound.Config(o.server(), powerfs, dir.resolve("r" + (i + 1)), o.members(),
+                    v, seed, o.serverFlags());
+            PowerLossRound.Report r;
+            try {
+                r = PowerLossRound.run(cfg);
+            } catch (Exception e) {
+                // before the cut (no leader, a trigger's request refused): a failed round, not the end of the run
+                r = new PowerLossRound.Report(cfg.dir(), v, seed, "the round could not run", List.of(), 0, 0, List.of(),
+                        List.of("the round could not run: " + e));
+            }
             reports.add(r);
             out.accept("round " + (i + 1) + "/" + o.rounds() + " " + r.summary());
             if (r.passed()) {

@@ -229,8 +229,7 @@ final class PowerLossRound {
             case MEMBER_ADD -> {
                 Thread.sleep(1000 + rnd.nextInt(1000));
                 MemberProcess added = all.get(all.size() - 1);
-                ClusterGrpc.newBlockingStub(cluster.channel(cluster.awaitLeader(10))).withDeadlineAfter(10, TimeUnit.SECONDS)
-                        .memberAdd(MemberAddRequest.newBuilder().addPeerURLs(added.advertisedPeerUrl()).build());
+                addMember(added);
                 cluster.add(added);
                 added.start();
                 long ms = 500 + rnd.nextInt(2500);
@@ -238,6 +237,26 @@ final class PowerLossRound {
                 return "cut " + ms + " ms after adding and starting " + added.name;
             }
             default -> throw new IllegalStateException(cfg.variant().toString());
+        }
+    }
+
+    /**
+     * MemberAdd through the leader; the real etcd refuses it ("unhealthy cluster") until every
+     * member has been connected for 5 s, so that answer is retried for 30 s.
+     */
+    private void addMember(MemberProcess added) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            try {
+                ClusterGrpc.newBlockingStub(cluster.channel(cluster.awaitLeader(10))).withDeadlineAfter(10, TimeUnit.SECONDS)
+                        .memberAdd(MemberAddRequest.newBuilder().addPeerURLs(added.advertisedPeerUrl()).build());
+                return;
+            } catch (StatusRuntimeException e) {
+                if (!String.valueOf(e.getStatus().getDescription()).contains("unhealthy cluster") || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(500);
+            }
         }
     }
 
