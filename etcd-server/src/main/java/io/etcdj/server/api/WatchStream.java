@@ -27,6 +27,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class WatchStream implements StreamObserver<WatchRequest>, WatchSink, ProgressNotifier.Listener {
     /** Event responses a stream may hold unsent before its watchers are made to catch up later. */
     private static final int MAX_PENDING = 128;
+    /** ... and the bytes they may hold: with large values a few responses are already a lot of memory. */
+    private static final long MAX_PENDING_BYTES = 16L << 20;
     static final String DUPLICATE_ID = "mvcc: duplicate watch ID provided on the WatchStream";
 
     /** etcd's cancel reason for a watch on keys the caller may not read: the client's error text. */
@@ -40,6 +42,7 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchSink, Prog
     private final Map<Long, WatchCreateRequest> options = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<WatchResponse> queue = new ConcurrentLinkedQueue<>();
     private final AtomicInteger pendingEvents = new AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicLong pendingBytes = new java.util.concurrent.atomic.AtomicLong();
     private final AtomicBoolean draining = new AtomicBoolean();
     private volatile boolean closed;
     private long nextId;
@@ -141,13 +144,14 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchSink, Prog
         if (closed || !watchers.containsKey(w.id())) {
             return true;
         }
-        if (pendingEvents.get() >= MAX_PENDING) {
+        if (pendingEvents.get() >= MAX_PENDING || pendingBytes.get() >= MAX_PENDING_BYTES) {
             return false;
         }
         WatchCreateRequest c = options.get(w.id());
         boolean fragment = c != null && c.getFragment();
         for (WatchResponse r : split(w.id(), events, revision, fragment)) {
             pendingEvents.incrementAndGet();
+            pendingBytes.addAndGet(r.getSerializedSize());
             io.etcdj.server.metrics.Metrics.PENDING_EVENTS.inc(r.getEventsCount());
             queue.add(r);
         }
@@ -193,6 +197,7 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchSink, Prog
                     }
                     if (!r.getEventsList().isEmpty()) {
                         pendingEvents.decrementAndGet();
+                        pendingBytes.addAndGet(-r.getSerializedSize());
                         io.etcdj.server.metrics.Metrics.PENDING_EVENTS.dec(r.getEventsCount());
                         io.etcdj.server.metrics.Metrics.EVENTS.inc(r.getEventsCount());
                         freed = true;

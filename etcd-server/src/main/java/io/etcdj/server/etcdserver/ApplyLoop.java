@@ -71,6 +71,8 @@ final class ApplyLoop implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
     private volatile long appliedIndex;
+    /** The last Raft index handed to this loop (etcd's committed index, as the server reads it). */
+    private volatile long submittedIndex;
     private long consistentIndex;
     /** --warning-apply-duration: applies slower than this are logged. */
     private volatile java.time.Duration warnApplyAfter = java.time.Duration.ofMillis(100);
@@ -89,6 +91,7 @@ final class ApplyLoop implements AutoCloseable {
         this.hooks = hooks;
         this.consistentIndex = sm.consistentIndex();
         this.appliedIndex = consistentIndex;
+        this.submittedIndex = consistentIndex;
         this.thread = new Thread(this::run, "apply");
     }
 
@@ -100,12 +103,25 @@ final class ApplyLoop implements AutoCloseable {
         return appliedIndex;
     }
 
+    /**
+     * Entries handed to this loop and not yet applied: etcd refuses new proposals while this
+     * passes {@code maxGapBetweenApplyAndCommitIndex}, so the queue stays bounded.
+     */
+    long backlog() {
+        return Math.max(0, submittedIndex - appliedIndex);
+    }
+
+    /** Called by the raft thread only. */
     void submit(List<Entry> entries, long term) {
+        if (!entries.isEmpty()) {
+            submittedIndex = Math.max(submittedIndex, entries.get(entries.size() - 1).getIndex());
+        }
         queue.add(new Batch(entries, term, null, 0));
     }
 
-    /** Installs the backend file of the Raft snapshot at {@code index} before any later entry is applied. */
+    /** Installs the backend file of the Raft snapshot at {@code index} before any later entry is applied. Raft thread only. */
     void submitSnapshot(java.nio.file.Path dbFile, long index) {
+        submittedIndex = Math.max(submittedIndex, index);
         queue.add(new Batch(List.of(), 0, dbFile, index));
     }
 
@@ -128,7 +144,11 @@ final class ApplyLoop implements AutoCloseable {
             Thread.currentThread().interrupt();
         } catch (Throwable t) {
             if (running) {
-                LOG.error("failed to apply committed entries; stopping the member", "error", String.valueOf(t));
+                if (t instanceof CorruptEntryException corrupt) {
+                    LOG.fatal("unmarshal should never fail", t, "index", corrupt.index(), "error", String.valueOf(t.getCause()));
+                } else {
+                    LOG.fatal("failed to apply committed entries; stopping the member", t);
+                }
                 hooks.fatal(t);
             }
         }
@@ -189,17 +209,15 @@ final class ApplyLoop implements AutoCloseable {
                         }
                     } else if (fresh && !e.getData().isEmpty()) {
                         InternalRaftRequest r = parse(e);
-                        if (r != null) {
-                            long applyStart = System.nanoTime();
-                            ApplyResult res = sm.applier.apply(r, wb);
-                            io.etcdj.server.slowlog.SlowApplies.check(warnApplyAfter, applyStart, r, res.response(), res.error());
-                            if (res.error() != null && res.error().error() == EtcdError.NO_SPACE
-                                    && !sm.alarms.has(AlarmType.NOSPACE)) {
-                                overQuota = true;
-                            }
-                            if (r.getOrigin() == memberId) {
-                                done.add(new Done(r.getId(), res));
-                            }
+                        long applyStart = System.nanoTime();
+                        ApplyResult res = sm.applier.apply(r, wb);
+                        io.etcdj.server.slowlog.SlowApplies.check(warnApplyAfter, applyStart, r, res.response(), res.error());
+                        if (res.error() != null && res.error().error() == EtcdError.NO_SPACE
+                                && !sm.alarms.has(AlarmType.NOSPACE)) {
+                            overQuota = true;
+                        }
+                        if (r.getOrigin() == memberId) {
+                            done.add(new Done(r.getId(), res));
                         }
                     }
                     last = Math.max(last, e.getIndex());
@@ -236,16 +254,19 @@ final class ApplyLoop implements AutoCloseable {
         try {
             return ConfChange.parseFrom(e.getData());
         } catch (InvalidProtocolBufferException ex) {
-            throw new IllegalStateException("corrupt conf change at index " + e.getIndex(), ex);
+            throw new CorruptEntryException(e.getIndex(), "conf change", ex);
         }
     }
 
+    /**
+     * The entry's request; one that does not decode stops the member (the batch it is in is
+     * aborted, so nothing at or after it is applied), never skipped.
+     */
     private static InternalRaftRequest parse(Entry e) {
         try {
             return InternalRaftRequest.parseFrom(e.getData());
         } catch (InvalidProtocolBufferException ex) {
-            LOG.warn("skipping unreadable entry", "index", e.getIndex());
-            return null;
+            throw new CorruptEntryException(e.getIndex(), "entry", ex);
         }
     }
 

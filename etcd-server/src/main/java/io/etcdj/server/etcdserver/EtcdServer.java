@@ -64,6 +64,16 @@ import java.util.concurrent.TimeUnit;
  */
 public final class EtcdServer implements AutoCloseable {
     private static final Log LOG = Log.get("etcdserver/server");
+    /**
+     * etcd's maxGapBetweenApplyAndCommitIndex: while more committed entries than this wait for
+     * the apply loop, new proposals are refused with "too many requests".
+     */
+    static final long MAX_GAP_BETWEEN_APPLY_AND_COMMIT = 5000;
+    /**
+     * Proposals made here and not yet answered, at most: twice etcd's gap, so on one member the
+     * gap check (etcd's) is what a pipelining client meets first.
+     */
+    static final long MAX_PENDING_PROPOSALS = 2 * MAX_GAP_BETWEEN_APPLY_AND_COMMIT;
 
     private final ServerConfig config;
     private final StateMachines sm;
@@ -77,7 +87,14 @@ public final class EtcdServer implements AutoCloseable {
     /** The member's sense of time: ticks, lease expiry, deadlines and the timer tasks (see docs/server.md). */
     private final Clock clock;
     private final Waiters waiters;
+    /** Bounds what unanswered proposals hold (see {@link #pendingProposalBytes}). */
+    private final io.etcdj.server.wait.ProposalBudget proposalBudget =
+            new io.etcdj.server.wait.ProposalBudget(MAX_PENDING_PROPOSALS, pendingProposalBytes());
     private final ReadBarrier reads = new ReadBarrier(responders, ThreadExecutorMap::currentExecutor);
+    /** Where a read waits when its view of the store cannot be opened at once (see {@link #read}). */
+    private final BlockingReads blockingReads = new BlockingReads();
+    /** Leader transfers waiting for their transferee to lead. */
+    private final LeaderWaits leaderWaits = new LeaderWaits(responders);
     /**
      * Without a leader a read cannot be confirmed: it fails after two election timeouts (as
      * proposals do) rather than at the end of the request timeout.
@@ -99,6 +116,8 @@ public final class EtcdServer implements AutoCloseable {
     });
     private final long requestTimeoutMillis;
     private final Runnable onFatal;
+    /** Set by the first failure that stops the member ({@link #stopForFailure}). */
+    private final java.util.concurrent.atomic.AtomicBoolean stopping = new java.util.concurrent.atomic.AtomicBoolean();
     private final DataDirLock dataDirLock;
     private volatile long lastSnapshotIndex;
     private volatile boolean published;
@@ -185,6 +204,7 @@ public final class EtcdServer implements AutoCloseable {
     public void start() {
         configureLeaseCheckpoints();
         sm.store.afterCompactionBatch(() -> Failpoints.hit("compactAfterCommitBatch"));
+        sm.backend.beforeDefragCopy(() -> Failpoints.hit("defragBeforeCopy"));
         sm.store.startBackgroundCompaction(config.options().storeTuning().compactionBatchLimit(),
                 config.options().storeTuning().compactionSleepInterval().toNanos());
         apply.start();
@@ -195,6 +215,7 @@ public final class EtcdServer implements AutoCloseable {
         clock.scheduleWithFixedDelay(timers, () -> {
             waiters.expire();
             readDeadlines.sweep(raft.lead() != 0);
+            leaderWaits.expire(clock.nanoTime());
         }, 100, 100, TimeUnit.MILLISECONDS);
         startCorruptionChecks();
         startCompactionHashChecks();
@@ -490,10 +511,23 @@ public final class EtcdServer implements AutoCloseable {
         return propose(r);
     }
 
+    /**
+     * The bytes unanswered proposals may hold: an eighth of the heap (at least 64 MiB). Each is
+     * held about twice until applied (the request, its encoded entry), and the Raft log keeps
+     * applied entries until the next snapshot, so this leaves the heap room for both.
+     */
+    static long pendingProposalBytes() {
+        return Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 8);
+    }
+
     /** Proposes a request and completes with its applied result (errors as exceptions). */
     CompletableFuture<ApplyResult> propose(InternalRaftRequest.Builder r) {
         if (closed) {
             return CompletableFuture.failedFuture(EtcdError.STOPPED.exception());
+        }
+        // etcd's first check, before the request is even encoded: the apply loop is too far behind.
+        if (apply.backlog() > MAX_GAP_BETWEEN_APPLY_AND_COMMIT) {
+            return CompletableFuture.failedFuture(EtcdError.TOO_MANY_REQUESTS.exception());
         }
         long id = ids.next();
         InternalRaftRequest request = r.setId(id).setOrigin(memberId).build();
@@ -508,7 +542,12 @@ public final class EtcdServer implements AutoCloseable {
             raiseNoSpaceAlarm();
             return CompletableFuture.failedFuture(EtcdError.NO_SPACE.exception());
         }
+        int size = data.size();
+        if (!proposalBudget.tryAcquire(size)) {
+            return CompletableFuture.failedFuture(EtcdError.TOO_MANY_REQUESTS.exception());
+        }
         CompletableFuture<ApplyResult> f = waiters.register(id, TimeUnit.MILLISECONDS.toNanos(requestTimeoutMillis));
+        f.whenComplete((res, err) -> proposalBudget.release(size));
         raft.propose(data, f);
         return f.handle((res, err) -> {
             if (err != null) {
@@ -552,6 +591,28 @@ public final class EtcdServer implements AutoCloseable {
                     || r.getTxn().getFailureList().stream().anyMatch(op -> op.hasRequestPut() || op.hasRequestTxn());
             default -> false;
         };
+    }
+
+    /**
+     * Runs {@code read} on a view of the store at the current revision without ever waiting on
+     * the calling thread: when the view cannot be opened at once (a write batch, a defragment),
+     * the read is handed to the blocking-read threads and answered from there. Either way it sees
+     * every write applied before the call.
+     */
+    <T> CompletableFuture<T> read(java.util.function.Function<io.etcdj.server.mvcc.ReadView, T> read) {
+        io.etcdj.server.mvcc.ReadView now = sm.store.tryOpenRead();
+        if (now != null) {
+            try (now) {
+                return CompletableFuture.completedFuture(read.apply(now));
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        }
+        return blockingReads.submit(() -> {
+            try (io.etcdj.server.mvcc.ReadView v = sm.store.openRead()) {
+                return read.apply(v);
+            }
+        });
     }
 
     /** Completes when this member has applied everything committed before the call (ReadIndex). */
@@ -617,12 +678,28 @@ public final class EtcdServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops the member for a failure, the first time only: whichever of the raft loop, the apply
+     * loop or a removal asks first wins, and a second failure seen while the member stops (the
+     * other loop failing as the storage closes under it) must not log or stop it again.
+     */
+    private boolean stopForFailure() {
+        if (closed || !stopping.compareAndSet(false, true)) {
+            return false;
+        }
+        // a start-up still waiting to be published (a restart replaying entries onto a full disk)
+        // must end too, not wait for a publish that can no longer be applied
+        publishedFuture.completeExceptionally(EtcdError.STOPPED.exception());
+        onFatal.run();
+        return true;
+    }
+
     /** Another member refused us as removed: stop, as etcd does. */
     void removedFromCluster() {
         LOG.error("the member has been permanently removed from the cluster",
                 "local-member-id", MemberIds.hex(memberId));
         LOG.error("the data-dir used by this member must be removed");
-        onFatal.run();
+        stopForFailure();
     }
 
     /** Proposes a membership change and completes when it is applied here. */
@@ -638,6 +715,25 @@ public final class EtcdServer implements AutoCloseable {
         CompletableFuture<ApplyResult> f = waiters.register(id, TimeUnit.MILLISECONDS.toNanos(requestTimeoutMillis));
         raft.proposeConfChange(cc.build(), f);
         return f;
+    }
+
+    /**
+     * {@link #learnerReady} on the {@code forwarder} pool: asking the leader is a peer call that
+     * may wait up to the request timeout, which no caller's thread should spend.
+     */
+    CompletableFuture<Boolean> learnerReadyAsync(long learnerId) {
+        return CompletableFuture.supplyAsync(() -> learnerReady(learnerId), forwarders);
+    }
+
+    /** Makes the backend durable (an fsync) on the timer thread, which syncs it every 100 ms anyway. */
+    CompletableFuture<Void> syncBackendAsync() {
+        return CompletableFuture.runAsync(sm.backend::sync, timers);
+    }
+
+    /** Whether this member is a learner (as the membership it has applied says). */
+    public boolean isLearner() {
+        io.etcdj.api.etcdserverpb.Member self = sm.membership.member(memberId);
+        return self != null && self.getIsLearner();
     }
 
     /** Whether the leader considers the learner caught up (asks the leader if this member is not it). */
@@ -663,24 +759,13 @@ public final class EtcdServer implements AutoCloseable {
         if (target == memberId) {
             return CompletableFuture.completedFuture(null);
         }
+        // registered before the transfer starts, so the raft thread's report of the new leader cannot be missed
+        CompletableFuture<Void> led = leaderWaits.await(target, clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(requestTimeoutMillis));
         raft.call(n -> {
             n.transferLeader(target);
             return null;
         });
-        return CompletableFuture.runAsync(() -> {
-            long deadline = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(requestTimeoutMillis);
-            while (raft.lead() != target) {
-                if (clock.nanoTime() > deadline) {
-                    throw EtcdError.TIMEOUT.exception();
-                }
-                try {
-                    Thread.sleep(config.heartbeatMillis());
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw EtcdError.STOPPED.exception();
-                }
-            }
-        }, forwarders);
+        return led;
     }
 
     /** A lease's time to live as the leader knows it (a follower asks the leader). */
@@ -715,7 +800,7 @@ public final class EtcdServer implements AutoCloseable {
     public Metrics.Gauges metricsGauges() {
         var self = sm.membership.member(memberId);
         String cv = clusterVersion();
-        return new Metrics.Gauges(raft.commitIndex(), config.quotaBackendBytes(), sm.backend.size(), sm.backend.sizeInUse(),
+        return new Metrics.Gauges(raft.commitIndex(), config.quotaBackendBytes(), sm.backend.size(), sm.backend.recentSizeInUse(),
                 sm.store.currentRevision(), sm.store.compactRevision(), hub.watcherCount(), sm.lessor.leases().size(),
                 memberId, self != null && self.getIsLearner(), sm.store.liveKeys(), hub.unsyncedCount(), sm.auth.revision(),
                 waiters.pending(),
@@ -793,6 +878,7 @@ public final class EtcdServer implements AutoCloseable {
                 lastLead = lead;
                 Metrics.LEADER_CHANGES.inc();
             }
+            leaderWaits.leaderIs(lead);
             Metrics.HAS_LEADER.set(lead != 0 ? 1 : 0);
             Metrics.IS_LEADER.set(isLeader ? 1 : 0);
             if (isLeader && !sm.lessor.isPrimary()) {
@@ -821,11 +907,11 @@ public final class EtcdServer implements AutoCloseable {
 
         @Override
         public void fatal(Throwable t) {
-            if (closed) {
+            if (closed || stopping.get()) {
                 return;
             }
-            LOG.error("raft loop failed; stopping the member", "error", String.valueOf(t));
-            onFatal.run();
+            LOG.fatal("raft loop failed; stopping the member", t);
+            stopForFailure();
         }
     }
 
@@ -865,9 +951,7 @@ public final class EtcdServer implements AutoCloseable {
 
         @Override
         public void fatal(Throwable t) {
-            if (!closed) {
-                onFatal.run();
-            }
+            stopForFailure();
         }
 
         @Override
@@ -891,11 +975,13 @@ public final class EtcdServer implements AutoCloseable {
         apply.close();
         // After the loops: they hand completions to the responders until they stop.
         responders.shutdown();
+        blockingReads.close();
         hub.close();
         progress.close();
         publishedFuture.completeExceptionally(EtcdError.STOPPED.exception());
         waiters.failAll(EtcdError.STOPPED.exception());
         reads.failAll(EtcdError.STOPPED.exception());
+        leaderWaits.failAll(EtcdError.STOPPED.exception());
         sm.close();
         if (dataDirLock != null) {
             dataDirLock.close();

@@ -15,7 +15,8 @@ import java.util.Map;
  * {@code raftAfterSend} (sent, committed entries not yet handed to the apply loop),
  * {@code applyBeforeConfChange}, {@code applyAfterCommit} (a batch is in the backend, its
  * waiters not yet told), {@code compactAfterCommitBatch} (etcd's name: a batch of a compaction is
- * committed, more are to come).
+ * committed, more are to come), {@code defragBeforeCopy} (etcd's name: a defragment holds the
+ * backend exclusively and has not copied it yet).
  */
 public final class Failpoints {
     private static final Log LOG = Log.get("etcdserver/failpoints");

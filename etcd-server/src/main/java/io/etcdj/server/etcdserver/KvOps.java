@@ -13,7 +13,6 @@ import io.etcdj.api.etcdserverpb.TxnResponse;
 import io.etcdj.server.api.Callers;
 import io.etcdj.server.api.KvOperations;
 import io.etcdj.server.auth.AuthInfo;
-import io.etcdj.server.mvcc.ReadView;
 import io.etcdj.serverpb.InternalRaftRequest;
 import java.util.concurrent.CompletableFuture;
 
@@ -32,12 +31,11 @@ final class KvOps implements KvOperations {
         AuthInfo caller = Callers.current();
         CompletableFuture<Void> ready = r.getSerializable()
                 ? CompletableFuture.completedFuture(null) : server.linearizableBarrier();
-        return ready.thenApply(x -> {
+        return ready.thenCompose(x -> {
             // checked once the read is ordered, against the permissions it will be served under
             server.stateMachines().auth.checkRead(caller, r.getKey().toByteArray(), r.getRangeEnd().toByteArray());
-            try (ReadView v = server.stateMachines().store.openRead()) {
-                return v.range(r).setHeader(server.header(v.revision())).build();
-            }
+            // on an event loop: a read that would wait for a writer waits off the loop
+            return server.read(v -> v.range(r).setHeader(server.header(v.revision())).build());
         }).whenComplete((resp, err) -> io.etcdj.server.slowlog.SlowApplies.checkRange(
                 server.config().options().watchdog().warningApplyDuration(), start, r, resp, err));
     }
@@ -73,10 +71,9 @@ final class KvOps implements KvOperations {
                 return CompletableFuture.completedFuture(resp);
             }
             // physical: once the history is gone, made durable so that a crash does not resume it
-            return server.stateMachines().store.whenCompacted(r.getRevision()).thenApplyAsync(x -> {
-                server.stateMachines().backend.sync();
-                return resp;
-            });
+            return server.stateMachines().store.whenCompacted(r.getRevision())
+                    .thenCompose(x -> server.syncBackendAsync())
+                    .thenApply(x -> resp);
         });
     }
 

@@ -13,6 +13,7 @@ import io.etcdj.raftpb.ConfState;
 import io.etcdj.raftpb.Entry;
 import io.etcdj.raftpb.HardState;
 import io.etcdj.raftpb.Message;
+import io.etcdj.raftpb.MessageType;
 import io.etcdj.raftpb.Snapshot;
 import io.etcdj.server.clock.Clock;
 import io.etcdj.server.error.EtcdError;
@@ -32,6 +33,8 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 /**
@@ -50,6 +53,10 @@ import java.util.function.Function;
  */
 final class RaftLoop implements AutoCloseable {
     private static final Log LOG = Log.get("etcdserver/raft");
+    /** etcd's receive buffer per peer stream (rafthttp's recvBufSize): peer messages queued at most. */
+    static final int MAX_QUEUED_PEER_MESSAGES = 4096;
+    /** ... and their bytes at most: forwarded proposals and appends carry entries of up to a request's size. */
+    static final long MAX_QUEUED_PEER_BYTES = 64L << 20;
 
     /** What the loop tells the rest of the server. */
     interface Listener {
@@ -77,6 +84,10 @@ final class RaftLoop implements AutoCloseable {
     /** Completes callers' futures, so nothing a caller chained onto them runs on this thread. */
     private final Executor completer;
     private final BlockingQueue<Runnable> inbox;
+    /** Peer messages queued on the inbox and not yet stepped, and their bytes (see {@link #step}). */
+    private final AtomicInteger queuedPeerMessages = new AtomicInteger();
+    private final AtomicLong queuedPeerBytes = new AtomicLong();
+    private final AtomicLong lastDropWarnNanos = new AtomicLong();
     private final Deque<Parked> parked = new ArrayDeque<>();
     private final Thread thread;
     private volatile boolean running = true;
@@ -167,13 +178,48 @@ final class RaftLoop implements AutoCloseable {
         });
     }
 
+    /**
+     * Queues a peer's message for the node. While the loop is behind (a slow disk, a flood of
+     * forwarded proposals) at most {@value #MAX_QUEUED_PEER_MESSAGES} messages and
+     * {@link #MAX_QUEUED_PEER_BYTES} bytes wait; past that a message is dropped, as etcd's
+     * transport drops what its full receive buffer cannot take. Raft tolerates lost messages (the
+     * leader resends appends, a forwarded proposal's caller times out). A snapshot is never
+     * dropped: its file is already stored, and etcd hands it to Raft outside that buffer too.
+     */
     void step(Message m) {
         if (RawNode.isLocalMessage(m.getType())) {
             LOG.warn("dropped a peer message of a local-only type", "type", m.getType().name(),
                     "from", Long.toHexString(m.getFrom()));
             return;
         }
-        inbox.add(() -> node.step(m));
+        if (m.getType() == MessageType.MsgSnap) {
+            inbox.add(() -> node.step(m));
+            return;
+        }
+        long size = m.getSerializedSize();
+        int queued = queuedPeerMessages.get();
+        if (queued >= MAX_QUEUED_PEER_MESSAGES || (queued > 0 && queuedPeerBytes.get() + size > MAX_QUEUED_PEER_BYTES)) {
+            warnDropped(m);
+            return;
+        }
+        queuedPeerMessages.incrementAndGet();
+        queuedPeerBytes.addAndGet(size);
+        inbox.add(() -> {
+            queuedPeerMessages.decrementAndGet();
+            queuedPeerBytes.addAndGet(-size);
+            node.step(m);
+        });
+    }
+
+    /** etcd's warning, at most once a second: a flood of drops must not flood the log too. */
+    private void warnDropped(Message m) {
+        long now = System.nanoTime();
+        long last = lastDropWarnNanos.get();
+        if (now - last >= 1_000_000_000L && lastDropWarnNanos.compareAndSet(last, now)) {
+            LOG.warn("dropped internal Raft message since receiving buffer is full (overloaded network)",
+                    "message-type", m.getType().name(), "from", Long.toHexString(m.getFrom()),
+                    "queued-messages", queuedPeerMessages.get(), "queued-bytes", queuedPeerBytes.get());
+        }
     }
 
     /**
@@ -383,7 +429,7 @@ final class RaftLoop implements AutoCloseable {
         try {
             wal.close();
         } catch (IOException e) {
-            LOG.warn("failed to close WAL", "error", String.valueOf(e));
+            LOG.warn("failed to close WAL", e);
         }
     }
 

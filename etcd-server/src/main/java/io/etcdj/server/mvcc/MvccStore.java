@@ -161,21 +161,53 @@ public final class MvccStore {
         }
     }
 
-    /** Number of keys alive at the current revision (etcd's etcd_debugging_mvcc_keys_total). */
+    /**
+     * Number of keys alive at the current revision (etcd's etcd_debugging_mvcc_keys_total). It
+     * never waits for the writer: while a write batch holds the index, the count taken last is
+     * returned (a /metrics scrape runs on a connection's event loop).
+     */
     public long liveKeys() {
-        lock.readLock().lock();
+        if (!lock.readLock().tryLock()) {
+            return lastLiveKeys;
+        }
         try {
-            return index.liveKeys();
+            lastLiveKeys = index.liveKeys();
+            return lastLiveKeys;
         } finally {
             lock.readLock().unlock();
         }
     }
+
+    private volatile long lastLiveKeys;
 
     /** A consistent read view at the current revision; close it promptly. */
     public ReadView openRead() {
         lock.readLock().lock();
         try {
             return new ReadView(this, backend.beginRead(), currentRev, lock.readLock());
+        } catch (RuntimeException e) {
+            lock.readLock().unlock();
+            throw e;
+        }
+    }
+
+    /**
+     * As {@link #openRead}, or null when that would wait: the apply loop's write batch (or a
+     * compaction of the index, a reload) holds the store, or the backend is held exclusively.
+     * A view opened later sees at least what one opened now would, so a caller that gets null
+     * may open the view on another thread and the read stays linearizable.
+     */
+    public ReadView tryOpenRead() {
+        if (!lock.readLock().tryLock()) {
+            return null;
+        }
+        try {
+            ReadTx tx = backend.tryBeginRead();
+            if (tx == null) {
+                lock.readLock().unlock();
+                return null;
+            }
+            return new ReadView(this, tx, currentRev, lock.readLock());
         } catch (RuntimeException e) {
             lock.readLock().unlock();
             throw e;

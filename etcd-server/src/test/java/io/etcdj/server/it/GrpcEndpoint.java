@@ -30,6 +30,11 @@ final class GrpcEndpoint implements AutoCloseable {
         return member;
     }
 
+    /** The one connection every stub here uses: calls on it share one event loop of the server. */
+    ManagedChannel channel() {
+        return channel;
+    }
+
     KVGrpc.KVBlockingStub kv() {
         return KVGrpc.newBlockingStub(channel).withDeadlineAfter(DEADLINE_SECONDS, TimeUnit.SECONDS);
     }
