@@ -105,6 +105,7 @@ final class PowerLossRound {
             cluster.awaitLeader(START_SECONDS);
             workload = new Workload(cluster, KEYS, WRITERS, cfg.seed(), List.of());
             List<Thread> writers = workload.start();
+            awaitFirstAcknowledgedWrite(workload);
             trigger = trigger();
             powerCut(cuts);
             workload.stop();
@@ -183,6 +184,14 @@ final class PowerLossRound {
             cmd.addAll(cfg.extraFlags());
             all.add(new MemberProcess(name, "127.0.0.1", ports[i][0], ports[i][1], ports[i][1],
                     disk.mountPoint().resolve(name + ".etcd"), cfg.dir().resolve(name + ".log"), work, cmd));
+        }
+    }
+
+    /** A cold member may take a while for its first write: the variant's clock starts after it. */
+    private static void awaitFirstAcknowledgedWrite(Workload workload) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (workload.history().stream().noneMatch(PowerLossRound::acknowledgedWrite) && System.nanoTime() < deadline) {
+            Thread.sleep(50);
         }
     }
 

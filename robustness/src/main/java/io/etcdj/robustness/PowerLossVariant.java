@@ -13,7 +13,7 @@ import java.util.Locale;
 record PowerLossVariant(Trigger trigger, boolean torn) {
     /** The moment of the cut. */
     enum Trigger {
-        /** after a random 1.5-4 s of writes */
+        /** 1.5-4 s after the first acknowledged write */
         RANDOM("random"),
         /** within 100 ms of a new raft snapshot file (--snapshot-count=100) */
         SNAPSHOT("snapshot"),
