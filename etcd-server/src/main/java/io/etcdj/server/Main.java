@@ -72,6 +72,9 @@ public final class Main {
             return 1;
         }
         Log.captureJavaLogging();
+        // a thread that dies of an exception says so in the member's log format, with its stack trace
+        Thread.setDefaultUncaughtExceptionHandler((thread, e) ->
+                LOG.error("uncaught exception; the thread stopped", e, "thread", thread.getName()));
         for (String env : parsed.envUnrecognized()) {
             LOG.warn("unrecognized environment variable", "environment-variable", env);
         }
@@ -104,7 +107,12 @@ public final class Main {
             System.err.println("etcd: " + e.getMessage());
             return 1;
         } catch (RuntimeException e) {
-            LOG.error("failed to start etcd", "error", String.valueOf(e.getMessage()));
+            if (fatal.get()) {
+                // the member stopped itself while starting and logged its fatal line: nothing to add
+                return 1;
+            }
+            // not a failure start-up expects (those are typed): the stack trace says where it came from
+            LOG.error("failed to start etcd", e, "error", String.valueOf(e.getMessage()));
             return 1;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

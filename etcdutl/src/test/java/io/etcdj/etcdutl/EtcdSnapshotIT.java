@@ -1,5 +1,10 @@
 package io.etcdj.etcdutl;
 
+import static io.etcdj.etcdutl.ServedData.assertCompactedBelow;
+import static io.etcdj.etcdutl.ServedData.assertSameHistory;
+import static io.etcdj.etcdutl.ServedData.history;
+import static io.etcdj.etcdutl.ServedData.keySet;
+import static io.etcdj.etcdutl.ServedData.revision;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.etcdj.etcdutl.ServedData.History;
 import io.etcdj.harness.EtcdProcess;
 import io.etcdj.harness.Resources;
 import io.etcdj.harness.ServerCommand;
@@ -15,19 +21,16 @@ import io.etcdj.server.backend.Backend;
 import io.etcdj.server.backend.Bucket;
 import io.etcdj.server.backend.ReadTx;
 import io.etcdj.server.bbolt.BboltReader;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.StringJoiner;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -42,8 +45,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class EtcdSnapshotIT {
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String COMPACTED = "etcdserver: mvcc: required revision has been compacted";
+    private static final ObjectMapper JSON = ServedData.JSON;
 
     /** Every member and the temp dir, removed after the class however it ends; log tails on a failure. */
     @RegisterExtension
@@ -54,10 +56,6 @@ class EtcdSnapshotIT {
     private Path memberDb;
     /** What the real source served: {@code get "" --prefix -w json} kvs per revision from the compaction on. */
     private History source;
-
-    /** What one server served: kvs per readable revision, the compaction, leases with their TTL and keys. */
-    private record History(long compacted, long latest, Map<Long, JsonNode> kvsByRev, Map<String, JsonNode> leases) {
-    }
 
     @BeforeAll
     void writeToRealEtcd() throws Exception {
@@ -189,13 +187,14 @@ class EtcdSnapshotIT {
         Tool.etcdctl(ep, "snapshot", "save", ourSnapshot.toString()).ok();
         ours.stop();
 
-        // from the stopped member's data dir, and from our snapshot file: both are etcd snapshots
+        // from the stopped member's data dir; the file snapshot save wrote is etcd's format already
         Path fromDir = home.resolve("exported-from-dir.db");
         Tool.Result exported = Tool.etcdutl("snapshot", "export", ours.dataDir().toString(), fromDir.toString()).ok();
         assertEquals("Snapshot exported at " + fromDir, exported.out().strip());
-        Path fromSnapshot = home.resolve("exported-from-snapshot.db");
-        Tool.etcdutl("snapshot", "export", ourSnapshot.toString(), fromSnapshot.toString(), "--format", "etcd").ok();
-        for (Path file : List.of(fromDir, fromSnapshot)) {
+        Tool.Result again = Tool.etcdutl("snapshot", "export", ourSnapshot.toString(), home.resolve("again.db").toString());
+        assertEquals(1, again.code());
+        assertTrue(again.err().contains("is already an etcd (bbolt) file; copy it as it is"), again.err());
+        for (Path file : List.of(fromDir, ourSnapshot)) {
             // the real etcdctl checks the bbolt file (tx.Check) before it reports
             JsonNode status = JSON.readTree(Tool.etcdctl("127.0.0.1:1", "snapshot", "status", file.toString(), "-w", "json").ok().out());
             assertEquals(ourHistory.latest(), status.get("revision").asLong(), "revision of " + file.getFileName());
@@ -257,55 +256,5 @@ class EtcdSnapshotIT {
         } finally {
             BackendFixture.deleteLockFile(db);
         }
-    }
-
-    private static void assertSameHistory(History expected, History actual) {
-        assertEquals(expected.latest(), actual.latest(), "latest revision");
-        assertEquals(expected.kvsByRev().keySet(), actual.kvsByRev().keySet());
-        for (long rev : expected.kvsByRev().keySet()) {
-            assertEquals(expected.kvsByRev().get(rev), actual.kvsByRev().get(rev), "get --rev=" + rev);
-        }
-        assertEquals(expected.leases().keySet(), actual.leases().keySet(), "leases");
-        for (var e : expected.leases().entrySet()) {
-            JsonNode want = e.getValue();
-            JsonNode got = actual.leases().get(e.getKey());
-            assertEquals(want.get("granted-ttl"), got.get("granted-ttl"), "granted TTL of " + e.getKey());
-            // etcd lists a lease's keys from a Go map, in no fixed order
-            assertEquals(keySet(want), keySet(got), "keys of lease " + e.getKey());
-            long left = got.get("ttl").asLong();
-            assertTrue(left > 0 && left <= got.get("granted-ttl").asLong(), "remaining TTL " + left);
-        }
-    }
-
-    private static Set<String> keySet(JsonNode timeToLive) {
-        Set<String> keys = new TreeSet<>();
-        timeToLive.path("keys").forEach(k -> keys.add(k.asText()));
-        return keys;
-    }
-
-    private static void assertCompactedBelow(String ep, long compacted) throws Exception {
-        Tool.Result r = Tool.etcdctl(ep, "get", "k1", "--rev=" + (compacted - 1));
-        assertTrue(r.err().contains(COMPACTED), r.err());
-    }
-
-    /** Every readable revision's keys (compaction to latest) and every lease, as the real etcdctl prints them. */
-    private static History history(String ep, long compacted) throws Exception {
-        long latest = revision(ep);
-        Map<Long, JsonNode> kvs = new TreeMap<>();
-        for (long rev = compacted; rev <= latest; rev++) {
-            JsonNode r = JSON.readTree(Tool.etcdctl(ep, "get", "", "--prefix", "--rev=" + rev, "-w", "json").ok().out());
-            kvs.put(rev, r.path("kvs"));
-        }
-        Map<String, JsonNode> leases = new LinkedHashMap<>();
-        Set<String> ids = new TreeSet<>(Arrays.asList(Tool.etcdctl(ep, "lease", "list").ok().out().strip().split("\n")));
-        ids.removeIf(line -> line.startsWith("found"));
-        for (String id : ids) {
-            leases.put(id, JSON.readTree(Tool.etcdctl(ep, "lease", "timetolive", id, "--keys", "-w", "json").ok().out()));
-        }
-        return new History(compacted, latest, kvs, leases);
-    }
-
-    private static long revision(String ep) throws IOException, InterruptedException {
-        return JSON.readTree(Tool.etcdctl(ep, "get", "x", "-w", "json").ok().out()).get("header").get("revision").asLong();
     }
 }

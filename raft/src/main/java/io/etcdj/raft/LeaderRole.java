@@ -16,6 +16,8 @@ import java.util.Set;
 
 /** Leader behaviour: accept proposals, track follower progress, commit, answer reads, hand over leadership. */
 final class LeaderRole implements RoleBehavior {
+    /** Forwarded conf changes held back at once; beyond that they become no-op entries, as in etcd's raft. */
+    private static final int MAX_DEFERRED_CONF_CHANGES = 64;
     private final Raft r;
 
     LeaderRole(Raft r) {
@@ -93,13 +95,21 @@ final class LeaderRole implements RoleBehavior {
                     if (local) {
                         throw new ProposalDroppedException(refusal);
                     }
+                    if (onlyUntilApplied(e, confIndex >= 0) && r.deferredConfChanges.size() < MAX_DEFERRED_CONF_CHANGES) {
+                        // only waiting for the pending one to be applied: proposed again then
+                        r.deferredConfChanges.add(m.toBuilder().clearEntries().addEntries(e).build());
+                        continue;
+                    }
                     // A forwarded change cannot be refused to its sender: turn it into a no-op entry.
                     e = Entry.newBuilder().setType(EntryType.EntryNormal).build();
                 } else {
-                    confIndex = r.log.lastIndex() + i + 1;
+                    confIndex = r.log.lastIndex() + ents.size() + 1;
                 }
             }
             ents.add(e.toBuilder());
+        }
+        if (ents.isEmpty()) {
+            return;
         }
         if (!r.appendEntries(ents)) {
             throw new ProposalDroppedException("too many uncommitted entries");
@@ -109,6 +119,11 @@ final class LeaderRole implements RoleBehavior {
         }
         // Not sent yet: proposals arriving before the next Ready travel together in one append.
         r.appendsPending = true;
+    }
+
+    /** Whether the change is refused only because another is not applied yet (it is valid by itself). */
+    private boolean onlyUntilApplied(Entry e, boolean anotherInBatch) {
+        return (anotherInBatch || r.pendingConfIndex > r.log.applied()) && ConfChanges.refusal(r, e) == null;
     }
 
     private String confChangeRefusal(Entry e, boolean anotherInBatch) {

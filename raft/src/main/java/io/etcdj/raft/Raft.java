@@ -44,6 +44,13 @@ final class Raft {
     long leadTransferee = NONE;
     /** Index of the latest conf change proposed by this leader; another waits until it is applied. */
     long pendingConfIndex;
+    /**
+     * Conf changes forwarded by followers while another was still unapplied here: proposed again
+     * (in arrival order) once that one is applied, instead of being dropped as no-op entries,
+     * which left their proposers waiting until their request timed out. Leader only; cleared on
+     * any role change (their proposers then time out, as with any proposal lost to an election).
+     */
+    final java.util.ArrayDeque<Message> deferredConfChanges = new java.util.ArrayDeque<>();
     /** Conf changes up to here are already reflected in the tracker (bootstrap applies them itself). */
     long confReflectedThrough;
     long uncommittedSize;
@@ -197,6 +204,7 @@ final class Raft {
             e.getValue().reset(e.getKey() == id ? last : 0, last + 1);
         }
         pendingConfIndex = 0;
+        deferredConfChanges.clear();
         uncommittedSize = 0;
         readIndexQueue = new ReadIndexQueue();
         pendingReadIndexMessages.clear();
@@ -335,6 +343,25 @@ final class Raft {
         tracker.progress(id).maybeUpdate(newLast);
         maybeCommit();
         return true;
+    }
+
+    /**
+     * Called when the applied index moved: once the pending conf change is applied, the deferred
+     * ones are proposed again, the first accepted and the others deferred anew behind it.
+     */
+    void proposeDeferredConfChanges() {
+        if (role != RaftRole.LEADER || deferredConfChanges.isEmpty() || pendingConfIndex > log.applied()) {
+            return;
+        }
+        List<Message> again = new ArrayList<>(deferredConfChanges);
+        deferredConfChanges.clear();
+        for (Message m : again) {
+            try {
+                step(m);
+            } catch (ProposalDroppedException e) {
+                // refused for good now (e.g. a leadership transfer began): its proposer times out
+            }
+        }
     }
 
     void reduceUncommittedSize(List<Entry> committed) {

@@ -240,6 +240,7 @@ public final class RawNode {
                 raft.log.applyingTo(last);
             } else {
                 raft.log.appliedTo(last);
+                raft.proposeDeferredConfChanges();
             }
             raft.reduceUncommittedSize(rd.committedEntries());
         }
@@ -260,6 +261,7 @@ public final class RawNode {
                     + raft.log.applying() + ")");
         }
         raft.log.appliedTo(index);
+        raft.proposeDeferredConfChanges();
     }
 
     public Status status() {

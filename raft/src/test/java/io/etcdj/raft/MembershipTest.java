@@ -36,6 +36,33 @@ class MembershipTest {
         assertEquals(List.of(4L, 5L), leader.status().confState().getLearnersList());
     }
 
+    /**
+     * A follower's conf change reaching the leader while the leader has not applied the previous
+     * one waits and is proposed once it has, instead of becoming a no-op entry: its proposer
+     * (the member a client asked) would otherwise wait until its request timed out. With the
+     * server's asynchronous apply the leader's applied index may well lag its followers'.
+     */
+    @Test
+    void aForwardedConfChangeWaitsForThePendingOneToBeApplied() {
+        TestCluster c = TestCluster.of(3, b -> b.asyncApply(true));
+        c.campaign(1);
+        c.nodes.values().forEach(n -> n.applyPending(Integer.MAX_VALUE));
+        c.stabilize();
+        TestNode leader = c.node(1);
+        leader.node.proposeConfChange(change(ConfChangeType.ConfChangeAddLearnerNode, 4));
+        c.stabilize();
+        c.node(2).applyPending(Integer.MAX_VALUE);
+        c.node(2).node.proposeConfChange(change(ConfChangeType.ConfChangeAddLearnerNode, 5));
+        c.stabilize();
+        assertEquals(List.of(), leader.status().confState().getLearnersList(), "nothing applied on the leader yet");
+        c.nodes.values().forEach(n -> n.applyPending(Integer.MAX_VALUE));
+        c.stabilize();
+        c.nodes.values().forEach(n -> n.applyPending(Integer.MAX_VALUE));
+        c.stabilize();
+        assertEquals(List.of(4L, 5L), leader.status().confState().getLearnersList(), "the forwarded change was applied too");
+        assertEquals(List.of(4L, 5L), c.node(2).status().confState().getLearnersList());
+    }
+
     @Test
     void newVoterCatchesUpAndCountsForQuorum() {
         TestCluster c = TestCluster.of(1);

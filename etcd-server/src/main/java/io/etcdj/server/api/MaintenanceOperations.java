@@ -29,8 +29,11 @@ public interface MaintenanceOperations {
 
     HashKVResponse hashKv(long revision);
 
-    /** A consistent copy of the backend in a new temporary file, which the caller deletes. */
-    Path copyBackend() throws IOException;
+    /**
+     * A snapshot of one consistent point of the backend, in etcd's file format (bbolt, etcd's
+     * buckets, without the SHA-256 trailer), in a new temporary file that the caller deletes.
+     */
+    Path writeSnapshot() throws IOException;
 
     ResponseHeader header();
 

@@ -1,6 +1,5 @@
 package io.etcdj.server.api;
 
-import com.google.protobuf.ByteString;
 import io.etcdj.api.etcdserverpb.AlarmRequest;
 import io.etcdj.api.etcdserverpb.AlarmResponse;
 import io.etcdj.api.etcdserverpb.DefragmentRequest;
@@ -14,19 +13,12 @@ import io.etcdj.api.etcdserverpb.SnapshotRequest;
 import io.etcdj.api.etcdserverpb.SnapshotResponse;
 import io.etcdj.api.etcdserverpb.StatusRequest;
 import io.etcdj.api.etcdserverpb.StatusResponse;
-import io.etcdj.server.version.Versions;
+import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 
 /** etcd's Maintenance service: status, alarms, defragment, hashes and snapshots. */
 public final class MaintenanceService extends MaintenanceGrpc.MaintenanceImplBase {
-    private static final int SNAPSHOT_CHUNK = 32 * 1024;
-
     private final MaintenanceOperations server;
     private final AuthOperations auth;
 
@@ -127,43 +119,20 @@ public final class MaintenanceService extends MaintenanceGrpc.MaintenanceImplBas
     }
 
     /**
-     * Streams a consistent copy of the backend file followed by its SHA-256, as etcd does, so a
-     * client can check the file it saved.
+     * Streams a snapshot as etcd does: one consistent point of the backend written as etcd's
+     * backend file (bbolt, so etcd's own {@code snapshot status} and {@code restore} read it),
+     * then its SHA-256, so a client can check the file it saved. The file is built first, then
+     * sent as fast as the client takes it ({@link SnapshotStream}).
      */
     @Override
     public void snapshot(SnapshotRequest r, StreamObserver<SnapshotResponse> out) {
         if (!admitted(out)) {
             return;
         }
-        Path tmp = null;
         try {
-            tmp = server.copyBackend();
-            long size = Files.size(tmp);
-            MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            long sent = 0;
-            byte[] buf = new byte[SNAPSHOT_CHUNK];
-            try (InputStream in = Files.newInputStream(tmp)) {
-                int n;
-                while ((n = in.readNBytes(buf, 0, buf.length)) > 0) {
-                    sha.update(buf, 0, n);
-                    sent += n;
-                    out.onNext(SnapshotResponse.newBuilder().setHeader(server.header())
-                            .setRemainingBytes(size - sent + 32).setBlob(ByteString.copyFrom(buf, 0, n)).build());
-                }
-            }
-            out.onNext(SnapshotResponse.newBuilder().setHeader(server.header()).setRemainingBytes(0)
-                    .setBlob(ByteString.copyFrom(sha.digest())).setVersion(Versions.STORAGE).build());
-            out.onCompleted();
-        } catch (IOException | NoSuchAlgorithmException | RuntimeException e) {
+            SnapshotStream.start((ServerCallStreamObserver<SnapshotResponse>) out, server::header, server.writeSnapshot());
+        } catch (IOException | RuntimeException e) {
             out.onError(GrpcErrors.toStatus(e));
-        } finally {
-            if (tmp != null) {
-                try {
-                    Files.deleteIfExists(tmp);
-                } catch (IOException ignored) {
-                    // a leftover temp file is harmless and is overwritten by name next time
-                }
-            }
         }
     }
 }

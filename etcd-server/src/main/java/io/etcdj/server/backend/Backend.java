@@ -1,11 +1,14 @@
 package io.etcdj.server.backend;
 
+import io.etcdj.server.fileutil.Fsync;
+import io.etcdj.server.log.Log;
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.lmdbjava.CopyFlags;
 import org.lmdbjava.Dbi;
@@ -15,6 +18,7 @@ import org.lmdbjava.EnvFlags;
 import org.lmdbjava.EnvInfo;
 import org.lmdbjava.LmdbException;
 import org.lmdbjava.Stat;
+import org.lmdbjava.Txn;
 
 /**
  * The member's backend file ({@code member/snap/db}) on LMDB: one file, copy-on-write B+tree,
@@ -22,11 +26,19 @@ import org.lmdbjava.Stat;
  * the consistent index stored here, so applying twice is harmless; {@link #sync()} is called by
  * the server every batch interval (etcd commits bbolt every 100 ms) and at shutdown.
  *
+ * <p>Power cuts: a commit made without an fsync may reach the disk in any order, its meta page
+ * before its data pages. Each {@link #sync()} therefore records the durable commit's meta pages
+ * ({@link DurableCommit}) and pins that commit's pages with a read transaction until the next
+ * record is durable, and an open puts the recorded meta pages back: the file always opens on a
+ * commit whose pages are all on disk. Every replacement of the file (defragment, snapshot
+ * install) syncs the new file before renaming it in and syncs the directory after.
+ *
  * <p>Threading: one writer at a time (the apply loop); any number of concurrent readers.
  * Defragment and close take the exclusive side of {@code envLock} so no transaction outlives
  * the environment it was opened on.
  */
 public final class Backend implements AutoCloseable {
+    private static final Log LOG = Log.get("backend");
     private static final long HEADROOM = 512L << 20;
     /** A write transaction's page overhead beyond twice its bytes (copied branch pages, meta). */
     private static final long TXN_PAGE_SLACK = 64L << 10;
@@ -44,6 +56,17 @@ public final class Backend implements AutoCloseable {
     private final ReentrantReadWriteLock envLock = new ReentrantReadWriteLock();
     private Env<byte[]> env;
     private final Map<Bucket, Dbi<byte[]>> dbis = new EnumMap<>(Bucket.class);
+    /** Held by a commit and by a sync while it reads the meta pages of the commit it pins. */
+    private final ReentrantLock commitLock = new ReentrantLock();
+    /** One sync at a time; guards {@link #durablePin} and {@link #durable}. */
+    private final Object syncMutex = new Object();
+    /** The meta pages are read through this (the kernel's view of what LMDB wrote); not a channel, which an interrupt closes. */
+    private RandomAccessFile metaReader;
+    private DurableCommit durable;
+    /** A read transaction on the last durable commit: LMDB reuses none of its pages while it is open. */
+    private Txn<byte[]> durablePin;
+    /** A test's and a failpoint's hook inside each defragment, before the copy. */
+    private volatile Runnable beforeDefragCopy = () -> { };
     /** The file's size and the pages in use as of the last refresh: read on every write's path. */
     private volatile long cachedSize;
     private volatile long cachedInUse;
@@ -68,17 +91,38 @@ public final class Backend implements AutoCloseable {
     }
 
     private void openEnv() {
+        Path recordFile = DurableCommit.fileFor(file);
         try {
-            Files.createDirectories(file.toAbsolutePath().getParent());
+            Path dir = file.toAbsolutePath().getParent();
+            Files.createDirectories(dir);
+            boolean fresh = !Files.exists(file) || Files.size(file) == 0;
+            if (fresh) {
+                // A record with no durable commit before the file exists: a file left by a power
+                // cut before the first sync is then known to hold nothing durable.
+                DurableCommit.create(recordFile, null);
+            } else {
+                DurableCommit.Outcome outcome = DurableCommit.restore(file);
+                if (outcome == DurableCommit.Outcome.ROLLED_BACK) {
+                    LOG.warn("backend reopened on its last durable commit; the WAL replays the rest", "path", file.toString());
+                } else if (outcome == DurableCommit.Outcome.DISCARDED) {
+                    LOG.warn("backend file was never made durable; starting it anew", "path", file.toString());
+                }
+            }
             env = Env.create(PinnedByteArrays.PROXY)
                     .setMapSize(mapSize)
                     .setMaxDbs(Bucket.values().length)
                     .setMaxReaders(1024)
                     .open(file.toFile(), EnvFlags.MDB_NOSUBDIR, EnvFlags.MDB_NOTLS, EnvFlags.MDB_NOSYNC);
+            Fsync.dir(dir);
+            metaReader = new RandomAccessFile(file.toFile(), "r");
+            durable = DurableCommit.open(recordFile);
+            // pinned before the buckets are opened: opening one that does not exist yet commits
+            syncPoint();
             dbis.clear();
             for (Bucket bucket : Bucket.values()) {
                 dbis.put(bucket, env.openDbi(bucket.dbName(), DbiFlags.MDB_CREATE));
             }
+            syncPoint();
             refreshSizes();
         } catch (IOException | LmdbException e) {
             throw new BackendException("cannot open backend file " + file + ": " + e.getMessage(), e);
@@ -93,7 +137,7 @@ public final class Backend implements AutoCloseable {
     public WriteTx beginWrite() {
         envLock.readLock().lock();
         try {
-            return new WriteTx(env.txnWrite(), dbis, envLock.readLock(), this::committed);
+            return new WriteTx(env.txnWrite(), dbis, envLock.readLock(), commitLock, this::committed, file);
         } catch (RuntimeException e) {
             envLock.readLock().unlock();
             throw e;
@@ -128,14 +172,69 @@ public final class Backend implements AutoCloseable {
         }
     }
 
-    /** Flushes committed transactions to disk. */
+    /**
+     * Makes every commit so far durable and records the newest as the commit to reopen on after
+     * a power cut. Safe to call from any thread, beside the writer and readers.
+     */
     public void sync() {
         envLock.readLock().lock();
         try {
-            env.sync(true);
+            syncPoint();
         } finally {
             envLock.readLock().unlock();
         }
+    }
+
+    /**
+     * The caller holds {@code envLock}. Pins the newest commit and reads its meta pages (no commit
+     * in between), fsyncs the file, records the meta pages durably, and only then lets go of the
+     * previous pin: at every moment the newest valid record names a commit whose pages are all
+     * on disk and not reused.
+     */
+    private void syncPoint() {
+        synchronized (syncMutex) {
+            Txn<byte[]> pin;
+            MetaPages metas;
+            commitLock.lock();
+            try {
+                pin = env.txnRead();
+                metas = MetaPages.read(metaReader, 0);
+            } catch (IOException e) {
+                throw new BackendException("cannot read the backend's meta pages: " + e.getMessage(), e);
+            } finally {
+                commitLock.unlock();
+            }
+            try {
+                if (metas.newestTxnId() != pin.getId()) {
+                    throw new BackendException("backend meta pages name transaction " + metas.newestTxnId()
+                            + " but the newest commit is " + pin.getId());
+                }
+                env.sync(true);
+                durable.record(metas);
+            } catch (IOException | RuntimeException e) {
+                pin.close();
+                throw e instanceof BackendException be ? be
+                        : new BackendException("backend sync failed: " + e, e);
+            }
+            Txn<byte[]> previous = durablePin;
+            durablePin = pin;
+            if (previous != null) {
+                previous.close();
+            }
+        }
+    }
+
+    /** The caller holds {@code envLock} exclusively: no transaction is open but the pin. */
+    private void closeEnv() throws IOException {
+        synchronized (syncMutex) {
+            if (durablePin != null) {
+                durablePin.close();
+                durablePin = null;
+            }
+        }
+        env.close();
+        metaReader.close();
+        durable.close();
     }
 
     /**
@@ -234,12 +333,9 @@ public final class Backend implements AutoCloseable {
             beforeDefragCopy.run();
             Path tmp = file.resolveSibling(file.getFileName() + ".defrag");
             Files.deleteIfExists(tmp);
-            env.sync(true);
+            syncPoint();
             env.copy(tmp.toFile(), CopyFlags.MDB_CP_COMPACT);
-            env.close();
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            Files.deleteIfExists(file.resolveSibling(file.getFileName() + "-lock"));
-            openEnv();
+            swapIn(tmp);
         } catch (IOException | LmdbException e) {
             throw new BackendException("defragment failed: " + e.getMessage(), e);
         } finally {
@@ -247,21 +343,32 @@ public final class Backend implements AutoCloseable {
         }
     }
 
-    private volatile Runnable beforeDefragCopy = () -> { };
-
     /** Runs {@code hook} inside each defragment, with the environment held, before the copy (etcd's failpoint defragBeforeCopy). */
     public void beforeDefragCopy(Runnable hook) {
         this.beforeDefragCopy = hook;
+    }
+
+    /**
+     * The caller holds {@code envLock} exclusively and the current file is synced. Renames
+     * {@code replacement} over the file so that a power cut at any point leaves a whole file: the
+     * record of the old file's durable commit goes first (the old file is synced, so it opens as
+     * it is), then the replacement is synced, renamed in and the directory synced; the open
+     * records the new file's commit.
+     */
+    private void swapIn(Path replacement) throws IOException {
+        closeEnv();
+        Fsync.delete(DurableCommit.fileFor(file));
+        Fsync.replace(replacement, file);
+        Files.deleteIfExists(file.resolveSibling(file.getFileName() + "-lock"));
+        openEnv();
     }
 
     /** Replaces the whole file with {@code source} (a snapshot received from the leader), which is moved in. */
     public void replaceWith(Path source) {
         envLock.writeLock().lock();
         try {
-            env.close();
-            Files.move(source, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            Files.deleteIfExists(file.resolveSibling(file.getFileName() + "-lock"));
-            openEnv();
+            syncPoint();
+            swapIn(source);
         } catch (IOException | LmdbException e) {
             throw new BackendException("cannot install snapshot " + source + ": " + e.getMessage(), e);
         } finally {
@@ -287,9 +394,11 @@ public final class Backend implements AutoCloseable {
         envLock.writeLock().lock();
         try {
             if (env != null && !env.isClosed()) {
-                env.sync(true);
-                env.close();
+                syncPoint();
+                closeEnv();
             }
+        } catch (IOException e) {
+            throw new BackendException("cannot close backend file " + file + ": " + e.getMessage(), e);
         } finally {
             envLock.writeLock().unlock();
         }

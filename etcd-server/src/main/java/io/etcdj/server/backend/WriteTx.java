@@ -7,11 +7,17 @@ import org.lmdbjava.Txn;
 
 /** The backend's single write transaction; reads through it see its own writes. */
 public final class WriteTx extends ReadTx {
+    private final Lock commitLock;
     private final Runnable onCommit;
+    /** The backend file, named when a commit fails. */
+    private final java.nio.file.Path file;
 
-    WriteTx(Txn<byte[]> txn, Map<Bucket, Dbi<byte[]>> dbis, Lock envReadLock, Runnable onCommit) {
+    WriteTx(Txn<byte[]> txn, Map<Bucket, Dbi<byte[]>> dbis, Lock envReadLock, Lock commitLock, Runnable onCommit,
+            java.nio.file.Path file) {
         super(txn, dbis, envReadLock);
+        this.commitLock = commitLock;
         this.onCommit = onCommit;
+        this.file = file;
     }
 
     public void put(Bucket bucket, byte[] key, byte[] value) {
@@ -26,11 +32,17 @@ public final class WriteTx extends ReadTx {
     public void commit() {
         try {
             long start = System.nanoTime();
-            txn.commit();
+            // a sync reading the meta pages of the commit it pins must not see this one half-written
+            commitLock.lock();
+            try {
+                txn.commit();
+            } finally {
+                commitLock.unlock();
+            }
             io.etcdj.server.metrics.Metrics.backendCommitted(start);
             onCommit.run();
         } catch (RuntimeException e) {
-            throw new BackendException("backend commit failed: " + e.getMessage(), e);
+            throw new BackendException("backend commit failed: " + WriteFailure.describe(file, e), e);
         } finally {
             close();
         }

@@ -49,16 +49,11 @@ public final class EtcdExport {
         try {
             Files.deleteIfExists(part);
             try (ScratchBackend scratch = ScratchBackend.copyOf(snapshot);
-                 ReadTx tx = scratch.backend().beginRead();
-                 BboltWriter writer = BboltWriter.create(part, BboltWriter.DEFAULT_PAGE_SIZE)) {
-                write(tx, writer);
-                writer.finish();
+                 ReadTx tx = scratch.backend().beginRead()) {
+                writeBbolt(tx, part);
             }
             appendSha256(part);
             Files.move(part, output, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (BboltException e) {
-            deleteQuietly(part);
-            throw new DataDirException("cannot write etcd snapshot " + output + ": " + e.getMessage(), e);
         } catch (IOException e) {
             deleteQuietly(part);
             throw IoErrors.describe("write", output, e);
@@ -67,6 +62,20 @@ public final class EtcdExport {
             throw e;
         }
         return SnapshotStatus.of(output);
+    }
+
+    /**
+     * Writes the read view {@code tx} as etcd's backend file (bbolt, without the SHA-256 trailer)
+     * to the new file {@code file}: what {@code snapshot export} writes, and what a member streams
+     * for the Snapshot RPC. Reads the view once, in key order, holding one page in memory.
+     */
+    public static void writeBbolt(ReadTx tx, Path file) throws DataDirException {
+        try (BboltWriter writer = BboltWriter.create(file, BboltWriter.DEFAULT_PAGE_SIZE)) {
+            write(tx, writer);
+            writer.finish();
+        } catch (BboltException e) {
+            throw new DataDirException("cannot write etcd snapshot " + file + ": " + e.getMessage(), e);
+        }
     }
 
     /** A data dir means its backend file; anything else is taken as a snapshot or backend file. */
@@ -95,9 +104,19 @@ public final class EtcdExport {
         forEach(tx, Bucket.LEASE, (k, v) -> w.put(k, EtcdSchema.leaseToEtcd(v)));
         w.endBucket();
 
-        // membership is the restoring cluster's business, as in etcd's own restore: left empty
-        bucket(w, EtcdSchema.MEMBERS, sorted());
-        bucket(w, EtcdSchema.MEMBERS_REMOVED, sorted());
+        // The membership goes along as etcd's own snapshot carries it (every restore, etcd's and
+        // ours, replaces it with the new cluster's). The cluster bucket (cluster version) is left
+        // out: ours is 3.6, which an etcd 3.5 restoring the file would refuse as a downgrade.
+        TreeMap<byte[], byte[]> members = sorted();
+        forEach(tx, Bucket.MEMBERS, (k, v) -> {
+            Map.Entry<byte[], byte[]> m = EtcdSchema.memberToEtcd(v);
+            members.put(m.getKey(), m.getValue());
+        });
+        bucket(w, EtcdSchema.MEMBERS, members);
+        TreeMap<byte[], byte[]> removed = sorted();
+        forEach(tx, Bucket.MEMBERS_REMOVED, (k, v) -> removed.put(EtcdSchema.memberKey(Bytes.toLong(k)),
+                EtcdSchema.ascii(EtcdSchema.REMOVED)));
+        bucket(w, EtcdSchema.MEMBERS_REMOVED, removed);
 
         TreeMap<byte[], byte[]> meta = sorted();
         copyMeta(tx, meta, MetaKeys.CONSISTENT_INDEX, EtcdSchema.CONSISTENT_INDEX);

@@ -4,11 +4,14 @@ import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.etcdj.api.etcdserverpb.AlarmMember;
+import io.etcdj.api.etcdserverpb.Member;
+import io.etcdj.cli.GoJsonString;
 import io.etcdj.server.backend.Bucket;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -155,6 +158,58 @@ final class EtcdSchema {
         }
         ByteBuffer b = ByteBuffer.wrap(ours);
         return AlarmMember.newBuilder().setMemberID(b.getLong()).setAlarmValue(b.getInt()).build().toByteArray();
+    }
+
+    /**
+     * Our member record (an {@code etcdserverpb.Member}) as etcd's members bucket holds it: the key
+     * is the ID in lower-case hex without padding (Go's {@code types.ID.String()}), the value the
+     * JSON Go's encoder writes for etcd's {@code membership.Member}: {@code id} as a number,
+     * {@code peerURLs} (null when none), {@code isLearner} only when set, {@code name} and
+     * {@code clientURLs} only when not empty (omitempty).
+     */
+    static Map.Entry<byte[], byte[]> memberToEtcd(byte[] ours) throws DataDirException {
+        Member m;
+        try {
+            m = Member.parseFrom(ours);
+        } catch (InvalidProtocolBufferException e) {
+            throw new DataDirException("members bucket: corrupted member record: " + e.getMessage(), e);
+        }
+        StringBuilder json = new StringBuilder("{\"id\":").append(Long.toUnsignedString(m.getID())).append(",\"peerURLs\":");
+        goStrings(json, m.getPeerURLsList());
+        if (m.getIsLearner()) {
+            json.append(",\"isLearner\":true");
+        }
+        if (!m.getName().isEmpty()) {
+            GoJsonString.append(json.append(",\"name\":"), m.getName());
+        }
+        if (m.getClientURLsCount() > 0) {
+            goStrings(json.append(",\"clientURLs\":"), m.getClientURLsList());
+        }
+        json.append('}');
+        return Map.entry(memberKey(m.getID()), json.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** etcd's members bucket key of member {@code id} (also the key of members_removed). */
+    static byte[] memberKey(long id) {
+        return ascii(Long.toHexString(id));
+    }
+
+    /** The value etcd's members_removed bucket holds for every removed member. */
+    static final String REMOVED = "removed";
+
+    private static void goStrings(StringBuilder json, List<String> list) {
+        if (list.isEmpty()) {
+            json.append("null");
+            return;
+        }
+        json.append('[');
+        for (int i = 0; i < list.size(); i++) {
+            if (i > 0) {
+                json.append(',');
+            }
+            GoJsonString.append(json, list.get(i));
+        }
+        json.append(']');
     }
 
     /**

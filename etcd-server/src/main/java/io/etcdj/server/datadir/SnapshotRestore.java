@@ -15,6 +15,7 @@ import io.etcdj.server.backend.Bucket;
 import io.etcdj.server.backend.Bytes;
 import io.etcdj.server.backend.MetaKeys;
 import io.etcdj.server.backend.WriteTx;
+import io.etcdj.server.fileutil.Fsync;
 import io.etcdj.server.membership.Membership;
 import io.etcdj.server.snap.Snapshotter;
 import io.etcdj.server.wal.Wal;
@@ -74,9 +75,11 @@ public final class SnapshotRestore {
             // LMDB's reader table beside the file: the server makes its own; a restored dir holds only data
             Files.deleteIfExists(staging.backendFile().resolveSibling(staging.backendFile().getFileName() + "-lock"));
             Files.move(staging.memberDir(), layout.memberDir(), StandardCopyOption.ATOMIC_MOVE);
+            Fsync.dir(layout.dataDir());
             if (stagingWal != null) {
                 try {
                     Files.move(stagingWal, layout.walDir(), StandardCopyOption.ATOMIC_MOVE);
+                    Fsync.dir(layout.walDir().toAbsolutePath().getParent());
                 } catch (IOException e) {
                     ScratchBackend.deleteTree(layout.memberDir());
                     throw e;

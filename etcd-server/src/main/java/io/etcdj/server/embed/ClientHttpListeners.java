@@ -57,8 +57,7 @@ final class ClientHttpListeners implements AutoCloseable {
                     unixSockets.add(where);
                 }
             } catch (Exception e) {
-                throw new IOException("listen " + (where.isUnix() ? "unix " : "tcp ") + where.display()
-                        + ": bind: address already in use", e);
+                throw io.etcdj.server.listen.BindFailure.of(where.isUnix(), where.display(), e);
             }
             LOG.info(secure ? "serving HTTP client traffic securely" : "serving HTTP client traffic insecurely; this is strongly discouraged!",
                     "address", where.display());

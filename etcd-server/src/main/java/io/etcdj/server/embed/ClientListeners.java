@@ -127,23 +127,29 @@ final class ClientListeners implements AutoCloseable {
                         new ElectionService(server.kv(), server.watches()).bindService()));
         int maxMessage = server.config().maxRequestBytes() + GRPC_OVERHEAD_BYTES;
         String name = "gateway-" + server.memberId() + "-" + System.nanoTime();
+        var requestStats = new io.etcdj.server.slowlog.RequestStats(opts.watchdog().warningUnaryRequestDuration());
+        // etcd's gateway is a gRPC client of its member: its calls are counted (gRPC families,
+        // etcd_server_client_requests_total with client_api_version "unknown") and timed as any client's
         inProcess = InProcessServerBuilder.forName(name).maxInboundMessageSize(maxMessage)
-                .fallbackHandlerRegistry(services.registry(UnaryOperator.identity())).build().start();
+                .fallbackHandlerRegistry(services.registry(s -> io.grpc.ServerInterceptors.intercept(s, grpcMetrics, requestStats)))
+                .build().start();
         gatewayChannel = InProcessChannelBuilder.forName(name).maxInboundMessageSize(Integer.MAX_VALUE).build();
         io.etcdj.server.listen.OffEventLoop offEventLoop = new io.etcdj.server.listen.OffEventLoop(handlers, NON_BLOCKING);
-        var requestStats = new io.etcdj.server.slowlog.RequestStats(opts.watchdog().warningUnaryRequestDuration());
         var access = new io.etcdj.server.gateway.AccessControl(opts.clientHttp().cors(), opts.clientHttp().hostWhitelist());
         GatewayRoutes routes = opts.enableGrpcGateway() ? new GatewayRoutes(services::all) : null;
         Endpoints endpoints = new Endpoints(server, services);
-        HttpHandler http = new HttpHandler(routes, gatewayChannel, endpoints, maxMessage, opts.enablePprof());
+        HttpHandler http = new HttpHandler(routes, gatewayChannel, endpoints, maxMessage, opts.enablePprof(),
+                opts.maxConcurrentStreams());
         if (opts.enablePprof()) {
             LOG.info("JVM diagnostics are enabled under /debug/jvm/ (--enable-pprof)");
         }
         metricsListeners.start(opts.listenMetricsUrls(), endpoints, tls);
         List<URI> httpUrls = opts.clientHttp().listenClientHttpUrls();
-        io.netty.channel.ChannelHandler httpOnClientPort = httpUrls.isEmpty() ? http : new io.etcdj.server.gateway.HttpRefused();
         httpListeners.start(httpUrls, http, access, tls, HTTP_BODY_FACTOR * maxMessage);
         for (URI url : server.config().listenClientUrls()) {
+            // each listener's gateway has its own share of --max-concurrent-streams, as etcd's has a connection of its own
+            io.netty.channel.ChannelHandler httpOnClientPort = httpUrls.isEmpty() ? http.forAnotherListener()
+                    : new io.etcdj.server.gateway.HttpRefused();
             ListenAddress where = new ListenAddress(url);
             boolean secure = ListenAddress.isSecure(url);
             NettyServerBuilder b = NettyServerBuilder.forAddress(where.bindAddress())
@@ -174,8 +180,7 @@ final class ClientListeners implements AutoCloseable {
             try {
                 servers.add(b.build().start());
             } catch (IOException e) {
-                throw new IOException("listen " + (where.isUnix() ? "unix " : "tcp ") + where.display()
-                        + ": bind: address already in use", e);
+                throw io.etcdj.server.listen.BindFailure.of(where.isUnix(), where.display(), e);
             }
             if (where.isUnix()) {
                 where.publish();
@@ -197,9 +202,19 @@ final class ClientListeners implements AutoCloseable {
         private final EtcdServer server;
         private final ClientServices services;
 
+        private final io.etcdj.server.gateway.HealthChecks livez;
+        private final io.etcdj.server.gateway.HealthChecks readyz;
+
         Endpoints(EtcdServer server, ClientServices services) {
             this.server = server;
             this.services = services;
+            // etcd 3.6's checks (etcdhttp's installLivezEndpoints, installReadyzEndpoints)
+            livez = new io.etcdj.server.gateway.HealthChecks("livez").add("serializable_read", this::serializableRead);
+            readyz = new io.etcdj.server.gateway.HealthChecks("readyz")
+                    .add("data_corruption", this::corruption)
+                    .add("serializable_read", this::serializableRead)
+                    .add("linearizable_read", this::linearizableRead)
+                    .add("non_learner", this::nonLearner);
         }
 
         @Override
@@ -264,15 +279,17 @@ final class ClientListeners implements AutoCloseable {
 
         @Override
         public io.etcdj.server.gateway.HealthChecks livez() {
-            return new io.etcdj.server.gateway.HealthChecks("livez").add("serializable_read", this::serializableRead);
+            return livez;
         }
 
         @Override
         public io.etcdj.server.gateway.HealthChecks readyz() {
-            return new io.etcdj.server.gateway.HealthChecks("readyz")
-                    .add("data_corruption", this::corruption)
-                    .add("serializable_read", this::serializableRead)
-                    .add("linearizable_read", this::linearizableRead);
+            return readyz;
+        }
+
+        /** etcd 3.6's learnerCheck: a learner serves no client requests but serializable reads, so it is not ready. */
+        private CompletableFuture<String> nonLearner() {
+            return CompletableFuture.completedFuture(server.isLearner() ? "not supported for learner" : "");
         }
     }
 

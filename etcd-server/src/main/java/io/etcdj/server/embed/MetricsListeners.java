@@ -53,7 +53,7 @@ final class MetricsListeners implements AutoCloseable {
             try {
                 channels.add(b.bind(new InetSocketAddress(ClientListeners.bindHost(url), url.getPort())).sync().channel());
             } catch (Exception e) {
-                throw new IOException("listen tcp " + url.getHost() + ":" + url.getPort() + ": bind: address already in use", e);
+                throw io.etcdj.server.listen.BindFailure.of(false, url.getHost() + ":" + url.getPort(), e);
             }
             LOG.info("serving metrics", "address", url.toString());
         }

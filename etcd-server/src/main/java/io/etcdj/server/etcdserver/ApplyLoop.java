@@ -144,7 +144,11 @@ final class ApplyLoop implements AutoCloseable {
             Thread.currentThread().interrupt();
         } catch (Throwable t) {
             if (running) {
-                LOG.error("failed to apply committed entries; stopping the member", "error", String.valueOf(t));
+                if (t instanceof CorruptEntryException corrupt) {
+                    LOG.fatal("unmarshal should never fail", t, "index", corrupt.index(), "error", String.valueOf(t.getCause()));
+                } else {
+                    LOG.fatal("failed to apply committed entries; stopping the member", t);
+                }
                 hooks.fatal(t);
             }
         }
@@ -205,17 +209,15 @@ final class ApplyLoop implements AutoCloseable {
                         }
                     } else if (fresh && !e.getData().isEmpty()) {
                         InternalRaftRequest r = parse(e);
-                        if (r != null) {
-                            long applyStart = System.nanoTime();
-                            ApplyResult res = sm.applier.apply(r, wb);
-                            io.etcdj.server.slowlog.SlowApplies.check(warnApplyAfter, applyStart, r, res.response(), res.error());
-                            if (res.error() != null && res.error().error() == EtcdError.NO_SPACE
-                                    && !sm.alarms.has(AlarmType.NOSPACE)) {
-                                overQuota = true;
-                            }
-                            if (r.getOrigin() == memberId) {
-                                done.add(new Done(r.getId(), res));
-                            }
+                        long applyStart = System.nanoTime();
+                        ApplyResult res = sm.applier.apply(r, wb);
+                        io.etcdj.server.slowlog.SlowApplies.check(warnApplyAfter, applyStart, r, res.response(), res.error());
+                        if (res.error() != null && res.error().error() == EtcdError.NO_SPACE
+                                && !sm.alarms.has(AlarmType.NOSPACE)) {
+                            overQuota = true;
+                        }
+                        if (r.getOrigin() == memberId) {
+                            done.add(new Done(r.getId(), res));
                         }
                     }
                     last = Math.max(last, e.getIndex());
@@ -252,16 +254,19 @@ final class ApplyLoop implements AutoCloseable {
         try {
             return ConfChange.parseFrom(e.getData());
         } catch (InvalidProtocolBufferException ex) {
-            throw new IllegalStateException("corrupt conf change at index " + e.getIndex(), ex);
+            throw new CorruptEntryException(e.getIndex(), "conf change", ex);
         }
     }
 
+    /**
+     * The entry's request; one that does not decode stops the member (the batch it is in is
+     * aborted, so nothing at or after it is applied), never skipped.
+     */
     private static InternalRaftRequest parse(Entry e) {
         try {
             return InternalRaftRequest.parseFrom(e.getData());
         } catch (InvalidProtocolBufferException ex) {
-            LOG.warn("skipping unreadable entry", "index", e.getIndex());
-            return null;
+            throw new CorruptEntryException(e.getIndex(), "entry", ex);
         }
     }
 

@@ -67,7 +67,7 @@ final class ClusterOps implements ClusterOperations {
     @Override
     public CompletableFuture<MemberPromoteResponse> promote(long id) {
         membership().checkPromote(id);
-        return CompletableFuture.supplyAsync(() -> server.learnerReady(id))
+        return server.learnerReadyAsync(id)
                 .thenCompose(ready -> {
                     if (!ready) {
                         throw EtcdError.LEARNER_NOT_READY.exception();

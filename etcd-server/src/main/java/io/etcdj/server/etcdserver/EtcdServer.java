@@ -93,6 +93,8 @@ public final class EtcdServer implements AutoCloseable {
     private final ReadBarrier reads = new ReadBarrier(responders, ThreadExecutorMap::currentExecutor);
     /** Where a read waits when its view of the store cannot be opened at once (see {@link #read}). */
     private final BlockingReads blockingReads = new BlockingReads();
+    /** Leader transfers waiting for their transferee to lead. */
+    private final LeaderWaits leaderWaits = new LeaderWaits(responders);
     /**
      * Without a leader a read cannot be confirmed: it fails after two election timeouts (as
      * proposals do) rather than at the end of the request timeout.
@@ -114,6 +116,8 @@ public final class EtcdServer implements AutoCloseable {
     });
     private final long requestTimeoutMillis;
     private final Runnable onFatal;
+    /** Set by the first failure that stops the member ({@link #stopForFailure}). */
+    private final java.util.concurrent.atomic.AtomicBoolean stopping = new java.util.concurrent.atomic.AtomicBoolean();
     private final DataDirLock dataDirLock;
     private volatile long lastSnapshotIndex;
     private volatile boolean published;
@@ -211,6 +215,7 @@ public final class EtcdServer implements AutoCloseable {
         clock.scheduleWithFixedDelay(timers, () -> {
             waiters.expire();
             readDeadlines.sweep(raft.lead() != 0);
+            leaderWaits.expire(clock.nanoTime());
         }, 100, 100, TimeUnit.MILLISECONDS);
         startCorruptionChecks();
         startCompactionHashChecks();
@@ -673,12 +678,28 @@ public final class EtcdServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops the member for a failure, the first time only: whichever of the raft loop, the apply
+     * loop or a removal asks first wins, and a second failure seen while the member stops (the
+     * other loop failing as the storage closes under it) must not log or stop it again.
+     */
+    private boolean stopForFailure() {
+        if (closed || !stopping.compareAndSet(false, true)) {
+            return false;
+        }
+        // a start-up still waiting to be published (a restart replaying entries onto a full disk)
+        // must end too, not wait for a publish that can no longer be applied
+        publishedFuture.completeExceptionally(EtcdError.STOPPED.exception());
+        onFatal.run();
+        return true;
+    }
+
     /** Another member refused us as removed: stop, as etcd does. */
     void removedFromCluster() {
         LOG.error("the member has been permanently removed from the cluster",
                 "local-member-id", MemberIds.hex(memberId));
         LOG.error("the data-dir used by this member must be removed");
-        onFatal.run();
+        stopForFailure();
     }
 
     /** Proposes a membership change and completes when it is applied here. */
@@ -694,6 +715,25 @@ public final class EtcdServer implements AutoCloseable {
         CompletableFuture<ApplyResult> f = waiters.register(id, TimeUnit.MILLISECONDS.toNanos(requestTimeoutMillis));
         raft.proposeConfChange(cc.build(), f);
         return f;
+    }
+
+    /**
+     * {@link #learnerReady} on the {@code forwarder} pool: asking the leader is a peer call that
+     * may wait up to the request timeout, which no caller's thread should spend.
+     */
+    CompletableFuture<Boolean> learnerReadyAsync(long learnerId) {
+        return CompletableFuture.supplyAsync(() -> learnerReady(learnerId), forwarders);
+    }
+
+    /** Makes the backend durable (an fsync) on the timer thread, which syncs it every 100 ms anyway. */
+    CompletableFuture<Void> syncBackendAsync() {
+        return CompletableFuture.runAsync(sm.backend::sync, timers);
+    }
+
+    /** Whether this member is a learner (as the membership it has applied says). */
+    public boolean isLearner() {
+        io.etcdj.api.etcdserverpb.Member self = sm.membership.member(memberId);
+        return self != null && self.getIsLearner();
     }
 
     /** Whether the leader considers the learner caught up (asks the leader if this member is not it). */
@@ -719,24 +759,13 @@ public final class EtcdServer implements AutoCloseable {
         if (target == memberId) {
             return CompletableFuture.completedFuture(null);
         }
+        // registered before the transfer starts, so the raft thread's report of the new leader cannot be missed
+        CompletableFuture<Void> led = leaderWaits.await(target, clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(requestTimeoutMillis));
         raft.call(n -> {
             n.transferLeader(target);
             return null;
         });
-        return CompletableFuture.runAsync(() -> {
-            long deadline = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(requestTimeoutMillis);
-            while (raft.lead() != target) {
-                if (clock.nanoTime() > deadline) {
-                    throw EtcdError.TIMEOUT.exception();
-                }
-                try {
-                    Thread.sleep(config.heartbeatMillis());
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw EtcdError.STOPPED.exception();
-                }
-            }
-        }, forwarders);
+        return led;
     }
 
     /** A lease's time to live as the leader knows it (a follower asks the leader). */
@@ -849,6 +878,7 @@ public final class EtcdServer implements AutoCloseable {
                 lastLead = lead;
                 Metrics.LEADER_CHANGES.inc();
             }
+            leaderWaits.leaderIs(lead);
             Metrics.HAS_LEADER.set(lead != 0 ? 1 : 0);
             Metrics.IS_LEADER.set(isLeader ? 1 : 0);
             if (isLeader && !sm.lessor.isPrimary()) {
@@ -877,11 +907,11 @@ public final class EtcdServer implements AutoCloseable {
 
         @Override
         public void fatal(Throwable t) {
-            if (closed) {
+            if (closed || stopping.get()) {
                 return;
             }
-            LOG.error("raft loop failed; stopping the member", "error", String.valueOf(t));
-            onFatal.run();
+            LOG.fatal("raft loop failed; stopping the member", t);
+            stopForFailure();
         }
     }
 
@@ -921,9 +951,7 @@ public final class EtcdServer implements AutoCloseable {
 
         @Override
         public void fatal(Throwable t) {
-            if (!closed) {
-                onFatal.run();
-            }
+            stopForFailure();
         }
 
         @Override
@@ -953,6 +981,7 @@ public final class EtcdServer implements AutoCloseable {
         publishedFuture.completeExceptionally(EtcdError.STOPPED.exception());
         waiters.failAll(EtcdError.STOPPED.exception());
         reads.failAll(EtcdError.STOPPED.exception());
+        leaderWaits.failAll(EtcdError.STOPPED.exception());
         sm.close();
         if (dataDirLock != null) {
             dataDirLock.close();

@@ -71,10 +71,9 @@ final class KvOps implements KvOperations {
                 return CompletableFuture.completedFuture(resp);
             }
             // physical: once the history is gone, made durable so that a crash does not resume it
-            return server.stateMachines().store.whenCompacted(r.getRevision()).thenApplyAsync(x -> {
-                server.stateMachines().backend.sync();
-                return resp;
-            });
+            return server.stateMachines().store.whenCompacted(r.getRevision())
+                    .thenCompose(x -> server.syncBackendAsync())
+                    .thenApply(x -> resp);
         });
     }
 

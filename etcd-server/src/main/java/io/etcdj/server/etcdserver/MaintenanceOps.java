@@ -14,6 +14,8 @@ import io.etcdj.api.etcdserverpb.StatusResponse;
 import io.etcdj.server.api.MaintenanceOperations;
 import io.etcdj.server.backend.Bucket;
 import io.etcdj.server.backend.ReadTx;
+import io.etcdj.server.datadir.DataDirException;
+import io.etcdj.server.datadir.EtcdExport;
 import io.etcdj.server.error.EtcdError;
 import io.etcdj.server.mvcc.ReadView;
 import io.etcdj.serverpb.DowngradeInfoSet;
@@ -26,7 +28,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.CRC32C;
 
-/** Maintenance: status, alarms, leader moves, defragment, hashes and backend copies for snapshots. */
+/** Maintenance: status, alarms, leader moves, defragment, hashes and the snapshot file (etcd's bbolt format). */
 final class MaintenanceOps implements MaintenanceOperations {
     private final EtcdServer server;
 
@@ -134,14 +136,30 @@ final class MaintenanceOps implements MaintenanceOperations {
                 .setHash((int) h[0]).setCompactRevision(v.compactRevision()).setHashRevision(h[1]).build();
     }
 
+    /**
+     * etcd's snapshot file (bbolt, etcd's buckets; no trailer) of the last committed batch, built
+     * from one backend read view into a new file in the data dir (the same file system as the
+     * backend: a large database must not land in a memory-backed temporary directory). The read
+     * view is held only while the file is written, at disk speed: it holds the backend's
+     * environment lock for reading, which the map growth of a large write, defragment and a
+     * snapshot install take exclusively, so it must not wait on a slow client.
+     */
     @Override
-    public Path copyBackend() throws IOException {
-        Path tmp = Files.createTempFile(server.config().dataDir().toAbsolutePath(), "snapshot", ".tmp");
+    public Path writeSnapshot() throws IOException {
+        Path dir = server.config().dataDir().toAbsolutePath();
+        Path tmp = Files.createTempFile(dir, "snapshot", ".bbolt.tmp");
+        // the bbolt writer creates its file itself (and refuses an existing one)
+        Files.delete(tmp);
         try {
             long start = System.nanoTime();
-            server.stateMachines().backend.copyTo(tmp);
+            try (ReadTx tx = server.stateMachines().backend.beginRead()) {
+                EtcdExport.writeBbolt(tx, tmp);
+            }
             io.etcdj.server.metrics.Metrics.BACKEND_SNAPSHOT.since(start);
             return tmp;
+        } catch (DataDirException e) {
+            Files.deleteIfExists(tmp);
+            throw new IOException(e.getMessage(), e);
         } catch (RuntimeException e) {
             Files.deleteIfExists(tmp);
             throw e;

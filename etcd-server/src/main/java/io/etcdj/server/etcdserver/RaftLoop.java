@@ -429,7 +429,7 @@ final class RaftLoop implements AutoCloseable {
         try {
             wal.close();
         } catch (IOException e) {
-            LOG.warn("failed to close WAL", "error", String.valueOf(e));
+            LOG.warn("failed to close WAL", e);
         }
     }
 

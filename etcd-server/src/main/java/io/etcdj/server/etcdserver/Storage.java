@@ -15,6 +15,7 @@ import io.etcdj.server.backend.WriteTx;
 import io.etcdj.server.clock.Clock;
 import io.etcdj.server.config.ConfigException;
 import io.etcdj.server.config.ServerConfig;
+import io.etcdj.server.fileutil.Fsync;
 import io.etcdj.server.lease.Lessor;
 import io.etcdj.server.log.Log;
 import io.etcdj.server.membership.MemberIds;
@@ -71,7 +72,7 @@ final class Storage {
 
     private static Opened openLocked(ServerConfig cfg, Clock clock, Random random) throws ConfigException, IOException {
         Path walDir = cfg.walPath();
-        Files.createDirectories(cfg.snapDir());
+        Fsync.createDirectories(cfg.snapDir());
         WalOptions walOptions = WalOptions.builder().unsafeNoFsync(cfg.unsafeNoFsync()).maxWals(cfg.maxWals())
                 .fsyncDurationNanos(Metrics.WAL_FSYNC::observeNanos).build();
         Snapshotter snapshotter = new Snapshotter(cfg.snapDir());

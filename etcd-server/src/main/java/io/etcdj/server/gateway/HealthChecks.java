@@ -1,27 +1,36 @@
 package io.etcdj.server.gateway;
 
+import io.etcdj.server.log.Log;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
- * etcd 3.6's /livez and /readyz: named checks run in order, {@code ?exclude=name} skips one,
- * {@code ?verbose} lists every check; a failing check answers 503 with the list and
- * "livez check failed" / "readyz check failed", as Kubernetes' healthz handlers print it.
+ * etcd 3.6's /livez and /readyz (its etcdhttp CheckRegistry): named checks, each also served alone
+ * under /livez/NAME and /readyz/NAME. The answer lists each check run as {@code [+]NAME ok} or
+ * {@code [-]NAME failed: REASON}: a failure answers 503 with the list (and Go's http.Error's
+ * newline), a pass answers {@code ok} (the list first with {@code ?verbose}). {@code ?exclude=NAME}
+ * (repeatable, one name each) leaves a check out of the root path's run; excluding a name there is
+ * no check for is logged, not refused, as etcd does "for version compatibility".
  */
 public final class HealthChecks {
+    private static final Log LOG = Log.get("etcdhttp");
+
     /** A check's outcome: an empty string when it passed, else why it failed. */
     public interface Check extends Supplier<CompletableFuture<String>> {
     }
 
-    private final String name;
+    private final String type;
     private final Map<String, Check> checks = new LinkedHashMap<>();
 
-    public HealthChecks(String name) {
-        this.name = name;
+    /** {@code type}: "livez" or "readyz", the root path's name. */
+    public HealthChecks(String type) {
+        this.type = type;
     }
 
     public HealthChecks add(String check, Check c) {
@@ -33,47 +42,69 @@ public final class HealthChecks {
     public record Answer(int status, String body) {
     }
 
-    public CompletableFuture<Answer> run(List<String> exclude, boolean verbose) {
-        List<String> unknown = new ArrayList<>();
+    /** Whether {@code check} has a path of its own, /TYPE/CHECK. */
+    public boolean has(String check) {
+        return checks.containsKey(check);
+    }
+
+    /** /TYPE: every check but those excluded (each {@code exclude} value is one name, as etcd reads it). */
+    public CompletableFuture<Answer> runAll(List<String> exclude, boolean verbose) {
+        Set<String> excluded = new LinkedHashSet<>();
         for (String e : exclude) {
-            for (String n : e.split(",")) {
-                if (!n.isBlank() && !checks.containsKey(n.trim())) {
-                    unknown.add(n.trim());
-                }
+            if (!e.isEmpty()) {
+                excluded.add(e);
             }
         }
-        List<String> excluded = exclude.stream().flatMap(e -> List.of(e.split(",")).stream()).map(String::trim).toList();
-        Map<String, CompletableFuture<String>> running = new LinkedHashMap<>();
-        for (Map.Entry<String, Check> c : checks.entrySet()) {
-            if (!excluded.contains(c.getKey())) {
-                running.put(c.getKey(), c.getValue().get().exceptionally(t -> String.valueOf(t.getMessage())));
+        List<String> run = new ArrayList<>();
+        for (String check : checks.keySet()) {
+            if (!excluded.remove(check)) {
+                run.add(check);
             }
         }
-        return CompletableFuture.allOf(running.values().toArray(CompletableFuture[]::new)).thenApply(x -> {
-            StringBuilder sb = new StringBuilder();
+        if (!excluded.isEmpty()) {
+            LOG.warn("some health checks cannot be excluded", "missing-health-checks", quoted(excluded));
+        }
+        return run("/" + type, run, verbose);
+    }
+
+    /** /TYPE/CHECK: that check alone. */
+    public CompletableFuture<Answer> runOne(String check, boolean verbose) {
+        return run("/" + type + "/" + check, List.of(check), verbose);
+    }
+
+    private CompletableFuture<Answer> run(String path, List<String> names, boolean verbose) {
+        List<CompletableFuture<String>> running = new ArrayList<>();
+        for (String check : names) {
+            running.add(checks.get(check).get().exceptionally(t -> String.valueOf(t.getMessage())));
+        }
+        return CompletableFuture.allOf(running.toArray(CompletableFuture[]::new)).thenApply(x -> {
+            StringBuilder lines = new StringBuilder();
             boolean failed = false;
-            for (String check : checks.keySet()) {
-                CompletableFuture<String> f = running.get(check);
-                if (f == null) {
-                    sb.append("[+]").append(check).append(" excluded: ok\n");
-                    continue;
-                }
-                String reason = f.join();
-                if (reason.isEmpty()) {
-                    sb.append("[+]").append(check).append(" ok\n");
+            for (int i = 0; i < names.size(); i++) {
+                String reason = running.get(i).join();
+                boolean passed = reason.isEmpty();
+                if (passed) {
+                    lines.append("[+]").append(names.get(i)).append(" ok\n");
                 } else {
                     failed = true;
-                    sb.append("[-]").append(check).append(" failed: ").append(reason).append('\n');
+                    lines.append("[-]").append(names.get(i)).append(" failed: ").append(reason).append('\n');
                 }
             }
-            if (!unknown.isEmpty()) {
-                sb.append("warn: some health checks cannot be excluded: no matches for ");
-                sb.append(String.join(",", unknown.stream().map(u -> "\"" + u + "\"").toList())).append('\n');
-            }
             if (failed) {
-                return new Answer(503, sb + name + " check failed\n");
+                LOG.error("Health check error", "path", path, "reason", lines.toString(), "status-code", 503);
+                // http.Error writes the text and a newline
+                return new Answer(503, lines + "\n");
             }
-            return new Answer(200, verbose ? sb + name + " check passed\n" : "ok");
+            return new Answer(200, (verbose ? lines.toString() : "") + "ok\n");
         });
+    }
+
+    /** Go's %q of each name, joined by commas (etcd's formatQuoted). */
+    private static String quoted(Set<String> names) {
+        List<String> out = new ArrayList<>();
+        for (String n : names) {
+            out.add('"' + n.replace("\\", "\\\\").replace("\"", "\\\"") + '"');
+        }
+        return String.join(",", out);
     }
 }

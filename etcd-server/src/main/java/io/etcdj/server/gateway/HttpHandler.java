@@ -47,6 +47,9 @@ public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpReque
     private final Endpoints endpoints;
     private final int maxMessage;
     private final boolean debug;
+    private final long maxStreams;
+    /** This listener's gateway calls against --max-concurrent-streams, as etcd's gateway connection counts them. */
+    private final StreamSlots slots;
 
     /** The non-gateway endpoints, answered by the server. */
     public interface Endpoints {
@@ -94,11 +97,30 @@ public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpReque
 
     /** {@code debug}: --enable-pprof, the JVM's diagnostics under /debug/jvm/ ({@link JvmDebug}). */
     public HttpHandler(GatewayRoutes routes, ManagedChannel channel, Endpoints endpoints, int maxMessage, boolean debug) {
+        this(routes, channel, endpoints, maxMessage, debug, Long.MAX_VALUE);
+    }
+
+    /**
+     * {@code maxStreams}: --max-concurrent-streams; gateway calls beyond it wait for one to end, as
+     * etcd's gateway, a gRPC client of the member, waits for a free HTTP/2 stream.
+     */
+    public HttpHandler(GatewayRoutes routes, ManagedChannel channel, Endpoints endpoints, int maxMessage, boolean debug,
+            long maxStreams) {
+        this.maxStreams = maxStreams;
+        this.slots = new StreamSlots(maxStreams);
         this.debug = debug;
         this.maxMessage = maxMessage;
         this.routes = routes;
         this.channel = channel;
         this.endpoints = endpoints;
+    }
+
+    /**
+     * The same handler with a stream count of its own: etcd's gateway opens one gRPC connection
+     * per client listener, and the stream limit applies to each connection.
+     */
+    public HttpHandler forAnotherListener() {
+        return new HttpHandler(routes, channel, endpoints, maxMessage, debug, maxStreams);
     }
 
     @Override
@@ -115,18 +137,51 @@ public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpReque
             case "/version" -> send(ctx, HttpResponseStatus.OK, "application/json", endpoints.version(), keepAlive);
             case "/metrics" -> send(ctx, HttpResponseStatus.OK, "text/plain; version=0.0.4; charset=utf-8",
                     endpoints.metrics(), keepAlive);
-            case "/livez", "/readyz" -> (path.equals("/livez") ? endpoints.livez() : endpoints.readyz())
-                    .run(q.parameters().getOrDefault("exclude", java.util.List.of()), q.parameters().containsKey("verbose"))
-                    .thenAccept(a -> ctx.executor().execute(() -> send(ctx, HttpResponseStatus.valueOf(a.status()),
-                            "text/plain; charset=utf-8", a.body(), keepAlive)));
+            case "/livez", "/readyz" -> health(ctx, req, q, path, null, keepAlive);
             default -> {
-                if (debug && path.startsWith("/debug/jvm/")) {
+                String check = checkPath(path);
+                if (check != null) {
+                    health(ctx, req, q, path.substring(0, path.indexOf('/', 1)), check, keepAlive);
+                } else if (debug && path.startsWith("/debug/jvm/")) {
                     debug(ctx, q, path, keepAlive);
                 } else {
                     gateway(ctx, req, path, keepAlive);
                 }
             }
         }
+    }
+
+    /** The check named by /livez/CHECK or /readyz/CHECK, if the path is one; else null. */
+    private String checkPath(String path) {
+        for (String root : new String[] {"/livez/", "/readyz/"}) {
+            if (path.startsWith(root)) {
+                String check = path.substring(root.length());
+                HealthChecks checks = root.equals("/livez/") ? endpoints.livez() : endpoints.readyz();
+                return checks.has(check) ? check : null;
+            }
+        }
+        return null;
+    }
+
+    /** /livez, /readyz ({@code check} null) or one of their checks, GET only as etcd's handlers. */
+    private void health(ChannelHandlerContext ctx, FullHttpRequest req, QueryStringDecoder q, String root, String check,
+            boolean keepAlive) {
+        if (req.method() != HttpMethod.GET) {
+            FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.METHOD_NOT_ALLOWED,
+                    Unpooled.copiedBuffer("Method Not Allowed\n", StandardCharsets.UTF_8));
+            r.headers().set(HttpHeaderNames.ALLOW, "GET");
+            r.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/plain; charset=utf-8");
+            r.headers().set("X-Content-Type-Options", "nosniff");
+            r.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, r.content().readableBytes());
+            ctx.writeAndFlush(r).addListener(keepAlive ? ChannelFutureListener.CLOSE_ON_FAILURE : ChannelFutureListener.CLOSE);
+            return;
+        }
+        HealthChecks checks = root.equals("/livez") ? endpoints.livez() : endpoints.readyz();
+        boolean verbose = q.parameters().containsKey("verbose");
+        (check == null ? checks.runAll(q.parameters().getOrDefault("exclude", java.util.List.of()), verbose)
+                : checks.runOne(check, verbose))
+                .thenAccept(a -> ctx.executor().execute(() -> send(ctx, HttpResponseStatus.valueOf(a.status()),
+                        "text/plain; charset=utf-8", a.body(), keepAlive)));
     }
 
     private static void debug(ChannelHandlerContext ctx, QueryStringDecoder q, String path, boolean keepAlive) {
@@ -202,15 +257,31 @@ public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpReque
             headers.put(Metadata.Key.of("token", Metadata.ASCII_STRING_MARSHALLER), token);
         }
         boolean streaming = route.method().getType() != MethodDescriptor.MethodType.UNARY;
-        ClientCall<Object, Object> call = channel.newCall(route.method(), CallOptions.DEFAULT);
         Object requestMsg = parseAs(route.method(), request);
-        call.start(new Relay(ctx, route, streaming, keepAlive), headers);
-        call.request(streaming ? Integer.MAX_VALUE : 2);
-        call.sendMessage(requestMsg);
-        // The whole body has arrived: the client's side of the stream is done, as grpc-gateway
-        // closes it at the end of the body. A keep-alive answers and ends; a watch keeps streaming.
-        call.halfClose();
-        ctx.channel().closeFuture().addListener(f -> call.cancel("client closed the connection", null));
+        java.util.concurrent.atomic.AtomicReference<ClientCall<Object, Object>> started = new java.util.concurrent.atomic.AtomicReference<>();
+        Runnable start = () -> {
+            ClientCall<Object, Object> call = channel.newCall(route.method(), CallOptions.DEFAULT);
+            call.start(new Relay(ctx, route, streaming, keepAlive, slots::release), headers);
+            started.set(call);
+            call.request(streaming ? Integer.MAX_VALUE : 2);
+            call.sendMessage(requestMsg);
+            // The whole body has arrived: the client's side of the stream is done, as grpc-gateway
+            // closes it at the end of the body. A keep-alive answers and ends; a watch keeps streaming.
+            call.halfClose();
+            // the connection may have closed while this call waited or started: nobody cancelled it then
+            if (!ctx.channel().isActive()) {
+                call.cancel("client closed the connection", null);
+            }
+        };
+        ctx.channel().closeFuture().addListener(f -> {
+            if (!slots.abandon(start)) {
+                ClientCall<Object, Object> call = started.get();
+                if (call != null) {
+                    call.cancel("client closed the connection", null);
+                }
+            }
+        });
+        slots.acquire(start);
     }
 
     private static Object parseAs(MethodDescriptor<Object, Object> md, Message dynamic) {
@@ -223,10 +294,13 @@ public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpReque
         private final GatewayRoutes.Route route;
         private final boolean streaming;
         private final boolean keepAlive;
+        /** Frees the call's stream slot, once, when it closes. */
+        private final Runnable onEnd;
         private boolean headersSent;
         private String unaryBody;
 
-        Relay(ChannelHandlerContext ctx, GatewayRoutes.Route route, boolean streaming, boolean keepAlive) {
+        Relay(ChannelHandlerContext ctx, GatewayRoutes.Route route, boolean streaming, boolean keepAlive, Runnable onEnd) {
+            this.onEnd = onEnd;
             this.ctx = ctx;
             this.route = route;
             this.streaming = streaming;
@@ -268,6 +342,7 @@ public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpReque
 
         @Override
         public void onClose(Status status, Metadata trailers) {
+            onEnd.run();
             ctx.executor().execute(() -> {
                 if (streaming) {
                     if (!status.isOk() && !headersSent) {
@@ -301,9 +376,10 @@ public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpReque
         StringBuilder sb = new StringBuilder("{\"error\":");
         String m = message == null ? "" : message;
         quote(sb, m);
-        sb.append(",\"code\":").append(code.value()).append(",\"message\":");
+        // etcd's member order (grpc-gateway v1's errorBody): error, message, code
+        sb.append(",\"message\":");
         quote(sb, m);
-        return sb.append('}').toString();
+        return sb.append(",\"code\":").append(code.value()).append('}').toString();
     }
 
     private static void quote(StringBuilder sb, String s) {

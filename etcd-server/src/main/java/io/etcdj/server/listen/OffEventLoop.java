@@ -63,7 +63,7 @@ public final class OffEventLoop implements ServerInterceptor {
                     r.run();
                 } catch (RuntimeException | Error e) {
                     // what grpc-java does when a handler throws: the call ends with UNKNOWN
-                    LOG.warn("gRPC handler failed", "method", call.getMethodDescriptor().getFullMethodName(), "error", String.valueOf(e));
+                    LOG.error("gRPC handler failed", e, "method", call.getMethodDescriptor().getFullMethodName());
                     try {
                         call.close(Status.UNKNOWN.withCause(e), new Metadata());
                     } catch (RuntimeException closed) {

@@ -94,11 +94,7 @@ public final class Log {
             @Override
             public void publish(LogRecord r) {
                 String level = r.getLevel().intValue() >= Level.SEVERE.intValue() ? "error" : "warn";
-                String msg = r.getMessage();
-                if (r.getThrown() != null) {
-                    msg = msg + ": " + r.getThrown();
-                }
-                get(r.getLoggerName()).write(level, msg);
+                get(r.getLoggerName()).write(level, r.getMessage(), r.getThrown());
             }
 
             @Override
@@ -123,8 +119,24 @@ public final class Log {
         log("warn", msg, fields);
     }
 
+    /**
+     * A warning caused by an exception nobody expected: the line carries its stack trace. An
+     * expected failure (a peer down, a bad request) is logged with its message alone.
+     */
+    public void warn(String msg, Throwable cause, Object... fields) {
+        log("warn", msg, cause, fields);
+    }
+
     public void error(String msg, Object... fields) {
         log("error", msg, fields);
+    }
+
+    /**
+     * An error line with the stack trace of {@code cause} in a {@code stacktrace} field, where
+     * zap puts its own; an {@code error} field with the exception is added unless given.
+     */
+    public void error(String msg, Throwable cause, Object... fields) {
+        log("error", msg, cause, fields);
     }
 
     /** etcd's fatal level: the line before the process exits with status 1 (the caller exits). */
@@ -132,16 +144,28 @@ public final class Log {
         log("fatal", msg, fields);
     }
 
+    /** A fatal line with the stack trace of {@code cause}, as {@link #error(String, Throwable, Object...)}. */
+    public void fatal(String msg, Throwable cause, Object... fields) {
+        log("fatal", msg, cause, fields);
+    }
+
     private void log(String level, String msg, Object... fields) {
+        log(level, msg, null, fields);
+    }
+
+    private void log(String level, String msg, Throwable cause, Object... fields) {
         if (rank(level) < threshold) {
             return;
         }
-        write(level, msg, fields);
+        write(level, msg, cause, fields);
     }
 
-    private void write(String level, String msg, Object... fields) {
+    private void write(String level, String msg, Throwable cause, Object... fields) {
+        if (cause != null) {
+            fields = withCause(fields, cause);
+        }
         if (console) {
-            writeConsole(level, msg, fields);
+            writeConsole(level, msg, cause, fields);
             return;
         }
         StringBuilder sb = new StringBuilder(160);
@@ -156,11 +180,37 @@ public final class Log {
             sb.append(':');
             value(sb, fields[i + 1]);
         }
+        if (cause != null) {
+            sb.append(",\"stacktrace\":");
+            quote(sb, stackTrace(cause));
+        }
         sb.append('}');
         out.println(sb);
     }
 
-    private void writeConsole(String level, String msg, Object... fields) {
+    /** The fields with an {@code error} field for {@code cause} in front, unless the caller gave one. */
+    private static Object[] withCause(Object[] fields, Throwable cause) {
+        for (int i = 0; i + 1 < fields.length; i += 2) {
+            if ("error".equals(fields[i])) {
+                return fields;
+            }
+        }
+        Object[] all = new Object[fields.length + 2];
+        all[0] = "error";
+        all[1] = String.valueOf(cause);
+        System.arraycopy(fields, 0, all, 2, fields.length);
+        return all;
+    }
+
+    /** The exception's trace with its causes, as the JVM prints it, without the final line break. */
+    static String stackTrace(Throwable t) {
+        java.io.StringWriter w = new java.io.StringWriter();
+        t.printStackTrace(new java.io.PrintWriter(w));
+        String s = w.toString();
+        return s.endsWith(System.lineSeparator()) ? s.substring(0, s.length() - System.lineSeparator().length()) : s;
+    }
+
+    private void writeConsole(String level, String msg, Throwable cause, Object... fields) {
         StringBuilder sb = new StringBuilder(160);
         sb.append(TS.format(Instant.now())).append('\t').append(level).append('\t').append(caller).append('\t').append(msg);
         if (fields.length >= 2) {
@@ -174,6 +224,10 @@ public final class Log {
                 value(sb, fields[i + 1], ", ");
             }
             sb.append('}');
+        }
+        if (cause != null) {
+            // zap's console encoder puts the stack trace on the lines after the entry
+            sb.append('\n').append(stackTrace(cause));
         }
         out.println(sb);
     }

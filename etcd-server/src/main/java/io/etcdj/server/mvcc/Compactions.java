@@ -144,7 +144,7 @@ final class Compactions {
             }
         } catch (RuntimeException e) {
             if (myEpoch == epoch) {
-                LOG.warn("Failed compaction", "compact-revision", job.rev(), "error", String.valueOf(e.getMessage()));
+                LOG.warn("Failed compaction", e, "compact-revision", job.rev(), "error", String.valueOf(e.getMessage()));
             }
         }
     }

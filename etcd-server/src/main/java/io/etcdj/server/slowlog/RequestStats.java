@@ -63,7 +63,7 @@ public final class RequestStats implements ServerInterceptor {
                         log(Instant.now().minusNanos(took), took, call, exchanged[0], exchanged[1]);
                     }
                 } catch (RuntimeException e) {
-                    LOG.warn("request stats", "time spent", Durations.format(System.nanoTime() - start), "format-error", String.valueOf(e));
+                    LOG.warn("request stats", e, "time spent", Durations.format(System.nanoTime() - start), "format-error", String.valueOf(e));
                 } finally {
                     super.close(status, trailers);
                 }

@@ -29,7 +29,7 @@ public final class SlowApplies {
             warn(threshold, took, request, response, error);
         } catch (RuntimeException e) {
             // a warning must never stop the apply loop that called it
-            LOG.warn("apply request took too long", "took", Durations.format(took), "format-error", String.valueOf(e));
+            LOG.warn("apply request took too long", e, "took", Durations.format(took), "format-error", String.valueOf(e));
         }
     }
 
@@ -58,7 +58,7 @@ public final class SlowApplies {
             }
             io.etcdj.server.metrics.Metrics.SLOW_APPLIES.inc();
         } catch (RuntimeException e) {
-            LOG.warn("apply request took too long", "took", Durations.format(took), "format-error", String.valueOf(e));
+            LOG.warn("apply request took too long", e, "took", Durations.format(took), "format-error", String.valueOf(e));
         }
     }
 

@@ -63,8 +63,9 @@ public final class HandshakeFailures {
     private static String alert(String jdkName) {
         return switch (jdkName) {
             case "unknown_ca" -> "unknown certificate authority";
-            case "certificate_unknown" -> "unknown certificate";
-            case "bad_certificate" -> "bad certificate";
+            // the JDK's alert for a certificate its trust manager refused, where Go's crypto/tls
+            // sends bad_certificate (Go sends no certificate_unknown): etcd's text for the refusal
+            case "certificate_unknown", "bad_certificate" -> "bad certificate";
             case "certificate_expired" -> "expired certificate";
             default -> jdkName.replace('_', ' ');
         };

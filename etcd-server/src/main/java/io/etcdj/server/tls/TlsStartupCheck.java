@@ -24,9 +24,10 @@ import java.util.Set;
  *
  * <p>What is required of each side:
  * <ul>
- *   <li>client side: "server auth" usage, and SANs covering the hosts of the https
- *       --advertise-client-urls. A --trusted-ca-file that did not sign the server certificate
- *       only earns a warning: it names the CA of the clients, which may differ from the server's.
+ *   <li>client side: "server auth" usage. SANs that do not cover the hosts of the https
+ *       --advertise-client-urls only earn a warning, as etcd starts with such a certificate
+ *       (clients may dial another name); so does a --trusted-ca-file that did not sign the server
+ *       certificate: it names the CA of the clients, which may differ from the server's.
  *   <li>peer side: "server auth" usage, plus "client auth" when peers must present certificates
  *       (members dial each other with the same certificate); SANs covering the https
  *       --initial-advertise-peer-urls; and, with --peer-trusted-ca-file, a chain to that CA, since
@@ -78,8 +79,10 @@ public final class TlsStartupCheck {
             // --client-cert-file/--client-key-file: loaded before anything is served, as etcd does
             check(TlsMaterialCheck.of(side.dialFiles()));
         }
-        List<String> hosts = side.selfSigned() ? List.of() : certificateHosts(cfg.advertiseClientUrls());
-        CheckedTlsMaterial material = check(TlsMaterialCheck.of(side.files()).purpose(TlsPurpose.SERVER).hosts(hosts));
+        CheckedTlsMaterial material = check(TlsMaterialCheck.of(side.files()).purpose(TlsPurpose.SERVER));
+        if (!side.selfSigned()) {
+            warnUnnamedHosts(side, material);
+        }
         if (!side.selfSigned() && side.files().trustedCaFile() != null) {
             ChainValidator.Result signed = ChainValidator.validate(material.certificateChain(),
                     material.trustedCertificates(), clock.instant());
@@ -89,6 +92,22 @@ public final class TlsStartupCheck {
                         "cert-file", side.files().certFile().toString(),
                         "trusted-ca-file", side.files().trustedCaFile().toString(), "error", signed.problem());
             }
+        }
+    }
+
+    /**
+     * A certificate that does not name the hosts of --advertise-client-urls only earns a warning:
+     * etcd starts with it (it never dials its own client URLs), and clients that dial another
+     * name, or skip the host check, are served.
+     */
+    private void warnUnnamedHosts(SideTls side, CheckedTlsMaterial material) {
+        try {
+            TlsMaterialCheck.requireUsableFor(side.files().certFile(), material.certificate(), null,
+                    certificateHosts(cfg.advertiseClientUrls()));
+        } catch (CertsException e) {
+            LOG.warn("client certificate does not name the host of --advertise-client-urls; clients that check "
+                    + "the host name will refuse the server", "cert-file", side.files().certFile().toString(),
+                    "error", e.getMessage());
         }
     }
 

@@ -193,7 +193,7 @@ final class PeerClient implements AutoCloseable {
                     wasActive = false;
                     metrics.active(false);
                     LOG.warn("peer became inactive (message send to peer failed)", "peer-id", MemberIds.hex(peerId),
-                            "error", String.valueOf(e.getMessage()));
+                            "error", PeerErrors.text(e));
                 }
                 metrics.sendFailed();
                 handler.unreachable(peerId);

@@ -107,7 +107,7 @@ public final class PeerTransport implements Transporter {
             try {
                 servers.add(b.build().start());
             } catch (IOException e) {
-                throw new IOException("listen " + (where.isUnix() ? "unix " : "tcp ") + host + ": bind: address already in use", e);
+                throw io.etcdj.server.listen.BindFailure.of(where.isUnix(), host, e);
             }
             if (where.isUnix()) {
                 where.publish();

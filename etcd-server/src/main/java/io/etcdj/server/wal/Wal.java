@@ -207,7 +207,10 @@ public final class Wal implements Closeable {
             } else if (mustSync) {
                 sync(tail);
             }
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
+            failed = true;
+            throw WalWriteException.of(tail.path(), e);
+        } catch (RuntimeException e) {
             failed = true;
             throw e;
         }
@@ -230,7 +233,10 @@ public final class Wal implements Closeable {
             } else {
                 sync(tail);
             }
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
+            failed = true;
+            throw WalWriteException.of(tail.path(), e);
+        } catch (RuntimeException e) {
             failed = true;
             throw e;
         }
@@ -325,7 +331,10 @@ public final class Wal implements Closeable {
             sync(segment);
             io.rename(temp, path);
             syncDirectory(dir);
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
+            segment.close();
+            throw WalWriteException.of(temp, e);
+        } catch (RuntimeException e) {
             segment.close();
             throw e;
         }

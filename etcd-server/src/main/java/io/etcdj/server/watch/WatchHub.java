@@ -132,7 +132,8 @@ public final class WatchHub implements AutoCloseable {
             for (Watcher w : List.copyOf(synced)) {
                 List<ChangeEvent> evs = matched.get(w);
                 if (evs == null) {
-                    w.nextRev = lastRev + 1;
+                    // a watcher created from a future revision keeps it: only later events are its
+                    w.nextRev = Math.max(w.nextRev, lastRev + 1);
                     continue;
                 }
                 if (w.wantsPrevKv() && view == null) {

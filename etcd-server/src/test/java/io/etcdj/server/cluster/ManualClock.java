@@ -29,7 +29,7 @@ import java.util.stream.Collectors;
  * the randomized timeouts say. The threads of the member that are not loops (the response pool,
  * calls forwarded to the leader) are not waited for: a test waits for their futures.
  */
-final class ManualClock implements Clock {
+public final class ManualClock implements Clock {
     /** A settle that takes longer than this is a test bug (a loop blocked on something that needs time). */
     private static final long SETTLE_LIMIT_NANOS = TimeUnit.SECONDS.toNanos(30);
 
@@ -115,7 +115,7 @@ final class ManualClock implements Clock {
      * Moves time forward by {@code nanos}, stopping at every due tick and timer on the way and
      * letting the members settle after each. One caller at a time (the test's thread).
      */
-    synchronized void advance(long nanos) {
+    public synchronized void advance(long nanos) {
         if (nanos < 0) {
             throw new IllegalArgumentException("time does not go back: " + nanos);
         }

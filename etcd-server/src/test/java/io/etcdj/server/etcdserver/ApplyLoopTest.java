@@ -45,6 +45,7 @@ class ApplyLoopTest {
     private final List<Boolean> confChangeFlags = new CopyOnWriteArrayList<>();
     private final List<ConfChange> confChanges = new CopyOnWriteArrayList<>();
     private final CompletableFuture<Throwable> fatal = new CompletableFuture<>();
+    private final java.util.concurrent.atomic.AtomicInteger fatalCalls = new java.util.concurrent.atomic.AtomicInteger();
     private ApplyLoop loop;
     private Waiters waiters;
 
@@ -68,6 +69,7 @@ class ApplyLoopTest {
 
             @Override
             public void fatal(Throwable t) {
+                fatalCalls.incrementAndGet();
                 fatal.complete(t);
             }
 
@@ -160,7 +162,7 @@ class ApplyLoopTest {
         loop.submit(List.of(put(1, 1, "before"), corrupt), 1);
         Throwable t = fatal.get(10, TimeUnit.SECONDS);
         assertNotNull(t);
-        assertTrue(String.valueOf(t).contains("corrupt conf change at index 2"), String.valueOf(t));
+        assertTrue(String.valueOf(t).contains("committed conf change at index 2 cannot be decoded"), String.valueOf(t));
         // The half-applied batch was abandoned: the store's write lock is free and nothing of it is visible.
         CompletableFuture<Long> rev = CompletableFuture.supplyAsync(() -> {
             try (WriteBatch b = sm.store.openWriteBatch()) {
@@ -169,5 +171,45 @@ class ApplyLoopTest {
         });
         assertEquals(1L, rev.get(10, TimeUnit.SECONDS));
         assertTrue(appliedReports.isEmpty(), "nothing reported applied");
+    }
+
+    /**
+     * etcd panics on a committed entry it cannot unmarshal: skipping it would make this member's
+     * state differ from the others' for good. Here the member is stopped once, with a fatal line
+     * naming the index and the cause, and nothing at or after the entry is applied.
+     */
+    @Test
+    void anUnreadableEntryStopsTheMemberOnceAndNothingAfterItIsApplied() throws Exception {
+        Path logFile = dir.resolve("member.log");
+        Entry unreadable = Entry.newBuilder().setIndex(2).setTerm(1)
+                .setData(ByteString.copyFrom(new byte[] {(byte) 0x0a, (byte) 0xff})).build();
+        try {
+            io.etcdj.server.log.Log.setOutput(List.of(logFile.toString()));
+            loop.submit(List.of(put(1, 1, "before"), unreadable), 1);
+            loop.submit(List.of(put(3, 3, "after")), 1);
+            Throwable t = fatal.get(10, TimeUnit.SECONDS);
+            assertTrue(String.valueOf(t).contains("committed entry at index 2 cannot be decoded"), String.valueOf(t));
+            loop.submit(List.of(put(4, 4, "later")), 1);
+            Thread.sleep(200); // room for a wrongly running loop to apply it; the assertions below must hold
+        } finally {
+            io.etcdj.server.log.Log.setOutput(List.of("default"));
+        }
+        assertEquals(1, fatalCalls.get(), "stopped exactly once");
+        assertTrue(appliedReports.isEmpty(), "nothing reported applied");
+        assertEquals(0, loop.appliedIndex());
+        CompletableFuture<Long> rev = CompletableFuture.supplyAsync(() -> {
+            try (WriteBatch b = sm.store.openWriteBatch()) {
+                return b.revision();
+            }
+        });
+        assertEquals(1L, rev.get(10, TimeUnit.SECONDS), "no key of the batch or after it is in the store");
+        List<String> fatalLines = java.nio.file.Files.readAllLines(logFile).stream()
+                .filter(l -> l.startsWith("{\"level\":\"fatal\"")).toList();
+        assertEquals(1, fatalLines.size(), "one fatal line: " + fatalLines);
+        var line = new com.fasterxml.jackson.databind.ObjectMapper().readTree(fatalLines.get(0));
+        assertEquals("unmarshal should never fail", line.get("msg").asText());
+        assertEquals(2, line.get("index").asLong());
+        assertTrue(line.get("error").asText().contains("InvalidProtocolBufferException"), line.toString());
+        assertTrue(line.get("stacktrace").asText().contains("at io.etcdj.server.etcdserver.ApplyLoop.parse"), line.toString());
     }
 }

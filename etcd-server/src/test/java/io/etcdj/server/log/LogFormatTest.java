@@ -52,4 +52,48 @@ class LogFormatTest {
         assertTrue(out.get(0).matches("\\{\"level\":\"info\",\"ts\":\"[^\"]+\",\"caller\":\"embed/etcd\",\"msg\":\"ready\",\"a\":1}"),
                 out.get(0));
     }
+
+    /**
+     * The shape of etcd's own fatal line for a failed backend commit (etcd 3.4, --logger=zap):
+     * {"level":"fatal","ts":...,"caller":...,"msg":"failed to commit tx","error":"write ...: no space
+     * left on device","stacktrace":"go.etcd.io/etcd/mvcc/backend.(*batchTx).commit\n\t..."}.
+     */
+    @Test
+    void errorLinesCarryTheStackTraceLastAsZapDoes() throws Exception {
+        IllegalStateException cause = new IllegalStateException("broken", new java.io.IOException("No space left on device"));
+        List<String> out = lines(false, () -> {
+            Log log = Log.get("etcdserver/apply");
+            log.fatal("failed to apply", cause, "index", 7);
+            log.error("with its own error field", cause, "error", "typed text");
+        });
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        var first = json.readTree(out.get(0));
+        List<String> keys = new java.util.ArrayList<>();
+        first.fieldNames().forEachRemaining(keys::add);
+        assertEquals(List.of("level", "ts", "caller", "msg", "error", "index", "stacktrace"), keys);
+        assertEquals("fatal", first.get("level").asText());
+        assertEquals("java.lang.IllegalStateException: broken", first.get("error").asText());
+        String trace = first.get("stacktrace").asText();
+        assertTrue(trace.startsWith("java.lang.IllegalStateException: broken\n\tat io.etcdj.server.log.LogFormatTest"), trace);
+        assertTrue(trace.contains("Caused by: java.io.IOException: No space left on device"), trace);
+        var second = json.readTree(out.get(1));
+        assertEquals("typed text", second.get("error").asText());
+        assertTrue(second.has("stacktrace"));
+        assertEquals(2, out.size(), "one line per entry: " + out);
+    }
+
+    @Test
+    void consoleLinesPutTheStackTraceBelowTheEntry() throws Exception {
+        List<String> out = lines(true, () -> Log.get("etcdmain").error("failed", new IllegalArgumentException("x")));
+        assertEquals(List.of("error", "etcdmain", "failed", "{\"error\": \"java.lang.IllegalArgumentException: x\"}"),
+                List.of(out.get(0).split("\t")).subList(1, 5));
+        assertEquals("java.lang.IllegalArgumentException: x", out.get(1));
+        assertTrue(out.get(2).startsWith("\tat io.etcdj.server.log.LogFormatTest"), out.get(2));
+    }
+
+    @Test
+    void linesWithoutACauseHaveNoStackTrace() throws Exception {
+        List<String> out = lines(false, () -> Log.get("x").error("plain", "error", "e"));
+        assertTrue(!out.get(0).contains("stacktrace"), out.get(0));
+    }
 }

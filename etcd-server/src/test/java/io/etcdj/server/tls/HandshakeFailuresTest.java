@@ -16,6 +16,11 @@ class HandshakeFailuresTest {
                         + "unable to find valid certification path to requested target")));
         assertEquals("remote error: tls: unknown certificate authority",
                 HandshakeFailures.describe(new SSLHandshakeException("Received fatal alert: unknown_ca")));
+        // a JDK peer refuses a certificate with certificate_unknown where Go sends bad_certificate
+        assertEquals("remote error: tls: bad certificate",
+                HandshakeFailures.describe(new SSLHandshakeException("Received fatal alert: certificate_unknown")));
+        assertEquals("remote error: tls: bad certificate",
+                HandshakeFailures.describe(new SSLHandshakeException("Received fatal alert: bad_certificate")));
         assertEquals("tls: first record does not look like a TLS handshake",
                 HandshakeFailures.describe(new SSLHandshakeException("Unsupported or unrecognized SSL message")));
         assertEquals("tls: first record does not look like a TLS handshake", HandshakeFailures.describe(

@@ -83,6 +83,24 @@ class WatchHubTest {
         assertTrue(cond.getAsBoolean(), "condition not reached within 5s");
     }
 
+    /**
+     * A watch from a revision the member has not reached yet (a client resuming on a member that
+     * is catching up) gets only events from that revision on, however many other keys change
+     * before it: etcd's synced watchers keep their minimum revision.
+     */
+    @Test
+    void aWatcherFromAFutureRevisionSkipsEarlierEventsOfItsKey() throws Exception {
+        put("other", "0");
+        long current = f.store.currentRevision();
+        RecordingSink sink = new RecordingSink();
+        hub.add(new Watcher(0, bs("k").toByteArray(), null, 0, false, false, false, sink), current + 3);
+        put("other", "1");
+        put("k", "too-early");
+        put("k", "from-here");
+        assertEquals(List.of("PUT k"), sink.keys());
+        assertEquals("from-here", sink.events.get(0).getKv().getValue().toStringUtf8());
+    }
+
     @Test
     void syncedWatcherGetsMatchingEventsWithFilters() throws Exception {
         RecordingSink all = new RecordingSink();

@@ -154,7 +154,7 @@ public final class GrpcProxyCommand extends Subcommand {
         try {
             proxy = GrpcProxy.start(opts);
         } catch (Exception e) {
-            LOG.error("failed to start gRPC proxy", "error", String.valueOf(e.getMessage()));
+            LOG.error("failed to start gRPC proxy", e, "error", String.valueOf(e.getMessage()));
             err.println("etcd grpc-proxy: " + e.getMessage());
             return 1;
         }

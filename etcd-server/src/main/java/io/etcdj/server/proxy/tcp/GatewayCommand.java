@@ -103,7 +103,7 @@ public final class GatewayCommand extends Subcommand {
             listener.bind(listen.host().isEmpty() ? new InetSocketAddress(listen.port())
                     : new InetSocketAddress(listen.host(), listen.port()), 1024);
         } catch (IOException e) {
-            err.println("listen tcp " + listenAddr + ": bind: " + bindError(e));
+            err.println("listen tcp " + listenAddr + ": bind: " + io.etcdj.server.listen.BindFailure.reason(e));
             return 1;
         }
         TcpProxy proxy = new TcpProxy(listener, remotes, flags.getDuration("retry-delay"));
@@ -136,18 +136,5 @@ public final class GatewayCommand extends Subcommand {
         return host.contains(":") ? "[" + host + "]:" + port : host + ":" + port;
     }
 
-    private static String bindError(IOException e) {
-        String m = e.getMessage() == null ? "" : e.getMessage();
-        if (m.startsWith("Address already in use")) {
-            return "address already in use";
-        }
-        if (m.contains("Cannot assign requested address")) {
-            return "cannot assign requested address";
-        }
-        if (m.contains("Permission denied")) {
-            return "permission denied";
-        }
-        return m.toLowerCase(java.util.Locale.ROOT);
-    }
 
 }

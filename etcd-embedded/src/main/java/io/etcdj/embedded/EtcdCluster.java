@@ -1,0 +1,353 @@
+package io.etcdj.embedded;
+
+import io.etcdj.certs.ClusterCertificates;
+import io.etcdj.certs.ClusterTlsLayout;
+import io.etcdj.certs.TlsFiles;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.stream.Stream;
+
+/**
+ * A local etcd cluster for tests: n members of our etcd on free ports of 127.0.0.1, data dirs in a
+ * temporary directory deleted on {@link #close}, in this JVM or as child processes.
+ *
+ * <pre>{@code
+ * try (EtcdCluster etcd = EtcdCluster.builder().members(3).build().start()) {
+ *     Client client = Client.builder().endpoints(etcd.clientEndpoints().toArray(URI[]::new)).build();
+ *     ...
+ *     etcd.waitForLeader(Duration.ofSeconds(5)).kill();   // and see the others elect a new one
+ * }
+ * }</pre>
+ */
+public final class EtcdCluster implements AutoCloseable {
+    private final String name;
+    private final Path root;
+    private final boolean deleteRoot;
+    private final ClusterTlsLayout tls;
+    private final List<EtcdMember> members;
+
+    private EtcdCluster(Builder b) {
+        this.name = b.name;
+        try {
+            this.deleteRoot = b.dataRoot == null;
+            this.root = b.dataRoot != null ? Files.createDirectories(b.dataRoot) : Files.createTempDirectory("etcd-" + name + "-");
+        } catch (IOException e) {
+            throw new EtcdClusterException("cannot create the cluster's directory: " + e.getMessage(), e);
+        }
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < b.size; i++) {
+            names.add(b.prefix + i);
+        }
+        this.tls = b.tls ? ClusterCertificates.forMembers(names.stream()
+                .map(n -> new ClusterCertificates.Member(n, List.of("127.0.0.1", "localhost", n))).toList())
+                .writeTo(root.resolve("tls")) : null;
+        String scheme = b.tls ? "https" : "http";
+        List<URI> clientUrls = new ArrayList<>();
+        List<URI> peerUrls = new ArrayList<>();
+        for (int i = 0; i < b.size; i++) {
+            clientUrls.add(URI.create(scheme + "://127.0.0.1:" + Ports.pick()));
+            peerUrls.add(URI.create(scheme + "://127.0.0.1:" + Ports.pick()));
+        }
+        StringBuilder initialCluster = new StringBuilder();
+        for (int i = 0; i < b.size; i++) {
+            initialCluster.append(i == 0 ? "" : ",").append(names.get(i)).append('=').append(peerUrls.get(i));
+        }
+        List<EtcdMember> list = new ArrayList<>();
+        for (int i = 0; i < b.size; i++) {
+            String member = names.get(i);
+            Path dataDir = root.resolve(member + ".etcd");
+            List<String> flags = new ArrayList<>(List.of(
+                    "--name=" + member,
+                    "--data-dir=" + dataDir,
+                    "--listen-client-urls=" + clientUrls.get(i),
+                    "--advertise-client-urls=" + clientUrls.get(i),
+                    "--listen-peer-urls=" + peerUrls.get(i),
+                    "--initial-advertise-peer-urls=" + peerUrls.get(i),
+                    "--initial-cluster=" + initialCluster,
+                    "--initial-cluster-token=" + name,
+                    "--initial-cluster-state=new"));
+            if (tls != null) {
+                TlsFiles given = b.serverCertificates.get(member);
+                TlsFiles server = given != null ? given : tls.server(member);
+                TlsFiles peer = tls.peer(member);
+                // no --trusted-ca-file on the client URLs: as in etcd, it would demand a client certificate
+                flags.addAll(List.of("--cert-file=" + server.certFile(), "--key-file=" + server.keyFile(),
+                        "--peer-cert-file=" + peer.certFile(), "--peer-key-file=" + peer.keyFile(),
+                        "--peer-trusted-ca-file=" + peer.trustedCaFile(), "--peer-client-cert-auth"));
+            }
+            overrideWith(flags, b.additionalArgs);
+            HealthProbe probe = new HealthProbe(clientUrls.get(i));
+            MemberRunner runner = b.mode == Mode.IN_PROCESS ? new InProcessRunner(member)
+                    : new ChildProcessRunner(member, root.resolve(member + ".log"), probe);
+            List<String> fixed = List.copyOf(flags);
+            list.add(new EtcdMember(member, clientUrls.get(i), peerUrls.get(i), dataDir, runner, probe, () -> fixed,
+                    b.startTimeout));
+        }
+        this.members = List.copyOf(list);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Adds {@code extra} to {@code flags}, dropping a default that an extra flag of the same name replaces. */
+    static void overrideWith(List<String> flags, List<String> extra) {
+        for (String arg : extra) {
+            if (arg.startsWith("--")) {
+                int eq = arg.indexOf('=');
+                String flag = eq < 0 ? arg : arg.substring(0, eq);
+                flags.removeIf(f -> f.equals(flag) || f.startsWith(flag + "="));
+            }
+        }
+        flags.addAll(extra);
+    }
+
+    /**
+     * Starts every member at once (a new cluster needs a majority up to elect a leader) and returns
+     * once each serves clients. On failure, the members already up are stopped and the error says
+     * which member failed and why.
+     */
+    public EtcdCluster start() {
+        forEachMember(EtcdMember::start);
+        return this;
+    }
+
+    /** Stops every member in order; {@link #start} brings them back on their data dirs. */
+    public void stop() {
+        forEachMember(m -> {
+            if (m.isRunning()) {
+                m.stop();
+            }
+        });
+    }
+
+    /** Stops every member and starts them again on their data dirs. */
+    public void restart() {
+        stop();
+        start();
+    }
+
+    private void forEachMember(java.util.function.Consumer<EtcdMember> action) {
+        ExecutorService pool = Executors.newFixedThreadPool(members.size(), r -> {
+            Thread t = new Thread(r, "etcd-embedded-" + name);
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<CompletableFuture<Void>> all = members.stream()
+                    .map(m -> CompletableFuture.runAsync(() -> action.accept(m), pool)).toList();
+            try {
+                CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).join();
+            } catch (CompletionException e) {
+                Throwable cause = e.getCause() == null ? e : e.getCause();
+                throw cause instanceof RuntimeException re ? re : new EtcdClusterException(cause.getMessage(), cause);
+            }
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public List<EtcdMember> members() {
+        return members;
+    }
+
+    public EtcdMember member(int index) {
+        return members.get(index);
+    }
+
+    public EtcdMember member(String memberName) {
+        return members.stream().filter(m -> m.name().equals(memberName)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no member named " + memberName + " in " + members));
+    }
+
+    /** Every member's client URL, in member order (for a client's endpoints). */
+    public List<URI> clientEndpoints() {
+        return members.stream().map(EtcdMember::clientEndpoint).toList();
+    }
+
+    public List<URI> peerEndpoints() {
+        return members.stream().map(EtcdMember::peerEndpoint).toList();
+    }
+
+    /** With TLS: the CA that signed every certificate, and a client certificate (common name "root"). */
+    public Optional<TlsFiles> clientTls() {
+        return Optional.ofNullable(tls).map(ClusterTlsLayout::client);
+    }
+
+    /**
+     * Waits until every running member names the same leader, and returns that member. Throws
+     * when they do not agree within {@code within}.
+     */
+    public EtcdMember waitForLeader(Duration within) {
+        long deadline = System.nanoTime() + within.toNanos();
+        do {
+            EtcdMember leader = agreedLeader();
+            if (leader != null) {
+                return leader;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new EtcdClusterException("interrupted while waiting for a leader", e);
+            }
+        } while (System.nanoTime() < deadline);
+        throw new EtcdClusterException("the members of " + name + " did not agree on a leader within "
+                + within.toMillis() + " ms");
+    }
+
+    private EtcdMember agreedLeader() {
+        long leader = 0;
+        EtcdMember found = null;
+        for (EtcdMember m : members) {
+            if (!m.isRunning()) {
+                continue;
+            }
+            long[] status = m.probe().memberAndLeader();
+            if (status == null || status[1] == 0 || (leader != 0 && status[1] != leader)) {
+                return null;
+            }
+            leader = status[1];
+            if (status[0] == leader) {
+                found = m;
+            }
+        }
+        return found;
+    }
+
+    /** Stops every member and deletes the data dirs (and certificates) this cluster made. */
+    @Override
+    public void close() {
+        try {
+            forEachMember(m -> {
+                if (m.isRunning()) {
+                    m.kill();
+                }
+            });
+        } finally {
+            if (deleteRoot) {
+                deleteTree(root);
+            }
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete " + dir, e);
+        }
+    }
+
+    /** How to build a cluster; every setting has a default that gives one plain member. */
+    public static final class Builder {
+        private int size = 1;
+        private String name = "etcd-test-" + Long.toHexString(System.nanoTime());
+        private String prefix = "member";
+        private boolean tls;
+        private Mode mode = Mode.IN_PROCESS;
+        private final List<String> additionalArgs = new ArrayList<>();
+        private Path dataRoot;
+        private Duration startTimeout = Duration.ofSeconds(60);
+        private final java.util.Map<String, TlsFiles> serverCertificates = new java.util.HashMap<>();
+
+        private Builder() {
+        }
+
+        /** How many members (1, or 3 or 5 for a cluster that survives failures). */
+        public Builder members(int count) {
+            if (count < 1) {
+                throw new IllegalArgumentException("a cluster needs at least one member, not " + count);
+            }
+            this.size = count;
+            return this;
+        }
+
+        /** The cluster's name, also its {@code --initial-cluster-token}. */
+        public Builder name(String value) {
+            this.name = requireText(value, "name");
+            return this;
+        }
+
+        /** Members are named PREFIX0, PREFIX1, ... ("member" by default). */
+        public Builder memberNamePrefix(String value) {
+            this.prefix = requireText(value, "member name prefix");
+            return this;
+        }
+
+        /** TLS on client and peer URLs, with certificates made for this cluster. */
+        public Builder tls(boolean value) {
+            this.tls = value;
+            return this;
+        }
+
+        public Builder mode(Mode value) {
+            this.mode = java.util.Objects.requireNonNull(value, "mode");
+            return this;
+        }
+
+        /** More {@code etcd} flags for every member (e.g. {@code --auto-compaction-retention=1}); they win over the defaults. */
+        public Builder additionalArgs(String... args) {
+            this.additionalArgs.addAll(List.of(args));
+            return this;
+        }
+
+        public Builder additionalArgs(java.util.Collection<String> args) {
+            this.additionalArgs.addAll(args);
+            return this;
+        }
+
+        /**
+         * With {@link #tls}: the certificate and key a member serves its clients with, instead of
+         * one made for the run (e.g. certificates a project keeps for its TLS tests).
+         */
+        public Builder serverCertificate(String memberName, Path certFile, Path keyFile) {
+            this.serverCertificates.put(memberName, new TlsFiles(certFile, keyFile, null));
+            return this;
+        }
+
+        /** Keep the data dirs here (not deleted on close) instead of in a temporary directory. */
+        public Builder dataRoot(Path dir) {
+            this.dataRoot = dir;
+            return this;
+        }
+
+        public Builder startTimeout(Duration value) {
+            this.startTimeout = value;
+            return this;
+        }
+
+        /** Makes the cluster's directory, ports and certificates; {@link EtcdCluster#start} starts it. */
+        public EtcdCluster build() {
+            return new EtcdCluster(this);
+        }
+
+        private static String requireText(String value, String what) {
+            if (value == null || value.isBlank()) {
+                throw new IllegalArgumentException("the " + what + " must not be empty");
+            }
+            return value;
+        }
+    }
+}

@@ -1,0 +1,2 @@
+/** An example service on jetcd: feature flags kept in etcd and followed by a watch. */
+package com.example.flags;
