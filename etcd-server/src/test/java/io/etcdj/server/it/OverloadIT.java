@@ -135,14 +135,20 @@ class OverloadIT {
         };
     }
 
-    /** "ours": the packaged server with a 1 GB heap; "bin": bin/etcd as a user runs it; "etcd": etcd 3.4. */
+    /**
+     * "ours": the packaged server with a 1 GB heap; "bin": bin/etcd as a user runs it; "etcd": etcd
+     * 3.4. With {@code overload.dataRoot} (a slow disk's mount) the data dir is made there.
+     */
     private EtcdProcess member(String server) {
+        String root = System.getProperty("overload.dataRoot");
+        String[] flags = root == null ? new String[0]
+                : new String[] {"--data-dir=" + Path.of(root).resolve(server + "-" + System.nanoTime() + ".etcd")};
         return switch (server) {
-            case "etcd" -> EtcdProcess.realEtcd();
+            case "etcd" -> EtcdProcess.realEtcd(flags);
             case "bin" -> EtcdProcess.of(ServerCommand.script(ServerCommand.projectRoot().resolve("bin/etcd")), "bin",
-                    res.dir("overload-bin"));
+                    res.dir("overload-bin"), flags);
             default -> {
-                EtcdProcess p = EtcdProcess.ours();
+                EtcdProcess p = EtcdProcess.ours(flags);
                 p.jvmOptions(List.of("-Xmx1g"));
                 yield p;
             }
