@@ -41,7 +41,10 @@ class OverloadIT {
             "RESOURCE_EXHAUSTED: etcdserver: too many requests",
             "UNAVAILABLE: etcdserver: request timed out",
             "UNAVAILABLE: etcdserver: request timed out, possibly due to previous leader failure",
-            "UNAVAILABLE: etcdserver: leader changed");
+            "UNAVAILABLE: etcdserver: leader changed",
+            "RESOURCE_EXHAUSTED: etcdserver: mvcc: database space exceeded");
+    /** etcd's largest backend quota: a long run fills the 2 GiB default within a minute. */
+    private static final String QUOTA = "--quota-backend-bytes=" + (8L << 30);
 
     @RegisterExtension
     final Resources res = new Resources();
@@ -141,8 +144,8 @@ class OverloadIT {
      */
     private EtcdProcess member(String server) {
         String root = System.getProperty("overload.dataRoot");
-        String[] flags = root == null ? new String[0]
-                : new String[] {"--data-dir=" + Path.of(root).resolve(server + "-" + System.nanoTime() + ".etcd")};
+        String[] flags = root == null ? new String[] {QUOTA}
+                : new String[] {QUOTA, "--data-dir=" + Path.of(root).resolve(server + "-" + System.nanoTime() + ".etcd")};
         return switch (server) {
             case "etcd" -> EtcdProcess.realEtcd(flags);
             case "bin" -> EtcdProcess.of(ServerCommand.script(ServerCommand.projectRoot().resolve("bin/etcd")), "bin",
