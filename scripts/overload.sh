@@ -8,7 +8,7 @@
 #   scripts/overload.sh --clients 2000 --seconds 120 --servers bin
 #   scripts/overload.sh --slow-disk-ms 50                 # data dirs on powerfs, every fsync 50 ms late
 # Options: --clients N  --seconds S  --value-bytes B  --servers bin,etcd,ours (ours: the packaged
-#          server with -Xmx1g)  --slow-disk-ms MS (needs /dev/fuse, fusermount3, gcc, libfuse3-dev)
+#          server with -Xmx2g)  --slow-disk-ms MS (needs /dev/fuse, fusermount3, gcc, libfuse3-dev)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 clients=1000 seconds=60 value_bytes=65536 servers=bin,etcd slow_ms=0

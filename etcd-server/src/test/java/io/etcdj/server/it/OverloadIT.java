@@ -139,7 +139,7 @@ class OverloadIT {
     }
 
     /**
-     * "ours": the packaged server with a 1 GB heap; "bin": bin/etcd as a user runs it; "etcd": etcd
+     * "ours": the packaged server with a 2 GB heap (the Raft log alone may reach 1 GB at 64 KiB values); "bin": bin/etcd as a user runs it; "etcd": etcd
      * 3.4. With {@code overload.dataRoot} (a slow disk's mount) the data dir is made there.
      */
     private EtcdProcess member(String server) {
@@ -152,7 +152,7 @@ class OverloadIT {
                     res.dir("overload-bin"), flags);
             default -> {
                 EtcdProcess p = EtcdProcess.ours(flags);
-                p.jvmOptions(List.of("-Xmx1g"));
+                p.jvmOptions(List.of("-Xmx2g"));
                 yield p;
             }
         };
