@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -120,15 +121,23 @@ final class Cluster implements AutoCloseable {
 
     private static List<String> memberCommand(Server server, Path projectRoot, Path dir, String name, String host,
                                               int clientPort, int peerPort, int advertisedPeerPort, String initial) {
+        return memberCommand(server == Server.OURS ? projectRoot.resolve("bin/etcd") : Path.of("/usr/bin/etcd"),
+                dir.resolve(name + ".etcd"), name, host, clientPort, peerPort, advertisedPeerPort, initial, "new");
+    }
+
+    /** A member's command line: binary is ours (bin/etcd) or the real etcd; state is "new" or "existing". */
+    static List<String> memberCommand(Path binary, Path dataDir, String name, String host, int clientPort, int peerPort,
+                                      int advertisedPeerPort, String initial, String state) {
         List<String> cmd = new ArrayList<>();
-        cmd.add(server == Server.OURS ? projectRoot.resolve("bin/etcd").toString() : "/usr/bin/etcd");
-        cmd.addAll(List.of("--name=" + name, "--data-dir=" + dir.resolve(name + ".etcd"),
+        cmd.add(binary.toString());
+        cmd.addAll(List.of("--name=" + name, "--data-dir=" + dataDir,
                 "--listen-client-urls=http://" + host + ":" + clientPort, "--advertise-client-urls=http://" + host + ":" + clientPort,
                 "--listen-peer-urls=http://" + host + ":" + peerPort,
                 "--initial-advertise-peer-urls=http://" + host + ":" + advertisedPeerPort,
-                "--initial-cluster=" + initial, "--initial-cluster-state=new", "--initial-cluster-token=robustness",
+                "--initial-cluster=" + initial, "--initial-cluster-state=" + state, "--initial-cluster-token=robustness",
                 "--heartbeat-interval=50", "--election-timeout=500"));
-        if (server == Server.ETCD) {
+        if (!Files.isRegularFile(binary.resolveSibling("run-module"))) {
+            // the real etcd logs to journald otherwise; ours (bin/etcd, beside run-module) logs to stderr
             cmd.addAll(List.of("--logger=zap", "--log-outputs=stderr"));
         }
         return cmd;
@@ -205,9 +214,26 @@ final class Cluster implements AutoCloseable {
         throw new IllegalStateException("no leader within " + seconds + " s; logs:\n" + logTails(15));
     }
 
+    /**
+     * A cluster of member processes the caller made, on plain loopback (no fault proxies), not
+     * yet started.
+     */
+    static Cluster of(Server server, Path dir, List<MemberProcess> members) {
+        Cluster c = new Cluster(server, dir);
+        c.members.addAll(members);
+        return c;
+    }
+
+    /** A member that joins later (member add). */
+    void add(MemberProcess m) {
+        members.add(m);
+    }
+
     /** Ends every fault: links healed, paused members resumed, stopped members started. */
     void recover() throws IOException, InterruptedException {
-        network.heal();
+        if (network != null) {
+            network.heal();
+        }
         for (MemberProcess m : members) {
             m.resume();
             m.start();

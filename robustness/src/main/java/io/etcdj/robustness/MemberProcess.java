@@ -22,18 +22,27 @@ final class MemberProcess {
     final int advertisedPeerPort;
     final Path dataDir;
     final Path logFile;
+    /** Where the process runs (a JVM's crash file lands there), or null: this JVM's. */
+    final Path workDir;
     private final List<String> command;
     private Process process;
     private boolean paused;
 
     MemberProcess(String name, String host, int clientPort, int peerPort, int advertisedPeerPort, Path dir, List<String> command) {
+        this(name, host, clientPort, peerPort, advertisedPeerPort, dir.resolve(name + ".etcd"), dir.resolve(name + ".log"), null,
+                command);
+    }
+
+    MemberProcess(String name, String host, int clientPort, int peerPort, int advertisedPeerPort, Path dataDir, Path logFile,
+                  Path workDir, List<String> command) {
         this.name = name;
         this.host = host;
         this.clientPort = clientPort;
         this.peerPort = peerPort;
         this.advertisedPeerPort = advertisedPeerPort;
-        this.dataDir = dir.resolve(name + ".etcd");
-        this.logFile = dir.resolve(name + ".log");
+        this.dataDir = dataDir;
+        this.logFile = logFile;
+        this.workDir = workDir;
         this.command = List.copyOf(command);
     }
 
@@ -51,6 +60,9 @@ final class MemberProcess {
         }
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
+        if (workDir != null) {
+            pb.directory(workDir.toFile());
+        }
         pb.environment().keySet().removeIf(k -> k.startsWith("ETCD"));
         process = pb.start();
         paused = false;
@@ -58,6 +70,11 @@ final class MemberProcess {
 
     synchronized boolean isAlive() {
         return process != null && process.isAlive();
+    }
+
+    /** The exit code of a process that ended, or null while it runs (or never ran). */
+    synchronized Integer exitCode() {
+        return process == null || process.isAlive() ? null : process.exitValue();
     }
 
     synchronized long pid() {

@@ -121,7 +121,7 @@ final class RobustnessRun {
     }
 
     /** Waits until every member has applied a write made after the faults. */
-    private static void settle(Cluster cluster, List<String> violations) throws InterruptedException {
+    static void settle(Cluster cluster, List<String> violations) throws InterruptedException {
         MemberProcess leader = cluster.awaitLeader(60);
         long rev = 0;
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -185,7 +185,7 @@ final class RobustnessRun {
     }
 
     /** Members agree on every key's value and revision and on the history hash. */
-    private static void checkMembersAgree(Cluster cluster, List<String> violations) {
+    static void checkMembersAgree(Cluster cluster, List<String> violations) {
         String first = null;
         long hash = 0;
         long rev = 0;
@@ -225,7 +225,7 @@ final class RobustnessRun {
         }
     }
 
-    private static void deleteTree(Path dir) throws IOException {
+    static void deleteTree(Path dir) throws IOException {
         try (Stream<Path> files = Files.walk(dir)) {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }

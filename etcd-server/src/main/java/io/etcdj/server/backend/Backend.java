@@ -161,7 +161,9 @@ public final class Backend implements AutoCloseable {
      * a connection's event loop, which then hand the read to a thread that may.
      */
     public ReadTx tryBeginRead() {
-        if (!envLock.readLock().tryLock()) {
+        // a queued writer (defragment, map growth) goes first: tryLock alone would let a stream of
+        // readers keep it out for good, where lock() queues behind it
+        if (envLock.hasQueuedThreads() || !envLock.readLock().tryLock()) {
             return null;
         }
         try {

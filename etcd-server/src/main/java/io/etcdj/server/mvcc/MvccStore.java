@@ -198,7 +198,8 @@ public final class MvccStore {
      * may open the view on another thread and the read stays linearizable.
      */
     public ReadView tryOpenRead() {
-        if (!lock.readLock().tryLock()) {
+        // a queued write batch goes first, as with openRead(): tryLock alone would let readers starve it
+        if (lock.hasQueuedThreads() || !lock.readLock().tryLock()) {
             return null;
         }
         try {

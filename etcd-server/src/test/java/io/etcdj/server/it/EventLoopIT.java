@@ -63,7 +63,7 @@ class EventLoopIT {
                             .defragment(DefragmentRequest.getDefaultInstance()));
             Eventually.until("the defragment holding the backend", Duration.ofSeconds(10),
                     () -> metrics(member).contains("\netcd_disk_defrag_inflight 1"));
-            assertReadWaitsOffTheLoop(grpc, watch, () -> !defrag.isDone());
+            assertReadWaitsOffTheLoop(grpc, watch, false, () -> !defrag.isDone());
             defrag.get(60, TimeUnit.SECONDS);
         }
     }
@@ -85,7 +85,8 @@ class EventLoopIT {
                 return s.getRaftIndex() > before.getRaftIndex() && s.getRaftAppliedIndex() < s.getRaftIndex();
             };
             Eventually.until("the conf change's apply holding the store", Duration.ofSeconds(10), applyHeld::getAsBoolean);
-            assertReadWaitsOffTheLoop(grpc, watch, applyHeld);
+            // serializable: a linearizable read would wait for the held entries' apply and time out, as etcd's does
+            assertReadWaitsOffTheLoop(grpc, watch, true, applyHeld);
         }
     }
 
@@ -93,11 +94,13 @@ class EventLoopIT {
      * Sends a read on the watch's connection, then a progress request on the watch: the watch is
      * answered while {@code stillHeld}, and the read completes afterwards with the stored value.
      */
-    private static void assertReadWaitsOffTheLoop(GrpcEndpoint grpc, Watch watch, BooleanSupplier stillHeld)
+    private static void assertReadWaitsOffTheLoop(GrpcEndpoint grpc, Watch watch, boolean serializable,
+                                                  BooleanSupplier stillHeld)
             throws Exception {
         CompletableFuture<RangeResponse> read = new CompletableFuture<>();
         KVGrpc.newStub(grpc.channel()).withDeadlineAfter(60, TimeUnit.SECONDS)
-                .range(RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("k")).build(), into(read));
+                .range(RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("k")).setSerializable(serializable).build(),
+                        into(read));
         watch.send(WatchRequest.newBuilder().setProgressRequest(WatchProgressRequest.getDefaultInstance()).build());
         WatchResponse progress = watch.next(Duration.ofSeconds(5));
         assertTrue(progress != null, "the watch was not answered while the read waited");

@@ -41,7 +41,10 @@ class OverloadIT {
             "RESOURCE_EXHAUSTED: etcdserver: too many requests",
             "UNAVAILABLE: etcdserver: request timed out",
             "UNAVAILABLE: etcdserver: request timed out, possibly due to previous leader failure",
-            "UNAVAILABLE: etcdserver: leader changed");
+            "UNAVAILABLE: etcdserver: leader changed",
+            "RESOURCE_EXHAUSTED: etcdserver: mvcc: database space exceeded");
+    /** etcd's largest backend quota: a long run fills the 2 GiB default within a minute. */
+    private static final String QUOTA = "--quota-backend-bytes=" + (8L << 30);
 
     @RegisterExtension
     final Resources res = new Resources();
@@ -85,11 +88,9 @@ class OverloadIT {
         member.start();
         try (GrpcEndpoint grpc = new GrpcEndpoint(member)) {
             // a learner's conf change: its apply sleeps, holding every entry committed after it
-            Etcdctl ctl = new Etcdctl(member.endpoint());
-            var add = ctl.background("member", "add", "learner1", "--learner",
-                    "--peer-urls=http://127.0.0.1:" + FreePorts.pick());
-            res.track(add);
             StatusResponse before = grpc.maintenance().status(StatusRequest.getDefaultInstance());
+            res.track(new Etcdctl(member.endpoint()).background("member", "add", "learner1", "--learner",
+                    "--peer-urls=http://127.0.0.1:" + FreePorts.pick()));
             Eventually.until("the conf change committed and its apply held", Duration.ofSeconds(10), () -> {
                 StatusResponse s = grpc.maintenance().status(StatusRequest.getDefaultInstance());
                 return s.getRaftIndex() > before.getRaftIndex() && s.getRaftAppliedIndex() < s.getRaftIndex();
@@ -137,15 +138,21 @@ class OverloadIT {
         };
     }
 
-    /** "ours": the packaged server with a 1 GB heap; "bin": bin/etcd as a user runs it; "etcd": etcd 3.4. */
+    /**
+     * "ours": the packaged server with a 2 GB heap (the Raft log alone may reach 1 GB at 64 KiB values); "bin": bin/etcd as a user runs it; "etcd": etcd
+     * 3.4. With {@code overload.dataRoot} (a slow disk's mount) the data dir is made there.
+     */
     private EtcdProcess member(String server) {
+        String root = System.getProperty("overload.dataRoot");
+        String[] flags = root == null ? new String[] {QUOTA}
+                : new String[] {QUOTA, "--data-dir=" + Path.of(root).resolve(server + "-" + System.nanoTime() + ".etcd")};
         return switch (server) {
-            case "etcd" -> EtcdProcess.realEtcd();
+            case "etcd" -> EtcdProcess.realEtcd(flags);
             case "bin" -> EtcdProcess.of(ServerCommand.script(ServerCommand.projectRoot().resolve("bin/etcd")), "bin",
-                    res.dir("overload-bin"));
+                    res.dir("overload-bin"), flags);
             default -> {
-                EtcdProcess p = EtcdProcess.ours();
-                p.jvmOptions(List.of("-Xmx1g"));
+                EtcdProcess p = EtcdProcess.ours(flags);
+                p.jvmOptions(List.of("-Xmx2g"));
                 yield p;
             }
         };

@@ -46,13 +46,13 @@ final class OverloadLoad {
     /** What a run saw. */
     record Outcome(String server, Shape shape, long acked, double perSecond, Map<String, Long> errors,
                    long healthProbes, long healthAnswered, long healthOk, long healthMaxMillis,
-                   long peakRssBytes, long lost, boolean aliveAfter, List<String> lostExamples) {
+                   long peakRssBytes, long peakAnonBytes, long lost, boolean aliveAfter, List<String> lostExamples) {
 
         String line() {
             return String.format("%s: %d clients x %d B, %d s: %d acknowledged (%.0f req/s), errors %s, "
-                            + "/health %d/%d answered (%d healthy, slowest %d ms), peak RSS %d MB, lost %d, alive %s",
+                            + "/health %d/%d answered (%d healthy, slowest %d ms), peak RSS %d MB (anonymous %d MB), lost %d, alive %s",
                     server, shape.clients(), shape.valueBytes(), shape.length().toSeconds(), acked, perSecond, errors,
-                    healthAnswered, healthProbes, healthOk, healthMaxMillis, peakRssBytes >> 20, lost, aliveAfter);
+                    healthAnswered, healthProbes, healthOk, healthMaxMillis, peakRssBytes >> 20, peakAnonBytes >> 20, lost, aliveAfter);
         }
     }
 
@@ -110,7 +110,7 @@ final class OverloadLoad {
         errors.forEach((k, v) -> errorCounts.put(k, v.sum()));
         return new Outcome(name, shape, acked.size(), acked.size() / seconds, errorCounts, health.probes.sum(),
                 health.answered.sum(), health.ok.sum(), health.slowestMillis.get(), Math.max(rss.peak.get(), rss.highWaterMark()),
-                lost, alive, lostExamples);
+                rss.peakAnon.get(), lost, alive, lostExamples);
     }
 
     /** Every acknowledged key, read back linearizably: missing, or with another value or revision, counts as lost. */
@@ -148,10 +148,12 @@ final class OverloadLoad {
         return t;
     }
 
-    /** The member's resident set, sampled from /proc every 100 ms, and its high-water mark. */
+    /** The member's resident set, sampled from /proc every 100 ms, its high-water mark, and its anonymous part. */
     private static final class RssSampler {
         private final Path status;
         final AtomicLong peak = new AtomicLong();
+        /** Without the backend file's mapped pages (LMDB and bbolt both map the whole file). */
+        final AtomicLong peakAnon = new AtomicLong();
 
         RssSampler(long pid) {
             this.status = Path.of("/proc", Long.toString(pid), "status");
@@ -160,6 +162,7 @@ final class OverloadLoad {
         void sampleUntil(AtomicBoolean stop) {
             while (!stop.get()) {
                 peak.accumulateAndGet(field("VmRSS:"), Math::max);
+                peakAnon.accumulateAndGet(field("RssAnon:"), Math::max);
                 sleep(100);
             }
         }
