@@ -241,9 +241,15 @@ final class PowerLossRound {
                 addMember(added);
                 cluster.add(added);
                 added.start();
-                long ms = 500 + rnd.nextInt(2500);
+                // the cut comes while the new member catches up, once it serves: cut before that, our
+                // member (a JVM's start) has nothing durable and is a fresh join again at the restart
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_SECONDS);
+                while (cluster.status(added, 1000) == null && added.exitCode() == null && System.nanoTime() < deadline) {
+                    Thread.sleep(20);
+                }
+                long ms = rnd.nextInt(2000);
                 Thread.sleep(ms);
-                return "cut " + ms + " ms after adding and starting " + added.name;
+                return "cut " + ms + " ms after the added " + added.name + " served";
             }
             default -> throw new IllegalStateException(cfg.variant().toString());
         }

@@ -23,7 +23,7 @@ record PowerLossVariant(Trigger trigger, boolean torn) {
         COMPACTION("compaction"),
         /** within 100 ms of a new WAL segment (1 MiB values fill the 64 MiB segment) */
         WAL_CUT("wal-cut"),
-        /** 0.5-3 s after the last member was added and started (three members only) */
+        /** 0-2 s after the last member was added, started and serves (three members only) */
         MEMBER_ADD("member-add");
 
         final String label;
