@@ -45,7 +45,7 @@ class LeaderWaitsTest {
         assertFalse(soon.isDone(), "not before the deadline has passed");
         waits.expire(101);
         ExecutionException e = assertThrows(ExecutionException.class, soon::get);
-        assertEquals("etcdserver: request timed out", e.getCause().getMessage());
+        assertEquals("etcdserver: request timed out, leader transfer took too long", e.getCause().getMessage());
         assertFalse(later.isDone());
         waits.leaderIs(2);
         runHandedOff();
