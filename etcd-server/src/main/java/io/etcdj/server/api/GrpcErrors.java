@@ -36,7 +36,8 @@ public final class GrpcErrors {
         if (cause instanceof CancellationException) {
             return Status.CANCELLED.withDescription("context canceled").asRuntimeException();
         }
-        LOG.log(Level.WARNING, "request failed unexpectedly", cause);
+        // a bug or an I/O failure, not a request etcd would refuse: an error line with the stack trace
+        LOG.log(Level.SEVERE, "request failed unexpectedly", cause);
         return Status.INTERNAL.withDescription(String.valueOf(cause.getMessage())).asRuntimeException();
     }
 

@@ -112,6 +112,10 @@ public final class Compactor {
         server.compact(rev).whenComplete((r, e) -> {
             if (e == null) {
                 LOG.info("completed auto compaction", "revision", rev);
+            } else {
+                // etcd's line (a lost leader or a timeout, usually); a later turn compacts further
+                Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+                LOG.warn("failed auto compaction", "revision", rev, "error", String.valueOf(cause.getMessage()));
             }
         });
     }

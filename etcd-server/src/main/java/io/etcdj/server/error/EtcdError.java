@@ -63,6 +63,7 @@ public enum EtcdError {
     NOT_CAPABLE(Status.Code.UNAVAILABLE, "etcdserver: not capable"),
     STOPPED(Status.Code.UNAVAILABLE, "etcdserver: server stopped"),
     TIMEOUT(Status.Code.UNAVAILABLE, "etcdserver: request timed out"),
+    TIMEOUT_LEADER_TRANSFER(Status.Code.UNAVAILABLE, "etcdserver: request timed out, leader transfer took too long"),
     TIMEOUT_DUE_TO_LEADER_FAIL(Status.Code.UNAVAILABLE,
             "etcdserver: request timed out, possibly due to previous leader failure"),
     TIMEOUT_DUE_TO_CONNECTION_LOST(Status.Code.UNAVAILABLE,

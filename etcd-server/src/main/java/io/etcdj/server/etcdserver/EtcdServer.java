@@ -209,14 +209,15 @@ public final class EtcdServer implements AutoCloseable {
                 config.options().storeTuning().compactionSleepInterval().toNanos());
         apply.start();
         raft.start();
-        clock.scheduleWithFixedDelay(timers, this::revokeExpiredLeases, 500, 500, TimeUnit.MILLISECONDS);
+        clock.scheduleWithFixedDelay(timers, survivingFailures("lease expiry", this::revokeExpiredLeases), 500, 500,
+                TimeUnit.MILLISECONDS);
         long syncEvery = config.options().backendBatch().interval().toMillis();
         clock.scheduleWithFixedDelay(timers, this::syncBackend, syncEvery, Math.max(1, syncEvery), TimeUnit.MILLISECONDS);
-        clock.scheduleWithFixedDelay(timers, () -> {
+        clock.scheduleWithFixedDelay(timers, survivingFailures("request deadlines", () -> {
             waiters.expire();
             readDeadlines.sweep(raft.lead() != 0);
             leaderWaits.expire(clock.nanoTime());
-        }, 100, 100, TimeUnit.MILLISECONDS);
+        }), 100, 100, TimeUnit.MILLISECONDS);
         startCorruptionChecks();
         startCompactionHashChecks();
         var tuning = config.options().tuning();
@@ -897,10 +898,39 @@ public final class EtcdServer implements AutoCloseable {
         sm.lessor.proposeDueCheckpoints();
     }
 
+    /**
+     * The periodic backend fsync. A failed fsync (a full or failing disk) leaves the backend's
+     * durability unknown: the member stops, as etcd does when its backend commit fails, rather
+     * than keep acknowledging writes (the executor would also drop the task after a failure,
+     * silently, and the backend would never be synced again).
+     */
     private void syncBackend() {
-        if (!closed) {
-            sm.backend.sync();
+        if (closed) {
+            return;
         }
+        try {
+            sm.backend.sync();
+        } catch (RuntimeException e) {
+            if (!closed && !stopping.get()) {
+                LOG.fatal("failed to sync the backend; stopping the member", e);
+                stopForFailure();
+            }
+        }
+    }
+
+    /**
+     * {@code task} for a periodic schedule: a failure is logged with its stack trace and the task
+     * runs again at its next turn (a scheduled executor drops a periodic task after its first
+     * exception, and says nothing).
+     */
+    private static Runnable survivingFailures(String what, Runnable task) {
+        return () -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                LOG.error("periodic task failed", e, "task", what);
+            }
+        };
     }
 
     private final class RaftListener implements RaftLoop.Listener {

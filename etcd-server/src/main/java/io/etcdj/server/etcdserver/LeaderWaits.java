@@ -8,7 +8,7 @@ import java.util.concurrent.Executor;
 
 /**
  * Callers waiting for a given member to become leader (a leader transfer): each completes when
- * the raft thread reports that leader, or fails with etcd's request timeout at its deadline,
+ * the raft thread reports that leader, or fails with etcd's leader transfer timeout at its deadline,
  * which the timer sweep checks. Nothing sleeps or polls in between.
  */
 final class LeaderWaits {
@@ -23,7 +23,10 @@ final class LeaderWaits {
         this.completer = completer;
     }
 
-    /** Completes once {@code target} leads; fails with "etcdserver: request timed out" after {@code deadlineNanos}. */
+    /**
+     * Completes once {@code target} leads; fails with etcd's "etcdserver: request timed out,
+     * leader transfer took too long" after {@code deadlineNanos}.
+     */
     synchronized CompletableFuture<Void> await(long target, long deadlineNanos) {
         CompletableFuture<Void> f = new CompletableFuture<>();
         waits.add(new Wait(target, deadlineNanos, f));
@@ -41,7 +44,7 @@ final class LeaderWaits {
     /** Fails the waits whose deadline has passed at {@code nowNanos}. */
     void expire(long nowNanos) {
         for (Wait w : take(w -> nowNanos - w.deadlineNanos() > 0)) {
-            w.done().completeExceptionally(EtcdError.TIMEOUT.exception());
+            w.done().completeExceptionally(EtcdError.TIMEOUT_LEADER_TRANSFER.exception());
         }
     }
 

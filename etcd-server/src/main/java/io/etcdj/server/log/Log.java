@@ -94,7 +94,16 @@ public final class Log {
             @Override
             public void publish(LogRecord r) {
                 String level = r.getLevel().intValue() >= Level.SEVERE.intValue() ? "error" : "warn";
-                get(r.getLoggerName()).write(level, r.getMessage(), r.getThrown());
+                Throwable thrown = r.getThrown();
+                if (thrown == null) {
+                    get(r.getLoggerName()).write(level, r.getMessage(), null);
+                } else if (level.equals("error")) {
+                    get(r.getLoggerName()).write(level, r.getMessage(), thrown);
+                } else {
+                    // Netty and gRPC warn with an exception for routine events (a client that went
+                    // away): the exception's text, without a stack trace per disconnect
+                    get(r.getLoggerName()).write(level, r.getMessage(), null, "error", String.valueOf(thrown));
+                }
             }
 
             @Override

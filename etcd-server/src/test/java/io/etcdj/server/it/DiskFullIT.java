@@ -112,6 +112,11 @@ class DiskFullIT {
             assertTrue(line.contains("no space left on device") && line.contains(fs.dir().toString()),
                     "the fatal line names the file and the full disk: " + line);
             int exitCode = m.exitCode();
+            if (binary == EtcdProcess.Binary.OURS) {
+                // the WAL the member left is whole (at most a torn last write, cut off on open)
+                var wal = io.etcdj.server.wal.Wal.verify(walDir(m, placement), io.etcdj.server.wal.WalSnapshot.NONE);
+                assertTrue(wal.entries().size() >= acknowledged.size(), "entries in the WAL: " + wal.entries().size());
+            }
 
             String whileFull = binary == EtcdProcess.Binary.OURS ? restartWhileFull(m, fs) : "not tried";
             fs.free();
@@ -145,6 +150,20 @@ class DiskFullIT {
         assertEquals(1, fatal.size(), "one fatal line: " + m.logTail());
         assertTrue(fatal.get(0).contains("no space left on device") && fatal.get(0).contains(fs.dir().toString()), fatal.get(0));
         return "exited " + m.exitCode() + " with one fatal line";
+    }
+
+    /** The member's WAL directory: --wal-dir if given, else member/wal under its data dir. */
+    private static Path walDir(EtcdProcess m, String... placement) {
+        Path dataDir = m.dataDir();
+        for (String flag : placement) {
+            if (flag.startsWith("--wal-dir=")) {
+                return Path.of(flag.substring("--wal-dir=".length()));
+            }
+            if (flag.startsWith("--data-dir=")) {
+                dataDir = Path.of(flag.substring("--data-dir=".length()));
+            }
+        }
+        return dataDir.resolve("member").resolve("wal");
     }
 
     private static String key(int i) {
