@@ -1,7 +1,8 @@
 /**
  * bbolt's on-disk format, read and written without bbolt: the single-file B+tree database that
- * etcd keeps as {@code member/snap/db} and streams as a snapshot. Used only to bring a real
- * etcd's data in and to hand ours back out; the server itself stores its data in LMDB.
+ * etcd keeps as {@code member/snap/db} and streams as a snapshot. Used to bring a real
+ * etcd's data in and to hand ours back out, the Snapshot RPC's stream included; the server
+ * itself stores its data in LMDB.
  *
  * <h2>The file</h2>
  * A sequence of pages of one size (the {@code pageSize} of the meta page, usually 4096). Page

@@ -21,7 +21,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * {@code snapshot export --format etcd}: writes one of our snapshots, or a stopped member's
+ * Our backend as etcd's snapshot file. {@link #writeBbolt} writes a read view as etcd's backend
+ * file: the Snapshot RPC streams that (followed by its SHA-256). {@link #export} is
+ * {@code snapshot export --format etcd}: writes one of our older (LMDB) snapshots, or a stopped member's
  * backend, as the snapshot file a real etcd's {@code etcdctl snapshot save} would have written
  * (a bbolt file with etcd's buckets and records, then its SHA-256), which etcd's
  * {@code snapshot restore} accepts. The file is written under a temporary name and renamed at
@@ -104,9 +106,11 @@ public final class EtcdExport {
         forEach(tx, Bucket.LEASE, (k, v) -> w.put(k, EtcdSchema.leaseToEtcd(v)));
         w.endBucket();
 
-        // The membership goes along as etcd's own snapshot carries it (every restore, etcd's and
-        // ours, replaces it with the new cluster's). The cluster bucket (cluster version) is left
-        // out: ours is 3.6, which an etcd 3.5 restoring the file would refuse as a downgrade.
+        // The membership goes along as etcd's own snapshot carries it; no restore keeps it (etcd
+        // 3.4 takes the new cluster's from the v2 snapshot its restore writes, 3.5+ and ours
+        // rewrite the bucket). The cluster bucket (the cluster version) is left out: ours says
+        // 3.6, which an etcd 3.4 or 3.5 must not take for its cluster's version (3.5 reads it
+        // from the backend and stops on a version above its own); the new members agree on theirs.
         TreeMap<byte[], byte[]> members = sorted();
         forEach(tx, Bucket.MEMBERS, (k, v) -> {
             Map.Entry<byte[], byte[]> m = EtcdSchema.memberToEtcd(v);

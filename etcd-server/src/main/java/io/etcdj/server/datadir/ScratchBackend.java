@@ -24,7 +24,10 @@ final class ScratchBackend implements AutoCloseable {
         this.dbSize = dbSize;
     }
 
-    /** Copies the backend part of {@code source} (trailer dropped, not checked) and opens it. */
+    /**
+     * Copies the backend part of {@code source} (trailer dropped, not checked) and opens it; a
+     * bbolt file (etcd's format, which our member's snapshots are too) is converted on the way.
+     */
     static ScratchBackend copyOf(SnapshotFile source) throws DataDirException {
         Path dir;
         try {
@@ -34,7 +37,11 @@ final class ScratchBackend implements AutoCloseable {
         }
         try {
             Path db = dir.resolve("db");
-            source.copyDbTo(db, true);
+            if (source.isBbolt()) {
+                EtcdImport.convert(source, db);
+            } else {
+                source.copyDbTo(db, true);
+            }
             return new ScratchBackend(dir, Backends.open(db, source.path()), source.dbSize());
         } catch (DataDirException | RuntimeException e) {
             deleteTree(dir);

@@ -6,7 +6,9 @@
  * server's storage (Storage itself is package-private).
  *
  * <p>Owns nothing at run time: it must never be used on a data directory a running member has
- * open, and it changes the server's files only through the server's own classes (Backend,
+ * open (the one exception: a running member writes its Snapshot RPC's file with
+ * {@link io.etcdj.server.datadir.EtcdExport#writeBbolt} from a read view of its own backend,
+ * which reads and never writes the backend), and it changes the server's files only through the server's own classes (Backend,
  * Membership, Wal, Snapshotter), so what it writes is exactly what the server reads back.
  */
 package io.etcdj.server.datadir;
