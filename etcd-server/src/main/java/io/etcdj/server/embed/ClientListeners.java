@@ -85,6 +85,9 @@ final class ClientListeners implements AutoCloseable {
     private final MetricsListeners metricsListeners = new MetricsListeners();
     private final ClientHttpListeners httpListeners = new ClientHttpListeners();
     private Server inProcess;
+    /** The client connections (gRPC and HTTP) of every client listener, closed first on close. */
+    private final io.netty.channel.group.ChannelGroup connections =
+            new io.netty.channel.group.DefaultChannelGroup(io.netty.util.concurrent.GlobalEventExecutor.INSTANCE);
     private ClientServices services;
     private ManagedChannel gatewayChannel;
 
@@ -157,7 +160,7 @@ final class ClientListeners implements AutoCloseable {
                     .bossEventLoopGroup(loops(where).boss())
                     .workerEventLoopGroup(loops(where).workers())
                     .protocolNegotiator(new ProtocolSniffer(() -> httpOnClientPort, HTTP_BODY_FACTOR * maxMessage, secure ? tls : null)
-                            .withAccessControl(access))
+                            .withAccessControl(access).trackingConnections(connections))
                     .maxInboundMessageSize(maxMessage)
                     .directExecutor()
                     .permitKeepAliveTime(opts.grpcKeepaliveMinTime().toNanos(), TimeUnit.NANOSECONDS)
@@ -191,6 +194,22 @@ final class ClientListeners implements AutoCloseable {
             } else {
                 LOG.info("serving client traffic insecurely; this is strongly discouraged!", "address", where.display());
             }
+        }
+    }
+
+    /**
+     * Closes every client connection at its socket, from the pipeline's first handler on: the
+     * HTTP/2 handler's own close would send GOAWAY and wait for the open streams, and watches
+     * never end by themselves.
+     */
+    private void closeConnections() {
+        List<io.netty.channel.ChannelFuture> closing = new ArrayList<>();
+        for (io.netty.channel.Channel ch : connections) {
+            io.netty.channel.ChannelHandlerContext first = ch.pipeline().firstContext();
+            closing.add(first != null ? first.close() : ch.close());
+        }
+        for (io.netty.channel.ChannelFuture f : closing) {
+            f.awaitUninterruptibly(2, TimeUnit.SECONDS);
         }
     }
 
@@ -297,6 +316,12 @@ final class ClientListeners implements AutoCloseable {
     public void close() {
         metricsListeners.close();
         httpListeners.close();
+        // Stop accepting, then drop every client connection as etcd's gRPC server stops: clients
+        // see UNAVAILABLE and resume their streams elsewhere (shutdownNow would cancel them).
+        for (Server s : servers) {
+            s.shutdown();
+        }
+        closeConnections();
         for (Server s : servers) {
             s.shutdownNow();
         }

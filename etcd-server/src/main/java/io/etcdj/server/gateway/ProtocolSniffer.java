@@ -37,6 +37,8 @@ public final class ProtocolSniffer implements InternalProtocolNegotiator.Protoco
     private final int maxContentBytes;
     private final SslContext tls;
     private final AccessControl access;
+    /** Every connection accepted, so that closing the member can drop them at once; null: not tracked. */
+    private final io.netty.channel.group.ChannelGroup connections;
 
     /** Plaintext: detection on the raw bytes. */
     public ProtocolSniffer(Supplier<ChannelHandler> httpHandler, int maxContentBytes) {
@@ -48,16 +50,33 @@ public final class ProtocolSniffer implements InternalProtocolNegotiator.Protoco
         this(httpHandler, maxContentBytes, tls, null);
     }
 
-    private ProtocolSniffer(Supplier<ChannelHandler> httpHandler, int maxContentBytes, SslContext tls, AccessControl access) {
+    private ProtocolSniffer(Supplier<ChannelHandler> httpHandler, int maxContentBytes, SslContext tls, AccessControl access,
+            io.netty.channel.group.ChannelGroup connections) {
         this.httpHandler = httpHandler;
         this.maxContentBytes = maxContentBytes;
         this.tls = tls;
         this.access = access;
+        this.connections = connections;
+    }
+
+    private ProtocolSniffer(Supplier<ChannelHandler> httpHandler, int maxContentBytes, SslContext tls, AccessControl access) {
+        this(httpHandler, maxContentBytes, tls, access, null);
     }
 
     /** The same, with etcd's host whitelist and CORS headers in front of the HTTP handlers. */
     public ProtocolSniffer withAccessControl(AccessControl access) {
-        return new ProtocolSniffer(httpHandler, maxContentBytes, tls, access);
+        return new ProtocolSniffer(httpHandler, maxContentBytes, tls, access, connections);
+    }
+
+    /**
+     * The same, adding every connection it accepts to {@code group} (which forgets it when it
+     * closes): a member that stops closes its client connections as etcd's gRPC server does,
+     * instead of grpc-java's shutdownNow, which resets each open stream with CANCEL. A client sees
+     * its watch or keep-alive stream end with CANCELLED then, which jetcd takes as final and
+     * never resumes; a closed connection is UNAVAILABLE, which it retries on another member.
+     */
+    public ProtocolSniffer trackingConnections(io.netty.channel.group.ChannelGroup group) {
+        return new ProtocolSniffer(httpHandler, maxContentBytes, tls, access, group);
     }
 
     @Override
@@ -67,13 +86,33 @@ public final class ProtocolSniffer implements InternalProtocolNegotiator.Protoco
 
     @Override
     public ChannelHandler newHandler(GrpcHttp2ConnectionHandler grpcHandler) {
+        ChannelHandler first;
         if (tls == null) {
-            return new Sniff(() -> grpc.newHandler(grpcHandler));
+            first = new Sniff(() -> grpc.newHandler(grpcHandler));
+        } else {
+            // After the handshake grpc-java's negotiation is complete (the event carries the TLS
+            // session), so gRPC connections go straight to its negotiation-completing handler.
+            first = new TlsHandshake(tls,
+                    event -> new Sniff(() -> InternalProtocolNegotiators.grpcNegotiationHandler(grpcHandler)));
         }
-        // After the handshake grpc-java's negotiation is complete (the event carries the TLS
-        // session), so gRPC connections go straight to its negotiation-completing handler.
-        return new TlsHandshake(tls,
-                event -> new Sniff(() -> InternalProtocolNegotiators.grpcNegotiationHandler(grpcHandler)));
+        return connections == null ? first : new Tracked(connections, first);
+    }
+
+    /** Adds the connection to the group, then steps aside for {@code first}. */
+    private static final class Tracked extends io.netty.channel.ChannelHandlerAdapter {
+        private final io.netty.channel.group.ChannelGroup group;
+        private final ChannelHandler first;
+
+        Tracked(io.netty.channel.group.ChannelGroup group, ChannelHandler first) {
+            this.group = group;
+            this.first = first;
+        }
+
+        @Override
+        public void handlerAdded(ChannelHandlerContext ctx) {
+            group.add(ctx.channel());
+            ctx.pipeline().replace(this, null, first);
+        }
     }
 
     @Override

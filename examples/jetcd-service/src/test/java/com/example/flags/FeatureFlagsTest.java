@@ -10,7 +10,6 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -32,7 +31,6 @@ class FeatureFlagsTest {
         }
     }
 
-    @Disabled("a jetcd watch does not resume after its member restarts (drop-in issue, item 7b): enabled with the fix")
     @Test
     void flagsSurviveARestartOfTheWholeCluster() throws Exception {
         try (Client a = Client.builder().endpoints(cluster.clientEndpoints().toArray(java.net.URI[]::new)).build();

@@ -15,12 +15,10 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /** A member restarted in the middle of a test: the client and a watch carry on (the builder API, no extension). */
 class MemberRestartTest {
-    @Disabled("a jetcd watch does not resume after its member restarts (drop-in issue, item 7b): enabled with the fix")
     @Test
     void writesAndAWatchCarryOnWhileTheMemberTheyUseRestarts() throws Exception {
         try (EtcdCluster etcd = EtcdCluster.builder().members(3).build().start();
