@@ -316,7 +316,8 @@ final class DifferentialSteps {
      */
     static Differ.Result without35And36FlagLines(Step step, Differ.Result r) {
         List<String> added = new java.util.ArrayList<>(List.of("--count-only[=false]", "--min-create-rev=",
-                "--max-create-rev=", "--min-mod-rev=", "--max-mod-rev=", "--range[=false]"));
+                "--max-create-rev=", "--min-mod-rev=", "--max-mod-rev=", "--range[=false]",
+                "--max-recv-bytes=", "--max-request-bytes="));
         if (List.of(step.args()).contains("member")) {
             added.add("--consistency=");
         }

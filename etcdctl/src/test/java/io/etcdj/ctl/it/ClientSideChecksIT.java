@@ -1,0 +1,48 @@
+package io.etcdj.ctl.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * What etcdctl decides on the client side, in order against twin etcds (the real etcdctl on one,
+ * ours on the other): "user add :pw" refused before any request (exit 128), the argument taken
+ * whole as the name with --new-user-password, and a --user that still works after "auth disable"
+ * (etcd's Go client goes on when the server answers "authentication is not enabled").
+ */
+@ExtendWith(TwinEtcdExtension.class)
+class ClientSideChecksIT {
+
+    private static final List<List<String>> LINES = List.of(
+            List.of("user", "add", ":pw", "--interactive=false"),
+            List.of("user", "add", ":", "--interactive=false"),
+            List.of("user", "add", "a:b", "--new-user-password=pw", "--interactive=false"),
+            List.of("user", "get", "a:b"),
+            List.of("user", "add", "nopw:x", "--no-password"),
+            List.of("user", "get", "nopw:x"),
+            List.of("user", "add", "root:rootpw", "--interactive=false"),
+            List.of("user", "grant-role", "root", "root"),
+            List.of("auth", "enable"),
+            List.of("--user", "root:rootpw", "put", "k", "v"),
+            List.of("--user", "root:rootpw", "auth", "disable"),
+            // authentication is off now: the credentials are no longer checked
+            List.of("--user", "root:rootpw", "put", "k", "v2"),
+            List.of("--user", "nobody:x", "get", "k"),
+            List.of("--user", "root", "--password", "rootpw", "get", "k"));
+
+    @TestFactory
+    Stream<DynamicTest> decidedAsRealEtcdctl(TwinEtcdExtension.Twins twins) {
+        Differ differ = new Differ(twins);
+        return LINES.stream().map(line -> DynamicTest.dynamicTest(String.join(" ", line), () -> {
+            String[] args = line.toArray(new String[0]);
+            Differ.Result expected = differ.reference("", args);
+            Differ.Result actual = differ.ours("", args);
+            assertEquals(Differ.normalise(expected, twins.reference()).toString(),
+                    Differ.normalise(actual, twins.ours()).toString());
+        }));
+    }
+}
