@@ -45,4 +45,32 @@ class ClientSideChecksIT {
                     Differ.normalise(actual, twins.ours()).toString());
         }));
     }
+
+    /** With no server to reach, the failures are worded as etcdctl words them ("failed to grant lease (...)"). */
+    @org.junit.jupiter.api.Test
+    void unreachableEndpointFailuresWordedAsEtcdctl() throws Exception {
+        for (List<String> line : List.of(List.of("lease", "grant", "10"), List.of("lease", "revoke", "1234"))) {
+            List<String> args = new java.util.ArrayList<>(List.of("--endpoints=127.0.0.1:1", "--dial-timeout=1s",
+                    "--command-timeout=1s"));
+            args.addAll(line);
+            List<String> cmd = new java.util.ArrayList<>(List.of(RealEtcd.ETCDCTL.toString()));
+            cmd.addAll(args);
+            ProcessBuilder pb = new ProcessBuilder(cmd);
+            pb.environment().keySet().removeIf(k -> k.startsWith("ETCDCTL"));
+            pb.environment().put("ETCDCTL_API", "3");
+            Process p = pb.start();
+            String realErr = new String(p.getErrorStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            int realCode = p.waitFor();
+            java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+            int code = new io.etcdj.ctl.cli.EtcdctlApp(io.etcdj.ctl.RootCommand::tree).run(args.toArray(new String[0]),
+                    new java.io.PrintStream(new java.io.ByteArrayOutputStream()), new java.io.PrintStream(err, true),
+                    new java.io.ByteArrayInputStream(new byte[0]), java.util.Map.of());
+            assertEquals(realCode + " " + lastLine(realErr), code + " " + lastLine(err.toString()), String.join(" ", line));
+        }
+    }
+
+    private static String lastLine(String s) {
+        String[] lines = s.strip().split("\n");
+        return lines[lines.length - 1];
+    }
 }
