@@ -32,7 +32,14 @@ class ClientSideChecksIT {
             // authentication is off now: the credentials are no longer checked
             List.of("--user", "root:rootpw", "put", "k", "v2"),
             List.of("--user", "nobody:x", "get", "k"),
-            List.of("--user", "root", "--password", "rootpw", "get", "k"));
+            List.of("--user", "root", "--password", "rootpw", "get", "k"),
+            // peer URLs checked by the client before member add/update send them (types.NewURLs)
+            List.of("member", "add", "n1", "--peer-urls=x"),
+            List.of("member", "add", "n1", "--peer-urls=http://h"),
+            List.of("member", "add", "n1", "--peer-urls=http://127.0.0.1:2380/p"),
+            List.of("member", "add", "n1", "--peer-urls=http://127.0.0.1:2380,ftp://h:1"),
+            List.of("member", "add", "n1", "--peer-urls=http://[::1]"),
+            List.of("member", "update", "1234", "--peer-urls=h:2380"));
 
     @TestFactory
     Stream<DynamicTest> decidedAsRealEtcdctl(TwinEtcdExtension.Twins twins) {
