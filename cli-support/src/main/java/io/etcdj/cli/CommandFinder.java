@@ -23,7 +23,9 @@ public final class CommandFinder<C> {
 
         /**
          * Whether {@code command} knows {@code flag} (a long name without dashes, or a one-letter
-         * shorthand) as a flag that takes no value: pflag's NoOptDefVal, which bools (and help) have.
+         * shorthand) as a flag that takes no value: pflag's NoOptDefVal, which bools have. Not help:
+         * cobra adds the help flag only to the command it found, so {@code member -h list} shows
+         * member's help.
          */
         boolean takesNoValue(C command, String flag, boolean shorthand);
     }

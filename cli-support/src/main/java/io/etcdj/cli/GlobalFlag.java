@@ -7,7 +7,7 @@ package io.etcdj.cli;
 public record GlobalFlag(String name, String shorthand, Kind kind, String defaultText, String usage) {
 
     /** How the flag's value is parsed and shown in help. */
-    public enum Kind { BOOL, STRING, DURATION, STRING_LIST }
+    public enum Kind { BOOL, STRING, DURATION, STRING_LIST, INT }
 
     /** The flag as etcdctl's help lists it, e.g. {@code  -w, --write-out="simple"}. */
     public String helpName() {
@@ -15,7 +15,7 @@ public record GlobalFlag(String name, String shorthand, Kind kind, String defaul
         return prefix + name + switch (kind) {
             case BOOL -> "[=" + defaultText + "]";
             case STRING -> "=\"" + defaultText + "\"";
-            case DURATION -> "=" + defaultText;
+            case DURATION, INT -> "=" + defaultText;
             case STRING_LIST -> "=[" + defaultText + "]";
         };
     }

@@ -31,6 +31,34 @@ public final class GoValues {
     }
 
     /**
+     * strconv.ParseInt(s, 0, 64), as pflag's IntVar parses: a {@code 0x}, {@code 0o}/{@code 0} or
+     * {@code 0b} prefix picks the base; the error names the text as typed.
+     */
+    public static long parseIntAnyBase(String s) {
+        String sign = s.startsWith("-") || s.startsWith("+") ? s.substring(0, 1) : "";
+        String body = s.substring(sign.length()).replace("_", "");
+        int base = 10;
+        String digits = body;
+        if (body.length() > 2 && body.charAt(0) == '0' && "xXoObB".indexOf(body.charAt(1)) >= 0) {
+            base = switch (Character.toLowerCase(body.charAt(1))) {
+                case 'x' -> 16;
+                case 'o' -> 8;
+                default -> 2;
+            };
+            digits = body.substring(2);
+        } else if (body.length() > 1 && body.charAt(0) == '0') {
+            base = 8;
+            digits = body.substring(1);
+        }
+        try {
+            return Long.parseLong(sign + digits, base);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("strconv.ParseInt: parsing \"" + s + "\": "
+                    + (isDigits(digits, base) ? "value out of range" : "invalid syntax"), e);
+        }
+    }
+
+    /**
      * An unsigned 64-bit decimal flag value (pflag's uint64) with strconv.ParseUint's error texts. It
      * accepts what {@link Long#parseUnsignedLong(String)} accepts, so also a leading {@code +}.
      */

@@ -26,6 +26,8 @@ public final class ClientConfig {
     private final String password;
     private final String serverName;
     private final CallListener listener;
+    private final int maxRequestBytes;
+    private final int maxRecvBytes;
 
     private ClientConfig(Builder b) {
         this.endpoints = List.copyOf(b.endpoints);
@@ -39,6 +41,8 @@ public final class ClientConfig {
         this.password = b.password;
         this.serverName = b.serverName;
         this.listener = b.listener;
+        this.maxRequestBytes = b.maxRequestBytes;
+        this.maxRecvBytes = b.maxRecvBytes;
     }
 
     public static Builder builder() {
@@ -58,6 +62,8 @@ public final class ClientConfig {
         b.password = password;
         b.serverName = serverName;
         b.listener = listener;
+        b.maxRequestBytes = maxRequestBytes;
+        b.maxRecvBytes = maxRecvBytes;
         return b;
     }
 
@@ -98,6 +104,19 @@ public final class ClientConfig {
         return serverName;
     }
 
+    /**
+     * The largest request the client sends, in bytes (etcdctl 3.6's --max-request-bytes; the Go
+     * client's MaxCallSendMsgSize, 2 MiB when 0 or less).
+     */
+    public int maxRequestBytes() {
+        return maxRequestBytes <= 0 ? 2 * 1024 * 1024 : maxRequestBytes;
+    }
+
+    /** The largest response the client takes, in bytes (--max-recv-bytes; math.MaxInt32 when 0 or less). */
+    public int maxRecvBytes() {
+        return maxRecvBytes <= 0 ? Integer.MAX_VALUE : maxRecvBytes;
+    }
+
     public String user() {
         return user;
     }
@@ -123,6 +142,24 @@ public final class ClientConfig {
         private String password;
         private String serverName;
         private CallListener listener = CallListener.NONE;
+        private int maxRequestBytes;
+        private int maxRecvBytes;
+
+        /**
+         * The client's message size limits in bytes (0: the Go client's defaults, 2 MiB to send and
+         * math.MaxInt32 to receive).
+         *
+         * @throws IllegalArgumentException with the Go client's text when the receive limit is below the send limit
+         */
+        public Builder messageLimits(int maxRequest, int maxRecv) {
+            if (maxRequest > 0 && maxRecv > 0 && maxRequest > maxRecv) {
+                throw new IllegalArgumentException("gRPC message recv limit (" + maxRecv
+                        + " bytes) must be greater than send limit (" + maxRequest + " bytes)");
+            }
+            this.maxRequestBytes = maxRequest;
+            this.maxRecvBytes = maxRecv;
+            return this;
+        }
 
         public Builder endpoints(List<Endpoint> value) {
             if (value.isEmpty()) {

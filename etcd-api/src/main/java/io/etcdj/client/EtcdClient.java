@@ -99,7 +99,8 @@ public final class EtcdClient implements AutoCloseable {
                 .keepAliveTime(config.keepAliveTime().toMillis(), TimeUnit.MILLISECONDS)
                 .keepAliveTimeout(config.keepAliveTimeout().toMillis(), TimeUnit.MILLISECONDS)
                 .keepAliveWithoutCalls(true)
-                .maxInboundMessageSize(Integer.MAX_VALUE)
+                .maxInboundMessageSize(config.maxRecvBytes())
+                .intercept(new RequestSizeLimit(config.maxRequestBytes()))
                 .userAgent("etcdj-client");
         if (config.useTls() && config.serverName() != null) {
             builder.overrideAuthority(config.serverName());
@@ -168,11 +169,22 @@ public final class EtcdClient implements AutoCloseable {
         return config.endpoints().get(0).authority();
     }
 
+    /**
+     * Gets a token for the configured user. A cluster with authentication off answers "authentication
+     * is not enabled": the calls then go without a token, as etcd's Go client lets them (a script's
+     * {@code --user} keeps working after {@code auth disable}).
+     */
     private void authenticate() {
         AuthenticateRequest req = AuthenticateRequest.newBuilder()
                 .setName(config.user()).setPassword(config.password() == null ? "" : config.password()).build();
-        String fresh = invokeOnce(AuthGrpc.newBlockingStub(channel), s -> s.authenticate(req), false).getToken();
-        token.set(fresh);
+        try {
+            token.set(invokeOnce(AuthGrpc.newBlockingStub(channel), s -> s.authenticate(req), false).getToken());
+        } catch (EtcdClientException e) {
+            if (!e.isAuthNotEnabled()) {
+                throw e;
+            }
+            token.set(null);
+        }
     }
 
     public <R> R kv(Function<KVGrpc.KVBlockingStub, R> op) {
@@ -301,6 +313,9 @@ public final class EtcdClient implements AutoCloseable {
         }
         if (status.getCode() == Status.Code.DEADLINE_EXCEEDED) {
             return status.withDescription("context deadline exceeded");
+        }
+        if (status.getCode() == Status.Code.RESOURCE_EXHAUSTED && status.getDescription() != null) {
+            return MessageSizeTexts.asGo(status);
         }
         return status;
     }

@@ -24,6 +24,11 @@ public final class EtcdClientException extends RuntimeException {
         return code == Status.Code.UNAUTHENTICATED && "etcdserver: invalid auth token".equals(getMessage());
     }
 
+    /** True when the server has authentication switched off (rpctypes.ErrAuthNotEnabled). */
+    public boolean isAuthNotEnabled() {
+        return code == Status.Code.FAILED_PRECONDITION && "etcdserver: authentication is not enabled".equals(getMessage());
+    }
+
     /** True when no endpoint could be reached in time. */
     public boolean isDeadlineExceeded() {
         return code == Status.Code.DEADLINE_EXCEEDED;

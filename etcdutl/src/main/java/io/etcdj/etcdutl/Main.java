@@ -107,12 +107,15 @@ public final class Main {
                 .addSubcommand("status", new SnapshotStatusCommand(ctx));
         snapshot.self = snapshotCmd;
         Root root = new Root(ctx.out());
+        CompletionCommand completion = new CompletionCommand(ctx);
         root.self = new CommandLine(root)
+                .addSubcommand("completion", completion)
                 .addSubcommand("defrag", new DefragCommand(ctx))
                 .addSubcommand("hashkv", new HashKvCommand(ctx))
                 .addSubcommand("snapshot", snapshotCmd)
                 .addSubcommand("version", new VersionCommand(ctx));
         root.self.setUsageHelpWidth(160);
+        completion.root = root.self;
         GoConverters.register(root.self);
         return root.self;
     }

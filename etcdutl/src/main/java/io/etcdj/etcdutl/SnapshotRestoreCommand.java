@@ -57,6 +57,15 @@ final class SnapshotRestoreCommand implements Callable<Integer> {
                     + "(required if --bump-revision > 0, disallowed otherwise)")
     boolean markCompacted;
 
+    /**
+     * etcdutl 3.6's bbolt mmap size for the restore. LMDB's map here grows on demand and the file's
+     * size does not depend on it, so the value is checked (a uint64, as etcd parses it) and has no
+     * further effect.
+     */
+    @Option(names = "--initial-memory-map-size", paramLabel = "uint",
+            description = "Initial memory map size of the database in bytes. It uses the default value if not defined or defined to 0")
+    String initialMemoryMapSize = "0";
+
     @Parameters(arity = "0..*", paramLabel = "<filename>", hidden = true)
     List<String> args = new ArrayList<>();
 
@@ -70,6 +79,7 @@ final class SnapshotRestoreCommand implements Callable<Integer> {
             throw new CliException(ExitCodes.BAD_ARGS, "snapshot restore requires exactly one argument");
         }
         long bump = Flags.uint64("--bump-revision", bumpRevision);
+        Flags.uint64("--initial-memory-map-size", initialMemoryMapSize);
         if ((bump == 0 && markCompacted) || (bump != 0 && !markCompacted)) {
             throw new CliException(ExitCodes.BAD_ARGS, "--mark-compacted required if --revision-bump > 0");
         }

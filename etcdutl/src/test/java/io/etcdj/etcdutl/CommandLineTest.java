@@ -103,10 +103,22 @@ class CommandLineTest {
     }
 
     @Test
+    void restoreTakesTheInitialMemoryMapSizeAsAUint64() {
+        // accepted (no effect on LMDB): the run goes on to the missing snapshot file
+        Run ok = Run.of("snapshot", "restore", dir.resolve("missing.db").toString(), "--initial-memory-map-size=10000000",
+                "--data-dir", dir.resolve("d").toString());
+        assertTrue(ok.error().contains("missing.db"), ok.err());
+        Run bad = Run.of("snapshot", "restore", "x.db", "--initial-memory-map-size=-1");
+        assertEquals(1, bad.code());
+        assertEquals("Error: invalid argument \"-1\" for \"--initial-memory-map-size\" flag: strconv.ParseUint: parsing "
+                + "\"-1\": invalid syntax", bad.error());
+    }
+
+    @Test
     void helpListsOnlyBuiltCommands() {
         Run r = Run.of("--help");
         assertEquals(0, r.code());
-        for (String c : new String[] {"defrag", "hashkv", "snapshot", "version"}) {
+        for (String c : new String[] {"completion", "defrag", "hashkv", "snapshot", "version"}) {
             assertTrue(r.out().contains(c), r.out());
         }
         assertFalse(r.out().contains("migrate"));

@@ -233,6 +233,12 @@ public final class CtlContext implements AutoCloseable {
         if (creds != null) {
             b.credentials(creds.user(), creds.password());
         }
+        try {
+            b.messageLimits(options.maxRequestBytes(), options.maxRecvBytes());
+        } catch (IllegalArgumentException e) {
+            // clientv3.New refuses it, and etcdctl exits as for a client it cannot create
+            throw new CliException(ExitCodes.BAD_CONNECTION, e.getMessage(), e);
+        }
         return b.build();
     }
 

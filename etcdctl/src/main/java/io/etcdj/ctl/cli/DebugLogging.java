@@ -13,8 +13,20 @@ import java.util.logging.StreamHandler;
 final class DebugLogging {
 
     private static final String[] LOGGERS = {"io.grpc", "io.netty"};
+    /** Held so the level set on it stays (java.util.logging keeps loggers only weakly). */
+    private static final Logger GRPC = Logger.getLogger("io.grpc");
 
     private DebugLogging() {
+    }
+
+    /**
+     * Without --debug, gRPC's informational lines stay off stderr (e.g. "Received trailers on closed
+     * stream" after a response over --max-recv-bytes): etcdctl's Go client prints none of them.
+     */
+    static void quiet() {
+        if (GRPC.getLevel() == null) {
+            GRPC.setLevel(Level.WARNING);
+        }
     }
 
     static void enable(PrintStream err) {

@@ -126,6 +126,8 @@ public final class EtcdctlApp {
         }
         if (globals.options().debug()) {
             DebugLogging.enable(err);
+        } else {
+            DebugLogging.quiet();
         }
         CtlCommand command = (CtlCommand) leaf.getCommand();
         command.context(ctx);
@@ -152,9 +154,7 @@ public final class EtcdctlApp {
 
         @Override
         public boolean takesNoValue(CommandLine command, String flag, boolean shorthand) {
-            if (flag.equals(shorthand ? "h" : "help")) {
-                return true;
-            }
+            // help is not among them: cobra adds its flag only to the command found
             OptionSpec o = command == null ? null : command.getCommandSpec().findOption((shorthand ? "-" : "--") + flag);
             return o != null && (o.type() == boolean.class || o.type() == Boolean.class);
         }
@@ -260,8 +260,18 @@ public final class EtcdctlApp {
             if (a.equals("--")) {
                 return false;
             }
-            if (a.equals("-h") || a.equals("--help") || a.equals("--help=true")) {
+            if (a.equals("-h") || a.equals("--help")) {
                 return true;
+            }
+            // a bool shorthand takes "=value" too (pflag: -h=true, --help=1)
+            if (a.startsWith("-h=") || a.startsWith("--help=")) {
+                try {
+                    if (GoValues.parseBool(a.substring(a.indexOf('=') + 1))) {
+                        return true;
+                    }
+                } catch (IllegalArgumentException notABool) {
+                    // left for the flag parser's error
+                }
             }
         }
         return false;

@@ -40,6 +40,10 @@ public final class GlobalOptions {
             new GlobalFlag("keepalive-timeout", null, GlobalFlag.Kind.DURATION, "6s",
                     "keepalive timeout for client connections"),
             new GlobalFlag("key", null, GlobalFlag.Kind.STRING, "", "identify secure client using this TLS key file"),
+            new GlobalFlag("max-recv-bytes", null, GlobalFlag.Kind.INT, "0",
+                    "client-side response receive limit in bytes (if 0, it defaults to \"math.MaxInt32\")"),
+            new GlobalFlag("max-request-bytes", null, GlobalFlag.Kind.INT, "0",
+                    "client-side request send limit in bytes (if 0, it defaults to 2.0 MiB (2 * 1024 * 1024).)"),
             new GlobalFlag("password", null, GlobalFlag.Kind.STRING, "",
                     "password for authentication (if this option is used, --user option shouldn't include password)"),
             new GlobalFlag("user", null, GlobalFlag.Kind.STRING, "",
@@ -80,6 +84,7 @@ public final class GlobalOptions {
             case BOOL -> GoValues.parseBool(text);
             case STRING -> text;
             case DURATION -> GoValues.parseDuration(text);
+            case INT -> GoValues.parseIntAnyBase(text);
             case STRING_LIST -> {
                 List<String> l = new ArrayList<>();
                 if (!text.isEmpty()) {
@@ -102,6 +107,21 @@ public final class GlobalOptions {
 
     private Duration dur(String name) {
         return (Duration) values.get(name);
+    }
+
+    /** --max-request-bytes (0 or less: the client's default). */
+    public int maxRequestBytes() {
+        return clamp((Long) values.get("max-request-bytes"));
+    }
+
+    /** --max-recv-bytes (0 or less: the client's default). */
+    public int maxRecvBytes() {
+        return clamp((Long) values.get("max-recv-bytes"));
+    }
+
+    /** gRPC's limits are ints: a larger value means no limit below math.MaxInt32. */
+    private static int clamp(long v) {
+        return (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, v));
     }
 
     @SuppressWarnings("unchecked")

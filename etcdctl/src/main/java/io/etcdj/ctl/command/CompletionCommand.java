@@ -1,11 +1,12 @@
 package io.etcdj.ctl.command;
 
 import io.etcdj.cli.CliException;
+import io.etcdj.cli.completion.BashScript;
+import io.etcdj.cli.completion.CommandWords;
+import io.etcdj.cli.completion.ZshScript;
 import io.etcdj.ctl.RootCommand;
 import io.etcdj.ctl.cli.CtlCommand;
-import io.etcdj.ctl.completion.BashScript;
-import io.etcdj.ctl.completion.CommandWords;
-import io.etcdj.ctl.completion.ZshScript;
+import io.etcdj.ctl.cli.GlobalOptions;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -32,10 +33,10 @@ public final class CompletionCommand extends CtlCommand {
         if (a.size() != 1) {
             throw CliException.usage("accepts 1 arg(s), received " + a.size());
         }
-        CommandWords words = CommandWords.of(RootCommand.tree());
+        CommandWords words = CommandWords.of(RootCommand.tree(), GlobalOptions.FLAGS);
         String script = switch (a.get(0)) {
-            case "bash" -> BashScript.of(words);
-            case "zsh" -> ZshScript.of(words);
+            case "bash" -> BashScript.of("etcdctl", words);
+            case "zsh" -> ZshScript.of("etcdctl", words);
             default -> throw CliException.usage("invalid argument \"" + a.get(0) + "\" for \"etcdctl completion\"");
         };
         ctx.out().print(script);

@@ -37,8 +37,12 @@ public final class LeaseCommand {
             }
             ctx.checkFormat();
             LeaseGrantRequest req = LeaseGrantRequest.newBuilder().setTTL(ttl).build();
-            var resp = ctx.client().lease(s -> s.leaseGrant(req));
-            ctx.printer().grant(resp);
+            try {
+                var resp = ctx.client().lease(s -> s.leaseGrant(req));
+                ctx.printer().grant(resp);
+            } catch (io.etcdj.client.EtcdClientException e) {
+                throw CliException.error("failed to grant lease (" + e.getMessage() + ")");
+            }
         }
     }
 

@@ -19,6 +19,7 @@ import io.etcdj.client.Endpoint;
 import io.etcdj.client.EtcdClient;
 import io.etcdj.client.EtcdClientException;
 import io.etcdj.client.TlsOptions;
+import io.etcdj.ctl.cli.Credentials;
 import io.etcdj.ctl.cli.CtlCommand;
 import io.etcdj.ctl.printer.KeyRanges;
 import io.grpc.Status;
@@ -70,6 +71,21 @@ public final class MakeMirrorCommand extends CtlCommand {
             description = "Disable transport security for client connections")
     boolean destInsecureTransport;
 
+    @Option(names = "--dest-user", defaultValue = "",
+            description = "Destination username[:password] for authentication (prompt if password is not supplied)")
+    String destUser;
+
+    @Option(names = "--dest-password", defaultValue = "",
+            description = "Destination password for authentication (if this option is used, --user option shouldn't include password)")
+    String destPassword;
+
+    @Option(names = "--rev", defaultValue = "0", description = "Specify the kv revision to start to mirror")
+    long rev;
+
+    @Option(names = "--max-txn-ops", defaultValue = "128",
+            description = "Maximum number of operations permitted in a transaction during syncing updates.")
+    long maxTxnOps;
+
     @Parameters(arity = "0..*")
     List<String> args;
 
@@ -86,8 +102,9 @@ public final class MakeMirrorCommand extends CtlCommand {
             String target = noDestPrefix ? "" : destPrefix.isEmpty() ? prefix : destPrefix;
             Thread reporter = startReporter();
             try {
-                long rev = copyBase(source, dest, target);
-                replay(source, dest, target, rev + 1);
+                // with --rev the key space is not copied: the changes are replayed from that revision on
+                long from = rev > 1 ? rev : copyBase(source, dest, target) + 1;
+                replay(source, dest, target, from);
             } finally {
                 reporter.interrupt();
             }
@@ -95,6 +112,7 @@ public final class MakeMirrorCommand extends CtlCommand {
     }
 
     private EtcdClient destination(String endpoints) {
+        Credentials credentials = Credentials.of(destUser, destPassword, "Destination Password: ", ctx);
         List<Endpoint> eps = new ArrayList<>();
         for (String e : endpoints.split(",")) {
             eps.add(Endpoint.parse(e));
@@ -103,7 +121,9 @@ public final class MakeMirrorCommand extends CtlCommand {
                 .dialTimeout(ctx.options().dialTimeout()).commandTimeout(ctx.options().commandTimeout())
                 .keepAliveTime(ctx.options().keepAliveTime()).keepAliveTimeout(ctx.options().keepAliveTimeout())
                 .insecureTransport(destInsecureTransport)
-                .tls(new TlsOptions(path(destCacert), path(destCert), path(destKey), false)).build();
+                .tls(new TlsOptions(path(destCacert), path(destCert), path(destKey), false))
+                .credentials(credentials == null ? null : credentials.user(), credentials == null ? null : credentials.password())
+                .build();
         try {
             return EtcdClient.connect(cfg);
         } catch (EtcdClientException e) {
@@ -205,17 +225,20 @@ public final class MakeMirrorCommand extends CtlCommand {
         }
     }
 
-    /** Groups the events of one source revision into one destination transaction. */
+    /**
+     * Groups the events of one source revision into one destination transaction, of at most
+     * --max-txn-ops operations (a revision with more is split, as etcdctl splits it).
+     */
     private void applyByRevision(EtcdClient dest, String target, List<Event> events) {
         TxnRequest.Builder txn = TxnRequest.newBuilder();
-        long rev = -1;
+        long last = -1;
         for (Event ev : events) {
             long evRev = ev.getKv().getModRevision();
-            if (rev != -1 && evRev != rev) {
+            if (last != -1 && evRev != last || txn.getSuccessCount() == maxTxnOps) {
                 commit(dest, txn);
                 txn = TxnRequest.newBuilder();
             }
-            rev = evRev;
+            last = evRev;
             ByteString key = rewrite(ev.getKv().getKey(), target);
             if (ev.getType() == Event.EventType.DELETE) {
                 txn.addSuccess(RequestOp.newBuilder().setRequestDeleteRange(DeleteRangeRequest.newBuilder().setKey(key)));

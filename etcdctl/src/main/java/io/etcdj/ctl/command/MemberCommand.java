@@ -52,6 +52,7 @@ public final class MemberCommand {
             }
             String name = arg;
             List<String> peers = urls(peerUrls);
+            PeerUrls.check(peers);
             ctx.checkFormat();
             MemberAddRequest req = MemberAddRequest.newBuilder().addAllPeerURLs(peers).setIsLearner(learner).build();
             MemberAddResponse resp = ctx.client().cluster(s -> s.memberAdd(req));
@@ -125,6 +126,7 @@ public final class MemberCommand {
                 throw CliException.badArgs("member peer urls not provided");
             }
             ctx.checkFormat();
+            PeerUrls.check(urls(peerUrls));
             MemberUpdateRequest req = MemberUpdateRequest.newBuilder().setID(id).addAllPeerURLs(urls(peerUrls)).build();
             var resp = ctx.client().cluster(s -> s.memberUpdate(req));
             ctx.printer().memberUpdate(id, resp);

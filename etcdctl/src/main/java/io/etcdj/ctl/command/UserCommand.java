@@ -97,15 +97,22 @@ public final class UserCommand {
         @Override
         protected void run() {
             String arg = onlyArg(args, "user add command requires user name as its argument");
+            // etcdctl's order: --no-password and --new-user-password take the argument whole as the
+            // name; otherwise "name:password" is split, and an empty name is refused before any request
             String name = arg;
             String password = "";
             int colon = name.indexOf(':');
-            if (colon >= 0) {
-                password = name.substring(colon + 1);
-                name = name.substring(0, colon);
+            if (noPassword) {
+                password = "";
             } else if (!newUserPassword.isEmpty()) {
                 password = newUserPassword;
-            } else if (!noPassword) {
+            } else if (colon >= 0) {
+                password = name.substring(colon + 1);
+                name = name.substring(0, colon);
+                if (name.isEmpty()) {
+                    throw CliException.badArgs("empty user name is not allowed");
+                }
+            } else {
                 password = readNewPassword(ctx, name, interactive);
             }
             ctx.checkFormat();

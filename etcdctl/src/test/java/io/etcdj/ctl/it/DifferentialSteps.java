@@ -317,11 +317,23 @@ final class DifferentialSteps {
     static Differ.Result without35And36FlagLines(Step step, Differ.Result r) {
         List<String> added = new java.util.ArrayList<>(List.of("--count-only[=false]", "--min-create-rev=",
                 "--max-create-rev=", "--min-mod-rev=", "--max-mod-rev=", "--range[=false]"));
+        added.addAll(GLOBALS_ADDED_IN_36);
         if (List.of(step.args()).contains("member")) {
             added.add("--consistency=");
         }
         String out = java.util.Arrays.stream(r.out().split("\n", -1))
                 .filter(line -> added.stream().noneMatch(f -> line.startsWith("      " + f)))
+                .collect(java.util.stream.Collectors.joining("\n"));
+        return out.equals(r.out()) ? r : new Differ.Result(out, r.err(), r.code());
+    }
+
+    /** etcdctl 3.6's global flags, on every help page that lists the global options. */
+    static final List<String> GLOBALS_ADDED_IN_36 = List.of("--max-recv-bytes=", "--max-request-bytes=");
+
+    /** {@code r} with the lines of etcdctl 3.6's global flags taken out of its usage text. */
+    static Differ.Result withoutNewerGlobalFlagLines(Differ.Result r) {
+        String out = java.util.Arrays.stream(r.out().split("\n", -1))
+                .filter(line -> GLOBALS_ADDED_IN_36.stream().noneMatch(f -> line.startsWith("      " + f)))
                 .collect(java.util.stream.Collectors.joining("\n"));
         return out.equals(r.out()) ? r : new Differ.Result(out, r.err(), r.code());
     }

@@ -71,6 +71,45 @@ class MirrorIT {
         }
     }
 
+    /**
+     * etcdctl 3.6's --rev (no base copy: the changes from that revision on) and --max-txn-ops (one
+     * source revision of three puts arrives as three destination transactions, three revisions).
+     */
+    @Test
+    void startsAtARevisionAndSplitsTransactions(TwinEtcdExtension.Twins twins) throws Exception {
+        try (EtcdClient src = client(twins.reference()); EtcdClient dst = client(twins.ours())) {
+            put(src, "r/old", "before the start revision");
+            long start = revision(src) + 1;
+            Thread mirror = new Thread(() -> new EtcdctlApp(RootCommand::tree).run(new String[] {
+                "--endpoints=" + twins.reference().endpoint(), "make-mirror", "--prefix=r/", "--rev=" + start,
+                "--max-txn-ops=1", twins.ours().endpoint()}, new PrintStream(new ByteArrayOutputStream()),
+                    new PrintStream(new ByteArrayOutputStream()), new ByteArrayInputStream(new byte[0]), Map.of()));
+            mirror.start();
+            try {
+                put(src, "r/new", "1");
+                awaitEquals(Map.of("r/new", "1"), () -> dump(dst, "r/"));
+                long before = revision(dst);
+                io.etcdj.api.etcdserverpb.TxnRequest.Builder txn = io.etcdj.api.etcdserverpb.TxnRequest.newBuilder();
+                for (String k : List.of("r/t1", "r/t2", "r/t3")) {
+                    txn.addSuccess(io.etcdj.api.etcdserverpb.RequestOp.newBuilder().setRequestPut(
+                            io.etcdj.api.etcdserverpb.PutRequest.newBuilder().setKey(com.google.protobuf.ByteString.copyFromUtf8(k))
+                                    .setValue(com.google.protobuf.ByteString.copyFromUtf8("t"))));
+                }
+                src.kv(s -> s.txn(txn.build()));
+                awaitEquals(Map.of("r/new", "1", "r/t1", "t", "r/t2", "t", "r/t3", "t"), () -> dump(dst, "r/"));
+                assertEquals(before + 3, revision(dst), "one transaction per operation");
+            } finally {
+                mirror.interrupt();
+                mirror.join(5000);
+            }
+        }
+    }
+
+    private static long revision(EtcdClient c) {
+        return c.kv(s -> s.range(RangeRequest.newBuilder().setKey(com.google.protobuf.ByteString.copyFromUtf8("r/"))
+                .build())).getHeader().getRevision();
+    }
+
     @Test
     void rejectsBothDestinationPrefixFlagsLikeEtcdctl(TwinEtcdExtension.Twins twins) throws Exception {
         Differ differ = new Differ(twins);

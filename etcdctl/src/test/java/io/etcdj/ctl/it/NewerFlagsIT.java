@@ -84,12 +84,22 @@ class NewerFlagsIT {
                 .collect(Collectors.joining("\n"));
     }
 
+    /** 3.6's global flags, listed on every command's help page. */
+    private static final List<String> ADDED_GLOBALS = List.of("--max-recv-bytes=0", "--max-request-bytes=0");
+
+    private static List<String> withGlobals(String... flags) {
+        List<String> all = new ArrayList<>(List.of(flags));
+        all.addAll(ADDED_GLOBALS);
+        return all;
+    }
+
     @Test
     void helpPagesEqual34sApartFromTheAddedFlags() throws Exception {
-        assertEquals(referenceHelp("get"), helpWithout(List.of("--count-only[=false]", "--max-create-rev=0",
+        assertEquals(referenceHelp("get"), helpWithout(withGlobals("--count-only[=false]", "--max-create-rev=0",
                 "--max-mod-rev=0", "--min-create-rev=0", "--min-mod-rev=0"), "get"));
-        assertEquals(referenceHelp("del"), helpWithout(List.of("--range[=false]"), "del"));
-        assertEquals(referenceHelp("member", "list"), helpWithout(List.of("--consistency=\"l\""), "member", "list"));
+        assertEquals(referenceHelp("del"), helpWithout(withGlobals("--range[=false]"), "del"));
+        assertEquals(referenceHelp("member", "list"), helpWithout(withGlobals("--consistency=\"l\""), "member", "list"));
+        assertEquals(referenceHelp("put"), helpWithout(ADDED_GLOBALS, "put"));
         assertEquals(okOurs("get", "--help").out(), okOurs("help", "get").out());
     }
 
@@ -153,5 +163,29 @@ class NewerFlagsIT {
         assertEquals(linearizable, okOurs("member", "list", "--consistency", "s").out());
         assertEquals(new Differ.Result("", "Error: unknown consistency flag \"x\"\n", 4).toString(),
                 ours("member", "list", "--consistency=x").toString());
+    }
+
+    /**
+     * etcdctl 3.6's client message limits, with grpc-go's texts (a request of 1 000 bytes of value
+     * is 1 008 bytes as a PutRequest: the key "big" and two field headers).
+     */
+    @Test
+    void messageLimitsRefuseRequestsAndResponsesOverThem() {
+        String value = "v".repeat(1000);
+        Differ.Result sent = ours("--max-request-bytes=1000", "put", "big", value);
+        assertEquals(1, sent.code(), sent.toString());
+        assertTrue(sent.err().endsWith("Error: rpc error: code = ResourceExhausted desc = trying to send message larger "
+                + "than max (1008 vs. 1000)\n"), sent.toString());
+        okOurs("--max-request-bytes=2000", "put", "big", value);
+        Differ.Result received = ours("--max-recv-bytes=500", "get", "big");
+        assertEquals(1, received.code(), received.toString());
+        assertTrue(received.err().contains("desc = grpc: received message larger than max ("), received.toString());
+        assertTrue(received.err().contains(" vs. 500)"), received.toString());
+        assertEquals(value + "\n", okOurs("--max-recv-bytes=4000", "get", "big", "--print-value-only").out());
+        assertEquals(new Differ.Result("", "Error: gRPC message recv limit (10 bytes) must be greater than send limit "
+                + "(20 bytes)\n", 2).toString(), ours("--max-recv-bytes=10", "--max-request-bytes=20", "get", "big").toString());
+        Differ.Result bad = ours("--max-request-bytes=x", "get", "big");
+        assertTrue(bad.err().startsWith("Error: invalid argument \"x\" for \"--max-request-bytes\" flag: "
+                + "strconv.ParseInt: parsing \"x\": invalid syntax\n"), bad.toString());
     }
 }

@@ -138,6 +138,13 @@ class TerminalDifferentialIT {
         same(twins, report, List.of(after("compares:", "mod(\"tk\") > \"0\""), line(""), line(""), line("get tk"),
                 line("")), "txn", "--interactive");
         same(twins, report, List.of(after("compares:", "bogus compare"), line("")), "txn", "-i");
+        // as etcd's e2e tests type (expect's Send): each line ended by a carriage return, at once
+        same(twins, report, List.of(new Key("compares:", 0, "value(\"tk\") = \"v2\"\r"), new Key(null, 0, "\r"),
+                new Key(null, 0, "get tk\r"), new Key(null, 0, "\r"), new Key(null, 0, "\r")), "txn", "-i");
+        // (the password after a short pause: typed before either etcdctl turned echo off, the terminal
+        // would show it, and which one wins that race is not the behaviour compared)
+        same(twins, report, List.of(new Key("Password of tu5: ", 200, "pw5\r"), new Key("confirmation: ", 200, "pw5\r")),
+                "user", "add", "tu5");
         // passwords at prompts
         same(twins, report, List.of(after("Password of tu1: ", "pw1"), after("confirmation: ", "pw1")),
                 "user", "add", "tu1");
@@ -159,5 +166,25 @@ class TerminalDifferentialIT {
         same(twins, report, List.of(), "get", "t", "--prefix");
         System.out.println("etcdctl at a terminal, etcd 3.4's transcript:\n" + String.join("\n", report));
         assertTrue(report.size() > 10);
+    }
+
+    /**
+     * {@code watch -i} over TLS with a client certificate, as etcd's e2e test drives it: the watch
+     * typed at the terminal, Ctrl-C once the event shows. Both etcdctls watch the same key of one
+     * TLS etcd from revision 1, so they see the same event.
+     */
+    @Test
+    void watchInteractiveOverTls(@org.junit.jupiter.api.io.TempDir java.nio.file.Path certs) throws Exception {
+        try (RealEtcd etcd = RealEtcd.start("tls-watch", TestCerts.create(certs))) {
+            List<String> put = new ArrayList<>(etcd.tlsFlags());
+            put.addAll(List.of("put", "tlsw", "secret-value"));
+            assertTrue(run(REAL, etcd, List.of(), put.toArray(new String[0])).contains("OK"));
+            List<String> watch = new ArrayList<>(etcd.tlsFlags());
+            watch.addAll(List.of("watch", "-i"));
+            List<Key> keys = List.of(new Key(null, 5000, "watch tlsw --rev=1\n"), ctrlC("secret-value"));
+            String expected = run(REAL, etcd, keys, watch.toArray(new String[0]));
+            assertTrue(expected.contains("PUT\ntlsw\nsecret-value"), expected);
+            assertEquals(expected, run(OURS, etcd, keys, watch.toArray(new String[0])), "watch -i over TLS at a terminal");
+        }
     }
 }

@@ -1,9 +1,9 @@
-package io.etcdj.ctl.completion;
+package io.etcdj.cli.completion;
 
 import java.util.Map;
 
 /**
- * A bash completion function for etcdctl. The words typed so far are walked to find the deepest known
+ * A bash completion function for a tool (etcdctl, etcdutl). The words typed so far are walked to find the deepest known
  * command path (flags and their values are skipped); a word starting with "-" completes to that
  * command's flags and the global flags, any other word to its subcommands, and where there are none
  * bash falls back to file names.
@@ -13,11 +13,12 @@ public final class BashScript {
     private BashScript() {
     }
 
-    public static String of(CommandWords words) {
+    /** The script for {@code program}, the name the tool is run by. */
+    public static String of(String program, CommandWords words) {
         StringBuilder s = new StringBuilder();
-        s.append("# bash completion for etcdctl\n");
-        s.append("# Load it in the current shell with:  source <(etcdctl completion bash)\n");
-        s.append("_etcdctl_completion() {\n");
+        s.append("# bash completion for ").append(program).append('\n');
+        s.append("# Load it in the current shell with:  source <(").append(program).append(" completion bash)\n");
+        s.append("_").append(program).append("_completion() {\n");
         s.append("    local cur=\"${COMP_WORDS[COMP_CWORD]}\" path=\"\" i\n");
         s.append("    for ((i = 1; i < COMP_CWORD; i++)); do\n");
         s.append("        case \"${path:+$path }${COMP_WORDS[i]}\" in\n");
@@ -47,7 +48,7 @@ public final class BashScript {
         s.append("        COMPREPLY=($(compgen -W \"$subcommands\" -- \"$cur\"))\n");
         s.append("    fi\n");
         s.append("}\n");
-        s.append("complete -o default -F _etcdctl_completion etcdctl\n");
+        s.append("complete -o default -F _").append(program).append("_completion ").append(program).append('\n');
         return s.toString();
     }
 }

@@ -1,4 +1,4 @@
-package io.etcdj.ctl.completion;
+package io.etcdj.cli.completion;
 
 /**
  * zsh completion: zsh's bashcompinit module runs bash completion functions (with bash's 0-based
@@ -9,11 +9,12 @@ public final class ZshScript {
     private ZshScript() {
     }
 
-    public static String of(CommandWords words) {
-        return "# zsh completion for etcdctl\n"
-                + "# Load it in the current shell with:  source <(etcdctl completion zsh)\n"
+    /** The script for {@code program}, the name the tool is run by. */
+    public static String of(String program, CommandWords words) {
+        return "# zsh completion for " + program + "\n"
+                + "# Load it in the current shell with:  source <(" + program + " completion zsh)\n"
                 + "(( $+functions[compdef] )) || { autoload -U +X compinit && compinit; }\n"
                 + "autoload -U +X bashcompinit && bashcompinit\n"
-                + BashScript.of(words);
+                + BashScript.of(program, words);
     }
 }

@@ -1,7 +1,6 @@
-package io.etcdj.ctl.completion;
+package io.etcdj.cli.completion;
 
 import io.etcdj.cli.GlobalFlag;
-import io.etcdj.ctl.cli.GlobalOptions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,11 +18,12 @@ public record CommandWords(Map<String, Node> paths, List<String> globalFlags) {
     public record Node(List<String> subcommands, List<String> flags) {
     }
 
-    public static CommandWords of(CommandLine root) {
+    /** The words of {@code root}'s tree, with the tool's global flags {@code globals}. */
+    public static CommandWords of(CommandLine root, List<GlobalFlag> globals) {
         Map<String, Node> paths = new LinkedHashMap<>();
         collect("", root, paths);
         List<String> global = new ArrayList<>();
-        for (GlobalFlag f : GlobalOptions.FLAGS) {
+        for (GlobalFlag f : globals) {
             global.add("--" + f.name());
             if (f.shorthand() != null) {
                 global.add("-" + f.shorthand());
@@ -40,7 +40,7 @@ public record CommandWords(Map<String, Node> paths, List<String> globalFlags) {
             }
         }
         if (!flags.contains("--help")) {
-            // Every etcdctl command answers -h/--help (handled before picocli parses).
+            // Every command of both tools answers -h/--help.
             flags.add("--help");
             flags.add("-h");
         }

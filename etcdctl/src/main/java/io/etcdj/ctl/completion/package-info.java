@@ -1,8 +1,0 @@
-/**
- * Shell completion scripts for {@code etcdctl completion}: the command tree's words (subcommands and
- * flags per command path, global flags everywhere) and the script text for each supported shell.
- *
- * <p>Scripts are computed from the registered picocli model, so they list exactly the commands that
- * are built; this package must not talk to a cluster or parse command lines.
- */
-package io.etcdj.ctl.completion;
