@@ -187,7 +187,7 @@ class OperatorsIT {
             String id = memberIdOf(m);
             List<String> lines = rec.out().lines().toList();
             assertTrue(lines.get(0).matches("compacted revision \\d+"), rec.out());
-            assertTrue(lines.get(1).matches("defragmented " + Pattern.quote(m.endpoint()) + " \\(member " + id
+            assertTrue(lines.get(1).matches("defragmented " + Pattern.quote("http://" + m.endpoint()) + " \\(member " + id
                     + "\\): \\d+(\\.\\d+)? [kMG]?B -> \\d+(\\.\\d+)? [kMG]?B"), rec.out());
             assertEquals("disarmed alarm NOSPACE of member " + id, lines.get(2), rec.out());
             assertTrue(lines.get(3).matches("space won: \\d+(\\.\\d+)? [kM]B on 1 member"), rec.out());
@@ -198,7 +198,7 @@ class OperatorsIT {
             Run json = etcdctl(m.endpoint(), "recover-space", "-w", "json");
             assertEquals(0, json.code(), json.err());
             assertTrue(json.out().matches("\\{\"revision\":\\d+,\"compacted\":(true|false),\"members\":\\[\\{\"endpoint\":\""
-                    + Pattern.quote(m.endpoint()) + "\",\"member_id\":\\d+,\"db_size_before\":\\d+,\"db_size_after\":\\d+}],"
+                    + Pattern.quote("http://" + m.endpoint()) + "\",\"member_id\":\\d+,\"db_size_before\":\\d+,\"db_size_after\":\\d+}],"
                     + "\"disarmed\":\\[],\"space_won\":\\d+}\n"), json.out());
         }
     }
