@@ -30,6 +30,19 @@ class MemberTuningTest {
         assertEquals("map", tuning().freelistType());
     }
 
+    /** Beyond etcd (its #15107): off by default, on as a flag, an ETCD_* variable or a config-file key. */
+    @Test
+    void autoPromoteLearnersAsFlagVariableOrConfigFile(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        assertFalse(tuning().autoPromoteLearners());
+        assertTrue(tuning("--auto-promote-learners").autoPromoteLearners());
+        assertTrue(ServerConfig.from(FlagParser.parse(new String[0], Map.of("ETCD_AUTO_PROMOTE_LEARNERS", "true")).values())
+                .options().tuning().autoPromoteLearners());
+        Path yaml = dir.resolve("etcd.yaml");
+        java.nio.file.Files.writeString(yaml, "auto-promote-learners: true\n");
+        assertTrue(ServerConfig.from(FlagParser.parse(new String[] {"--config-file=" + yaml}, Map.of()).values())
+                .options().tuning().autoPromoteLearners());
+    }
+
     @Test
     void raftTimeoutsAreDurationsAndMalformedOnesGetGosError() throws Exception {
         MemberTuning t = tuning("--raft-read-timeout=2s", "--raft-write-timeout=1500ms");

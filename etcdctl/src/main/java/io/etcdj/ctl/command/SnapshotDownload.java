@@ -4,6 +4,7 @@ import io.etcdj.api.etcdserverpb.Member;
 import io.etcdj.api.etcdserverpb.MemberListRequest;
 import io.etcdj.api.etcdserverpb.SnapshotRequest;
 import io.etcdj.api.etcdserverpb.SnapshotResponse;
+import io.etcdj.api.etcdserverpb.StatusRequest;
 import io.etcdj.cli.CliException;
 import io.etcdj.cli.ExitCodes;
 import io.etcdj.cli.progress.ProgressLine;
@@ -49,6 +50,11 @@ final class SnapshotDownload {
         String member;
         try (EtcdClient c = ctx.newClient(List.of(ep)); os;
                 ProgressLine progress = CommandProgress.line(ctx, "snapshot save", ProgressLine.Unit.BYTES, "")) {
+            if (identify) {
+                // The stream waits for a connection without a deadline; with other endpoints to try, a
+                // member that does not answer a status call within the command timeout is skipped.
+                memberId = c.maintenance(s -> s.status(StatusRequest.getDefaultInstance())).getHeader().getMemberId();
+            }
             Iterator<SnapshotResponse> it = c.maintenanceStream().snapshot(SnapshotRequest.getDefaultInstance());
             log.iso("clientv3/maintenance.go:200", "opened snapshot stream; downloading");
             log.epoch("snapshot/v3_snapshot.go:127", "fetching snapshot", ",\"endpoint\":\"" + ep + "\"");
@@ -73,6 +79,9 @@ final class SnapshotDownload {
         } catch (CliException e) {
             deleteQuietly(part);
             throw e;
+        } catch (EtcdClientException e) {
+            deleteQuietly(part);
+            throw new CliException(ExitCodes.INTERRUPTED, e.getMessage(), e);
         }
         log.epoch("snapshot/v3_snapshot.go:142", "fetched snapshot", ",\"endpoint\":\"" + ep
                 + "\",\"size\":\"" + io.etcdj.format.GoBytes.format(size) + "\",\"took\":"

@@ -187,7 +187,7 @@ class OperatorsIT {
             String id = memberIdOf(m);
             List<String> lines = rec.out().lines().toList();
             assertTrue(lines.get(0).matches("compacted revision \\d+"), rec.out());
-            assertTrue(lines.get(1).matches("defragmented " + Pattern.quote(m.endpoint()) + " \\(member " + id
+            assertTrue(lines.get(1).matches("defragmented " + Pattern.quote("http://" + m.endpoint()) + " \\(member " + id
                     + "\\): \\d+(\\.\\d+)? [kMG]?B -> \\d+(\\.\\d+)? [kMG]?B"), rec.out());
             assertEquals("disarmed alarm NOSPACE of member " + id, lines.get(2), rec.out());
             assertTrue(lines.get(3).matches("space won: \\d+(\\.\\d+)? [kM]B on 1 member"), rec.out());
@@ -198,7 +198,7 @@ class OperatorsIT {
             Run json = etcdctl(m.endpoint(), "recover-space", "-w", "json");
             assertEquals(0, json.code(), json.err());
             assertTrue(json.out().matches("\\{\"revision\":\\d+,\"compacted\":(true|false),\"members\":\\[\\{\"endpoint\":\""
-                    + Pattern.quote(m.endpoint()) + "\",\"member_id\":\\d+,\"db_size_before\":\\d+,\"db_size_after\":\\d+}],"
+                    + Pattern.quote("http://" + m.endpoint()) + "\",\"member_id\":\\d+,\"db_size_before\":\\d+,\"db_size_after\":\\d+}],"
                     + "\"disarmed\":\\[],\"space_won\":\\d+}\n"), json.out());
         }
     }
@@ -241,6 +241,37 @@ class OperatorsIT {
 
             String json = atTerminal(eps, "recover-space", "-w", "json");
             assertFalse(json.contains("\033[K"), "no progress line with -w json: " + json);
+        }
+    }
+
+    /**
+     * --auto-promote-learners (etcd #15107) on our members, set as an ETCD_* variable: a learner
+     * added with member add --learner becomes a voting member once it has caught up, and member list
+     * shows it; the leader's log says so.
+     */
+    @org.junit.jupiter.api.Test
+    void aLearnerIsPromotedOnceInSync() throws Exception {
+        try (OurMembers members = new OurMembers(dir)) {
+            OurMembers.Member l1 = OurMembers.member("l1");
+            OurMembers.Member l2 = OurMembers.member("l2");
+            Map<String, String> env = Map.of("ETCD_AUTO_PROMOTE_LEARNERS", "true");
+            var leader = members.launch(l1, env, "--name=l1", "--initial-cluster=l1=" + l1.peerUrl(),
+                    "--initial-cluster-token=ops-learner");
+            OurMembers.awaitPort(l1.client());
+            Eventually.poll(Duration.ofSeconds(30), Duration.ofMillis(300), () -> etcdctl(l1.endpoint(), "endpoint", "health"),
+                    r -> r.code() == 0);
+            Run add = etcdctl(l1.endpoint(), "member", "add", "l2", "--learner", "--peer-urls=" + l2.peerUrl());
+            assertEquals(0, add.code(), add.err());
+            assertTrue(add.out().contains("as learner") || add.out().contains("ETCD_NAME=\"l2\""), add.out());
+            members.launch(l2, env, "--name=l2", "--initial-cluster=l1=" + l1.peerUrl() + ",l2=" + l2.peerUrl(),
+                    "--initial-cluster-state=existing");
+            Run list = Eventually.poll(Duration.ofSeconds(60), Duration.ofMillis(500),
+                    () -> etcdctl(l1.endpoint(), "member", "list"),
+                    r -> r.out().lines().anyMatch(l -> l.contains(", started, l2,") && l.endsWith(", false")));
+            assertTrue(list.out().lines().allMatch(l -> l.endsWith(", false")), "no learner left: " + list.out());
+            String log = Files.readString(dir.resolve("l1.log"));
+            assertTrue(log.contains("promoted learner automatically"), "the leader logs the promotion");
+            assertTrue(leader.isAlive());
         }
     }
 }
