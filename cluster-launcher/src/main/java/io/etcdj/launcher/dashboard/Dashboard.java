@@ -100,6 +100,13 @@ public final class Dashboard implements AutoCloseable {
 
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
+            answer(exchange);
+        }
+    }
+
+    /** Answers one request; errors become JSON answers (before the exchange is closed). */
+    private void answer(HttpExchange exchange) throws IOException {
+        try {
             if (!hostAllowed(exchange)) {
                 HttpCalls.error(exchange, 403, "the dashboard answers only to 127.0.0.1 and localhost");
                 return;
@@ -107,12 +114,14 @@ public final class Dashboard implements AutoCloseable {
             String method = exchange.getRequestMethod();
             String path = exchange.getRequestURI().getPath();
             if ("POST".equals(method)) {
+                // read before answering, also when refusing: an unread body makes the client see a reset
+                byte[] raw = HttpCalls.readBody(exchange);
                 if (!exchange.getRequestHeaders().containsKey(ACTION_HEADER)
                         || !String.valueOf(exchange.getRequestHeaders().getFirst("Content-Type")).startsWith("application/json")) {
                     HttpCalls.error(exchange, 403, "changes need a JSON body and the " + ACTION_HEADER + " header");
                     return;
                 }
-                post(exchange, path);
+                post(exchange, path, HttpCalls.json(raw));
             } else if ("GET".equals(method)) {
                 get(exchange, path);
             } else {
@@ -162,8 +171,7 @@ public final class Dashboard implements AutoCloseable {
         }
     }
 
-    private void post(HttpExchange exchange, String path) throws IOException {
-        JsonNode body = HttpCalls.body(exchange);
+    private void post(HttpExchange exchange, String path, JsonNode body) throws IOException {
         switch (path) {
             case "/api/action" -> {
                 ControlActions.Result r = actions.run(text(body, "verb"), text(body, "member"), text(body, "value"));

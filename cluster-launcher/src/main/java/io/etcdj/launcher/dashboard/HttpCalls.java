@@ -45,21 +45,27 @@ final class HttpCalls {
         }
     }
 
-    static JsonNode body(HttpExchange exchange) throws IOException {
+    static byte[] readBody(HttpExchange exchange) throws IOException {
         try (InputStream in = exchange.getRequestBody()) {
             byte[] bytes = in.readNBytes(MAX_BODY + 1);
             if (bytes.length > MAX_BODY) {
                 throw new BadRequest("request body over " + MAX_BODY + " bytes");
             }
-            try {
-                JsonNode node = JSON.readTree(bytes);
-                if (node == null || !node.isObject()) {
-                    throw new BadRequest("the request body must be a JSON object");
-                }
-                return node;
-            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-                throw new BadRequest("the request body is not JSON: " + e.getOriginalMessage());
+            return bytes;
+        }
+    }
+
+    /** A request body that must be a JSON object. */
+    static JsonNode json(byte[] bytes) {
+        try {
+            JsonNode node = JSON.readTree(bytes);
+            if (node == null || !node.isObject()) {
+                throw new BadRequest("the request body must be a JSON object");
             }
+            return node;
+        } catch (IOException e) {
+            String why = e instanceof com.fasterxml.jackson.core.JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
+            throw new BadRequest("the request body is not JSON: " + why);
         }
     }
 
