@@ -51,9 +51,11 @@ export function drawChart(root, series, opts) {
     root.appendChild(svg('text', { x: left - 4, y: y(v) + 3, 'text-anchor': 'end', class: 'axis' },
       opts.integer ? String(Math.round(v)) : fmt(v)));
   }
-  for (let m = 0; m * 60000 <= opts.windowMs; m++) {
-    const t = opts.now - m * 60000;
-    root.appendChild(svg('text', { x: x(t), y: H - 4, 'text-anchor': m === 0 ? 'end' : 'middle', class: 'axis' }, m === 0 ? 'now' : `-${m}m`));
+  const tick = opts.windowMs <= 90000 ? 15000 : opts.windowMs <= 180000 ? 30000 : 60000;
+  for (let k = 0; k * tick <= opts.windowMs; k++) {
+    const ago = k * tick;
+    const label = k === 0 ? 'now' : ago % 60000 === 0 ? `-${ago / 60000}m` : `-${ago / 1000}s`;
+    root.appendChild(svg('text', { x: x(opts.now - ago), y: H - 4, 'text-anchor': k === 0 ? 'end' : 'middle', class: 'axis' }, label));
   }
   for (const s of series) {
     let d = '', pen = false, last = null;

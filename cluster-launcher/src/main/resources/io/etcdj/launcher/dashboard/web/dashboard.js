@@ -6,7 +6,8 @@ import { drawChart } from './charts.js';
 import { initKeys } from './keys.js';
 
 const $ = id => document.getElementById(id);
-const COLORS = ['#2563eb', '#16a34a', '#ea580c', '#9333ea', '#0891b2', '#db2777', '#65a30d', '#b45309'];
+// series colours, kept apart from the role colours of the drawing (green, blue, purple, amber, red)
+const COLORS = ['#0891b2', '#db2777', '#ea580c', '#65a30d', '#a16207', '#475569', '#0d9488', '#be123c'];
 const WINDOW_MS = 5 * 60 * 1000;
 const DOWN = new Set(['stopped', 'killed', 'exited']);
 
@@ -153,10 +154,14 @@ function renderCharts(view) {
   const names = view.members.map(m => m.process);
   const series = (map, pick) => names.map(n => ({ name: n, color: colorOf(n), points: (map.get(n) || []).map(p => [p[0], pick(p)]) }));
   const now = Date.now();
-  drawChart($('chart-rps'), series(state.rates, p => p[1]), { now, windowMs: WINDOW_MS, dots: true, empty: 'waiting for /metrics…' });
-  drawChart($('chart-put'), series(state.rates, p => p[2]), { now, windowMs: WINDOW_MS, dots: true,
+  // the window grows with the data, from one minute to five, so a young cluster fills the width
+  const first = Math.min(...[...state.rates.values(), ...state.terms.values()].filter(a => a.length).map(a => a[0][0]), now);
+  const windowMs = Math.min(WINDOW_MS, Math.max(60000, Math.ceil((now - first) / 15000) * 15000));
+  $('chart-window').textContent = windowMs >= 120000 ? `last ${Math.round(windowMs / 60000)} minutes` : `last ${windowMs / 1000} seconds`;
+  drawChart($('chart-rps'), series(state.rates, p => p[1]), { now, windowMs, dots: true, empty: 'waiting for /metrics…' });
+  drawChart($('chart-put'), series(state.rates, p => p[2]), { now, windowMs, dots: true,
     empty: 'no puts yet (latency needs --metrics=extensive)' });
-  drawChart($('chart-term'), series(state.terms, p => p[1]), { now, windowMs: WINDOW_MS, step: true, integer: true });
+  drawChart($('chart-term'), series(state.terms, p => p[1]), { now, windowMs, step: true, integer: true });
   $('chart-legend').replaceChildren(...names.map(n => el('span', {}, el('i', { style: `background:${colorOf(n)}` }), n)));
 }
 
