@@ -172,6 +172,31 @@ class DashboardIT {
         assertEquals(target, agreedLeader());
     }
 
+    @Test
+    @Order(6)
+    void aLearnerAddedInThePageIsPromotedAndRemoved() throws Exception {
+        browser.type("#new-member-name", "m4");
+        browser.click("#add-learner button");
+        browser.await("m4 drawn as a learner", d -> browser.find("#drawing .node.role-learner[data-member='m4']").isPresent());
+        String voter = h.state().member("m1").orElseThrow().clientUrls().get(0);
+        assertTrue(etcdctl(voter, "member", "list").lines().anyMatch(l -> l.contains("m4") && l.endsWith(", true")),
+                "etcd lists m4 as a learner");
+        // etcd refuses to promote a learner that has not caught up yet: press again, as a person would
+        browser.await("m4 promoted", d -> {
+            if (browser.find("#drawing .node.role-follower[data-member='m4']").isPresent()) {
+                return true;
+            }
+            browser.find(".card[data-member='m4'] button[data-action='promote']").filter(WebElement::isEnabled)
+                    .ifPresent(WebElement::click);
+            return false;
+        });
+        browser.click(".card[data-member='m4'] button[data-action='remove-member']");
+        browser.await("m4 gone from the drawing", d -> browser.find("#drawing .node[data-member='m4']").isEmpty());
+        String list = etcdctl(voter, "member", "list");
+        assertTrue(list.lines().noneMatch(l -> l.contains("m4")), list);
+        assertTrue(browser.find("#events").map(WebElement::getText).orElse("").contains("m4 was removed from the cluster"));
+    }
+
     // ---- helpers ----
 
     private String drawnLeader() {
