@@ -134,6 +134,9 @@ final class EventDetector {
     private void leadership(ClusterView now, List<ClusterEvent> out) {
         String current = now.leader();
         if (current == null) {
+            if (leader != null && !leaderLost(now)) {
+                return; // the leader only answered late (a busy machine): not an election
+            }
             if (leader != null && lostAt < 0) {
                 lostAt = now.at();
             }
@@ -170,6 +173,13 @@ final class EventDetector {
         lostAt = -1;
         cause = null;
         announcedNoLeader = false;
+    }
+
+    /** The leader is down or cut off, or a member that answers says it knows no leader. */
+    private boolean leaderLost(ClusterView now) {
+        boolean leaderOut = now.member(leader).map(m -> m.isDown() || m.partitioned()).orElse(true);
+        boolean someoneSeesNone = now.members().stream().anyMatch(m -> m.answering() && "no leader".equals(m.role()));
+        return leaderOut || someoneSeesNone;
     }
 
     private static ClusterEvent event(long at, String kind, String text) {

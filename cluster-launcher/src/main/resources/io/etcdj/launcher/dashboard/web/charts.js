@@ -18,7 +18,7 @@ function niceMax(v) {
 
 function fmt(v) {
   if (v >= 100 || Number.isInteger(v)) return String(Math.round(v));
-  return v.toFixed(v >= 10 ? 0 : v >= 1 ? 1 : 2);
+  return String(Number(v.toFixed(v >= 10 ? 0 : v >= 1 ? 1 : 2)));
 }
 
 /**
@@ -44,7 +44,9 @@ export function drawChart(root, series, opts) {
   const x = t => left + ((t - t0) / opts.windowMs) * (W - left - right);
   const y = v => top + (1 - (v - lo) / (hi - lo || 1)) * (H - top - bottom);
   const span = hi - lo;
-  const divisions = opts.integer && span <= 6 ? span : 4;
+  // grid lines on round values: 5 steps for a top of 5, 50, ...; 4 for 1, 2, 4, 8, 10, ...
+  const mantissa = hi / Math.pow(10, Math.floor(Math.log10(hi)));
+  const divisions = opts.integer && span <= 6 ? span : Math.abs(mantissa - 5) < 1e-9 ? 5 : 4;
   for (let i = 0; i <= divisions; i++) {
     const v = lo + (span * i) / divisions;
     root.appendChild(svg('line', { x1: left, x2: W - right, y1: y(v), y2: y(v), class: 'grid' }));
