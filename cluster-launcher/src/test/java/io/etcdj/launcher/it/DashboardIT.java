@@ -167,8 +167,22 @@ class DashboardIT {
         String leader = drawnLeader();
         String target = h.state().members().stream().map(ClusterState.MemberState::process)
                 .filter(p -> !p.equals(leader)).findFirst().orElseThrow();
-        browser.click(".card[data-member='" + target + "'] button[data-action='move-leader']");
-        browser.await(target + " drawn as leader", d -> target.equals(drawnLeaderOrNull()));
+        // etcd refuses a transfer to a member still catching up (it was partitioned a moment ago):
+        // press again every few seconds, as a person would
+        long[] pressed = {System.nanoTime() - TimeUnit.SECONDS.toNanos(10)};
+        browser.await(target + " drawn as leader", d -> {
+            if (target.equals(drawnLeaderOrNull())) {
+                return true;
+            }
+            if (System.nanoTime() - pressed[0] > TimeUnit.SECONDS.toNanos(5)) {
+                browser.find(".card[data-member='" + target + "'] button[data-action='move-leader']:not(.busy)")
+                        .filter(WebElement::isEnabled).ifPresent(b -> {
+                            b.click();
+                            pressed[0] = System.nanoTime();
+                        });
+            }
+            return false;
+        });
         assertEquals(target, agreedLeader());
     }
 
