@@ -94,7 +94,7 @@ final class ClusterWatcher implements AutoCloseable {
             }
             ClusterView next = build(state);
             view = next;
-            next.members().stream().filter(MemberView::answering)
+            next.members().stream().filter(m -> m.answering() && m.term() > 0) // a joining member's 0 is no term
                     .forEach(m -> history.addTerm(m.process(), next.at(), m.term()));
             detector.observe(next).forEach(e -> log.add(e.at(), e.kind(), e.text()));
         } catch (RuntimeException e) {

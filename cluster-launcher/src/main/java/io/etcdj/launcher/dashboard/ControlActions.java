@@ -72,7 +72,7 @@ final class ControlActions {
         }
         Result result = new Result(code, out.toString(StandardCharsets.UTF_8).strip(),
                 err.toString(StandardCharsets.UTF_8).strip());
-        String command = String.join(" ", request);
+        String command = describe(request);
         if (result.ok()) {
             log.add("action", command + ": " + firstLine(result.output()));
         } else {
@@ -114,6 +114,14 @@ final class ControlActions {
             throw new LauncherException("unknown action \"" + verb + "\"", ExitCodes.USAGE);
         }
         return request;
+    }
+
+    /** The request as the launcher command a user would type. */
+    static String describe(List<String> request) {
+        if (request.get(0).equals("add-member")) {
+            return "add-member " + request.get(1) + (Boolean.parseBoolean(request.get(2)) ? " --learner" : "");
+        }
+        return String.join(" ", request);
     }
 
     private static String firstLine(String text) {

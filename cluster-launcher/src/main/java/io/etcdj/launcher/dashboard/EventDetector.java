@@ -34,6 +34,8 @@ final class EventDetector {
     private long lostAt = -1;
     private String cause;
     private boolean announcedNoLeader;
+    /** Members reported unhealthy, so that their recovery is reported too. */
+    private final Set<String> unhealthy = new java.util.HashSet<>();
 
     /** The dashboard is about to act on a member; remembered as the cause if it was the leader. */
     synchronized void actionSent(String process, String verb, long at) {
@@ -122,8 +124,12 @@ final class EventDetector {
         if ("learner".equals(before.role()) && ("follower".equals(m.role()) || "leader".equals(m.role()))) {
             out.add(event(at, "membership", m.process() + " was promoted to a voting member"));
         }
-        if (!before.health().isEmpty() && !m.health().isEmpty() && !before.health().equals(m.health())) {
+        // a member becoming healthy while it starts is no news: only a change from healthy, and back
+        if ("healthy".equals(before.health()) && m.health().startsWith("unhealthy")) {
+            unhealthy.add(m.process());
             out.add(event(at, "health", m.process() + " is " + m.health()));
+        } else if ("healthy".equals(m.health()) && unhealthy.remove(m.process())) {
+            out.add(event(at, "health", m.process() + " is healthy again"));
         }
         if (m.answering() && before.answering() && !before.alarms().equals(m.alarms())) {
             out.add(event(at, "health", m.alarms().isEmpty() ? "alarms cleared on " + m.process()

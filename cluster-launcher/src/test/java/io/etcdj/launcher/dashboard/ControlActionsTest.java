@@ -21,6 +21,12 @@ class ControlActionsTest {
     }
 
     @Test
+    void theEventLogShowsTheCommandAUserWouldType() {
+        assertEquals("add-member infra4 --learner", ControlActions.describe(ControlActions.request("add-member", "infra4", "learner")));
+        assertEquals("delay infra2 250", ControlActions.describe(ControlActions.request("delay", "infra2", "250")));
+    }
+
+    @Test
     void badRequestsAreRefusedWithAReason() {
         assertEquals("kill needs a member", refused("kill", "", ""));
         assertEquals("delay needs a number of milliseconds, got \"soon\"", refused("delay", "infra1", "soon"));

@@ -82,6 +82,22 @@ class EventDetectorTest {
     }
 
     @Test
+    void healthChangesAreReportedFromHealthyAndBack() {
+        MemberView starting = new MemberView("m1", "m1", "1", 1, "running", false, 0, "u", "p", true, "", "leader", 2, 1, 1,
+                1, 1, List.of(), "unhealthy: NO LEADER", "");
+        texts(view(0, starting));
+        assertEquals(List.of(), texts(view(100, withHealth(starting, "healthy"))), "becoming healthy at start is no news");
+        assertEquals(List.of("health: m1 is unhealthy: RANGE ERROR"), texts(view(200, withHealth(starting, "unhealthy: RANGE ERROR"))));
+        assertEquals(List.of("health: m1 is healthy again"), texts(view(300, withHealth(starting, "healthy"))));
+    }
+
+    private static MemberView withHealth(MemberView m, String health) {
+        return new MemberView(m.process(), m.name(), m.id(), m.pid(), m.state(), m.partitioned(), m.delayMillis(), m.clientUrl(),
+                m.peerUrl(), m.answering(), m.failure(), m.role(), m.term(), m.commitIndex(), m.appliedIndex(), m.dbSize(),
+                m.dbSizeInUse(), m.alarms(), health, m.version());
+    }
+
+    @Test
     void aMoveLeaderIsReportedAsAHandOver() {
         texts(view(0, member("m1", "running", "leader", 2, false), member("m2", "running", "follower", 2, false)));
         detector.actionSent("m2", "move-leader", 100);
