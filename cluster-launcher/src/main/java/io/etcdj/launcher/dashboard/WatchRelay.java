@@ -25,7 +25,8 @@ import java.util.concurrent.TimeUnit;
  * The watch pane: one etcd watch per open pane, relayed to the browser as Server-Sent Events.
  * Each event's SSE id is its revision, so when the member goes away the browser reconnects
  * (EventSource does so by itself) with Last-Event-ID and the watch resumes on another member
- * from the next revision: no event is lost or shown twice.
+ * from the next revision, so the pane neither misses nor repeats a revision (one cut in the middle
+ * of a multi-key revision would lose that revision's remaining keys: rare enough for a pane).
  */
 final class WatchRelay {
     private static final ObjectMapper JSON = new ObjectMapper();
