@@ -1,5 +1,6 @@
 package io.etcdj.launcher.cli;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -47,7 +48,7 @@ final class FaultCommands {
         @ParentCommand LauncherCommand root;
         @Mixin ClusterOptions cluster;
         @Parameters(paramLabel = "NAME", arity = "0..*", description = "Members to heal (default: all).")
-        List<String> names = new java.util.ArrayList<>();
+        List<String> names = new ArrayList<>();
 
         @Override
         public Integer call() {

@@ -1,5 +1,6 @@
 package io.etcdj.launcher.dashboard;
 
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -22,6 +23,6 @@ record ClusterView(long at, boolean running, String phase, String baseDir, Strin
     /** Among the members that answer and call themselves leader, the one in the highest term. */
     static Optional<MemberView> leaderOf(List<MemberView> members) {
         return members.stream().filter(MemberView::isLeader)
-                .max(java.util.Comparator.comparingLong(MemberView::term));
+                .max(Comparator.comparingLong(MemberView::term));
     }
 }

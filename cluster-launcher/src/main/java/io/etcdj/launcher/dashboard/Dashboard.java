@@ -15,6 +15,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
@@ -143,7 +144,7 @@ public final class Dashboard implements AutoCloseable {
     private boolean hostAllowed(HttpExchange exchange) {
         String host = exchange.getRequestHeaders().getFirst("Host");
         int port = server.getAddress().getPort();
-        return host != null && Set.of("127.0.0.1:" + port, "localhost:" + port).contains(host.toLowerCase(java.util.Locale.ROOT));
+        return host != null && Set.of("127.0.0.1:" + port, "localhost:" + port).contains(host.toLowerCase(Locale.ROOT));
     }
 
     private void get(HttpExchange exchange, String path) throws IOException {

@@ -1,6 +1,7 @@
 package io.etcdj.launcher.dashboard;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -35,7 +36,7 @@ final class EventDetector {
     private String cause;
     private boolean announcedNoLeader;
     /** Members reported unhealthy, so that their recovery is reported too. */
-    private final Set<String> unhealthy = new java.util.HashSet<>();
+    private final Set<String> unhealthy = new HashSet<>();
 
     /** The dashboard is about to act on a member; remembered as the cause if it was the leader. */
     synchronized void actionSent(String process, String verb, long at) {

@@ -1,5 +1,6 @@
 package io.etcdj.launcher.dashboard;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
@@ -64,7 +65,7 @@ final class HttpCalls {
             }
             return node;
         } catch (IOException e) {
-            String why = e instanceof com.fasterxml.jackson.core.JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
+            String why = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
             throw new BadRequest("the request body is not JSON: " + why);
         }
     }

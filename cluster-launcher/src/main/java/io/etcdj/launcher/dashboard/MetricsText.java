@@ -1,5 +1,6 @@
 package io.etcdj.launcher.dashboard;
 
+import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Predicate;
 
@@ -57,7 +58,7 @@ final class MetricsText {
 
     /** Parses {@code a="x",b="y"}; values may hold escaped quotes and commas. */
     static Map<String, String> labels(String body) {
-        Map<String, String> out = new java.util.HashMap<>();
+        Map<String, String> out = new HashMap<>();
         int i = 0;
         while (i < body.length()) {
             int eq = body.indexOf('=', i);
