@@ -1,13 +1,17 @@
 package io.etcdj.launcher.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.etcdj.api.etcdserverpb.StatusResponse;
 import io.etcdj.harness.Eventually;
 import io.etcdj.launcher.client.MemberClient;
 import io.etcdj.launcher.supervisor.ClusterState;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,6 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -120,8 +125,11 @@ class DashboardIT {
         browser.type("#put-value", "hello from the browser");
         browser.click("#put-button");
         String url = h.state().member("m2").orElseThrow().clientUrls().get(0);
-        assertEquals("hello from the browser", Eventually.get("the key through etcdctl", AGREE,
-                () -> etcdctl(url, "get", "/dash/greeting", "--print-value-only").strip()));
+        // the page's put is asynchronous: until it lands, etcdctl prints nothing
+        assertEquals("hello from the browser", Eventually.get("the key through etcdctl", AGREE, () -> {
+            String value = etcdctl(url, "get", "/dash/greeting", "--print-value-only").strip();
+            return value.isEmpty() ? null : value;
+        }));
         browser.await("the page's put in the watch pane",
                 d -> browser.find("#watch-events").map(WebElement::getText).orElse("").contains("PUT /dash/greeting = hello from the browser"));
 
@@ -209,6 +217,54 @@ class DashboardIT {
         String list = etcdctl(voter, "member", "list");
         assertTrue(list.lines().noneMatch(l -> l.contains("m4")), list);
         assertTrue(browser.find("#events").map(WebElement::getText).orElse("").contains("m4 was removed from the cluster"));
+    }
+
+    @Test
+    @Order(7)
+    void theUiCommandServesARunningClusterAndMoveLeaderWorksFromTheCommandLine() throws Exception {
+        // `ui` beside the running cluster, as a user would run it from another terminal
+        Process ui = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), "io.etcdj.launcher.Main", "ui", "-f", "cluster.yml")
+                .directory(h.dir.toFile()).redirectErrorStream(true).start();
+        try {
+            Pattern printed = Pattern.compile("dashboard: open (http://127\\.0\\.0\\.1:\\d+/) in a browser \\(Ctrl-C stops it\\)");
+            // read on another thread, so that a ui that prints nothing fails the test instead of hanging it
+            CompletableFuture<Matcher> address2 = CompletableFuture.supplyAsync(() -> {
+                try (BufferedReader out = new BufferedReader(new InputStreamReader(ui.getInputStream(), StandardCharsets.UTF_8))) {
+                    for (String line = out.readLine(); line != null; line = out.readLine()) {
+                        Matcher m = printed.matcher(line);
+                        if (m.matches()) {
+                            return m;
+                        }
+                    }
+                    throw new IllegalStateException("ui ended without printing its address");
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }, r -> {
+                Thread t = new Thread(r, "ui-output");
+                t.setDaemon(true);
+                t.start();
+            });
+            Matcher m = address2.get(AGREE.toSeconds(), TimeUnit.SECONDS);
+            assertNotEquals(address, m.group(1), "a second dashboard on a port of its own");
+            browser.open(m.group(1));
+            browser.await("three members drawn by the second dashboard",
+                    d -> d.findElements(By.cssSelector("#drawing .node")).size() == 3 && drawnLeaderOrNull() != null);
+            String leader = drawnLeader();
+            String target = h.state().members().stream().map(ClusterState.MemberState::process)
+                    .filter(p -> !p.equals(leader)).findFirst().orElseThrow();
+            String moved = Eventually.get("move-leader " + target, AGREE, () -> {
+                LauncherHarness.Result r = h.run("move-leader", target, "-f", "cluster.yml");
+                return r.code() == 0 ? r.out() : null;
+            });
+            assertTrue(moved.startsWith("Leadership transferred from "), moved);
+            browser.await(target + " drawn as leader by the second dashboard", d -> target.equals(drawnLeaderOrNull()));
+        } finally {
+            ui.destroy();
+            ui.waitFor(10, TimeUnit.SECONDS);
+            ui.destroyForcibly();
+        }
     }
 
     // ---- helpers ----
