@@ -75,10 +75,14 @@ final class Browser implements AutoCloseable {
         });
     }
 
+    /** Replaces the text of the field {@code css}; a field redrawn meanwhile is found again. */
     void type(String css, String text) {
-        WebElement e = driver.findElement(By.cssSelector(css));
-        e.clear();
-        e.sendKeys(text);
+        await("typing into " + css, d -> {
+            WebElement e = d.findElement(By.cssSelector(css));
+            e.clear();
+            e.sendKeys(text);
+            return true;
+        });
     }
 
     Path screenshot(Path file) throws IOException {

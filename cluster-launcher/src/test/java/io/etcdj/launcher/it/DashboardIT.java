@@ -267,6 +267,29 @@ class DashboardIT {
         }
     }
 
+    @Test
+    @Order(8)
+    void pauseResumeAndDelayAreDrawnAndRecorded() throws Exception {
+        browser.open(address);
+        String leader = drawnLeader();
+        String follower = h.state().members().stream().map(ClusterState.MemberState::process)
+                .filter(p -> !p.equals(leader)).findFirst().orElseThrow();
+        browser.click(".card[data-member='" + follower + "'] button[data-action='pause']");
+        browser.await(follower + " drawn paused", d -> browser.find("#drawing .node.state-paused[data-member='" + follower + "']").isPresent());
+        assertEquals("paused", h.state().member(follower).orElseThrow().state());
+        browser.click(".card[data-member='" + follower + "'] button[data-action='resume']");
+        browser.await(follower + " answering again", d -> browser.find("#drawing .node.role-follower[data-member='" + follower + "']").isPresent());
+
+        browser.type(".card[data-member='" + follower + "'] .delay-input", "150");
+        browser.click(".card[data-member='" + follower + "'] button[data-action='delay']");
+        browser.await("the delay on " + follower + "'s card", d -> browser.find(".card[data-member='" + follower + "'] .badge.delayed")
+                .map(WebElement::getText).orElse("").equals("+150 ms"));
+        assertEquals(150, h.state().member(follower).orElseThrow().delayMillis());
+        browser.click("#heal-all");
+        browser.await("no delay left", d -> browser.find(".badge.delayed").isEmpty());
+        assertEquals(0, h.state().member(follower).orElseThrow().delayMillis());
+    }
+
     // ---- helpers ----
 
     private String drawnLeader() {
