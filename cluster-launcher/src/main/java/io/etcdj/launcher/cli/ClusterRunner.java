@@ -2,6 +2,7 @@ package io.etcdj.launcher.cli;
 
 import io.etcdj.launcher.ExitCodes;
 import io.etcdj.launcher.LauncherException;
+import io.etcdj.launcher.dashboard.Dashboard;
 import io.etcdj.launcher.process.ClusterLayout;
 import io.etcdj.launcher.process.EtcdBinary;
 import io.etcdj.launcher.process.LogSink;
@@ -14,6 +15,7 @@ import io.etcdj.launcher.supervisor.TlsProvider;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.function.Consumer;
 
 /**
@@ -37,19 +39,36 @@ final class ClusterRunner {
         }
     }
 
+    /**
+     * Runs the cluster until it is stopped. With {@code uiPort}, also serves the dashboard on that
+     * port (0: a free one), opened before the members start so that a taken port fails first and
+     * the page shows the start-up too.
+     */
     static int run(ClusterSpec spec, EtcdBinary binary, Optional<TlsProvider> tls, LogSink sink,
-            Duration timeout, Consumer<String> progress) throws InterruptedException {
-        Supervisor supervisor = new Supervisor(spec, binary, tls, sink, timeout);
-        Thread hook = new Thread(supervisor::shutdown, "launcher-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
-        Optional<ClusterState> previous = new StateFile(new ClusterLayout(spec.baseDir()).stateFile()).read();
-        supervisor.startCluster(previous, progress);
-        ControlServer control = new ControlServer(supervisor::handle);
-        control.start();
-        supervisor.attach(control);
-        progress.accept("cluster is up: " + String.join(",", spec.members().stream()
-                .map(m -> m.clientUrl().toString()).toList()));
-        supervisor.awaitShutdown();
-        return ExitCodes.OK;
+            Duration timeout, OptionalInt uiPort, Consumer<String> progress) throws InterruptedException {
+        ClusterSpec effective = uiPort.isPresent() ? DashboardFlags.apply(spec) : spec;
+        Supervisor supervisor = new Supervisor(effective, binary, tls, sink, timeout);
+        Optional<Dashboard> dashboard = uiPort.isPresent()
+                ? Optional.of(Dashboard.start(supervisor.layout().stateFile(), uiPort.getAsInt())) : Optional.empty();
+        try {
+            dashboard.ifPresent(d -> {
+                supervisor.dashboardAt(d.url().toString());
+                progress.accept("dashboard: " + d.url());
+            });
+            Thread hook = new Thread(supervisor::shutdown, "launcher-shutdown");
+            Runtime.getRuntime().addShutdownHook(hook);
+            Optional<ClusterState> previous = new StateFile(new ClusterLayout(spec.baseDir()).stateFile()).read();
+            supervisor.startCluster(previous, progress);
+            ControlServer control = new ControlServer(supervisor::handle);
+            control.start();
+            supervisor.attach(control);
+            progress.accept("cluster is up: " + String.join(",", spec.members().stream()
+                    .map(m -> m.clientUrl().toString()).toList()));
+            dashboard.ifPresent(d -> progress.accept("dashboard: open " + d.url() + " in a browser"));
+            supervisor.awaitShutdown();
+            return ExitCodes.OK;
+        } finally {
+            dashboard.ifPresent(Dashboard::close);
+        }
     }
 }

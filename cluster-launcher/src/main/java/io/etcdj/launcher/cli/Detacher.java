@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * {@code up --detach}: starts the background supervisor (this same program, hidden subcommand)
@@ -24,7 +25,7 @@ final class Detacher {
     private Detacher() {}
 
     static int start(LauncherContext ctx, ClusterOptions options, ClusterSpec spec, EtcdBinary binary,
-            Duration timeout) throws IOException, InterruptedException {
+            Duration timeout, OptionalInt uiPort) throws IOException, InterruptedException {
         ClusterLayout layout = new ClusterLayout(spec.baseDir());
         Files.createDirectories(layout.baseDir());
         StateFile stateFile = new StateFile(layout.stateFile());
@@ -40,6 +41,7 @@ final class Detacher {
         }
         cmd.addAll(List.of("--base-dir", spec.baseDir().toString(), "--etcd-binary", binary.path().toString(),
                 "--timeout", Long.toString(timeout.toSeconds())));
+        uiPort.ifPresent(p -> cmd.addAll(List.of("--ui-port", Integer.toString(p))));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(ctx.cwd().toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.to(layout.supervisorLog().toFile()))
@@ -75,6 +77,9 @@ final class Detacher {
                     + " peer " + String.join(",", m.peerUrls()) + " log " + m.logFile());
         }
         ctx.out().println("cluster is up; launcher pid " + state.supervisorPid() + ", state in " + state.baseDir());
+        if (state.dashboard() != null && !state.dashboard().isEmpty()) {
+            ctx.out().println("dashboard: open " + state.dashboard() + " in a browser");
+        }
     }
 
     private static String tail(Path log) {

@@ -1,5 +1,6 @@
 package io.etcdj.launcher.cli;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -41,14 +42,17 @@ final class FaultCommands {
         }
     }
 
-    @Command(name = "heal", mixinStandardHelpOptions = true, description = "Remove every partition and delay.")
+    @Command(name = "heal", mixinStandardHelpOptions = true,
+            description = "Remove every partition and delay, or with NAMEs only those members' faults.")
     static final class Heal implements Callable<Integer> {
         @ParentCommand LauncherCommand root;
         @Mixin ClusterOptions cluster;
+        @Parameters(paramLabel = "NAME", arity = "0..*", description = "Members to heal (default: all).")
+        List<String> names = new ArrayList<>();
 
         @Override
         public Integer call() {
-            return Forwarding.send(root, cluster, "heal", List.of());
+            return Forwarding.send(root, cluster, "heal", names);
         }
     }
 }

@@ -21,9 +21,11 @@ import picocli.CommandLine.Option;
             MembershipCommands.AddMember.class,
             MembershipCommands.Promote.class,
             MembershipCommands.RemoveMember.class,
+            MembershipCommands.MoveLeader.class,
             FaultCommands.Partition.class,
             FaultCommands.Delay.class,
             FaultCommands.Heal.class,
+            UiCommand.class,
             CleanCommand.class,
             SuperviseCommand.class
         })

@@ -54,4 +54,17 @@ final class MembershipCommands {
             return Forwarding.send(root, cluster, "remove-member", List.of(name));
         }
     }
+
+    @Command(name = "move-leader", mixinStandardHelpOptions = true,
+            description = "Transfer leadership to a member, as etcdctl move-leader does (Maintenance.MoveLeader on the leader).")
+    static final class MoveLeader implements Callable<Integer> {
+        @ParentCommand LauncherCommand root;
+        @Mixin ClusterOptions cluster;
+        @Parameters(paramLabel = "NAME") String name;
+
+        @Override
+        public Integer call() {
+            return Forwarding.send(root, cluster, "move-leader", List.of(name));
+        }
+    }
 }

@@ -5,6 +5,7 @@ import io.etcdj.launcher.process.LogSink;
 import io.etcdj.launcher.spec.ClusterSpec;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -26,12 +27,17 @@ final class SuperviseCommand implements Callable<Integer> {
     @Option(names = "--timeout", defaultValue = "60")
     int timeoutSeconds;
 
+    /** -1: no dashboard. */
+    @Option(names = "--ui-port", defaultValue = "-1")
+    int uiPort;
+
     @Override
     public Integer call() throws Exception {
         LauncherContext ctx = root.context();
         ClusterSpec spec = cluster.load(ctx);
         EtcdBinary binary = cluster.binary(ctx, spec, Optional.of(etcdBinary));
         return ClusterRunner.run(spec, binary, Tls.provider(spec), LogSink.NONE,
-                Duration.ofSeconds(timeoutSeconds), msg -> ctx.out().println(msg));
+                Duration.ofSeconds(timeoutSeconds), uiPort < 0 ? OptionalInt.empty() : OptionalInt.of(uiPort),
+                msg -> ctx.out().println(msg));
     }
 }

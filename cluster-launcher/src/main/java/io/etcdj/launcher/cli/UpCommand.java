@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -44,6 +45,13 @@ final class UpCommand implements Callable<Integer> {
     @Option(names = "--no-color", description = "No colours in the log prefixes.")
     boolean noColour;
 
+    @Option(names = "--ui", description = "Also serve the dashboard, a live web page of the cluster, on 127.0.0.1 (the address is printed).")
+    boolean ui;
+
+    @Option(names = "--ui-port", paramLabel = "PORT",
+            description = "Port of the dashboard (implies --ui; default: a free port).")
+    Integer uiPort;
+
     @Override
     public Integer call() throws Exception {
         LauncherContext ctx = root.context();
@@ -56,15 +64,16 @@ final class UpCommand implements Callable<Integer> {
         ClusterRunner.refuseIfRunning(spec);
         EtcdBinary binary = cluster.binary(ctx, spec, Optional.ofNullable(etcdBinary));
         Duration timeout = Duration.ofSeconds(timeoutSeconds);
+        OptionalInt dashboardPort = UiCommand.port(ui || uiPort != null, uiPort);
         if (detach) {
-            return Detacher.start(ctx, cluster, spec, binary, timeout);
+            return Detacher.start(ctx, cluster, spec, binary, timeout, dashboardPort);
         }
         List<String> processes = new ArrayList<>(spec.members().stream().map(MemberSpec::process).toList());
         processes.add("launcher");
         ConsoleLog console = new ConsoleLog(ctx.out(), !noColour && ConsoleLog.colourByDefault(ctx.env()), processes);
         console.line("launcher", "etcd binary: " + binary.path() + " (" + binary.origin() + ")");
         console.line("launcher", "base dir: " + spec.baseDir());
-        return ClusterRunner.run(spec, binary, Tls.provider(spec), console, timeout,
+        return ClusterRunner.run(spec, binary, Tls.provider(spec), console, timeout, dashboardPort,
                 msg -> console.line("launcher", msg));
     }
 }

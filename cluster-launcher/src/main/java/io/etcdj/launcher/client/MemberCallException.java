@@ -10,7 +10,7 @@ public final class MemberCallException extends LauncherException {
     private final Status.Code code;
     private final boolean unreachable;
 
-    MemberCallException(URI url, StatusRuntimeException e) {
+    public MemberCallException(URI url, StatusRuntimeException e) {
         super(describe(url, e));
         this.code = e.getStatus().getCode();
         this.unreachable = isUnreachable(e.getStatus());

@@ -8,6 +8,7 @@ import io.etcdj.api.etcdserverpb.MemberAddResponse;
 import io.etcdj.api.etcdserverpb.MemberListRequest;
 import io.etcdj.api.etcdserverpb.MemberPromoteRequest;
 import io.etcdj.api.etcdserverpb.MemberRemoveRequest;
+import io.etcdj.api.etcdserverpb.MoveLeaderRequest;
 import io.etcdj.api.etcdserverpb.StatusRequest;
 import io.etcdj.api.etcdserverpb.StatusResponse;
 import io.etcdj.launcher.LauncherException;
@@ -52,6 +53,11 @@ public final class MemberClient implements AutoCloseable {
         return url;
     }
 
+    /** The connection, for callers that need services this class does not wrap (KV, Watch). */
+    public io.grpc.Channel channel() {
+        return channel;
+    }
+
     public StatusResponse status() {
         return call(() -> MaintenanceGrpc.newBlockingStub(channel).withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS)
                 .status(StatusRequest.getDefaultInstance()));
@@ -71,6 +77,12 @@ public final class MemberClient implements AutoCloseable {
 
     public List<Member> memberPromote(long id) {
         return call(() -> cluster().memberPromote(MemberPromoteRequest.newBuilder().setID(id).build()).getMembersList());
+    }
+
+    /** Maintenance.MoveLeader: only the leader accepts it. */
+    public void moveLeader(long targetId) {
+        call(() -> MaintenanceGrpc.newBlockingStub(channel).withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                .moveLeader(MoveLeaderRequest.newBuilder().setTargetID(targetId).build()));
     }
 
     private ClusterGrpc.ClusterBlockingStub cluster() {

@@ -26,7 +26,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class MemberProcess {
     /** What the launcher knows about the process. */
-    public enum State { STOPPED, RUNNING, PAUSED, EXITED }
+    /** KILLED: by {@link #kill()} (SIGKILL, as a crash), told apart from a clean stop for status and the dashboard. */
+    public enum State { STOPPED, KILLED, RUNNING, PAUSED, EXITED }
 
     private static final int REMEMBERED_LINES = 40;
     private static final int REMEMBERED_FIRST_LINES = 5;
@@ -151,7 +152,7 @@ public final class MemberProcess {
         }
         awaitPump();
         synchronized (this) {
-            state = State.STOPPED;
+            state = State.KILLED;
         }
     }
 

@@ -42,6 +42,12 @@ public final class FaultRules {
         cutLinks.clear();
     }
 
+    /** Removes the member's partition, delay and cut links; other members' faults stay. */
+    public synchronized void heal(String member) {
+        forget(member);
+        cutLinks.removeIf(link -> link.startsWith(member + "|") || link.endsWith("|" + member));
+    }
+
     public synchronized void forget(String member) {
         partitioned.remove(member);
         delays.remove(member);

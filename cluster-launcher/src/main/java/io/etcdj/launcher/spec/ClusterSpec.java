@@ -46,6 +46,13 @@ public record ClusterSpec(
         return new ClusterSpec(source, token, tls, etcdBinary, baseDir, faults, flags, env, newMembers);
     }
 
+    /** Flags placed before the file's own, so that the file's win where both set one. */
+    public ClusterSpec withDefaultFlags(List<String> defaults) {
+        List<String> all = new java.util.ArrayList<>(defaults);
+        all.addAll(flags);
+        return new ClusterSpec(source, token, tls, etcdBinary, baseDir, faults, all, env, members);
+    }
+
     public ClusterSpec withBaseDir(Path dir) {
         return new ClusterSpec(source, token, tls, etcdBinary, dir, faults, flags, env, members);
     }

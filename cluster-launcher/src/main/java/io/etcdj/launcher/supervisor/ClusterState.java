@@ -17,6 +17,7 @@ import java.util.Optional;
  * @param faults "none" or "proxy"
  * @param tls the CA and client certificate files when the cluster uses TLS
  * @param removed members of the cluster file that remove-member took out of the cluster
+ * @param dashboard the address of the dashboard the supervisor serves ({@code up --ui}), else ""
  */
 public record ClusterState(
         String phase,
@@ -29,7 +30,8 @@ public record ClusterState(
         String faults,
         TlsState tls,
         List<MemberState> members,
-        List<String> removed) {
+        List<String> removed,
+        String dashboard) {
 
     public static final String STARTING = "starting";
     public static final String RUNNING = "running";

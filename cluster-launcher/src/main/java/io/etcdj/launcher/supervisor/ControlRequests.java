@@ -55,9 +55,16 @@ final class ControlRequests {
                 reply.out("peer traffic of " + args.get(0) + " delayed by " + args.get(1) + " ms");
             }
             case "heal" -> {
-                supervisor.changeFaults(FaultRules::heal);
-                reply.out("healed: no partitions or delays");
+                if (args.isEmpty()) {
+                    supervisor.changeFaults(FaultRules::heal);
+                    reply.out("healed: no partitions or delays");
+                } else {
+                    List<String> names = args.stream().map(n -> supervisor.find(n).spec().name()).toList();
+                    supervisor.changeFaults(rules -> names.forEach(rules::heal));
+                    reply.out("healed " + String.join(", ", args) + ": no partition or delay");
+                }
             }
+            case "move-leader" -> new LeaderTransfer(supervisor).moveTo(supervisor.find(args.get(0)), reply);
             default -> throw new LauncherException("unknown control request " + request.get(0), ExitCodes.USAGE);
         }
         return ExitCodes.OK;

@@ -57,6 +57,8 @@ public final class Supervisor {
     private String phase = ClusterState.STARTING;
     private String error = "";
     private ControlServer control;
+    /** The dashboard's address when this supervisor serves one, for the state file. */
+    private String dashboard = "";
     private boolean shutDown;
     /** Set before shutdown takes the lock, so a start-up wait holding it gives up at once. */
     private volatile boolean stopping;
@@ -74,6 +76,11 @@ public final class Supervisor {
 
     public ClusterLayout layout() {
         return layout;
+    }
+
+    /** Records the dashboard's address (shown by {@code up -d} and {@code status}); call before {@link #attach}. */
+    public synchronized void dashboardAt(String url) {
+        this.dashboard = url;
     }
 
     public synchronized void attach(ControlServer server) {
@@ -363,6 +370,6 @@ public final class Supervisor {
         stateFile.write(new ClusterState(phase, error, ProcessHandle.current().pid(),
                 live ? control.port() : 0, live ? control.secret() : "", layout.baseDir().toString(),
                 binary.path() + " (" + binary.origin() + ")", spec.faults().name().toLowerCase(Locale.ROOT),
-                tlsState, states, List.copyOf(removed)));
+                tlsState, states, List.copyOf(removed), dashboard));
     }
 }

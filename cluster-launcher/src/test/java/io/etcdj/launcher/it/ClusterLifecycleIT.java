@@ -82,7 +82,7 @@ class ClusterLifecycleIT {
         long before = h.state().member("m2").orElseThrow().pid();
         h.run("kill", "m2", "-f", "cluster.yml").expectOk();
         assertFalse(LauncherHarness.alive(before), "SIGKILL took effect");
-        assertEquals("stopped", h.state().member("m2").orElseThrow().state());
+        assertEquals("killed", h.state().member("m2").orElseThrow().state(), "status tells a kill from a stop");
         try (Kv m1 = new Kv(url("m1"))) {
             // m2 may have been the leader: the first writes can fail until a new one is elected
             Eventually.get("a put through m1", Duration.ofSeconds(30), () -> { m1.put("key", "hello"); return true; });
