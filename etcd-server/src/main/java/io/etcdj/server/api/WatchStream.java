@@ -93,9 +93,13 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchSink, Prog
                 noPut, noDelete, c.getPrevKv(), this);
         watchers.put(id, w);
         options.put(id, c);
-        // The created response must reach the client before any event of this watcher.
-        control(WatchResponse.newBuilder().setWatchId(id).setCreated(true));
-        hub.add(w, c.getStartRevision());
+        // The created response must reach the client before any event of this watcher, and its header's
+        // revision is the one the watcher was registered at (a watch without a start revision sees every
+        // change after it), as etcd reads it after registering.
+        long createdId = id;
+        hub.add(w, c.getStartRevision(), registeredAt -> queue.add(WatchResponse.newBuilder()
+                .setHeader(server.header(registeredAt)).setWatchId(createdId).setCreated(true).build()));
+        drain();
     }
 
     /** Read permission on the watched range, checked when the watch is created (as etcd does). */

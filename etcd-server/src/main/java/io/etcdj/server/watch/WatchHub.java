@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongConsumer;
 
 /**
  * The watchable store: delivers applied changes to watchers. Watchers that are caught up
@@ -45,9 +46,19 @@ public final class WatchHub implements AutoCloseable {
      * is returned through the watcher.
      */
     public void add(Watcher w, long startRev) {
+        add(w, startRev, current -> { });
+    }
+
+    /**
+     * Registers {@code w}; {@code registered} hears, under the hub's lock and so before any event of
+     * {@code w} is offered, the store's revision the watcher was registered at: a watcher without a
+     * start revision sees every change after it, and nothing at or before it.
+     */
+    public void add(Watcher w, long startRev, LongConsumer registered) {
         lock.lock();
         try {
             long current = store.currentRevision();
+            registered.accept(current);
             w.nextRev = startRev <= 0 ? current + 1 : startRev;
             if (w.nextRev > current) {
                 w.synced = true;
