@@ -241,8 +241,14 @@ final class PowerLossRound {
                 addMember(added);
                 cluster.add(added);
                 added.start();
-                // the cut comes while the new member catches up, once it serves: cut before that, our
-                // member (a JVM's start) has nothing durable and is a fresh join again at the restart
+                if (rnd.nextBoolean()) {
+                    // while it starts: it may have nothing durable yet and join afresh at the restart,
+                    // while its peers restart too
+                    long ms = rnd.nextInt(1500);
+                    Thread.sleep(ms);
+                    return "cut " + ms + " ms after the added " + added.name + " was started";
+                }
+                // while it catches up, once it serves
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_SECONDS);
                 while (cluster.status(added, 1000) == null && added.exitCode() == null && System.nanoTime() < deadline) {
                     Thread.sleep(20);

@@ -74,8 +74,9 @@ public final class StateMachines implements AutoCloseable {
         }
     }
 
-    public static StateMachines open(Path dbFile, long quotaBytes, LongSupplier nanoClock, long minLeaseTtl) {
-        return new StateMachines(Backend.open(dbFile, quotaBytes), quotaBytes, nanoClock, minLeaseTtl);
+    public static StateMachines open(Path dbFile, long quotaBytes, boolean unsafeNoFsync, LongSupplier nanoClock,
+                                     long minLeaseTtl) {
+        return new StateMachines(Backend.open(dbFile, quotaBytes, unsafeNoFsync), quotaBytes, nanoClock, minLeaseTtl);
     }
 
     /** Index of the last Raft entry whose effects are in the backend. */

@@ -60,6 +60,8 @@ public final class Backend implements AutoCloseable {
     private final ReentrantLock commitLock = new ReentrantLock();
     /** One sync at a time; guards {@link #durablePin} and {@link #durable}. */
     private final Object syncMutex = new Object();
+    /** etcd's {@code --unsafe-no-fsync}: {@link #sync} neither fsyncs nor records a durable commit. */
+    private final boolean unsafeNoFsync;
     /** The meta pages are read through this (the kernel's view of what LMDB wrote); not a channel, which an interrupt closes. */
     private RandomAccessFile metaReader;
     private DurableCommit durable;
@@ -75,9 +77,10 @@ public final class Backend implements AutoCloseable {
     private int commitsSinceRefresh;
     private long refreshedAtNanos;
 
-    private Backend(Path file, long mapSize) {
+    private Backend(Path file, long mapSize, boolean unsafeNoFsync) {
         this.file = file;
         this.mapSize = mapSize;
+        this.unsafeNoFsync = unsafeNoFsync;
     }
 
     /**
@@ -85,7 +88,16 @@ public final class Backend implements AutoCloseable {
      * a little larger so that deletes and compaction still work once the quota alarm is raised.
      */
     public static Backend open(Path file, long quotaBytes) {
-        Backend b = new Backend(file, quotaBytes + HEADROOM);
+        return open(file, quotaBytes, false);
+    }
+
+    /**
+     * As {@link #open(Path, long)}; with {@code unsafeNoFsync} (etcd 3.5's {@code --unsafe-no-fsync},
+     * which sets bbolt's NoSync) {@link #sync} does nothing, so a power cut loses what was written
+     * since the file was opened, defragmented or replaced.
+     */
+    public static Backend open(Path file, long quotaBytes, boolean unsafeNoFsync) {
+        Backend b = new Backend(file, quotaBytes + HEADROOM, unsafeNoFsync);
         b.openEnv();
         return b;
     }
@@ -179,6 +191,9 @@ public final class Backend implements AutoCloseable {
      * a power cut. Safe to call from any thread, beside the writer and readers.
      */
     public void sync() {
+        if (unsafeNoFsync) {
+            return;
+        }
         envLock.readLock().lock();
         try {
             syncPoint();

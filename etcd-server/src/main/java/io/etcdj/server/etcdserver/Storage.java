@@ -38,6 +38,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Opens a member's data directory: a new member bootstraps its cluster from --initial-cluster;
@@ -46,6 +47,9 @@ import java.util.Random;
  */
 final class Storage {
     private static final Log LOG = Log.get("etcdserver/storage");
+    /** How long a joining member keeps asking its peers for the cluster (etcd's timeout for that request). */
+    private static final long JOIN_PATIENCE_MILLIS = 10_000;
+    private static final long JOIN_RETRY_PAUSE_MILLIS = 250;
 
     record Opened(StateMachines stateMachines, RawNode node, MemoryRaftStorage storage, Wal wal,
                   Snapshotter snapshotter, long memberId, long snapshotIndex, boolean fresh, DataDirLock lock) {
@@ -77,7 +81,7 @@ final class Storage {
                 .fsyncDurationNanos(Metrics.WAL_FSYNC::observeNanos).build();
         Snapshotter snapshotter = new Snapshotter(cfg.snapDir());
         long minTtl = Lessor.minTtlSeconds(cfg.heartbeatMillis(), cfg.electionTicks());
-        StateMachines sm = StateMachines.open(cfg.backendFile(), cfg.quotaBackendBytes(), clock::nanoTime, minTtl);
+        StateMachines sm = StateMachines.open(cfg.backendFile(), cfg.quotaBackendBytes(), cfg.unsafeNoFsync(), clock::nanoTime, minTtl);
         try {
             BootstrapDefrag.maybeDefragment(sm.backend, cfg.options().bootstrapDefragThresholdMegabytes());
             return Wal.exists(walDir)
@@ -173,14 +177,33 @@ final class Storage {
         return new Opened(sm, node, storage, wal, snapshotter, memberId, 0, true, null);
     }
 
-    /** Joining: the cluster as a running member reports it. */
+    /**
+     * Joining: the cluster as a running member reports it. The peers are asked in turn for up to
+     * {@link #JOIN_PATIENCE_MILLIS} (etcd's timeout for this request): a member added to a cluster
+     * that is restarting at the same moment (a power cut took every member) finds its peers once
+     * they listen, instead of giving up at the first refused connection.
+     */
     private static MembersResponse fetchCluster(List<String> peers, ServerConfig cfg) throws ConfigException {
         SslContext peerTls = TlsContexts.peerClientFor(cfg);
-        for (String url : peers) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(JOIN_PATIENCE_MILLIS);
+        for (int round = 0; ; round++) {
+            for (String url : peers) {
+                try {
+                    return PeerTransport.fetchMembers(url, Math.max(3000, 2 * cfg.electionMillis()), peerTls);
+                } catch (RuntimeException e) {
+                    if (round == 0) {
+                        LOG.warn("failed to get cluster from peer", "remote-peer-url", url, "error", String.valueOf(e.getMessage()));
+                    }
+                }
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                break;
+            }
             try {
-                return PeerTransport.fetchMembers(url, Math.max(3000, 2 * cfg.electionMillis()), peerTls);
-            } catch (RuntimeException e) {
-                LOG.warn("failed to get cluster from peer", "remote-peer-url", url, "error", String.valueOf(e.getMessage()));
+                Thread.sleep(JOIN_RETRY_PAUSE_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
             }
         }
         throw new ConfigException("cannot fetch cluster info from peer urls: could not retrieve cluster information from the given URLs");

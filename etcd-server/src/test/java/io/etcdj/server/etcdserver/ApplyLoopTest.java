@@ -51,7 +51,7 @@ class ApplyLoopTest {
 
     @BeforeEach
     void open() {
-        sm = StateMachines.open(dir.resolve("db"), 64L << 20, System::nanoTime, 2);
+        sm = StateMachines.open(dir.resolve("db"), 64L << 20, false, System::nanoTime, 2);
         hub = new WatchHub(sm.store);
         completer = Executors.newSingleThreadExecutor(r -> new Thread(r, "completer"));
         waiters = new Waiters(completer);
@@ -88,7 +88,7 @@ class ApplyLoopTest {
         loop.close();
         hub.close();
         sm.close();
-        sm = StateMachines.open(dir.resolve("small-db"), 1, System::nanoTime, 2);
+        sm = StateMachines.open(dir.resolve("small-db"), 1, false, System::nanoTime, 2);
         hub = new WatchHub(sm.store);
         loop = new ApplyLoop(sm, hub, waiters, new ReadBarrier(completer), MEMBER, new ApplyLoop.Hooks() {
             @Override
