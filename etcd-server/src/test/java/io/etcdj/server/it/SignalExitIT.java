@@ -32,7 +32,9 @@ class SignalExitIT {
     private static final String PARENT = String.join("\n",
             "$| = 1;",
             "my $pid = fork();",
-            "if ($pid == 0) { exec @ARGV or exit 127; }",
+            // as from a terminal: a shell's background job (a CI runner's) starts with SIGINT ignored,
+            // and an ignored signal stays ignored across exec (the JVM then installs no handler for it)
+            "if ($pid == 0) { $SIG{INT} = 'DEFAULT'; $SIG{TERM} = 'DEFAULT'; exec @ARGV or exit 127; }",
             "print \"pid $pid\\n\";",
             "my $sig = <STDIN>; chomp $sig;",
             "kill $sig, $pid;",
