@@ -165,6 +165,10 @@ final class Storage {
             }
             tx.commit();
         }
+        // Once the WAL exists a start is a restart, which takes the members from the backend: they
+        // must be on disk first (a power cut right after a join otherwise left a WAL and a member
+        // that knew no peer to answer its leader).
+        sm.backend.sync();
         byte[] meta = WalMetadata.newBuilder().setMemberId(memberId).setClusterId(clusterId).build().toByteArray();
         Wal wal = Wal.create(walDir, meta, walOptions);
         MemoryRaftStorage storage = new MemoryRaftStorage();
