@@ -1,6 +1,7 @@
 package io.etcdj.cli.progress;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -19,6 +20,16 @@ public final class Terminals {
     /** True when descriptors 0, 1 and 2 are all terminals. */
     public static boolean interactive() {
         return isTerminal(0) && isTerminal(1) && isTerminal(2);
+    }
+
+    /**
+     * Whether a command writing to {@code out} and {@code err} may draw a progress line: they are this
+     * process's own stdout and stderr (not a warm server's streams of some caller), stdin, stdout and
+     * stderr are all terminals, and the output is not meant for programs ({@code json}: -w json).
+     * The one rule every tool follows, so scripts never see a progress line.
+     */
+    public static boolean progressShown(PrintStream out, PrintStream err, boolean json) {
+        return out == System.out && err == System.err && !json && interactive();
     }
 
     static boolean isTerminal(int fd) {
