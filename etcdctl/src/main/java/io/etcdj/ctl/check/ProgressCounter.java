@@ -20,6 +20,8 @@ public final class ProgressCounter implements AutoCloseable {
     private final long startNanos = System.nanoTime();
     private volatile long lastChangeNanos = startNanos;
     private boolean finished;
+    /** The final line was drawn and ended with a newline (not merely stopped by {@link #close()}). */
+    private boolean endedLine;
     private final ScheduledExecutorService redraw;
 
     private ProgressCounter(Out out, int total, boolean stepEverySecond) {
@@ -71,6 +73,15 @@ public final class ProgressCounter implements AutoCloseable {
         long spent = (System.nanoTime() - startNanos) / 1_000_000_000L;
         out.print("\r" + counters(current.get()) + " " + goSeconds(spent));
         out.println();
+        endedLine = true;
+    }
+
+    /**
+     * Whether the counter drew its final line and ended it, so the cursor is at the beginning of a
+     * fresh line; a counter cut off by {@link #close()} leaves its text where the next output goes.
+     */
+    public synchronized boolean endedItsLine() {
+        return endedLine;
     }
 
     /** Go's time.Duration text for whole seconds: 0s, 59s, 1m0s, 1h2m3s. */

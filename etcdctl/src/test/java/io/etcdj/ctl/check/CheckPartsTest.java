@@ -49,4 +49,22 @@ class CheckPartsTest {
         assertEquals(true, PerfLoad.byName("XL").isEmpty());
         assertEquals(DatascaleLoad.LARGE, DatascaleLoad.byName("large").orElseThrow());
     }
+
+    /** The clean-up's progress line is drawn only after the counter ended its own line (see CheckCommand). */
+    @Test
+    void aCounterEndsItsLineOnlyWhenItFinishes() {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        io.etcdj.ctl.printer.Out out = new io.etcdj.ctl.printer.Out(new java.io.PrintStream(bytes, true,
+                java.nio.charset.StandardCharsets.UTF_8));
+        ProgressCounter cut = ProgressCounter.steps(out, 10);
+        cut.increment();
+        cut.close();
+        assertEquals(false, cut.endedItsLine(), "stopped by close: its text is where the next output goes");
+        ProgressCounter done = ProgressCounter.steps(out, 1);
+        done.increment();
+        done.finish();
+        done.close();
+        assertEquals(true, done.endedItsLine());
+        assertEquals(true, bytes.toString(java.nio.charset.StandardCharsets.UTF_8).endsWith("\n"));
+    }
 }
