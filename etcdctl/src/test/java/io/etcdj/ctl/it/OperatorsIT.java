@@ -51,6 +51,11 @@ class OperatorsIT {
     private Run etcdctl(String endpoints, String... args) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(ETCDCTL.toString(), "--endpoints=" + endpoints));
         cmd.addAll(List.of(args));
+        return inPipe(cmd);
+    }
+
+    /** A command line with stdin, stdout and stderr pipes. */
+    private Run inPipe(List<String> cmd) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
         environment(pb);
         Process p = pb.start();
@@ -69,10 +74,16 @@ class OperatorsIT {
 
     /** Our etcdctl at a pseudo-terminal ({@code script -qfec}); returns the screen (stdout and stderr). */
     private String atTerminal(String endpoints, String... args) throws Exception {
-        StringBuilder line = new StringBuilder(TerminalSession.quote(ETCDCTL.toString()))
-                .append(" --endpoints=").append(endpoints);
-        for (String a : args) {
-            line.append(' ').append(TerminalSession.quote(a));
+        List<String> words = new ArrayList<>(List.of(ETCDCTL.toString(), "--endpoints=" + endpoints));
+        words.addAll(List.of(args));
+        return commandAtTerminal(words);
+    }
+
+    /** A command line at a pseudo-terminal; returns the screen. */
+    private String commandAtTerminal(List<String> words) throws Exception {
+        StringBuilder line = new StringBuilder();
+        for (String w : words) {
+            line.append(line.length() == 0 ? "" : " ").append(TerminalSession.quote(w));
         }
         ProcessBuilder pb = new ProcessBuilder("script", "-qfec", line.toString(), "/dev/null").directory(dir.toFile())
                 .redirectErrorStream(true);
@@ -241,6 +252,67 @@ class OperatorsIT {
 
             String json = atTerminal(eps, "recover-space", "-w", "json");
             assertFalse(json.contains("\033[K"), "no progress line with -w json: " + json);
+        }
+    }
+
+    /** The messages of etcd's restore log lines, in order (3.4's JSON lines or etcdutl's console lines). */
+    private static List<String> logMessages(String err) {
+        List<String> msgs = new ArrayList<>();
+        Matcher json = Pattern.compile("\"msg\":\"([^\"]+)\"").matcher(err);
+        while (json.find()) {
+            msgs.add(json.group(1));
+        }
+        Matcher console = Pattern.compile("^\\S+\tinfo\t([^\t]+)\t", Pattern.MULTILINE).matcher(err);
+        while (console.find()) {
+            msgs.add(console.group(1));
+        }
+        return msgs;
+    }
+
+    /**
+     * snapshot restore (etcdctl's, and etcdutl's) of a snapshot from our member and from the real
+     * etcd: at a terminal a progress line of the bytes read (and, for etcd's bbolt file, the records
+     * written) is drawn and erased; in a pipe stdout is etcdctl 3.4's (empty), its log lines say the
+     * same things in the same order, and no byte of a progress line is written.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"ours", "real"})
+    void restoreProgressLineAtATerminalOnly(String which) throws Exception {
+        try (OurMembers members = new OurMembers(dir, server(which))) {
+            OurMembers.Member m = startOne(members, which, "rest1");
+            for (int i = 0; i < 50; i++) {
+                assertEquals(0, etcdctl(m.endpoint(), "put", "k" + i, "v" + i).code());
+            }
+            assertEquals(0, etcdctl(m.endpoint(), "snapshot", "save", "s.db").code());
+        }
+        Path etcdutl = OurMembers.ROOT.resolve("bin/etcdutl");
+
+        String ctlScreen = commandAtTerminal(List.of(ETCDCTL.toString(), "snapshot", "restore", "s.db", "--data-dir", "tty1"));
+        assertTrue(ctlScreen.contains("\r\033[Ksnapshot restore: "), ctlScreen);
+        String utlScreen = commandAtTerminal(List.of(etcdutl.toString(), "snapshot", "restore", "s.db", "--data-dir", "tty2"));
+        assertTrue(utlScreen.contains("\r\033[Ksnapshot restore: "), utlScreen);
+        if ("real".equals(which)) {
+            assertTrue(utlScreen.contains("\r\033[Ksnapshot restore: writing: "), "etcd's file is converted record by record: "
+                    + utlScreen);
+        }
+        for (String screen : List.of(ctlScreen, utlScreen)) {
+            assertTrue(Pattern.compile("\r\033\\[K\\d{4}-\\d{2}-\\d{2}T").matcher(screen).find(),
+                    "the line is erased before the next log line, which starts the line: " + screen);
+            assertTrue(screen.contains("restored snapshot"), screen);
+        }
+        assertTrue(Files.isDirectory(dir.resolve("tty1/member/wal")));
+        assertTrue(Files.isDirectory(dir.resolve("tty2/member/wal")));
+
+        Run real = inPipe(List.of(RealEtcd.ETCDCTL.toString(), "snapshot", "restore", "s.db", "--data-dir", "pipe0"));
+        assertEquals(0, real.code(), real.err());
+        Run ctl = inPipe(List.of(ETCDCTL.toString(), "snapshot", "restore", "s.db", "--data-dir", "pipe1"));
+        Run utl = inPipe(List.of(etcdutl.toString(), "snapshot", "restore", "s.db", "--data-dir", "pipe2"));
+        for (Run ours : List.of(ctl, utl)) {
+            assertEquals(real.code(), ours.code(), ours.err());
+            assertEquals(real.out(), ours.out(), "stdout as etcdctl 3.4's");
+            assertEquals(logMessages(real.err()), logMessages(ours.err()), ours.err());
+            assertFalse(ours.err().contains("\r") || ours.err().contains("\033"), "no progress line in a pipe: " + ours.err());
+            assertFalse(ours.err().contains("snapshot restore: "), ours.err());
         }
     }
 
