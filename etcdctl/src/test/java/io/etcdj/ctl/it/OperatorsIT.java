@@ -214,6 +214,72 @@ class OperatorsIT {
         }
     }
 
+    /**
+     * The three client features on a three-member cluster of our server and of the real etcd 3.4:
+     * recover-space after NOSPACE defragments every member (found through the member list from one
+     * endpoint) and disarms; with the first member stopped, snapshot save given all three endpoints
+     * takes the file from the next and names it; member remove --name takes the stopped member out.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"ours", "real"})
+    void onAThreeMemberCluster(String which) throws Exception {
+        try (OurMembers members = new OurMembers(dir, server(which))) {
+            List<OurMembers.Member> cluster = List.of(OurMembers.member("c1"), OurMembers.member("c2"),
+                    OurMembers.member("c3"));
+            List<io.etcdj.harness.LoggedProcess> processes = new ArrayList<>();
+            for (OurMembers.Member m : cluster) {
+                processes.add(members.launch(m, Map.of(), "--name=" + m.name(),
+                        "--initial-cluster=" + OurMembers.initialCluster(cluster), "--initial-cluster-state=new",
+                        "--initial-cluster-token=ops3-" + which, "--quota-backend-bytes=" + (8L << 20)));
+            }
+            String all = String.join(",", cluster.stream().map(OurMembers.Member::endpoint).toList());
+            Eventually.poll(Duration.ofSeconds(90), Duration.ofMillis(500), () -> etcdctl(all, "member", "list"),
+                    r -> cluster.stream().allMatch(m -> r.out().contains(", started, " + m.name() + ",")));
+            Eventually.poll(Duration.ofSeconds(60), Duration.ofMillis(500), () -> etcdctl(all, "endpoint", "health"),
+                    r -> r.code() == 0);
+            String list = etcdctl(all, "member", "list").out();
+
+            OurMembers.Member c1 = cluster.get(0);
+            fillUntilNospace(c1.endpoint());
+            Eventually.poll(Duration.ofSeconds(30), Duration.ofMillis(300), () -> etcdctl(c1.endpoint(), "alarm", "list"),
+                    r -> r.out().contains("alarm:NOSPACE"));
+            Run rec = etcdctl(c1.endpoint(), "recover-space");
+            assertEquals(0, rec.code(), rec.out() + rec.err());
+            List<String> lines = rec.out().lines().toList();
+            assertTrue(lines.get(0).matches("compacted revision \\d+"), rec.out());
+            for (OurMembers.Member m : cluster) {
+                String id = memberId(list, m.name());
+                assertEquals(1, lines.stream().filter(l -> l.matches("defragmented " + Pattern.quote("http://" + m.endpoint())
+                        + " \\(member " + id + "\\): \\d+(\\.\\d+)? [kMG]?B -> \\d+(\\.\\d+)? [kMG]?B")).count(),
+                        "each member defragmented once, " + m.name() + ": " + rec.out());
+            }
+            assertTrue(lines.stream().anyMatch(l -> l.startsWith("disarmed alarm NOSPACE of member ")), rec.out());
+            assertTrue(lines.get(lines.size() - 1).matches("space won: \\d+(\\.\\d+)? [kMG]?B on 3 members"), rec.out());
+            assertEquals("", etcdctl(all, "alarm", "list").out());
+            assertEquals(0, etcdctl(all, "put", "after", "1").code());
+
+            processes.get(0).stop(Duration.ofSeconds(30));
+            Run saved = etcdctl(all, "snapshot", "save", "from-any.db");
+            assertEquals(0, saved.code(), saved.err());
+            assertEquals("Snapshot saved at from-any.db\n", saved.out());
+            assertTrue(saved.err().contains("Error: snapshot from " + c1.endpoint() + " failed ("), saved.err());
+            OurMembers.Member c2 = cluster.get(1);
+            assertTrue(saved.err().contains("Snapshot taken from member c2 (" + memberId(list, "c2") + ") at " + c2.endpoint()),
+                    saved.err());
+            assertTrue(Files.size(dir.resolve("from-any.db")) > 0);
+
+            String rest = c2.endpoint() + "," + cluster.get(2).endpoint();
+            Run removed = Eventually.poll(Duration.ofSeconds(30), Duration.ofSeconds(1),
+                    () -> etcdctl(rest, "member", "remove", "--name", "c1"), r -> !r.err().contains("unhealthy cluster"));
+            assertEquals(0, removed.code(), removed.err());
+            Matcher m = REMOVED.matcher(removed.out());
+            assertTrue(m.find(), removed.out());
+            assertEquals(memberId(list, "c1"), m.group(1), "the member named c1 is the one removed");
+            String after = etcdctl(rest, "member", "list").out();
+            assertFalse(after.contains(", c1,"), after);
+        }
+    }
+
     /** Overwrites one key with 256 KB values until the member raises NOSPACE. */
     private static void fillUntilNospace(String endpoint) {
         ByteString value = ByteString.copyFrom(new byte[256 << 10]);
