@@ -134,4 +134,12 @@ class ProgressLineTest {
         assertFalse(Terminals.isTerminalDevice("pipe:[12345]"));
         assertFalse(Terminals.isTerminalDevice("/tmp/out.log"));
     }
+
+    @Test
+    void sttySizeGivesTheColumns() {
+        assertEquals(100, Terminals.columns("24 100\n"));
+        assertEquals(0, Terminals.columns("0 0"));
+        assertEquals(0, Terminals.columns(""));
+        assertEquals(0, Terminals.columns("stty: 'standard input': Inappropriate ioctl for device"));
+    }
 }

@@ -10,6 +10,7 @@ import io.etcdj.api.etcdserverpb.RangeResponse;
 import io.etcdj.cli.CliException;
 import io.etcdj.cli.ExitCodes;
 import io.etcdj.cli.progress.ProgressLine;
+import io.etcdj.cli.progress.Terminals;
 import io.etcdj.client.EtcdClient;
 import io.etcdj.client.EtcdClientException;
 import io.etcdj.ctl.check.DatascaleLoad;
@@ -39,6 +40,15 @@ import picocli.CommandLine.Parameters;
         customSynopsis = "etcdctl check <subcommand> [flags]",
         subcommands = {CheckCommand.Datascale.class, CheckCommand.Perf.class})
 public final class CheckCommand {
+
+    /**
+     * The width etcdctl's counter is drawn to: the controlling terminal's columns, which etcdctl's
+     * progress-bar library reads from {@code /dev/tty} whatever stdout is. Only for this process's
+     * own stdout (the checks run in a process of their own; output captured in-process has no bar).
+     */
+    static int counterWidth(CtlContext ctx) {
+        return ctx.out().stream() == System.out ? Terminals.controllingTerminalColumns() : 0;
+    }
 
     /** Refuses a prefix that already holds keys, as both checks do. */
     static void requireEmpty(EtcdClient client, String prefix) {
@@ -127,10 +137,14 @@ public final class CheckCommand {
         @Parameters(arity = "0..*", hidden = true)
         List<String> ignored;
 
-        /** At a terminal the progress line of the clean-up needs the process's own stderr. */
+        /**
+         * Always: the counter's width comes from the caller's controlling terminal, which only a
+         * process of the caller's own has (and at a terminal the clean-up's progress line needs its
+         * stderr). A check runs a minute; a JVM's start does not matter.
+         */
         @Override
         public boolean needsOwnProcess(boolean terminal) {
-            return terminal;
+            return true;
         }
 
         private final Duration duration;
@@ -151,7 +165,7 @@ public final class CheckCommand {
             EtcdClient client = ctx.client();
             requireEmpty(client, prefix);
             PerfRun.Result result;
-            ProgressCounter bar = ProgressCounter.seconds(ctx.out(), (int) duration.toSeconds());
+            ProgressCounter bar = ProgressCounter.seconds(ctx.out(), (int) duration.toSeconds(), counterWidth(ctx));
             try (bar) {
                 result = new PerfRun(client, model, prefix, duration).run();
             } catch (InterruptedException e) {
@@ -237,10 +251,14 @@ public final class CheckCommand {
         @Parameters(arity = "0..*", hidden = true)
         List<String> ignored;
 
-        /** At a terminal the progress line of the clean-up needs the process's own stderr. */
+        /**
+         * Always: the counter's width comes from the caller's controlling terminal, which only a
+         * process of the caller's own has (and at a terminal the clean-up's progress line needs its
+         * stderr). A check runs a minute; a JVM's start does not matter.
+         */
         @Override
         public boolean needsOwnProcess(boolean terminal) {
-            return terminal;
+            return true;
         }
 
         @Override
@@ -258,7 +276,7 @@ public final class CheckCommand {
             ctx.out().println("Start data scale check for work load [" + model.pairs() + " key-value pairs, "
                     + DatascaleLoad.KEY_VALUE_BYTES + " bytes per key-value, " + model.clients() + " concurrent clients].");
             LatencyStats stats;
-            ProgressCounter bar = ProgressCounter.steps(ctx.out(), model.pairs());
+            ProgressCounter bar = ProgressCounter.steps(ctx.out(), model.pairs(), counterWidth(ctx));
             try (bar) {
                 stats = new DatascaleRun(client, model, prefix).run(bar);
                 bar.finish();
