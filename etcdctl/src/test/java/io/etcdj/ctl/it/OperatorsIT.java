@@ -368,6 +368,9 @@ class OperatorsIT {
         }
         assertTrue(Files.isDirectory(dir.resolve("tty1/member/wal")));
         assertTrue(Files.isDirectory(dir.resolve("tty2/member/wal")));
+        String json = commandAtTerminal(List.of(etcdutl.toString(), "-w", "json", "snapshot", "restore", "s.db", "--data-dir", "tty3"));
+        assertFalse(json.contains("\033[K") || json.contains("snapshot restore: "), "no progress line with -w json: " + json);
+        assertTrue(Files.isDirectory(dir.resolve("tty3/member/wal")));
 
         Run real = inPipe(List.of(RealEtcd.ETCDCTL.toString(), "snapshot", "restore", "s.db", "--data-dir", "pipe0"));
         assertEquals(0, real.code(), real.err());
