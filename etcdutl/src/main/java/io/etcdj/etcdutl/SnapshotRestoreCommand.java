@@ -90,7 +90,10 @@ final class SnapshotRestoreCommand implements Callable<Integer> {
         ConsoleLog log = ctx.log();
         log.info("restoring snapshot", "path", snapshot, "wal-dir", layout.walPath(), "data-dir", data,
                 "snap-dir", layout.snapDir());
-        SnapshotRestore.restore(new RestoreConfig(snapshot, layout, cluster, skipHashCheck, bump, markCompacted));
+        try (RestoreProgressLine progress = new RestoreProgressLine(ctx.progressShown(), ctx.err())) {
+            SnapshotRestore.restore(new RestoreConfig(snapshot, layout, cluster, skipHashCheck, bump, markCompacted),
+                    progress);
+        }
         if (bump > 0) {
             log.info("bumped revision and marked it compacted", "bump-amount", bump);
         }

@@ -24,7 +24,6 @@ import io.etcdj.server.wal.WalOptions;
 import io.etcdj.server.wal.WalReadResult;
 import io.etcdj.server.wal.WalSnapshot;
 import io.etcdj.serverpb.WalMetadata;
-import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,11 +55,11 @@ class SnapshotToolsTest {
         // 5 key revisions, 2 member records, consistent index and term
         long entries = 5 + 2 + 2;
         long size = Files.size(db);
+        List<Path> filesBefore = listing(dir);
         Run json = Run.of("-w", "json", "snapshot", "status", snapshot.toString());
         assertEquals(0, json.code(), json.err());
         assertTrue(json.out().matches("\\{\"hash\":\\d+,\"revision\":6,\"totalKey\":" + entries + ",\"totalSize\":"
                 + size + ",\"version\":\"3.6.0\"}\n"), json.out());
-        List<Path> before = listing(dir);
         long hash = Long.parseLong(json.out().replaceAll(".*\"hash\":(\\d+),.*\n", "$1"));
         Run simple = Run.of("snapshot", "status", snapshot.toString());
         assertEquals(Long.toHexString(hash) + ", 6, " + entries + ", " + io.etcdj.format.GoBytes.format(size) + ", 3.6.0\n", simple.out());
@@ -71,10 +70,11 @@ class SnapshotToolsTest {
                 .contains("| " + Long.toHexString(hash) + " |        6 |"));
         // a plain copy of member/snap/db reads the same, and reading leaves no file behind
         assertEquals(simple.out(), Run.of("snapshot", "status", db.toString()).out());
-        assertEquals(before, listing(dir));
+        assertEquals(filesBefore, listing(dir), "the reads left no file behind");
     }
 
-    private static List<Path> listing(Path dir) throws IOException {
+    /** The files of {@code dir}, sorted (the fixture's backend, its durable-commit record, the snapshot). */
+    private static List<Path> listing(Path dir) throws java.io.IOException {
         try (Stream<Path> s = Files.list(dir)) {
             return s.sorted().toList();
         }

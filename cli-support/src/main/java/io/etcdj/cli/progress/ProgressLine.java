@@ -1,15 +1,21 @@
 package io.etcdj.cli.progress;
 
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.Locale;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * One line of progress for long work at a terminal: {@code snapshot save: 12.5 MiB of 40.0 MiB
  * (31%), 6.2 MiB/s, ETA 4s}, rewritten in place with a carriage return at most five times a second
  * and erased when the work ends, so the output a script reads is the same with or without it.
- * Made by {@link #at} only when the caller is interactive; {@link #off()} draws nothing. Not
- * thread-safe: one thread reports.
+ * Made by {@link #at} only when the caller is interactive; {@link #off()} draws nothing. Safe to
+ * use from several threads (a work thread reporting, a log thread clearing and redrawing it around
+ * its own lines, a ticker during one long call): every drawing is one print under the line's lock.
  */
 public final class ProgressLine implements AutoCloseable {
 
@@ -27,6 +33,11 @@ public final class ProgressLine implements AutoCloseable {
     private final long startNanos;
     private long lastDrawNanos = Long.MIN_VALUE;
     private boolean drawn;
+    /** The last state reported, for {@link #redraw()}: done and total, or waiting (see {@link #waiting()}). */
+    private long lastDone;
+    private long lastTotal;
+    private boolean reported;
+    private boolean lastWasWaiting;
 
     private ProgressLine(PrintStream err, LongSupplier clock, String label, Unit unit, String noun) {
         this.err = err;
@@ -57,18 +68,84 @@ public final class ProgressLine implements AutoCloseable {
     }
 
     /** Reports {@code done} of {@code total} (total 0 or less: not known); redraws when due. */
-    public void update(long done, long total) {
+    public synchronized void update(long done, long total) {
         if (err == null) {
             return;
         }
+        lastDone = done;
+        lastTotal = total;
+        lastWasWaiting = false;
+        reported = true;
+        drawIfDue();
+    }
+
+    /**
+     * Reports that one call is still under way, when nothing can be counted: the line shows the
+     * label and the time spent so far ({@code check perf: deleting the keys (3s)}).
+     */
+    public synchronized void waiting() {
+        if (err == null) {
+            return;
+        }
+        lastWasWaiting = true;
+        reported = true;
+        drawIfDue();
+    }
+
+    /**
+     * Draws the last state reported again at once, after {@link #clear()} made room for other output
+     * (the launcher's log lines); nothing when nothing was reported yet or the line is off.
+     */
+    public synchronized void redraw() {
+        if (err != null && reported) {
+            drawn = false;
+            drawIfDue();
+        }
+    }
+
+    private void drawIfDue() {
         long now = clock.getAsLong();
         if (drawn && now - lastDrawNanos < REDRAW_NANOS) {
             return;
         }
         lastDrawNanos = now;
         drawn = true;
-        err.print(ERASE + text(done, total, now - startNanos));
+        long elapsed = now - startNanos;
+        err.print(ERASE + (lastWasWaiting ? waitingText(elapsed) : text(lastDone, lastTotal, elapsed)));
         err.flush();
+    }
+
+    /** The line's text while one call is under way, {@code elapsedNanos} after the line began. */
+    String waitingText(long elapsedNanos) {
+        return label + " (" + duration(elapsedNanos / 1_000_000_000L) + ")";
+    }
+
+    /**
+     * Runs one long call that reports nothing (a single request), showing {@link #waiting()} while it
+     * runs, redrawn by a daemon thread five times a second; the line appears only once the call has
+     * taken {@code after} (a quick call leaves no flicker) and is erased when it returns.
+     */
+    public <T> T during(Duration after, Supplier<T> call) {
+        if (err == null) {
+            return call.get();
+        }
+        ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "progress-line");
+            t.setDaemon(true);
+            return t;
+        });
+        ticker.scheduleAtFixedRate(this::waiting, after.toNanos(), REDRAW_NANOS, TimeUnit.NANOSECONDS);
+        try {
+            return call.get();
+        } finally {
+            ticker.shutdownNow();
+            try {
+                ticker.awaitTermination(1, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            close();
+        }
     }
 
     /** The line's text for {@code done} of {@code total} after {@code elapsedNanos}. */
@@ -120,13 +197,13 @@ public final class ProgressLine implements AutoCloseable {
      * Erases the line before other output is written to the terminal; the next {@link #update}
      * draws it again at once, below that output.
      */
-    public void clear() {
+    public synchronized void clear() {
         close();
     }
 
     /** Erases the line, so what follows starts at the beginning of a clean line. */
     @Override
-    public void close() {
+    public synchronized void close() {
         if (err != null && drawn) {
             err.print(ERASE);
             err.flush();

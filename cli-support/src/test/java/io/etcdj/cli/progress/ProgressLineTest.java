@@ -68,6 +68,56 @@ class ProgressLineTest {
     }
 
     @Test
+    void waitingShowsTheLabelAndTheTimeSpent() {
+        ProgressLine p = line(ProgressLine.Unit.COUNT, "");
+        assertEquals("work (0s)", p.waitingText(SECOND / 2));
+        assertEquals("work (1m5s)", p.waitingText(65 * SECOND));
+        p.waiting();
+        assertTrue(written().endsWith("\r\033[Kwork (0s)"), written());
+    }
+
+    @Test
+    void redrawAfterClearShowsTheLastStateAtOnce() {
+        ProgressLine p = line(ProgressLine.Unit.COUNT, "members");
+        p.redraw(); // nothing reported yet: nothing to draw
+        assertEquals("", written());
+        p.update(1, 3);
+        p.clear();
+        p.redraw(); // within 200 ms of the first drawing, yet drawn: other output was printed in between
+        String out = written();
+        assertEquals(2, out.split("work: 1 of 3 members", -1).length - 1, out);
+        assertTrue(out.endsWith("work: 1 of 3 members (33%)"), out);
+    }
+
+    @Test
+    void duringShowsTheLineWhileTheCallRunsAndErasesIt() throws Exception {
+        ProgressLine p = ProgressLine.at(new PrintStream(err, true, StandardCharsets.UTF_8), System::nanoTime, "work",
+                ProgressLine.Unit.COUNT, "");
+        String result = p.during(java.time.Duration.ZERO, () -> {
+            long deadline = System.nanoTime() + 30 * SECOND;
+            while (!written().contains("work (") && System.nanoTime() < deadline) {
+                try {
+                    Thread.sleep(10);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+            return "done";
+        });
+        assertEquals("done", result);
+        assertTrue(written().contains("\r\033[Kwork (0s)"), written());
+        assertTrue(written().endsWith("\r\033[K"), "erased when the call returns: " + written());
+    }
+
+    @Test
+    void aQuickCallDrawsNothing() {
+        ProgressLine p = line(ProgressLine.Unit.COUNT, "");
+        assertEquals(7, p.during(java.time.Duration.ofHours(1), () -> 7));
+        assertEquals("", written());
+    }
+
+    @Test
     void offDrawsNothing() {
         ProgressLine p = ProgressLine.off();
         p.update(1, 2);
@@ -83,5 +133,13 @@ class ProgressLineTest {
         assertFalse(Terminals.isTerminalDevice("/dev/null"));
         assertFalse(Terminals.isTerminalDevice("pipe:[12345]"));
         assertFalse(Terminals.isTerminalDevice("/tmp/out.log"));
+    }
+
+    @Test
+    void sttySizeGivesTheColumns() {
+        assertEquals(100, Terminals.columns("24 100\n"));
+        assertEquals(0, Terminals.columns("0 0"));
+        assertEquals(0, Terminals.columns(""));
+        assertEquals(0, Terminals.columns("stty: 'standard input': Inappropriate ioctl for device"));
     }
 }

@@ -9,6 +9,7 @@ import io.etcdj.launcher.process.LogSink;
 import io.etcdj.launcher.spec.ClusterSpec;
 import io.etcdj.launcher.supervisor.ClusterState;
 import io.etcdj.launcher.supervisor.ControlServer;
+import io.etcdj.launcher.supervisor.StartupProgress;
 import io.etcdj.launcher.supervisor.StateFile;
 import io.etcdj.launcher.supervisor.Supervisor;
 import io.etcdj.launcher.supervisor.TlsProvider;
@@ -46,6 +47,16 @@ final class ClusterRunner {
      */
     static int run(ClusterSpec spec, EtcdBinary binary, Optional<TlsProvider> tls, LogSink sink,
             Duration timeout, OptionalInt uiPort, Consumer<String> progress) throws InterruptedException {
+        return run(spec, binary, tls, sink, timeout, uiPort, progress, null);
+    }
+
+    /**
+     * {@link #run(ClusterSpec, EtcdBinary, Optional, LogSink, Duration, OptionalInt, Consumer)} with
+     * {@code up}'s progress line (null: none), erased once the cluster is up or failed to come up.
+     */
+    static int run(ClusterSpec spec, EtcdBinary binary, Optional<TlsProvider> tls, LogSink sink,
+            Duration timeout, OptionalInt uiPort, Consumer<String> progress, UpProgress startup)
+            throws InterruptedException {
         ClusterSpec effective = uiPort.isPresent() ? DashboardFlags.apply(spec) : spec;
         Supervisor supervisor = new Supervisor(effective, binary, tls, sink, timeout);
         Optional<Dashboard> dashboard = uiPort.isPresent()
@@ -58,7 +69,13 @@ final class ClusterRunner {
             Thread hook = new Thread(supervisor::shutdown, "launcher-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
             Optional<ClusterState> previous = new StateFile(new ClusterLayout(spec.baseDir()).stateFile()).read();
-            supervisor.startCluster(previous, progress);
+            try {
+                supervisor.startCluster(previous, progress, startup == null ? StartupProgress.NONE : startup);
+            } finally {
+                if (startup != null) {
+                    startup.close();
+                }
+            }
             ControlServer control = new ControlServer(supervisor::handle);
             control.start();
             supervisor.attach(control);

@@ -1,5 +1,6 @@
 package io.etcdj.launcher.cli;
 
+import io.etcdj.cli.progress.Terminals;
 import io.etcdj.launcher.ExitCodes;
 import io.etcdj.launcher.LauncherException;
 import io.etcdj.launcher.process.ClusterLayout;
@@ -50,24 +51,43 @@ final class Detacher {
         Process supervisor = pb.start();
 
         long deadline = System.nanoTime() + timeout.plusSeconds(30).toNanos();
-        while (System.nanoTime() < deadline) {
-            Optional<ClusterState> state = stateFile.read().filter(s -> s.supervisorPid() == supervisor.pid());
-            if (state.isPresent() && ClusterState.RUNNING.equals(state.get().phase()) && state.get().controlPort() > 0) {
-                printStarted(ctx, state.get(), binary);
-                return ExitCodes.OK;
+        try (UpProgress progress = new UpProgress(Terminals.progressShown(ctx.out(), ctx.err(), false), ctx.err(),
+                io.etcdj.launcher.process.LogSink.NONE)) {
+            while (System.nanoTime() < deadline) {
+                Optional<ClusterState> state = stateFile.read().filter(s -> s.supervisorPid() == supervisor.pid());
+                if (state.isPresent() && ClusterState.RUNNING.equals(state.get().phase()) && state.get().controlPort() > 0) {
+                    progress.close();
+                    printStarted(ctx, state.get(), binary);
+                    return ExitCodes.OK;
+                }
+                if (state.isPresent() && ClusterState.FAILED.equals(state.get().phase())) {
+                    supervisor.waitFor();
+                    throw new LauncherException(state.get().error());
+                }
+                if (!supervisor.isAlive()) {
+                    throw new LauncherException("the background launcher exited with code " + supervisor.exitValue()
+                            + "; its output:\n" + tail(layout.supervisorLog()));
+                }
+                state.ifPresent(s -> report(progress, s));
+                Thread.sleep(100);
             }
-            if (state.isPresent() && ClusterState.FAILED.equals(state.get().phase())) {
-                supervisor.waitFor();
-                throw new LauncherException(state.get().error());
-            }
-            if (!supervisor.isAlive()) {
-                throw new LauncherException("the background launcher exited with code " + supervisor.exitValue()
-                        + "; its output:\n" + tail(layout.supervisorLog()));
-            }
-            Thread.sleep(100);
         }
         supervisor.destroy();
         throw new LauncherException("the cluster did not come up in time; see " + layout.supervisorLog());
+    }
+
+    /** The background supervisor's start-up as the state file records it: members started, then serving. */
+    private static void report(UpProgress progress, ClusterState state) {
+        int total = state.members().size();
+        int started = (int) state.members().stream().filter(m -> m.pid() > 0).count();
+        if (total == 0 || !ClusterState.STARTING.equals(state.phase())) {
+            return;
+        }
+        if (started < total) {
+            progress.started(started, total);
+        } else {
+            progress.serving(state.serving(), total);
+        }
     }
 
     private static void printStarted(LauncherContext ctx, ClusterState state, EtcdBinary binary) {

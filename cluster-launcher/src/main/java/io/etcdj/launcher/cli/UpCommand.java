@@ -1,5 +1,6 @@
 package io.etcdj.launcher.cli;
 
+import io.etcdj.cli.progress.Terminals;
 import io.etcdj.launcher.process.ConsoleLog;
 import io.etcdj.launcher.process.EtcdBinary;
 import io.etcdj.launcher.spec.ClusterSpec;
@@ -73,7 +74,9 @@ final class UpCommand implements Callable<Integer> {
         ConsoleLog console = new ConsoleLog(ctx.out(), !noColour && ConsoleLog.colourByDefault(ctx.env()), processes);
         console.line("launcher", "etcd binary: " + binary.path() + " (" + binary.origin() + ")");
         console.line("launcher", "base dir: " + spec.baseDir());
-        return ClusterRunner.run(spec, binary, Tls.provider(spec), console, timeout, dashboardPort,
-                msg -> console.line("launcher", msg));
+        // Every log line passes the progress line, which makes room for it (see UpProgress).
+        UpProgress logs = new UpProgress(Terminals.progressShown(ctx.out(), ctx.err(), false), ctx.err(), console);
+        return ClusterRunner.run(spec, binary, Tls.provider(spec), logs, timeout, dashboardPort,
+                msg -> logs.line("launcher", msg), logs);
     }
 }

@@ -18,6 +18,8 @@ import java.util.Optional;
  * @param tls the CA and client certificate files when the cluster uses TLS
  * @param removed members of the cluster file that remove-member took out of the cluster
  * @param dashboard the address of the dashboard the supervisor serves ({@code up --ui}), else ""
+ * @param serving how many members were found serving clients while the cluster was brought up
+ *     ({@code up --detach} draws its progress line from it; 0 in state files written before it existed)
  */
 public record ClusterState(
         String phase,
@@ -31,7 +33,8 @@ public record ClusterState(
         TlsState tls,
         List<MemberState> members,
         List<String> removed,
-        String dashboard) {
+        String dashboard,
+        int serving) {
 
     public static final String STARTING = "starting";
     public static final String RUNNING = "running";

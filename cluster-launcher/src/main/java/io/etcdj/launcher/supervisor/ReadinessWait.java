@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.BooleanSupplier;
 
@@ -33,6 +34,11 @@ final class ReadinessWait {
 
     /** Returns the members still not serving when time ran out, or throws if {@code strict}. */
     List<MemberProcess> await(List<MemberProcess> wanted, boolean strict) {
+        return await(wanted, strict, (serving, total) -> { });
+    }
+
+    /** {@link #await(List, boolean)}, telling {@code serving} each time one more member serves (count, of all). */
+    List<MemberProcess> await(List<MemberProcess> wanted, boolean strict, BiConsumer<Integer, Integer> serving) {
         long deadline = System.nanoTime() + timeout.toNanos();
         List<MemberProcess> pending = new ArrayList<>(wanted);
         Map<MemberProcess, MemberClient> open = new HashMap<>();
@@ -46,6 +52,7 @@ final class ReadinessWait {
                     try {
                         c.status();
                         pending.remove(mp);
+                        serving.accept(wanted.size() - pending.size(), wanted.size());
                     } catch (MemberCallException notYet) {
                         // still starting
                     }

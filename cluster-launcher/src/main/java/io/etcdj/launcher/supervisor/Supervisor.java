@@ -60,6 +60,8 @@ public final class Supervisor {
     /** The dashboard's address when this supervisor serves one, for the state file. */
     private String dashboard = "";
     private boolean shutDown;
+    /** Members found serving clients while the cluster was brought up (the state file's {@code serving}). */
+    private int serving;
     /** Set before shutdown takes the lock, so a start-up wait holding it gives up at once. */
     private volatile boolean stopping;
 
@@ -94,6 +96,16 @@ public final class Supervisor {
      * data dirs still exist: a removed member stays out, an added one comes back.
      */
     public synchronized void startCluster(Optional<ClusterState> previous, Consumer<String> progress) {
+        startCluster(previous, progress, StartupProgress.NONE);
+    }
+
+    /**
+     * {@link #startCluster(Optional, Consumer)}, reporting the members started and serving to
+     * {@code startup}; each member found serving is also recorded in the state file, where
+     * {@code up --detach} reads it.
+     */
+    public synchronized void startCluster(Optional<ClusterState> previous, Consumer<String> progress,
+            StartupProgress startup) {
         try {
             List<Peer> founders = CommandLineBuilder.founders(spec.members());
             List<MemberProcess> created = new ArrayList<>();
@@ -118,12 +130,19 @@ public final class Supervisor {
             for (MemberProcess mp : created) {
                 startProxy(mp.spec());
             }
+            int started = 0;
             for (MemberProcess mp : created) {
                 progress.accept("starting " + mp.spec().process() + ": " + String.join(" ", mp.command()));
                 mp.start();
+                startup.started(++started, created.size());
             }
             save();
-            awaitReady(created, true);
+            startup.serving(0, created.size());
+            newReadinessWait().await(created, true, (n, total) -> {
+                serving = n;
+                save();
+                startup.serving(n, total);
+            });
             phase = ClusterState.RUNNING;
             save();
         } catch (IOException e) {
@@ -163,7 +182,11 @@ public final class Supervisor {
      * members still not serving when time ran out, or throws if {@code strict}.
      */
     List<MemberProcess> awaitReady(List<MemberProcess> wanted, boolean strict) {
-        return new ReadinessWait(startTimeout, this::clientFor, () -> stopping, layout).await(wanted, strict);
+        return newReadinessWait().await(wanted, strict);
+    }
+
+    private ReadinessWait newReadinessWait() {
+        return new ReadinessWait(startTimeout, this::clientFor, () -> stopping, layout);
     }
 
     boolean tlsEnabled() {
@@ -370,6 +393,6 @@ public final class Supervisor {
         stateFile.write(new ClusterState(phase, error, ProcessHandle.current().pid(),
                 live ? control.port() : 0, live ? control.secret() : "", layout.baseDir().toString(),
                 binary.path() + " (" + binary.origin() + ")", spec.faults().name().toLowerCase(Locale.ROOT),
-                tlsState, states, List.copyOf(removed), dashboard));
+                tlsState, states, List.copyOf(removed), dashboard, serving));
     }
 }

@@ -41,7 +41,7 @@ class ControlProtocolTest {
 
     private ClusterState state(String secret) {
         return new ClusterState(ClusterState.RUNNING, "", ProcessHandle.current().pid(), server.port(), secret,
-                "base", "etcd", "none", null, List.of(), List.of(), "");
+                "base", "etcd", "none", null, List.of(), List.of(), "", 0);
     }
 
     private int send(ClusterState state, String... words) {
@@ -72,7 +72,7 @@ class ControlProtocolTest {
     @Test
     void aStoppedClusterIsNotContacted() {
         ClusterState stopped = new ClusterState(ClusterState.STOPPED, "", ProcessHandle.current().pid(), server.port(),
-                server.secret(), "base", "etcd", "none", null, List.of(), List.of(), "");
+                server.secret(), "base", "etcd", "none", null, List.of(), List.of(), "", 0);
         LauncherException e = assertThrows(LauncherException.class, () -> send(stopped, "kill", "a"));
         assertEquals(ExitCodes.NOT_RUNNING, e.exitCode());
     }

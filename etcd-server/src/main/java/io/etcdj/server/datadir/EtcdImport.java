@@ -24,16 +24,24 @@ import java.util.TreeMap;
 final class EtcdImport {
     private final SnapshotFile source;
     private final BboltReader reader;
+    private final RestoreProgress progress;
+    private long written;
 
-    private EtcdImport(SnapshotFile source, BboltReader reader) {
+    private EtcdImport(SnapshotFile source, BboltReader reader, RestoreProgress progress) {
         this.source = source;
         this.reader = reader;
+        this.progress = progress;
     }
 
     /** Converts {@code source} into the new backend file {@code target} (which must not exist). */
     static void convert(SnapshotFile source, Path target) throws DataDirException {
+        convert(source, target, RestoreProgress.NONE);
+    }
+
+    /** {@link #convert(SnapshotFile, Path)}, reporting each record copied to {@code progress}. */
+    static void convert(SnapshotFile source, Path target, RestoreProgress progress) throws DataDirException {
         try (BboltReader reader = open(source)) {
-            EtcdImport imp = new EtcdImport(source, reader);
+            EtcdImport imp = new EtcdImport(source, reader, progress);
             Map<String, byte[]> buckets = imp.buckets();
             Map<String, byte[]> meta = imp.entries(buckets.get(EtcdSchema.META));
             EtcdSchema.checkStorageVersion(meta.get(EtcdSchema.STORAGE_VERSION));
@@ -93,22 +101,30 @@ final class EtcdImport {
             String name = b.getKey();
             Bucket ours = EtcdSchema.COPIED.get(name);
             if (ours == Bucket.KEY) {
-                walk(name, b.getValue(), (k, v) -> {
+                walk(name, b.getValue(), counted((k, v) -> {
                     if (!EtcdSchema.isRevisionKey(k)) {
                         throw new DataDirException("cannot read etcd snapshot " + source.path()
                                 + ": key bucket holds a key that is not a revision (" + k.length + " bytes)");
                     }
                     tx.put(Bucket.KEY, k, v);
-                });
+                }));
             } else if (ours != null) {
-                walk(name, b.getValue(), (k, v) -> tx.put(ours, k, v));
+                walk(name, b.getValue(), counted((k, v) -> tx.put(ours, k, v)));
             } else if (name.equals(EtcdSchema.LEASE)) {
-                walk(name, b.getValue(), (k, v) -> tx.put(Bucket.LEASE, k, EtcdSchema.leaseFromEtcd(k, v)));
+                walk(name, b.getValue(), counted((k, v) -> tx.put(Bucket.LEASE, k, EtcdSchema.leaseFromEtcd(k, v))));
             } else if (name.equals(EtcdSchema.ALARM)) {
-                walk(name, b.getValue(), (k, v) -> tx.put(Bucket.ALARM, EtcdSchema.alarmFromEtcd(k), new byte[0]));
+                walk(name, b.getValue(), counted((k, v) -> tx.put(Bucket.ALARM, EtcdSchema.alarmFromEtcd(k), new byte[0])));
             }
             // meta is copied key by key below; members, members_removed and cluster are rebuilt by the restore
         }
+    }
+
+    /** {@code copy}, then one more record written reported to the progress. */
+    private Entry counted(Entry copy) {
+        return (k, v) -> {
+            copy.accept(k, v);
+            progress.recordsWritten(++written);
+        };
     }
 
     private void copyMeta(Map<String, byte[]> meta, WriteTx tx) throws DataDirException {

@@ -53,7 +53,12 @@ public final class SnapshotFile {
 
     /** Checks the SHA-256 trailer, as {@link #copyDbTo} does, without copying. */
     public void verifyHash(boolean skipHashCheck) throws DataDirException {
-        copyDbTo(OutputStream.nullOutputStream(), skipHashCheck);
+        verifyHash(skipHashCheck, RestoreProgress.NONE);
+    }
+
+    /** {@link #verifyHash(boolean)}, reporting the bytes read to {@code progress}. */
+    public void verifyHash(boolean skipHashCheck, RestoreProgress progress) throws DataDirException {
+        copyDbTo(OutputStream.nullOutputStream(), skipHashCheck, progress);
     }
 
     public boolean hasChecksum() {
@@ -70,14 +75,19 @@ public final class SnapshotFile {
      * the copy is made first so the check reads the bytes that will be used.
      */
     public void copyDbTo(Path target, boolean skipHashCheck) throws DataDirException {
+        copyDbTo(target, skipHashCheck, RestoreProgress.NONE);
+    }
+
+    /** {@link #copyDbTo(Path, boolean)}, reporting the bytes copied to {@code progress}. */
+    public void copyDbTo(Path target, boolean skipHashCheck, RestoreProgress progress) throws DataDirException {
         try (OutputStream out = Files.newOutputStream(target)) {
-            copyDbTo(out, skipHashCheck);
+            copyDbTo(out, skipHashCheck, progress);
         } catch (IOException e) {
             throw IoErrors.describe("open", target, e);
         }
     }
 
-    private void copyDbTo(OutputStream out, boolean skipHashCheck) throws DataDirException {
+    private void copyDbTo(OutputStream out, boolean skipHashCheck, RestoreProgress progress) throws DataDirException {
         if (!hasChecksum() && !skipHashCheck) {
             throw new DataDirException("snapshot missing hash but --skip-hash-check=false");
         }
@@ -85,7 +95,7 @@ public final class SnapshotFile {
         byte[] expected = new byte[SHA256_SIZE];
         try (InputStream in = Files.newInputStream(path)) {
             DigestInputStream digesting = new DigestInputStream(in, sha256());
-            copy(digesting, out, dbSize());
+            copy(digesting, out, dbSize(), progress);
             actual = digesting.getMessageDigest().digest();
             if (hasChecksum() && in.readNBytes(expected, 0, SHA256_SIZE) != SHA256_SIZE) {
                 throw new DataDirException("unexpected EOF reading " + path);
@@ -98,7 +108,7 @@ public final class SnapshotFile {
         }
     }
 
-    private static void copy(InputStream in, OutputStream out, long n) throws IOException {
+    private static void copy(InputStream in, OutputStream out, long n, RestoreProgress progress) throws IOException {
         byte[] buf = new byte[64 * 1024];
         long left = n;
         while (left > 0) {
@@ -108,6 +118,7 @@ public final class SnapshotFile {
             }
             out.write(buf, 0, r);
             left -= r;
+            progress.bytesRead(n - left, n);
         }
     }
 

@@ -50,6 +50,11 @@ public final class SnapshotRestore {
     }
 
     public static void restore(RestoreConfig cfg) throws DataDirException {
+        restore(cfg, RestoreProgress.NONE);
+    }
+
+    /** {@link #restore(RestoreConfig)}, reporting the snapshot bytes read and records written to {@code progress}. */
+    public static void restore(RestoreConfig cfg, RestoreProgress progress) throws DataDirException {
         DataDirLayout layout = cfg.layout();
         checkTargets(layout);
         // Everything is made in a staging place beside the targets and renamed in at the end, so a
@@ -63,10 +68,10 @@ public final class SnapshotRestore {
             Files.createDirectories(staging.snapDir());
             SnapshotFile source = SnapshotFile.of(cfg.snapshot(), "open");
             if (source.isBbolt()) {
-                source.verifyHash(cfg.skipHashCheck());
-                EtcdImport.convert(source, staging.backendFile());
+                source.verifyHash(cfg.skipHashCheck(), progress);
+                EtcdImport.convert(source, staging.backendFile(), progress);
             } else {
-                source.copyDbTo(staging.backendFile(), cfg.skipHashCheck());
+                source.copyDbTo(staging.backendFile(), cfg.skipHashCheck(), progress);
             }
             List<Member> members = cfg.cluster().members();
             long commit = members.size();

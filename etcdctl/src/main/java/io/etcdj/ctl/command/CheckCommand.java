@@ -9,6 +9,8 @@ import io.etcdj.api.etcdserverpb.RangeRequest;
 import io.etcdj.api.etcdserverpb.RangeResponse;
 import io.etcdj.cli.CliException;
 import io.etcdj.cli.ExitCodes;
+import io.etcdj.cli.progress.ProgressLine;
+import io.etcdj.cli.progress.Terminals;
 import io.etcdj.client.EtcdClient;
 import io.etcdj.client.EtcdClientException;
 import io.etcdj.ctl.check.DatascaleLoad;
@@ -39,6 +41,15 @@ import picocli.CommandLine.Parameters;
         subcommands = {CheckCommand.Datascale.class, CheckCommand.Perf.class})
 public final class CheckCommand {
 
+    /**
+     * The width etcdctl's counter is drawn to: the controlling terminal's columns, which etcdctl's
+     * progress-bar library reads from {@code /dev/tty} whatever stdout is. Only for this process's
+     * own stdout (the checks run in a process of their own; output captured in-process has no bar).
+     */
+    static int counterWidth(CtlContext ctx) {
+        return ctx.out().stream() == System.out ? Terminals.controllingTerminalColumns() : 0;
+    }
+
     /** Refuses a prefix that already holds keys, as both checks do. */
     static void requireEmpty(EtcdClient client, String prefix) {
         ByteString key = ByteString.copyFromUtf8(prefix);
@@ -54,6 +65,20 @@ public final class CheckCommand {
         ByteString key = ByteString.copyFromUtf8(prefix);
         return client.kv(s -> s.deleteRange(DeleteRangeRequest.newBuilder().setKey(key)
                 .setRangeEnd(KeyRanges.prefixEnd(key)).build()));
+    }
+
+    /**
+     * {@link #deletePrefix}, with a progress line (beyond etcd) when the deletion takes over a
+     * second: etcdctl prints nothing while it deletes the check's keys, which for the larger loads
+     * takes a while. Drawn only once etcdctl's own counter has ended its line, so the counter's text
+     * on the screen is never erased.
+     */
+    static DeleteRangeResponse deletePrefixShowingProgress(CtlContext ctx, EtcdClient client, String prefix,
+                                                           String check, ProgressCounter counter) {
+        ProgressLine line = counter.endedItsLine()
+                ? CommandProgress.line(ctx, check + ": deleting the check's keys", ProgressLine.Unit.COUNT, "")
+                : ProgressLine.off();
+        return line.during(Duration.ofSeconds(1), () -> deletePrefix(client, prefix));
     }
 
     /** --auto-compact and --auto-defrag after a check, with etcdctl's progress lines. */
@@ -112,6 +137,16 @@ public final class CheckCommand {
         @Parameters(arity = "0..*", hidden = true)
         List<String> ignored;
 
+        /**
+         * Always: the counter's width comes from the caller's controlling terminal, which only a
+         * process of the caller's own has (and at a terminal the clean-up's progress line needs its
+         * stderr). A check runs a minute; a JVM's start does not matter.
+         */
+        @Override
+        public boolean needsOwnProcess(boolean terminal) {
+            return true;
+        }
+
         private final Duration duration;
 
         public Perf() {
@@ -130,13 +165,14 @@ public final class CheckCommand {
             EtcdClient client = ctx.client();
             requireEmpty(client, prefix);
             PerfRun.Result result;
-            try (ProgressCounter ignoredBar = ProgressCounter.seconds(ctx.out(), (int) duration.toSeconds())) {
+            ProgressCounter bar = ProgressCounter.seconds(ctx.out(), (int) duration.toSeconds(), counterWidth(ctx));
+            try (bar) {
                 result = new PerfRun(client, model, prefix, duration).run();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new CliException(ExitCodes.INTERRUPTED, "interrupted");
             }
-            cleanUp(client);
+            cleanUp(client, bar);
             if (!verdict(ctx.out(), result, model)) {
                 ctx.out().println("FAIL");
                 throw new CliException(ExitCodes.ERROR, null);
@@ -144,10 +180,10 @@ public final class CheckCommand {
             ctx.out().println("PASS");
         }
 
-        private void cleanUp(EtcdClient client) {
+        private void cleanUp(EtcdClient client, ProgressCounter bar) {
             DeleteRangeResponse deleted;
             try {
-                deleted = deletePrefix(client, prefix);
+                deleted = deletePrefixShowingProgress(ctx, client, prefix, "check perf", bar);
             } catch (EtcdClientException e) {
                 ctx.out().println("FAIL: Cleanup failed during key deletion: ERROR(" + e.getMessage() + ")");
                 return;
@@ -215,6 +251,16 @@ public final class CheckCommand {
         @Parameters(arity = "0..*", hidden = true)
         List<String> ignored;
 
+        /**
+         * Always: the counter's width comes from the caller's controlling terminal, which only a
+         * process of the caller's own has (and at a terminal the clean-up's progress line needs its
+         * stderr). A check runs a minute; a JVM's start does not matter.
+         */
+        @Override
+        public boolean needsOwnProcess(boolean terminal) {
+            return true;
+        }
+
         @Override
         protected void run() {
             DatascaleLoad model = DatascaleLoad.byName(load)
@@ -230,7 +276,8 @@ public final class CheckCommand {
             ctx.out().println("Start data scale check for work load [" + model.pairs() + " key-value pairs, "
                     + DatascaleLoad.KEY_VALUE_BYTES + " bytes per key-value, " + model.clients() + " concurrent clients].");
             LatencyStats stats;
-            try (ProgressCounter bar = ProgressCounter.steps(ctx.out(), model.pairs())) {
+            ProgressCounter bar = ProgressCounter.steps(ctx.out(), model.pairs(), counterWidth(ctx));
+            try (bar) {
                 stats = new DatascaleRun(client, model, prefix).run(bar);
                 bar.finish();
             } catch (InterruptedException e) {
@@ -242,7 +289,7 @@ public final class CheckCommand {
                 ctx.out().println("FAIL: Could not read process_resident_memory_bytes after the put operations.");
                 throw new CliException(ExitCodes.ERROR, null);
             }
-            DeleteRangeResponse deleted = deletePrefix(client, prefix);
+            DeleteRangeResponse deleted = deletePrefixShowingProgress(ctx, client, prefix, "check datascale", bar);
             compactAndDefrag(ctx, client, deleted.getHeader().getRevision(), autoCompact, autoDefrag);
             if (printErrors(ctx.out(), stats)) {
                 throw new CliException(ExitCodes.ERROR, null);

@@ -18,8 +18,7 @@ final class CommandProgress {
 
     /** Whether this invocation may draw a progress line. */
     static boolean shown(CtlContext ctx) {
-        return ctx.out().stream() == System.out && ctx.err() == System.err
-                && !"json".equals(ctx.options().writeOut()) && Terminals.interactive();
+        return Terminals.progressShown(ctx.out().stream(), ctx.err(), "json".equals(ctx.options().writeOut()));
     }
 
     static ProgressLine line(CtlContext ctx, String label, ProgressLine.Unit unit, String noun) {

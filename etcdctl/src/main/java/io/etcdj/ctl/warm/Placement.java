@@ -13,7 +13,8 @@ import java.util.Set;
  * (lock and watch with a command), commands that talk to a terminal through the console (the shell,
  * password prompts) when the caller has one, {@code --debug} (it reconfigures JVM-wide logging), and
  * etcdutl command lines naming relative paths (etcdutl's code opens them against the process's
- * working directory, which a shared server cannot have per call).
+ * working directory, which a shared server cannot have per call), and etcdutl's snapshot restore at
+ * a terminal (its progress line needs the process's own stderr).
  */
 final class Placement {
 
@@ -36,6 +37,13 @@ final class Placement {
         String user = o.user();
         String password = o.password();
         return user != null && !user.isEmpty() && !user.contains(":") && (password == null || password.isEmpty());
+    }
+
+    static boolean etcdutlRunsHere(List<String> args, boolean terminal) {
+        if (terminal && args.contains("restore")) {
+            return false;
+        }
+        return etcdutlRunsHere(args);
     }
 
     static boolean etcdutlRunsHere(List<String> args) {

@@ -164,7 +164,7 @@ final class WarmCall implements Runnable {
         String[] args = call.args().toArray(new String[0]);
         boolean terminal = call.stdinTty() && call.stdoutTty();
         if ("etcdutl".equals(call.tool())) {
-            if (!Placement.etcdutlRunsHere(call.args())) {
+            if (!Placement.etcdutlRunsHere(call.args(), terminal)) {
                 throw new OwnProcessRequired();
             }
             release.release();

@@ -49,4 +49,38 @@ class CheckPartsTest {
         assertEquals(true, PerfLoad.byName("XL").isEmpty());
         assertEquals(DatascaleLoad.LARGE, DatascaleLoad.byName("large").orElseThrow());
     }
+
+    /** The clean-up's progress line is drawn only after the counter ended its own line (see CheckCommand). */
+    @Test
+    void aCounterEndsItsLineOnlyWhenItFinishes() {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        io.etcdj.ctl.printer.Out out = new io.etcdj.ctl.printer.Out(new java.io.PrintStream(bytes, true,
+                java.nio.charset.StandardCharsets.UTF_8));
+        ProgressCounter cut = ProgressCounter.steps(out, 10, 0);
+        cut.increment();
+        cut.close();
+        assertEquals(false, cut.endedItsLine(), "stopped by close: its text is where the next output goes");
+        ProgressCounter done = ProgressCounter.steps(out, 1, 0);
+        done.increment();
+        done.finish();
+        done.close();
+        assertEquals(true, done.endedItsLine());
+        assertEquals(true, bytes.toString(java.nio.charset.StandardCharsets.UTF_8).endsWith("\n"));
+    }
+
+    /** Frames etcdctl 3.4's check datascale drew with a controlling terminal 100 columns wide. */
+    @Test
+    void withATerminalWidthTheCounterIsEtcdctlsBar() {
+        assertEquals(" 0 / 10000 B" + " ".repeat(79) + "!   0.00%", ProgressCounter.layout(0, 10000, "", 100));
+        assertEquals(" 1642 / 10000 B" + "o".repeat(11) + "m" + " ".repeat(57) + "!  16.42% 00m01s",
+                ProgressCounter.layout(1642, 10000, " 00m01s", 100));
+        assertEquals(" 10000 / 10000 B" + "o".repeat(72) + "! 100.00% 1s", ProgressCounter.layout(10000, 10000, " 1s", 100));
+    }
+
+    /** Without a terminal width: etcdctl's counter in a file or pipe written with no controlling terminal. */
+    @Test
+    void withoutAWidthNoBarAndNoPadding() {
+        assertEquals(" 3416 / 10000   34.16%", ProgressCounter.layout(3416, 10000, "", 0));
+        assertEquals(" 60 / 60  100.00% 1m0s", ProgressCounter.layout(60, 60, " 1m0s", 0));
+    }
 }

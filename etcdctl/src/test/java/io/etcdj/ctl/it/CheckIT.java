@@ -10,6 +10,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -147,5 +148,75 @@ class CheckIT {
                 ours("check", "datascale", "--load=huge").toString());
         assertEquals(reference("check", "datascale", "--help").toString(), ours("check", "datascale", "--help").toString());
         assertEquals(reference("check", "--help").toString(), ours("check", "--help").toString());
+    }
+
+    /** One redraw of the counter with a bar: counters, the bar, percent, time left or spent, padding. */
+    private static final Pattern BAR_FRAME = Pattern.compile(" (\\d+) / (\\d+) (B(o*m?)( *)!)( +\\d+\\.\\d{2}%)( \\d{2}m\\d{2}s| \\d+s)? *");
+    private static final Pattern PLAIN_FRAME = Pattern.compile(" (\\d+) / (\\d+)  +\\d+\\.\\d{2}%( \\d{2}m\\d{2}s| \\d+s)?");
+    private static final int COLUMNS = 100;
+
+    /**
+     * A datascale run by {@code etcdctl} (the real one or ours) as a process: with a controlling
+     * terminal {@value #COLUMNS} columns wide and stdout in a file ({@code script} gives it the
+     * terminal), or with no controlling terminal at all ({@code setsid}); returns stdout.
+     */
+    private static String datascaleRun(String etcdctl, String prefix, boolean controllingTerminal, Path dir)
+            throws IOException, InterruptedException {
+        String command = etcdctl + " --endpoints=" + etcd.endpoint() + " check datascale --prefix=" + prefix;
+        Path out = dir.resolve(prefix.replace("/", "") + ".out");
+        ProcessBuilder pb = controllingTerminal
+                ? new ProcessBuilder("script", "-qfec", "stty cols " + COLUMNS + "; " + command + " > " + out, "/dev/null")
+                : new ProcessBuilder("sh", "-c", "setsid -w " + command + " > " + out + " < /dev/null");
+        pb.environment().keySet().removeIf(k -> k.startsWith("ETCDCTL") || k.startsWith("ETCDJ_"));
+        pb.environment().put("ETCDCTL_API", "3");
+        pb.environment().put("ETCDJ_NO_DAEMON", "1");
+        pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        Process p = pb.start();
+        assertTrue(p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), command);
+        return java.nio.file.Files.readString(out, StandardCharsets.UTF_8);
+    }
+
+    /** The counter's redraws of a datascale run's stdout. */
+    private static List<String> frames(String out) {
+        return java.util.Arrays.stream(out.replace("\n", "\r").split("\r"))
+                .filter(f -> f.matches(" \\d+ / \\d+ .*")).toList();
+    }
+
+    /**
+     * etcdctl's counter as its Go progress-bar library draws it, checked on the real etcdctl's output
+     * and ours alike: with a controlling terminal (even with stdout in a file) every redraw is a bar
+     * filling the terminal's width, ceil(done/total x cells) cells drawn; with none, no bar and no
+     * padding. The lines around the counter are the same.
+     */
+    @Test
+    void theCounterIsEtcdctlsWithAndWithoutAControllingTerminal(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        String ourEtcdctl = OurMembers.ROOT.resolve("bin/etcdctl").toString();
+        int run = 0;
+        for (String etcdctl : List.of(RealEtcd.ETCDCTL.toString(), ourEtcdctl)) {
+            String withTerminal = datascaleRun(etcdctl, "/tty-" + run + "/", true, dir);
+            List<String> barFrames = frames(withTerminal);
+            assertTrue(barFrames.size() >= 2, etcdctl + ": " + withTerminal);
+            for (String f : barFrames) {
+                Matcher m = BAR_FRAME.matcher(f);
+                assertTrue(m.matches(), etcdctl + " drew " + f);
+                assertEquals(COLUMNS, f.length(), etcdctl + " fills the terminal's width: " + f);
+                long done = Long.parseLong(m.group(1));
+                long total = Long.parseLong(m.group(2));
+                int cells = m.group(3).length() - 2;
+                assertEquals((long) Math.ceil((double) done / total * cells), m.group(4).length(), etcdctl + ": " + f);
+            }
+            assertTrue(barFrames.get(barFrames.size() - 1).startsWith(" 10000 / 10000 Bo"), withTerminal);
+            assertTrue(withTerminal.startsWith("Start data scale check for work load [10000 key-value pairs, "), withTerminal);
+            assertTrue(withTerminal.matches("(?s).*\nPASS: Approximate system memory used : -?\\d+\\.\\d{2} MB\\.\n"), withTerminal);
+
+            String without = datascaleRun(etcdctl, "/nott-" + run + "/", false, dir);
+            List<String> plainFrames = frames(without);
+            assertTrue(plainFrames.size() >= 2, etcdctl + ": " + without);
+            for (String f : plainFrames) {
+                assertTrue(PLAIN_FRAME.matcher(f).matches(), etcdctl + " without a terminal drew " + f);
+            }
+            assertTrue(without.matches("(?s).*\nPASS: Approximate system memory used : -?\\d+\\.\\d{2} MB\\.\n"), without);
+            run++;
+        }
     }
 }

@@ -51,6 +51,11 @@ class OperatorsIT {
     private Run etcdctl(String endpoints, String... args) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(ETCDCTL.toString(), "--endpoints=" + endpoints));
         cmd.addAll(List.of(args));
+        return inPipe(cmd);
+    }
+
+    /** A command line with stdin, stdout and stderr pipes. */
+    private Run inPipe(List<String> cmd) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
         environment(pb);
         Process p = pb.start();
@@ -69,10 +74,16 @@ class OperatorsIT {
 
     /** Our etcdctl at a pseudo-terminal ({@code script -qfec}); returns the screen (stdout and stderr). */
     private String atTerminal(String endpoints, String... args) throws Exception {
-        StringBuilder line = new StringBuilder(TerminalSession.quote(ETCDCTL.toString()))
-                .append(" --endpoints=").append(endpoints);
-        for (String a : args) {
-            line.append(' ').append(TerminalSession.quote(a));
+        List<String> words = new ArrayList<>(List.of(ETCDCTL.toString(), "--endpoints=" + endpoints));
+        words.addAll(List.of(args));
+        return commandAtTerminal(words);
+    }
+
+    /** A command line at a pseudo-terminal; returns the screen. */
+    private String commandAtTerminal(List<String> words) throws Exception {
+        StringBuilder line = new StringBuilder();
+        for (String w : words) {
+            line.append(line.length() == 0 ? "" : " ").append(TerminalSession.quote(w));
         }
         ProcessBuilder pb = new ProcessBuilder("script", "-qfec", line.toString(), "/dev/null").directory(dir.toFile())
                 .redirectErrorStream(true);
@@ -203,6 +214,72 @@ class OperatorsIT {
         }
     }
 
+    /**
+     * The three client features on a three-member cluster of our server and of the real etcd 3.4:
+     * recover-space after NOSPACE defragments every member (found through the member list from one
+     * endpoint) and disarms; with the first member stopped, snapshot save given all three endpoints
+     * takes the file from the next and names it; member remove --name takes the stopped member out.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"ours", "real"})
+    void onAThreeMemberCluster(String which) throws Exception {
+        try (OurMembers members = new OurMembers(dir, server(which))) {
+            List<OurMembers.Member> cluster = List.of(OurMembers.member("c1"), OurMembers.member("c2"),
+                    OurMembers.member("c3"));
+            List<io.etcdj.harness.LoggedProcess> processes = new ArrayList<>();
+            for (OurMembers.Member m : cluster) {
+                processes.add(members.launch(m, Map.of(), "--name=" + m.name(),
+                        "--initial-cluster=" + OurMembers.initialCluster(cluster), "--initial-cluster-state=new",
+                        "--initial-cluster-token=ops3-" + which, "--quota-backend-bytes=" + (8L << 20)));
+            }
+            String all = String.join(",", cluster.stream().map(OurMembers.Member::endpoint).toList());
+            Eventually.poll(Duration.ofSeconds(90), Duration.ofMillis(500), () -> etcdctl(all, "member", "list"),
+                    r -> cluster.stream().allMatch(m -> r.out().contains(", started, " + m.name() + ",")));
+            Eventually.poll(Duration.ofSeconds(60), Duration.ofMillis(500), () -> etcdctl(all, "endpoint", "health"),
+                    r -> r.code() == 0);
+            String list = etcdctl(all, "member", "list").out();
+
+            OurMembers.Member c1 = cluster.get(0);
+            fillUntilNospace(c1.endpoint());
+            Eventually.poll(Duration.ofSeconds(30), Duration.ofMillis(300), () -> etcdctl(c1.endpoint(), "alarm", "list"),
+                    r -> r.out().contains("alarm:NOSPACE"));
+            Run rec = etcdctl(c1.endpoint(), "recover-space");
+            assertEquals(0, rec.code(), rec.out() + rec.err());
+            List<String> lines = rec.out().lines().toList();
+            assertTrue(lines.get(0).matches("compacted revision \\d+"), rec.out());
+            for (OurMembers.Member m : cluster) {
+                String id = memberId(list, m.name());
+                assertEquals(1, lines.stream().filter(l -> l.matches("defragmented " + Pattern.quote("http://" + m.endpoint())
+                        + " \\(member " + id + "\\): \\d+(\\.\\d+)? [kMG]?B -> \\d+(\\.\\d+)? [kMG]?B")).count(),
+                        "each member defragmented once, " + m.name() + ": " + rec.out());
+            }
+            assertTrue(lines.stream().anyMatch(l -> l.startsWith("disarmed alarm NOSPACE of member ")), rec.out());
+            assertTrue(lines.get(lines.size() - 1).matches("space won: \\d+(\\.\\d+)? [kMG]?B on 3 members"), rec.out());
+            assertEquals("", etcdctl(all, "alarm", "list").out());
+            assertEquals(0, etcdctl(all, "put", "after", "1").code());
+
+            processes.get(0).stop(Duration.ofSeconds(30));
+            Run saved = etcdctl(all, "snapshot", "save", "from-any.db");
+            assertEquals(0, saved.code(), saved.err());
+            assertEquals("Snapshot saved at from-any.db\n", saved.out());
+            assertTrue(saved.err().contains("Error: snapshot from " + c1.endpoint() + " failed ("), saved.err());
+            OurMembers.Member c2 = cluster.get(1);
+            assertTrue(saved.err().contains("Snapshot taken from member c2 (" + memberId(list, "c2") + ") at " + c2.endpoint()),
+                    saved.err());
+            assertTrue(Files.size(dir.resolve("from-any.db")) > 0);
+
+            String rest = c2.endpoint() + "," + cluster.get(2).endpoint();
+            Run removed = Eventually.poll(Duration.ofSeconds(30), Duration.ofSeconds(1),
+                    () -> etcdctl(rest, "member", "remove", "--name", "c1"), r -> !r.err().contains("unhealthy cluster"));
+            assertEquals(0, removed.code(), removed.err());
+            Matcher m = REMOVED.matcher(removed.out());
+            assertTrue(m.find(), removed.out());
+            assertEquals(memberId(list, "c1"), m.group(1), "the member named c1 is the one removed");
+            String after = etcdctl(rest, "member", "list").out();
+            assertFalse(after.contains(", c1,"), after);
+        }
+    }
+
     /** Overwrites one key with 256 KB values until the member raises NOSPACE. */
     private static void fillUntilNospace(String endpoint) {
         ByteString value = ByteString.copyFrom(new byte[256 << 10]);
@@ -241,6 +318,70 @@ class OperatorsIT {
 
             String json = atTerminal(eps, "recover-space", "-w", "json");
             assertFalse(json.contains("\033[K"), "no progress line with -w json: " + json);
+        }
+    }
+
+    /** The messages of etcd's restore log lines, in order (3.4's JSON lines or etcdutl's console lines). */
+    private static List<String> logMessages(String err) {
+        List<String> msgs = new ArrayList<>();
+        Matcher json = Pattern.compile("\"msg\":\"([^\"]+)\"").matcher(err);
+        while (json.find()) {
+            msgs.add(json.group(1));
+        }
+        Matcher console = Pattern.compile("^\\S+\tinfo\t([^\t]+)\t", Pattern.MULTILINE).matcher(err);
+        while (console.find()) {
+            msgs.add(console.group(1));
+        }
+        return msgs;
+    }
+
+    /**
+     * snapshot restore (etcdctl's, and etcdutl's) of a snapshot from our member and from the real
+     * etcd: at a terminal a progress line of the bytes read (and, for etcd's bbolt file, the records
+     * written) is drawn and erased; in a pipe stdout is etcdctl 3.4's (empty), its log lines say the
+     * same things in the same order, and no byte of a progress line is written.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"ours", "real"})
+    void restoreProgressLineAtATerminalOnly(String which) throws Exception {
+        try (OurMembers members = new OurMembers(dir, server(which))) {
+            OurMembers.Member m = startOne(members, which, "rest1");
+            for (int i = 0; i < 50; i++) {
+                assertEquals(0, etcdctl(m.endpoint(), "put", "k" + i, "v" + i).code());
+            }
+            assertEquals(0, etcdctl(m.endpoint(), "snapshot", "save", "s.db").code());
+        }
+        Path etcdutl = OurMembers.ROOT.resolve("bin/etcdutl");
+
+        String ctlScreen = commandAtTerminal(List.of(ETCDCTL.toString(), "snapshot", "restore", "s.db", "--data-dir", "tty1"));
+        assertTrue(ctlScreen.contains("\r\033[Ksnapshot restore: "), ctlScreen);
+        String utlScreen = commandAtTerminal(List.of(etcdutl.toString(), "snapshot", "restore", "s.db", "--data-dir", "tty2"));
+        assertTrue(utlScreen.contains("\r\033[Ksnapshot restore: "), utlScreen);
+        if ("real".equals(which)) {
+            assertTrue(utlScreen.contains("\r\033[Ksnapshot restore: writing: "), "etcd's file is converted record by record: "
+                    + utlScreen);
+        }
+        for (String screen : List.of(ctlScreen, utlScreen)) {
+            assertTrue(Pattern.compile("\r\033\\[K\\d{4}-\\d{2}-\\d{2}T").matcher(screen).find(),
+                    "the line is erased before the next log line, which starts the line: " + screen);
+            assertTrue(screen.contains("restored snapshot"), screen);
+        }
+        assertTrue(Files.isDirectory(dir.resolve("tty1/member/wal")));
+        assertTrue(Files.isDirectory(dir.resolve("tty2/member/wal")));
+        String json = commandAtTerminal(List.of(etcdutl.toString(), "-w", "json", "snapshot", "restore", "s.db", "--data-dir", "tty3"));
+        assertFalse(json.contains("\033[K") || json.contains("snapshot restore: "), "no progress line with -w json: " + json);
+        assertTrue(Files.isDirectory(dir.resolve("tty3/member/wal")));
+
+        Run real = inPipe(List.of(RealEtcd.ETCDCTL.toString(), "snapshot", "restore", "s.db", "--data-dir", "pipe0"));
+        assertEquals(0, real.code(), real.err());
+        Run ctl = inPipe(List.of(ETCDCTL.toString(), "snapshot", "restore", "s.db", "--data-dir", "pipe1"));
+        Run utl = inPipe(List.of(etcdutl.toString(), "snapshot", "restore", "s.db", "--data-dir", "pipe2"));
+        for (Run ours : List.of(ctl, utl)) {
+            assertEquals(real.code(), ours.code(), ours.err());
+            assertEquals(real.out(), ours.out(), "stdout as etcdctl 3.4's");
+            assertEquals(logMessages(real.err()), logMessages(ours.err()), ours.err());
+            assertFalse(ours.err().contains("\r") || ours.err().contains("\033"), "no progress line in a pipe: " + ours.err());
+            assertFalse(ours.err().contains("snapshot restore: "), ours.err());
         }
     }
 

@@ -132,6 +132,15 @@ final class TerminalSession implements AutoCloseable {
         return new Screen(shown, code);
     }
 
+    /**
+     * The screen without our progress lines (beyond etcd): each drawing ({@code \r\033[K} and the
+     * line's text) is erased by the next {@code \r\033[K} before anything else is printed, so what
+     * stays on the screen is the text around them. etcdctl never writes {@code \033[K}.
+     */
+    static String withoutProgressLines(String screen) {
+        return screen.replaceAll("\r\033\\[K[^\r\n]*(?=\r\033\\[K)", "").replace("\r\033[K", "");
+    }
+
     /** A word for the shell: single-quoted unless it is plain. */
     static String quote(String word) {
         if (!word.isEmpty() && word.matches("[A-Za-z0-9_./:=@%+,-]+")) {

@@ -30,4 +30,12 @@ class PlacementTest {
     void restoreWithoutDataDirWritesIntoTheWorkingDirectory() {
         assertFalse(Placement.etcdutlRunsHere(List.of("snapshot", "restore", "/tmp/s.db")));
     }
+
+    @Test
+    void restoreAtATerminalRunsInItsOwnProcessForItsProgressLine() {
+        List<String> restore = List.of("snapshot", "restore", "/srv/backup/s.db", "--data-dir=/srv/etcd/d");
+        assertFalse(Placement.etcdutlRunsHere(restore, true));
+        assertTrue(Placement.etcdutlRunsHere(restore, false));
+        assertTrue(Placement.etcdutlRunsHere(List.of("snapshot", "status", "/srv/backup/s.db"), true));
+    }
 }
