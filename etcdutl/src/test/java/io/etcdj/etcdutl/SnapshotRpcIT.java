@@ -115,15 +115,6 @@ class SnapshotRpcIT {
     }
 
     @Test
-    void ourEtcdctlSavesTheSameFormat() throws Exception {
-        Path file = home.resolve("by-our-etcdctl.db");
-        Tool.Result save = Tool.ourEtcdctl(ours.endpoint(), "snapshot", "save", file.toString()).ok();
-        assertTrue(save.out().contains("Snapshot saved at " + file), save.out());
-        assertEquals(served.latest(), status(file).get("revision").asLong());
-        assertTrue(hasItsSha256(file), "the SHA-256 trailer of the saved file");
-    }
-
-    @Test
     void aRealEtcdRestoredFromOurSnapshotServesWhatOursServed() throws Exception {
         EtcdProcess restored = RES.track(EtcdProcess.of(ServerCommand.realEtcd(), "restored-real", home));
         Tool.etcdctl("127.0.0.1:1", "snapshot", "restore", ourSnapshot.toString(), "--data-dir", restored.dataDir().toString(),
@@ -138,22 +129,16 @@ class SnapshotRpcIT {
     }
 
     @Test
-    void ourToolsRestoreOurSnapshot() throws Exception {
-        for (boolean byEtcdutl : List.of(true, false)) {
-            EtcdProcess restored = RES.track(EtcdProcess.of(ServerCommand.ours(), byEtcdutl ? "by-etcdutl" : "by-etcdctl", home));
-            String[] args = {"snapshot", "restore", ourSnapshot.toString(), "--data-dir", restored.dataDir().toString(),
+    void ourEtcdutlRestoresOurSnapshot() throws Exception {
+        // our etcdctl's save and restore of this format: etcdctl's SnapshotRestoreIT (that module is built after this one)
+        EtcdProcess restored = RES.track(EtcdProcess.of(ServerCommand.ours(), "by-etcdutl", home));
+        Tool.etcdutl("snapshot", "restore", ourSnapshot.toString(), "--data-dir", restored.dataDir().toString(),
                 "--name", restored.name(), "--initial-cluster", restored.name() + "=" + restored.peerUrl(),
-                "--initial-advertise-peer-urls", restored.peerUrl()};
-            if (byEtcdutl) {
-                Tool.etcdutl(args).ok();
-            } else {
-                Tool.ourEtcdctl("127.0.0.1:1", args).ok();
-            }
-            restored.start();
-            assertSameHistory(served, history(restored.endpoint(), served.compacted()));
-            assertUsersAndRoles(restored.endpoint());
-            restored.stop();
-        }
+                "--initial-advertise-peer-urls", restored.peerUrl()).ok();
+        restored.start();
+        assertSameHistory(served, history(restored.endpoint(), served.compacted()));
+        assertUsersAndRoles(restored.endpoint());
+        restored.stop();
     }
 
     @Test

@@ -15,9 +15,6 @@ final class Tool {
     /** The launcher a user runs (module dir is the working directory of the test JVM). */
     static final Path ETCDUTL = Path.of(System.getProperty("user.dir")).getParent().resolve("bin").resolve("etcdutl");
 
-    /** Our etcdctl launcher, beside bin/etcdutl. */
-    static final Path OUR_ETCDCTL = ETCDUTL.resolveSibling("etcdctl");
-
     record Result(int code, String out, String err) {
         Result ok() {
             if (code != 0) {
@@ -41,13 +38,6 @@ final class Tool {
         List<String> cmd = new ArrayList<>(List.of(ETCDCTL, "--endpoints=" + endpoints, "--command-timeout=10s"));
         cmd.addAll(List.of(args));
         return run(cmd, input);
-    }
-
-    /** Our bin/etcdctl, with the same arguments as {@link #etcdctl}. */
-    static Result ourEtcdctl(String endpoints, String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of(OUR_ETCDCTL.toString(), "--endpoints=" + endpoints, "--command-timeout=10s"));
-        cmd.addAll(List.of(args));
-        return run(cmd);
     }
 
     static Result etcdutl(String... args) throws IOException, InterruptedException {

@@ -46,6 +46,21 @@ class SnapshotRestoreIT {
         return new Run(p.waitFor(), new String(out, StandardCharsets.UTF_8), new String(err, StandardCharsets.UTF_8));
     }
 
+    /**
+     * The file is etcd's: a bbolt file (its magic in the first meta page) followed by the SHA-256
+     * of what precedes it, as etcd's snapshot save writes it and its restore checks it.
+     */
+    private static void assertEtcdsFormat(Path file) throws Exception {
+        byte[] all = Files.readAllBytes(file);
+        assertTrue(all.length > 4096 + 32, "size " + all.length);
+        int magic = java.nio.ByteBuffer.wrap(all, 16, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt();
+        assertEquals(0xED0CDAED, magic, "bbolt's magic in the first meta page");
+        byte[] body = java.util.Arrays.copyOf(all, all.length - 32);
+        byte[] trailer = java.util.Arrays.copyOfRange(all, all.length - 32, all.length);
+        assertTrue(java.util.Arrays.equals(java.security.MessageDigest.getInstance("SHA-256").digest(body), trailer),
+                "the SHA-256 trailer of the saved file");
+    }
+
     @Test
     void backupWithSnapshotSaveAndRestoreIntoANewThreeMemberCluster() throws Exception {
         members = new OurMembers(dir);
@@ -60,6 +75,7 @@ class SnapshotRestoreIT {
         assertEquals(0, save.code(), save.err());
         assertTrue(save.out().contains("Snapshot saved at snapshot.db"), save.out());
         members.close();
+        assertEtcdsFormat(dir.resolve("snapshot.db"));
 
         Run status = etcdctl("snapshot", "status", "snapshot.db", "-w", "json");
         assertEquals(0, status.code(), status.err());
