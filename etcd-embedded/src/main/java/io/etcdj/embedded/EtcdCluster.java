@@ -89,8 +89,9 @@ public final class EtcdCluster implements AutoCloseable {
             }
             overrideWith(flags, b.additionalArgs);
             HealthProbe probe = new HealthProbe(clientUrls.get(i));
-            MemberRunner runner = b.mode == Mode.IN_PROCESS ? new InProcessRunner(member)
-                    : new ChildProcessRunner(member, root.resolve(member + ".log"), probe);
+            String failpoints = b.failpoints.get(member);
+            MemberRunner runner = b.mode == Mode.IN_PROCESS ? new InProcessRunner(member, failpoints)
+                    : new ChildProcessRunner(member, root.resolve(member + ".log"), probe, failpoints);
             List<String> fixed = List.copyOf(flags);
             list.add(new EtcdMember(member, clientUrls.get(i), peerUrls.get(i), dataDir, runner, probe, () -> fixed,
                     b.startTimeout));
@@ -271,6 +272,7 @@ public final class EtcdCluster implements AutoCloseable {
         private Path dataRoot;
         private Duration startTimeout = Duration.ofSeconds(60);
         private final java.util.Map<String, TlsFiles> serverCertificates = new java.util.HashMap<>();
+        private final java.util.Map<String, String> failpoints = new java.util.HashMap<>();
 
         private Builder() {
         }
@@ -327,6 +329,20 @@ public final class EtcdCluster implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Failpoints of the member named {@code memberName}, as {@code name=action[,name=action]}
+         * ({@code sleep(millis)} or {@code crash}; the points are listed in docs/testing.md): that
+         * member alone runs them, from its every start. A {@code crash} halts the member's JVM, so
+         * it needs {@link Mode#CHILD_PROCESS}.
+         *
+         * @throws IllegalArgumentException if {@code spec} is malformed
+         */
+        public Builder failpoints(String memberName, String spec) {
+            io.etcdj.server.etcdserver.Failpoints.validate(spec);
+            this.failpoints.put(requireText(memberName, "member name"), spec);
+            return this;
+        }
+
         /** Keep the data dirs here (not deleted on close) instead of in a temporary directory. */
         public Builder dataRoot(Path dir) {
             this.dataRoot = dir;
@@ -340,6 +356,15 @@ public final class EtcdCluster implements AutoCloseable {
 
         /** Makes the cluster's directory, ports and certificates; {@link EtcdCluster#start} starts it. */
         public EtcdCluster build() {
+            for (var e : failpoints.entrySet()) {
+                if (java.util.stream.IntStream.range(0, size).noneMatch(i -> e.getKey().equals(prefix + i))) {
+                    throw new IllegalArgumentException("failpoints for " + e.getKey() + ", which is not a member of this cluster");
+                }
+                if (mode == Mode.IN_PROCESS && e.getValue().contains("=crash")) {
+                    throw new IllegalArgumentException("failpoint crash of " + e.getKey()
+                            + " would halt this JVM: build the cluster with .mode(Mode.CHILD_PROCESS)");
+                }
+            }
             return new EtcdCluster(this);
         }
 

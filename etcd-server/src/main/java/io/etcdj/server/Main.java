@@ -5,7 +5,9 @@ import io.etcdj.server.config.FlagParser;
 import io.etcdj.server.config.ServerConfig;
 import io.etcdj.server.embed.Member;
 import io.etcdj.server.etcdserver.Failpoints;
+import io.etcdj.server.etcdserver.MemberContext;
 import io.etcdj.server.log.Log;
+import io.etcdj.server.metrics.Metrics;
 import io.etcdj.server.osutil.Interrupts;
 import io.etcdj.server.version.Versions;
 import java.io.IOException;
@@ -89,9 +91,12 @@ public final class Main {
             LOG.info("recognized and used environment variable", "variable-name", env.substring(0, env.indexOf('=')),
                     "variable-value", env.substring(env.indexOf('=') + 1));
         }
-        String failpoints = Failpoints.configurationError();
-        if (failpoints != null) {
-            System.err.println("etcd: " + failpoints);
+        // read once, at start: this member's failpoints (docs/testing.md)
+        MemberContext context;
+        try {
+            context = new MemberContext(new Metrics(), Failpoints.fromEnvironment(Log.get("etcdserver/failpoints")));
+        } catch (IllegalArgumentException e) {
+            System.err.println("etcd: " + e.getMessage());
             return 1;
         }
         CountDownLatch stop = new CountDownLatch(1);
@@ -108,7 +113,7 @@ public final class Main {
         }, "shutdown");
         Member member;
         try {
-            member = Member.start(cfg, () -> {
+            member = Member.start(cfg, context, () -> {
                 fatal.set(true);
                 stop.countDown();
             });

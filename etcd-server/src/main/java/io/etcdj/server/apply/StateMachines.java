@@ -8,6 +8,7 @@ import io.etcdj.server.backend.Bytes;
 import io.etcdj.server.backend.MetaKeys;
 import io.etcdj.server.lease.Lessor;
 import io.etcdj.server.membership.Membership;
+import io.etcdj.server.metrics.Metrics;
 import io.etcdj.server.mvcc.MvccStore;
 import io.etcdj.server.mvcc.ReadView;
 import java.nio.file.Path;
@@ -33,11 +34,11 @@ public final class StateMachines implements AutoCloseable {
     public final BackendQuota quota;
     private volatile long consistentIndex;
 
-    private StateMachines(Backend backend, long quotaBytes, LongSupplier nanoClock, long minLeaseTtl) {
+    private StateMachines(Backend backend, long quotaBytes, LongSupplier nanoClock, long minLeaseTtl, Metrics metrics) {
         this.backend = backend;
-        this.store = MvccStore.open(backend);
-        this.lessor = new Lessor(nanoClock, minLeaseTtl);
-        this.membership = new Membership();
+        this.store = MvccStore.open(backend, metrics);
+        this.lessor = new Lessor(nanoClock, minLeaseTtl, metrics);
+        this.membership = new Membership(metrics.v2store);
         this.alarms = new AlarmStore();
         this.auth = new AuthStore(new SimpleTokens(nanoClock, 300));
         restoreOthers();
@@ -75,7 +76,12 @@ public final class StateMachines implements AutoCloseable {
     }
 
     public static StateMachines open(Path dbFile, long quotaBytes, LongSupplier nanoClock, long minLeaseTtl) {
-        return new StateMachines(Backend.open(dbFile, quotaBytes), quotaBytes, nanoClock, minLeaseTtl);
+        return open(dbFile, quotaBytes, nanoClock, minLeaseTtl, new Metrics());
+    }
+
+    /** A member's state machines, counting into the member's {@code metrics}. */
+    public static StateMachines open(Path dbFile, long quotaBytes, LongSupplier nanoClock, long minLeaseTtl, Metrics metrics) {
+        return new StateMachines(Backend.open(dbFile, quotaBytes, metrics), quotaBytes, nanoClock, minLeaseTtl, metrics);
     }
 
     /** Index of the last Raft entry whose effects are in the backend. */

@@ -2,6 +2,7 @@ package io.etcdj.server.backend;
 
 import io.etcdj.server.fileutil.Fsync;
 import io.etcdj.server.log.Log;
+import io.etcdj.server.metrics.Metrics;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -74,9 +75,12 @@ public final class Backend implements AutoCloseable {
     private long growthSinceRefresh;
     private int commitsSinceRefresh;
     private long refreshedAtNanos;
+    /** The member's instruments (open read transactions, commit durations). */
+    private final Metrics metrics;
 
-    private Backend(Path file, long mapSize) {
+    private Backend(Path file, long mapSize, Metrics metrics) {
         this.file = file;
+        this.metrics = metrics;
         this.mapSize = mapSize;
     }
 
@@ -85,7 +89,12 @@ public final class Backend implements AutoCloseable {
      * a little larger so that deletes and compaction still work once the quota alarm is raised.
      */
     public static Backend open(Path file, long quotaBytes) {
-        Backend b = new Backend(file, quotaBytes + HEADROOM);
+        return open(file, quotaBytes, new Metrics());
+    }
+
+    /** As {@link #open(Path, long)}, counting its transactions into the member's {@code metrics}. */
+    public static Backend open(Path file, long quotaBytes, Metrics metrics) {
+        Backend b = new Backend(file, quotaBytes + HEADROOM, metrics);
         b.openEnv();
         return b;
     }
@@ -137,7 +146,7 @@ public final class Backend implements AutoCloseable {
     public WriteTx beginWrite() {
         envLock.readLock().lock();
         try {
-            return new WriteTx(env.txnWrite(), dbis, envLock.readLock(), commitLock, this::committed, file);
+            return new WriteTx(env.txnWrite(), dbis, envLock.readLock(), commitLock, this::committed, file, metrics);
         } catch (RuntimeException e) {
             envLock.readLock().unlock();
             throw e;
@@ -148,7 +157,7 @@ public final class Backend implements AutoCloseable {
     public ReadTx beginRead() {
         envLock.readLock().lock();
         try {
-            return new ReadTx(env.txnRead(), dbis, envLock.readLock());
+            return new ReadTx(env.txnRead(), dbis, envLock.readLock(), metrics);
         } catch (RuntimeException e) {
             envLock.readLock().unlock();
             throw e;
@@ -167,7 +176,7 @@ public final class Backend implements AutoCloseable {
             return null;
         }
         try {
-            return new ReadTx(env.txnRead(), dbis, envLock.readLock());
+            return new ReadTx(env.txnRead(), dbis, envLock.readLock(), metrics);
         } catch (RuntimeException e) {
             envLock.readLock().unlock();
             throw e;

@@ -25,7 +25,6 @@ import io.etcdj.server.gateway.ProtocolSniffer;
 import io.etcdj.server.listen.IoLoops;
 import io.etcdj.server.listen.ListenAddress;
 import io.etcdj.server.log.Log;
-import io.etcdj.server.metrics.Metrics;
 import io.etcdj.server.version.Versions;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
@@ -112,13 +111,14 @@ final class ClientListeners implements AutoCloseable {
         io.etcdj.server.api.HealthService health = new io.etcdj.server.api.HealthService(
                 server.config().options().tuning().stopGrpcServiceOnDefrag());
         var opts = server.config().options();
-        io.etcdj.server.metrics.GrpcMetrics grpcMetrics = new io.etcdj.server.metrics.GrpcMetrics(opts.metricsExtensive());
+        io.etcdj.server.metrics.GrpcMetrics grpcMetrics = new io.etcdj.server.metrics.GrpcMetrics(server.metrics().grpc,
+                opts.metricsExtensive());
         // each service is bound on its first call (see ClientServices); a bound service's methods
         // are counted from then on, and all are bound before a scrape so all are exported
         UnaryOperator<ServerServiceDefinition> withCaller = s -> io.grpc.ServerInterceptors.intercept(s, callers);
         services = new ClientServices(grpcMetrics::register)
                 .add(KVGrpc.SERVICE_NAME, () -> withCaller.apply(new KvService(server.kv()).bindService()))
-                .add(WatchGrpc.SERVICE_NAME, () -> withCaller.apply(new WatchService(server.watches(), server.auth()).bindService()))
+                .add(WatchGrpc.SERVICE_NAME, () -> withCaller.apply(new WatchService(server.watches(), server.auth(), server.metrics()).bindService()))
                 .add(LeaseGrpc.SERVICE_NAME, () -> withCaller.apply(new LeaseService(server.leases()).bindService()))
                 .add(ClusterGrpc.SERVICE_NAME, () -> withCaller.apply(new ClusterService(server.cluster(), server.auth()).bindService()))
                 .add(MaintenanceGrpc.SERVICE_NAME, () -> withCaller.apply(
@@ -240,9 +240,9 @@ final class ClientListeners implements AutoCloseable {
         public CompletableFuture<HttpHandler.Health> health(boolean serializable, List<String> exclude) {
             return check(serializable, exclude).whenComplete((h, err) -> {
                 if (h != null && h.reason().isEmpty()) {
-                    Metrics.HEALTH_SUCCESS.inc();
+                    server.metrics().healthSuccess.inc();
                 } else {
-                    Metrics.HEALTH_FAILURES.inc();
+                    server.metrics().healthFailures.inc();
                 }
             });
         }
@@ -273,7 +273,7 @@ final class ClientListeners implements AutoCloseable {
         public String metrics() {
             // the gRPC families list every method of every service, as etcd's do
             services.all();
-            return io.etcdj.server.metrics.Exposition.render(server.metricsGauges());
+            return server.metrics().render(server.metricsGauges());
         }
 
         private CompletableFuture<String> serializableRead() {

@@ -3,6 +3,7 @@ package io.etcdj.server.embed;
 import io.etcdj.server.config.ConfigException;
 import io.etcdj.server.config.ServerConfig;
 import io.etcdj.server.etcdserver.EtcdServer;
+import io.etcdj.server.etcdserver.MemberContext;
 import io.etcdj.server.log.Log;
 import io.etcdj.server.tls.MemberTls;
 import io.etcdj.server.tls.TlsStartupCheck;
@@ -27,7 +28,7 @@ public final class Member implements AutoCloseable {
     }
 
     /** Opens the data dir, starts Raft and the listeners; returns once clients can connect. */
-    public static Member start(ServerConfig config, Runnable onFatal) throws ConfigException, IOException {
+    public static Member start(ServerConfig config, MemberContext context, Runnable onFatal) throws ConfigException, IOException {
         Member m = new Member(config);
         LOG.info("starting an etcd server", "etcd-version", Versions.SERVER, "name", config.name(),
                 "data-dir", config.dataDir().toString(),
@@ -52,8 +53,8 @@ public final class Member implements AutoCloseable {
                 throw new Fatal(e.getMessage());
             }
         }
-        m.server = EtcdServer.open(config, onFatal, handler -> {
-            PeerTransport peers = new PeerTransport(handler);
+        m.server = EtcdServer.open(config, context, onFatal, handler -> {
+            PeerTransport peers = new PeerTransport(handler, context.metrics());
             try {
                 peers.useTls(tls.peerServer(), tls.peerClient());
                 var tuning = config.options().tuning();

@@ -11,9 +11,11 @@ import io.etcdj.server.apply.StateMachines;
 import io.etcdj.server.clock.Clock;
 import io.etcdj.server.error.EtcdError;
 import io.etcdj.server.log.Log;
+import io.etcdj.server.metrics.Metrics;
 import io.etcdj.server.mvcc.ChangeEvent;
 import io.etcdj.server.mvcc.WriteBatch;
 import io.etcdj.server.read.ReadBarrier;
+import io.etcdj.server.slowlog.SlowApplies;
 import io.etcdj.server.wait.Waiters;
 import io.etcdj.server.wait.Waiters.Done;
 import io.etcdj.server.watch.WatchHub;
@@ -79,9 +81,16 @@ final class ApplyLoop implements AutoCloseable {
     private volatile long syncAfterEntries = io.etcdj.server.config.BackendBatch.DEFAULT_LIMIT;
     /** Entries applied since this thread last synced the backend (the timer's syncs are not counted). */
     private long unsyncedEntries;
+    private final Metrics metrics;
+    private final Failpoints failpoints;
+    private final SlowApplies slowApplies;
 
-    ApplyLoop(StateMachines sm, WatchHub hub, Waiters waiters, ReadBarrier reads, long memberId, Hooks hooks, Clock clock) {
+    ApplyLoop(StateMachines sm, WatchHub hub, Waiters waiters, ReadBarrier reads, long memberId, Hooks hooks, Clock clock,
+              Metrics metrics, Failpoints failpoints, SlowApplies slowApplies) {
         this.sm = sm;
+        this.metrics = metrics;
+        this.failpoints = failpoints;
+        this.slowApplies = slowApplies;
         this.clock = clock;
         this.queue = clock.newQueue();
         this.hub = hub;
@@ -155,11 +164,11 @@ final class ApplyLoop implements AutoCloseable {
     }
 
     private void install(java.nio.file.Path dbFile, long snapshotIndex) {
-        io.etcdj.server.metrics.Metrics.SNAPSHOT_APPLY_IN_PROGRESS.set(1);
+        metrics.snapshotApplyInProgress.set(1);
         try {
             sm.installSnapshot(dbFile);
         } finally {
-            io.etcdj.server.metrics.Metrics.SNAPSHOT_APPLY_IN_PROGRESS.set(0);
+            metrics.snapshotApplyInProgress.set(0);
         }
         consistentIndex = sm.consistentIndex();
         appliedIndex = Math.max(appliedIndex, consistentIndex);
@@ -200,7 +209,7 @@ final class ApplyLoop implements AutoCloseable {
                 for (Entry e : b.entries()) {
                     boolean fresh = e.getIndex() > consistentIndex;
                     if (e.getType() == EntryType.EntryConfChange) {
-                        Failpoints.hit("applyBeforeConfChange");
+                        failpoints.hit("applyBeforeConfChange");
                         ConfChange cc = parseConfChange(e);
                         confChanged = true;
                         hooks.confChange(cc, wb, fresh);
@@ -211,7 +220,7 @@ final class ApplyLoop implements AutoCloseable {
                         InternalRaftRequest r = parse(e);
                         long applyStart = System.nanoTime();
                         ApplyResult res = sm.applier.apply(r, wb);
-                        io.etcdj.server.slowlog.SlowApplies.check(warnApplyAfter, applyStart, r, res.response(), res.error());
+                        slowApplies.check(warnApplyAfter, applyStart, r, res.response(), res.error());
                         if (res.error() != null && res.error().error() == EtcdError.NO_SPACE
                                 && !sm.alarms.has(AlarmType.NOSPACE)) {
                             overQuota = true;
@@ -233,8 +242,8 @@ final class ApplyLoop implements AutoCloseable {
         }
         long commitStart = System.nanoTime();
         List<ChangeEvent> events = wb.commit(last, lastTerm);
-        io.etcdj.server.metrics.Metrics.BACKEND_COMMIT.observeNanos(System.nanoTime() - commitStart);
-        Failpoints.hit("applyAfterCommit");
+        metrics.backendCommit.observeNanos(System.nanoTime() - commitStart);
+        failpoints.hit("applyAfterCommit");
         unsyncedEntries += last - appliedIndex;
         if (unsyncedEntries >= syncAfterEntries) {
             sm.backend.sync();

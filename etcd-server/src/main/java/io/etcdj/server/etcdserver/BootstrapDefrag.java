@@ -20,7 +20,7 @@ final class BootstrapDefrag {
         return thresholdMegabytes != 0 && size - inUse >= thresholdMegabytes * 1024 * 1024;
     }
 
-    static void maybeDefragment(Backend backend, long thresholdMegabytes) {
+    static void maybeDefragment(Backend backend, long thresholdMegabytes, io.etcdj.server.metrics.Metrics metrics) {
         if (thresholdMegabytes == 0) {
             return;
         }
@@ -42,7 +42,7 @@ final class BootstrapDefrag {
         backend.sync();
         long after = backend.size();
         long inUseAfter = backend.sizeInUse();
-        io.etcdj.server.metrics.Metrics.BACKEND_DEFRAG.since(start);
+        metrics.backendDefrag.since(start);
         LOG.info("finished defragmenting directory", "path", backend.file().toString(),
                 "current-db-size-bytes-diff", after - size, "current-db-size-bytes", after, "current-db-size", GoBytes.format(after),
                 "current-db-size-in-use-bytes-diff", inUseAfter - inUse, "current-db-size-in-use-bytes", inUseAfter,

@@ -90,7 +90,7 @@ public final class EtcdServer implements AutoCloseable {
     /** Bounds what unanswered proposals hold (see {@link #pendingProposalBytes}). */
     private final io.etcdj.server.wait.ProposalBudget proposalBudget =
             new io.etcdj.server.wait.ProposalBudget(MAX_PENDING_PROPOSALS, pendingProposalBytes());
-    private final ReadBarrier reads = new ReadBarrier(responders, ThreadExecutorMap::currentExecutor);
+    private final ReadBarrier reads;
     /** Where a read waits when its view of the store cannot be opened at once (see {@link #read}). */
     private final BlockingReads blockingReads = new BlockingReads();
     /** Leader transfers waiting for their transferee to lead. */
@@ -123,10 +123,14 @@ public final class EtcdServer implements AutoCloseable {
     private volatile boolean published;
     private final CompletableFuture<Void> publishedFuture = new CompletableFuture<>();
     private volatile boolean closed;
-    private final KvOperations kv = new KvOps(this);
+    /** The member's own instruments and failpoints (nothing of them is process-wide). */
+    private final Metrics metrics;
+    private final Failpoints failpoints;
+    private final io.etcdj.server.slowlog.SlowApplies slowApplies;
+    private final KvOperations kv;
     private final LeaseOperations leases = new LeaseOps(this);
-    private final ClusterOperations cluster = new ClusterOps(this);
-    private final MaintenanceOperations maintenance = new MaintenanceOps(this);
+    private final ClusterOperations cluster;
+    private final MaintenanceOperations maintenance;
     private final WatchOperations watches = new WatchOps(this);
     private final AuthOperations auth = new AuthOps(this);
 
@@ -136,10 +140,17 @@ public final class EtcdServer implements AutoCloseable {
         Transporter create(PeerHandler handler) throws IOException;
     }
 
-    EtcdServer(ServerConfig config, Storage.Opened opened, Runnable onFatal, TransportFactory transports,
+    EtcdServer(ServerConfig config, MemberContext context, Storage.Opened opened, Runnable onFatal, TransportFactory transports,
                TokenProvider tokens, Clock clock) throws IOException {
         this.config = config;
         this.clock = clock;
+        this.metrics = context.metrics();
+        this.failpoints = context.failpoints();
+        this.slowApplies = new io.etcdj.server.slowlog.SlowApplies(metrics);
+        this.reads = new ReadBarrier(responders, ThreadExecutorMap::currentExecutor, metrics.slowReadIndexes::inc);
+        this.kv = new KvOps(this, metrics, slowApplies);
+        this.cluster = new ClusterOps(this, metrics);
+        this.maintenance = new MaintenanceOps(this, metrics);
         // a call made on a connection's event loop is answered there (see Waiters)
         this.waiters = new Waiters(responders, clock::nanoTime, ThreadExecutorMap::currentExecutor);
         this.sm = opened.stateMachines();
@@ -152,14 +163,15 @@ public final class EtcdServer implements AutoCloseable {
         this.ids = new IdGenerator(memberId, System.currentTimeMillis());
         this.requestTimeoutMillis = 5000 + 2 * config.electionMillis();
         this.readDeadlines = new ReadDeadlines(TimeUnit.MILLISECONDS.toNanos(2L * config.electionMillis()),
-                TimeUnit.MILLISECONDS.toNanos(requestTimeoutMillis), clock::nanoTime);
+                TimeUnit.MILLISECONDS.toNanos(requestTimeoutMillis), clock::nanoTime, metrics.readIndexesFailed::inc);
         this.lastSnapshotIndex = opened.snapshotIndex();
-        this.apply = new ApplyLoop(sm, hub, waiters, reads, memberId, new ApplyHooks(), clock);
+        this.apply = new ApplyLoop(sm, hub, waiters, reads, memberId, new ApplyHooks(), clock, metrics, failpoints,
+                slowApplies);
         this.apply.warnApplyAfter(config.options().watchdog().warningApplyDuration());
         this.apply.syncAfter(config.options().backendBatch().limit());
         this.transport = transports.create(new PeerBridge(this));
         this.raft = new RaftLoop(opened.node(), opened.storage(), opened.wal(), opened.snapshotter(), transport::send, reads,
-                new RaftListener(), config.heartbeatMillis(), config.electionMillis(), clock, responders);
+                new RaftListener(), config.heartbeatMillis(), config.electionMillis(), clock, responders, failpoints);
         this.timers = Executors.newScheduledThreadPool(1, r -> {
             Thread t = new Thread(r, "server-timers");
             t.setDaemon(true);
@@ -171,9 +183,9 @@ public final class EtcdServer implements AutoCloseable {
      * Opens the member's data directory (bootstrapping or restarting it) and builds the server;
      * {@code onFatal} is run if the member must stop (a failed apply, a broken Raft loop, removal).
      */
-    public static EtcdServer open(ServerConfig config, Runnable onFatal, TransportFactory transports)
+    public static EtcdServer open(ServerConfig config, MemberContext context, Runnable onFatal, TransportFactory transports)
             throws ConfigException, IOException {
-        return open(config, onFatal, transports, Clock.SYSTEM, new Random());
+        return open(config, context, onFatal, transports, Clock.SYSTEM, new Random());
     }
 
     /**
@@ -181,12 +193,12 @@ public final class EtcdServer implements AutoCloseable {
      * Raft's election timeouts drawn from {@code random}: the in-JVM test cluster passes a manual
      * clock and a seeded random, so a run can be replayed.
      */
-    public static EtcdServer open(ServerConfig config, Runnable onFatal, TransportFactory transports, Clock clock,
-                                  Random random) throws ConfigException, IOException {
+    public static EtcdServer open(ServerConfig config, MemberContext context, Runnable onFatal, TransportFactory transports,
+                                  Clock clock, Random random) throws ConfigException, IOException {
         TokenProvider tokens = Tokens.create(config.options().auth(), clock::nanoTime);
-        Storage.Opened opened = Storage.open(config, clock, random);
+        Storage.Opened opened = Storage.open(config, clock, random, context.metrics());
         try {
-            return new EtcdServer(config, opened, onFatal, transports, tokens, clock);
+            return new EtcdServer(config, context, opened, onFatal, transports, tokens, clock);
         } catch (IOException | RuntimeException e) {
             opened.wal().close();
             opened.stateMachines().close();
@@ -203,8 +215,8 @@ public final class EtcdServer implements AutoCloseable {
      */
     public void start() {
         configureLeaseCheckpoints();
-        sm.store.afterCompactionBatch(() -> Failpoints.hit("compactAfterCommitBatch"));
-        sm.backend.beforeDefragCopy(() -> Failpoints.hit("defragBeforeCopy"));
+        sm.store.afterCompactionBatch(() -> failpoints.hit("compactAfterCommitBatch"));
+        sm.backend.beforeDefragCopy(() -> failpoints.hit("defragBeforeCopy"));
         sm.store.startBackgroundCompaction(config.options().storeTuning().compactionBatchLimit(),
                 config.options().storeTuning().compactionSleepInterval().toNanos());
         apply.start();
@@ -588,7 +600,7 @@ public final class EtcdServer implements AutoCloseable {
         raft.propose(data, f);
         return f.handle((res, err) -> {
             if (err != null) {
-                Metrics.PROPOSALS_FAILED.inc(); // timed out or never committed (apply errors are answers)
+                metrics.proposalsFailed.inc(); // timed out or never committed (apply errors are answers)
                 throw err instanceof java.util.concurrent.CompletionException ce ? ce : new java.util.concurrent.CompletionException(err);
             }
             if (res.error() != null) {
@@ -696,7 +708,7 @@ public final class EtcdServer implements AutoCloseable {
     void snapshotArrived(long index, Path dbFile) {
         Path durable = SnapshotDb.path(config.snapDir(), index);
         try {
-            SnapshotDb.makeDurable(dbFile, durable);
+            SnapshotDb.makeDurable(dbFile, durable, metrics);
         } catch (IOException e) {
             deleteQuietly(dbFile);
             throw new java.io.UncheckedIOException("cannot store the snapshot's database file", e);
@@ -833,6 +845,11 @@ public final class EtcdServer implements AutoCloseable {
         return b.setHeader(header()).build();
     }
 
+    /** The member's own instruments: what its /metrics shows. */
+    public Metrics metrics() {
+        return metrics;
+    }
+
     /** The member's gauges for a /metrics scrape. */
     public Metrics.Gauges metricsGauges() {
         var self = sm.membership.member(memberId);
@@ -877,13 +894,13 @@ public final class EtcdServer implements AutoCloseable {
     public void defragment() {
         LOG.info("starting defragment", "current-db-size-bytes", sm.backend.size());
         long started = System.nanoTime();
-        Metrics.DEFRAG_INFLIGHT.set(1);
+        metrics.defragInflight.set(1);
         try {
             sm.backend.defragment();
         } finally {
-            Metrics.DEFRAG_INFLIGHT.set(0);
+            metrics.defragInflight.set(0);
         }
-        Metrics.BACKEND_DEFRAG.observeNanos(System.nanoTime() - started);
+        metrics.backendDefrag.observeNanos(System.nanoTime() - started);
         LOG.info("finished defragment", "current-db-size-bytes", sm.backend.size());
     }
 
@@ -892,7 +909,7 @@ public final class EtcdServer implements AutoCloseable {
             return;
         }
         for (long id : sm.lessor.expired(500)) {
-            Metrics.LEASE_EXPIRED.inc();
+            metrics.leaseExpired.inc();
             propose(InternalRaftRequest.newBuilder().setLeaseRevoke(LeaseRevokeRequest.newBuilder().setID(id)));
         }
         sm.lessor.proposeDueCheckpoints();
@@ -942,11 +959,11 @@ public final class EtcdServer implements AutoCloseable {
                 LOG.info(lead == 0 ? "raft.node lost leader" : "raft.node elected leader",
                         "local-member-id", MemberIds.hex(memberId), "leader", MemberIds.hex(lead), "term", term);
                 lastLead = lead;
-                Metrics.LEADER_CHANGES.inc();
+                metrics.leaderChanges.inc();
             }
             leaderWaits.leaderIs(lead);
-            Metrics.HAS_LEADER.set(lead != 0 ? 1 : 0);
-            Metrics.IS_LEADER.set(isLeader ? 1 : 0);
+            metrics.hasLeader.set(lead != 0 ? 1 : 0);
+            metrics.isLeader.set(isLeader ? 1 : 0);
             if (isLeader && !sm.lessor.isPrimary()) {
                 sm.lessor.promote(TimeUnit.MILLISECONDS.toNanos(config.electionMillis()));
             } else if (!isLeader && sm.lessor.isPrimary()) {
@@ -1005,7 +1022,7 @@ public final class EtcdServer implements AutoCloseable {
         @Override
         public void applied(long index, boolean confChange) {
             raft.appliedTo(index, confChange);
-            Metrics.APPLIED_INDEX.set(index);
+            metrics.appliedIndex.set(index);
             if (config.snapshotCount() > 0 && index - lastSnapshotIndex >= config.snapshotCount()) {
                 lastSnapshotIndex = index;
                 // The backend must be durable up to the snapshot before the snapshot is: a restart

@@ -74,6 +74,7 @@ final class RaftLoop implements AutoCloseable {
     private final MemoryRaftStorage storage;
     private final Wal wal;
     private final Snapshotter snapshotter;
+    private final Failpoints failpoints;
     private final PeerSender peers;
     private final ReadBarrier reads;
     private final Listener listener;
@@ -107,8 +108,9 @@ final class RaftLoop implements AutoCloseable {
 
     RaftLoop(RawNode node, MemoryRaftStorage storage, Wal wal, Snapshotter snapshotter, PeerSender peers,
              ReadBarrier reads, Listener listener, long tickMillis, long electionMillis, Clock clock,
-             Executor completer) {
+             Executor completer, Failpoints failpoints) {
         this.node = node;
+        this.failpoints = failpoints;
         this.storage = storage;
         this.wal = wal;
         this.snapshotter = snapshotter;
@@ -384,11 +386,11 @@ final class RaftLoop implements AutoCloseable {
         if (sendFirst) {
             peers.send(rd.messages());
         }
-        Failpoints.hit("raftBeforeSave");
+        failpoints.hit("raftBeforeSave");
         if (rd.hardState() != null || !rd.entries().isEmpty()) {
             wal.save(lastHardState, rd.entries());
         }
-        Failpoints.hit("raftAfterSave");
+        failpoints.hit("raftAfterSave");
         if (rd.hardState() != null) {
             storage.setHardState(rd.hardState());
         }
@@ -405,7 +407,7 @@ final class RaftLoop implements AutoCloseable {
         if (!sendFirst) {
             peers.send(rd.messages());
         }
-        Failpoints.hit("raftAfterSend");
+        failpoints.hit("raftAfterSend");
         for (ReadState rs : rd.readStates()) {
             byte[] c = rs.requestCtx();
             if (c != null && c.length == 8) {

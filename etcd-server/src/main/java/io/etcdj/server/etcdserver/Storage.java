@@ -58,10 +58,10 @@ final class Storage {
      * Opens the data directory; the lessor keeps time on {@code clock}, and Raft draws its
      * randomized election timeouts from {@code random}.
      */
-    static Opened open(ServerConfig cfg, Clock clock, Random random) throws ConfigException, IOException {
+    static Opened open(ServerConfig cfg, Clock clock, Random random, Metrics metrics) throws ConfigException, IOException {
         DataDirLock lock = DataDirLock.acquire(cfg.dataDir());
         try {
-            Opened o = openLocked(cfg, clock, random);
+            Opened o = openLocked(cfg, clock, random, metrics);
             return new Opened(o.stateMachines(), o.node(), o.storage(), o.wal(), o.snapshotter(), o.memberId(),
                     o.snapshotIndex(), o.fresh(), lock);
         } catch (ConfigException | IOException | RuntimeException e) {
@@ -70,16 +70,17 @@ final class Storage {
         }
     }
 
-    private static Opened openLocked(ServerConfig cfg, Clock clock, Random random) throws ConfigException, IOException {
+    private static Opened openLocked(ServerConfig cfg, Clock clock, Random random, Metrics metrics)
+            throws ConfigException, IOException {
         Path walDir = cfg.walPath();
         Fsync.createDirectories(cfg.snapDir());
         WalOptions walOptions = WalOptions.builder().unsafeNoFsync(cfg.unsafeNoFsync()).maxWals(cfg.maxWals())
-                .fsyncDurationNanos(Metrics.WAL_FSYNC::observeNanos).build();
-        Snapshotter snapshotter = new Snapshotter(cfg.snapDir());
+                .fsyncDurationNanos(metrics.walFsync::observeNanos).writtenBytes(metrics.walWriteBytes::inc).build();
+        Snapshotter snapshotter = new Snapshotter(cfg.snapDir(), io.etcdj.server.wal.DiskIo.real(), metrics);
         long minTtl = Lessor.minTtlSeconds(cfg.heartbeatMillis(), cfg.electionTicks());
-        StateMachines sm = StateMachines.open(cfg.backendFile(), cfg.quotaBackendBytes(), clock::nanoTime, minTtl);
+        StateMachines sm = StateMachines.open(cfg.backendFile(), cfg.quotaBackendBytes(), clock::nanoTime, minTtl, metrics);
         try {
-            BootstrapDefrag.maybeDefragment(sm.backend, cfg.options().bootstrapDefragThresholdMegabytes());
+            BootstrapDefrag.maybeDefragment(sm.backend, cfg.options().bootstrapDefragThresholdMegabytes(), metrics);
             return Wal.exists(walDir)
                     ? restart(cfg, sm, walDir, walOptions, snapshotter, random)
                     : bootstrap(cfg, sm, walDir, walOptions, snapshotter, random);

@@ -51,9 +51,11 @@ final class Compactions {
     private volatile long epoch;
     /** Test hook: runs after each committed batch that did not finish the job. */
     volatile Runnable afterBatch = () -> { };
+    private final Metrics metrics;
 
-    Compactions(MvccStore store, Backend backend) {
+    Compactions(MvccStore store, Backend backend, Metrics metrics) {
         this.store = store;
+        this.metrics = metrics;
         this.backend = backend;
     }
 
@@ -164,7 +166,7 @@ final class Compactions {
         } finally {
             store.lockForIndex().unlock();
         }
-        Metrics.INDEX_COMPACTION_PAUSE_MS.observe((System.nanoTime() - start) / 1e6);
+        metrics.indexCompactionPauseMs.observe((System.nanoTime() - start) / 1e6);
         CRC32C crc = new CRC32C();
         crc.update(Bucket.KEY.dbName().getBytes(StandardCharsets.UTF_8));
         byte[] end = Revision.startKey(rev + 1);
@@ -205,8 +207,8 @@ final class Compactions {
                 tx.close();
             }
             removed += drop.size();
-            Metrics.COMPACTION_KEYS.inc(drop.size());
-            Metrics.COMPACTION_PAUSE_MS.observe((System.nanoTime() - batchStart) / 1e6);
+            metrics.compactionKeys.inc(drop.size());
+            metrics.compactionPauseMs.observe((System.nanoTime() - batchStart) / 1e6);
             if (done) {
                 break;
             }
@@ -217,7 +219,7 @@ final class Compactions {
                 return false;
             }
         }
-        Metrics.COMPACTION_TOTAL_MS.observe((System.nanoTime() - start) / 1e6);
+        metrics.compactionTotalMs.observe((System.nanoTime() - start) / 1e6);
         long hash = crc.getValue();
         if (job.prevCompleted()) {
             store.compactionHashes.add(new CompactionHashes.Entry(hash, job.prevCompactRev(), rev));

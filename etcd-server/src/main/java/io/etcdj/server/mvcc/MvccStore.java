@@ -36,14 +36,19 @@ public final class MvccStore {
     /** A compaction a previous run applied but did not finish, resumed by {@link #startBackgroundCompaction}. */
     private Compactions.Job interrupted;
 
-    private MvccStore(Backend backend) {
+    private MvccStore(Backend backend, io.etcdj.server.metrics.Metrics metrics) {
         this.backend = backend;
-        this.compactions = new Compactions(this, backend);
+        this.compactions = new Compactions(this, backend, metrics);
     }
 
     /** Opens the store over the backend, rebuilding the key index from the key bucket. */
     public static MvccStore open(Backend backend) {
-        MvccStore s = new MvccStore(backend);
+        return open(backend, new io.etcdj.server.metrics.Metrics());
+    }
+
+    /** As {@link #open(Backend)}, timing compactions into the member's {@code metrics}. */
+    public static MvccStore open(Backend backend, io.etcdj.server.metrics.Metrics metrics) {
+        MvccStore s = new MvccStore(backend, metrics);
         s.restore();
         return s;
     }

@@ -58,20 +58,24 @@ final class PeerClient implements AutoCloseable {
     private StreamObserver<PeerMessage> stream;
     private volatile Throwable streamError;
     private boolean wasActive;
-    private final PeerMetrics metrics;
+    private final PeerMetrics.Link metrics;
+    /** etcd_server_heartbeat_send_failures_total of the member. */
+    private final io.prometheus.metrics.core.metrics.Counter heartbeatFailures;
 
-    PeerClient(long peerId, PeerHandler handler, Function<String, NettyChannelBuilder> dial, java.time.Duration writeTimeout) {
-        this(peerId, handler, dial, writeTimeout, true);
+    PeerClient(long peerId, PeerHandler handler, Function<String, NettyChannelBuilder> dial, java.time.Duration writeTimeout,
+               Metrics memberMetrics) {
+        this(peerId, handler, dial, writeTimeout, memberMetrics, true);
     }
 
     /** With {@code start} false, messages queue until {@link #start()} (a test's way to have some waiting). */
     PeerClient(long peerId, PeerHandler handler, Function<String, NettyChannelBuilder> dial, java.time.Duration writeTimeout,
-            boolean start) {
+            Metrics memberMetrics, boolean start) {
         this.peerId = peerId;
         this.handler = handler;
         this.dial = dial;
         this.writeTimeoutNanos = writeTimeout.toNanos();
-        this.metrics = PeerMetrics.link(handler.memberId(), peerId);
+        this.metrics = memberMetrics.peers.link(handler.memberId(), peerId);
+        this.heartbeatFailures = memberMetrics.heartbeatSendFailures;
         this.thread = new Thread(this::run, "peer-" + MemberIds.hex(peerId));
         this.thread.setDaemon(true);
         if (start) {
@@ -98,7 +102,7 @@ final class PeerClient implements AutoCloseable {
                 return;
             }
             if (!queue.offer(m)) {
-                metrics.dropped(m.getType() == MessageType.MsgHeartbeat ? Metrics.HEARTBEAT_SEND_FAILURES : null);
+                metrics.dropped(m.getType() == MessageType.MsgHeartbeat ? heartbeatFailures : null);
                 handler.unreachable(peerId);
                 return;
             }

@@ -13,7 +13,6 @@ import io.etcdj.peerpb.SnapshotChunk;
 import io.etcdj.server.log.Log;
 import io.etcdj.server.membership.MemberIds;
 import io.etcdj.server.metrics.Metrics;
-import io.etcdj.server.metrics.PeerMetrics;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
@@ -29,9 +28,11 @@ final class PeerService extends PeerGrpc.PeerImplBase {
     private static final Log LOG = Log.get("rafthttp/stream");
 
     private final PeerHandler handler;
+    private final Metrics metrics;
 
-    PeerService(PeerHandler handler) {
+    PeerService(PeerHandler handler, Metrics metrics) {
         this.handler = handler;
+        this.metrics = metrics;
     }
 
     /** Returns the refusal for a message, or null if it may pass. */
@@ -71,7 +72,7 @@ final class PeerService extends PeerGrpc.PeerImplBase {
                 }
                 if (received == null) {
                     from = m.getFrom();
-                    received = PeerMetrics.receivedFrom(from);
+                    received = metrics.peers.receivedFrom(from);
                 }
                 received.inc(m.getSerializedSize());
                 handler.receive(m.getMessage());
@@ -80,7 +81,7 @@ final class PeerService extends PeerGrpc.PeerImplBase {
             @Override
             public void onError(Throwable t) {
                 if (received != null) {
-                    PeerMetrics.receiveFailed(from);
+                    metrics.peers.receiveFailed(from);
                 }
             }
 
@@ -124,7 +125,7 @@ final class PeerService extends PeerGrpc.PeerImplBase {
                 } catch (IOException e) {
                     failed = true;
                     cleanup();
-                    PeerMetrics.snapshotReceived(header == null ? 0 : header.getFrom(), false, start);
+                    metrics.peers.snapshotReceived(header == null ? 0 : header.getFrom(), false, start);
                     out.onError(Status.INTERNAL.withDescription("cannot store snapshot: " + e.getMessage()).asRuntimeException());
                 }
             }
@@ -146,7 +147,7 @@ final class PeerService extends PeerGrpc.PeerImplBase {
             public void onError(Throwable t) {
                 cleanup();
                 if (header != null) {
-                    PeerMetrics.snapshotReceived(header.getFrom(), false, start);
+                    metrics.peers.snapshotReceived(header.getFrom(), false, start);
                 }
             }
 
@@ -162,8 +163,8 @@ final class PeerService extends PeerGrpc.PeerImplBase {
                     out.onError(Status.INTERNAL.withDescription(e.getMessage()).asRuntimeException());
                     return;
                 }
-                Metrics.SNAP_DB_SAVE.since(start);
-                PeerMetrics.snapshotReceived(header.getFrom(), true, start);
+                metrics.snapDbSave.since(start);
+                metrics.peers.snapshotReceived(header.getFrom(), true, start);
                 handler.receiveSnapshot(header.getMessage(), file);
                 out.onNext(PeerAck.getDefaultInstance());
                 out.onCompleted();

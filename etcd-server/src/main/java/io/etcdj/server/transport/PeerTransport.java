@@ -10,6 +10,7 @@ import io.etcdj.peerpb.PeerGrpc;
 import io.etcdj.raftpb.Message;
 import io.etcdj.server.listen.ListenAddress;
 import io.etcdj.server.log.Log;
+import io.etcdj.server.metrics.Metrics;
 import io.etcdj.server.tls.TlsProtocolNegotiator;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
@@ -55,10 +56,13 @@ public final class PeerTransport implements Transporter {
     private volatile SslContext clientTls;
     private volatile PeerLinks links = PeerLinks.DEFAULTS;
     private final Prober prober;
+    private final Metrics metrics;
 
-    public PeerTransport(PeerHandler handler) {
+    /** The peer network of the member {@code handler} serves, counting into the member's {@code metrics}. */
+    public PeerTransport(PeerHandler handler, Metrics metrics) {
         this.handler = handler;
-        this.prober = new Prober(handler, url -> dial(url).build());
+        this.metrics = metrics;
+        this.prober = new Prober(handler, url -> dial(url).build(), metrics.peers);
     }
 
     /** Sets the connection settings (--raft-read-timeout, --raft-write-timeout, SetMemberLocalAddr). Call before listening. */
@@ -86,7 +90,7 @@ public final class PeerTransport implements Transporter {
             }
             NettyServerBuilder b = NettyServerBuilder.forAddress(where.bindAddress())
                     .directExecutor()
-                    .addService(io.grpc.ServerInterceptors.intercept(new PeerService(handler), offEventLoop))
+                    .addService(io.grpc.ServerInterceptors.intercept(new PeerService(handler, metrics), offEventLoop))
                     .maxInboundMessageSize(64 << 20)
                     .permitKeepAliveWithoutCalls(true)
                     .permitKeepAliveTime(1, TimeUnit.SECONDS);
@@ -126,7 +130,7 @@ public final class PeerTransport implements Transporter {
             if (m.getTo() == handler.memberId() || m.getTo() == 0) {
                 continue;
             }
-            clients.computeIfAbsent(m.getTo(), id -> new PeerClient(id, handler, this::dial, links.writeTimeout())).send(m);
+            clients.computeIfAbsent(m.getTo(), id -> new PeerClient(id, handler, this::dial, links.writeTimeout(), metrics)).send(m);
         }
     }
 

@@ -77,7 +77,7 @@ class ApplyLoopTest {
             public void quotaExceeded() {
                 quotaReports.add(true);
             }
-        }, Clock.SYSTEM);
+        }, Clock.SYSTEM, new io.etcdj.server.metrics.Metrics(), Failpoints.NONE, new io.etcdj.server.slowlog.SlowApplies(new io.etcdj.server.metrics.Metrics()));
         loop.start();
     }
 
@@ -109,7 +109,7 @@ class ApplyLoopTest {
             public void quotaExceeded() {
                 quotaReports.add(true);
             }
-        }, Clock.SYSTEM);
+        }, Clock.SYSTEM, new io.etcdj.server.metrics.Metrics(), Failpoints.NONE, new io.etcdj.server.slowlog.SlowApplies(new io.etcdj.server.metrics.Metrics()));
         loop.start();
         CompletableFuture<ApplyResult> call = waiters.register(3);
         loop.submit(List.of(put(1, 3, "big")), 2);
