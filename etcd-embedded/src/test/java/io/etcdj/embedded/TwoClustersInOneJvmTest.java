@@ -1,0 +1,93 @@
+package io.etcdj.embedded;
+
+import static io.etcdj.embedded.EtcdClusterTest.bytes;
+import static io.etcdj.embedded.EtcdClusterTest.client;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.etcd.jetcd.Client;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two clusters started in this JVM are as independent as two clusters of processes: each member
+ * counts on its own /metrics only what was asked of it, and a failpoint given to one member fires
+ * there alone.
+ */
+class TwoClustersInOneJvmTest {
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    @Test
+    void putsOnOneClusterAreCountedOnItsMembersOnly() throws Exception {
+        try (EtcdCluster a = EtcdCluster.builder().name("metrics-a").members(3).build().start();
+                EtcdCluster b = EtcdCluster.builder().name("metrics-b").build().start();
+                Client ca = client(List.of(a.member(1).clientEndpoint()))) {
+            a.waitForLeader(java.time.Duration.ofSeconds(15));
+            for (int i = 0; i < 3; i++) {
+                ca.getKVClient().put(bytes("k" + i), bytes("v")).get(10, TimeUnit.SECONDS);
+            }
+            assertEquals(3, sample(a.member(1), "etcd_mvcc_put_total"), "the member the puts were asked of");
+            assertEquals(0, sample(a.member(0), "etcd_mvcc_put_total"), "another member of the same cluster");
+            assertEquals(0, sample(b.member(0), "etcd_mvcc_put_total"), "the other cluster's member");
+            // the puts were committed in cluster a: its member counts them, cluster b's did not see them
+            double committedA = sample(a.member(1), "etcd_server_proposals_committed_total");
+            double committedB = sample(b.member(0), "etcd_server_proposals_committed_total");
+            assertTrue(committedA >= committedB + 3, "a: " + committedA + ", b: " + committedB);
+            assertEquals(1, sample(b.member(0), "etcd_server_is_leader"), "b's only member leads b");
+            assertEquals(1, a.members().stream().mapToDouble(m -> sample(m, "etcd_server_is_leader")).sum(), "one leader in a");
+        }
+    }
+
+    @Test
+    void aFailpointGivenToOneMemberFiresThereAlone() throws Exception {
+        // a defragment of a's member holds its backend for 4 s before copying it; b's has no failpoint
+        try (EtcdCluster a = EtcdCluster.builder().name("failpoints-a").failpoints("member0", "defragBeforeCopy=sleep(4000)")
+                        .build().start();
+                EtcdCluster b = EtcdCluster.builder().name("failpoints-b").build().start();
+                Client ca = client(a.clientEndpoints()); Client cb = client(b.clientEndpoints())) {
+            long started = System.nanoTime();
+            CompletableFuture<?> slow = ca.getMaintenanceClient().defragmentMember(a.member(0).clientEndpoint().toString());
+            cb.getMaintenanceClient().defragmentMember(b.member(0).clientEndpoint().toString()).get(30, TimeUnit.SECONDS);
+            assertFalse(slow.isDone(), "b's defragment finished while a's was held by a's failpoint");
+            slow.get(30, TimeUnit.SECONDS);
+            assertTrue(System.nanoTime() - started >= TimeUnit.MILLISECONDS.toNanos(4000), "a's defragment slept in its failpoint");
+        }
+    }
+
+    @Test
+    void failpointsAreCheckedWhenTheClusterIsBuilt() {
+        IllegalArgumentException malformed = assertThrows(IllegalArgumentException.class,
+                () -> EtcdCluster.builder().failpoints("member0", "raftAfterSave=panic"));
+        assertEquals("malformed failpoint 'raftAfterSave=panic': want name=sleep(millis) or name=crash", malformed.getMessage());
+        IllegalArgumentException stranger = assertThrows(IllegalArgumentException.class,
+                () -> EtcdCluster.builder().failpoints("member3", "raftAfterSave=sleep(1)").build());
+        assertTrue(stranger.getMessage().contains("member3"), stranger.getMessage());
+        IllegalArgumentException crash = assertThrows(IllegalArgumentException.class,
+                () -> EtcdCluster.builder().failpoints("member0", "raftAfterSave=crash").build());
+        assertTrue(crash.getMessage().contains("Mode.CHILD_PROCESS"), crash.getMessage());
+    }
+
+    /** The value of the unlabelled series {@code name} on the member's /metrics. */
+    static double sample(EtcdMember member, String name) {
+        try {
+            String text = HTTP.send(HttpRequest.newBuilder(URI.create(member.clientEndpoint() + "/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            List<String> lines = text.lines().filter(l -> l.startsWith(name + " ")).toList();
+            assertEquals(1, lines.size(), name + " on " + member + ":\n" + text);
+            return Double.parseDouble(lines.get(0).substring(name.length() + 1));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
