@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Two clusters started in this JVM are as independent as two clusters of processes: each member
- * counts on its own /metrics only what was asked of it, and a failpoint given to one member fires
- * there alone.
+ * counts on its own /metrics only what was asked of it, a failpoint given to one member fires
+ * there alone, and each cluster's log lines go to its own sink.
  */
 class TwoClustersInOneJvmTest {
     private static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -59,6 +59,30 @@ class TwoClustersInOneJvmTest {
             assertFalse(slow.isDone(), "b's defragment finished while a's was held by a's failpoint");
             slow.get(30, TimeUnit.SECONDS);
             assertTrue(System.nanoTime() - started >= TimeUnit.MILLISECONDS.toNanos(4000), "a's defragment slept in its failpoint");
+        }
+    }
+
+    @Test
+    void eachClustersLogLinesGoToItsOwnSink(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
+        List<String> alphaLines = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.nio.file.Path betaLog = tmp.resolve("beta.log");
+        try (EtcdCluster a = EtcdCluster.builder().name("logs-a").memberNamePrefix("alpha").members(3).logTo(alphaLines::add)
+                        .build().start();
+                EtcdCluster b = EtcdCluster.builder().name("logs-b").memberNamePrefix("beta").logFile(betaLog).build().start()) {
+            a.waitForLeader(java.time.Duration.ofSeconds(15));
+            List<String> betaLines = java.nio.file.Files.readAllLines(betaLog);
+            for (String member : List.of("alpha0", "alpha1", "alpha2")) {
+                assertTrue(alphaLines.stream().anyMatch(l -> l.contains("\"msg\":\"starting an etcd server\"")
+                        && l.contains("\"name\":\"" + member + "\"")), member + " started in a's sink");
+            }
+            assertTrue(betaLines.stream().anyMatch(l -> l.contains("\"msg\":\"starting an etcd server\"")
+                    && l.contains("\"name\":\"beta0\"")), "beta0 started in b's file:\n" + betaLines);
+            assertTrue(betaLines.stream().anyMatch(l -> l.contains("\"msg\":\"ready to serve client requests\"")), "b's file");
+            assertTrue(alphaLines.stream().noneMatch(l -> l.contains("beta")), "none of b's lines in a's sink");
+            assertTrue(betaLines.stream().noneMatch(l -> l.contains("alpha")), "none of a's lines in b's file");
+            for (String line : alphaLines) {
+                assertTrue(line.startsWith("{\"level\":\"") && line.endsWith("}"), "etcd's JSON lines: " + line);
+            }
         }
     }
 

@@ -7,6 +7,7 @@ import io.etcdj.server.embed.Member;
 import io.etcdj.server.etcdserver.Failpoints;
 import io.etcdj.server.etcdserver.MemberContext;
 import io.etcdj.server.log.Log;
+import io.etcdj.server.log.LogSink;
 import io.etcdj.server.metrics.Metrics;
 import io.etcdj.server.osutil.Interrupts;
 import io.etcdj.server.version.Versions;
@@ -94,7 +95,9 @@ public final class Main {
         // read once, at start: this member's failpoints (docs/testing.md)
         MemberContext context;
         try {
-            context = new MemberContext(new Metrics(), Failpoints.fromEnvironment(Log.get("etcdserver/failpoints")));
+            // the member writes where the flags said the process writes
+            LogSink logs = Log.processSink();
+            context = new MemberContext(new Metrics(), Failpoints.fromEnvironment(logs.logger("etcdserver/failpoints")), logs);
         } catch (IllegalArgumentException e) {
             System.err.println("etcd: " + e.getMessage());
             return 1;

@@ -7,6 +7,8 @@ import io.etcdj.server.backend.Bucket;
 import io.etcdj.server.backend.Bytes;
 import io.etcdj.server.backend.MetaKeys;
 import io.etcdj.server.lease.Lessor;
+import io.etcdj.server.log.Log;
+import io.etcdj.server.log.LogSink;
 import io.etcdj.server.membership.Membership;
 import io.etcdj.server.metrics.Metrics;
 import io.etcdj.server.mvcc.MvccStore;
@@ -34,9 +36,10 @@ public final class StateMachines implements AutoCloseable {
     public final BackendQuota quota;
     private volatile long consistentIndex;
 
-    private StateMachines(Backend backend, long quotaBytes, LongSupplier nanoClock, long minLeaseTtl, Metrics metrics) {
+    private StateMachines(Backend backend, long quotaBytes, LongSupplier nanoClock, long minLeaseTtl, Metrics metrics,
+                          LogSink logs) {
         this.backend = backend;
-        this.store = MvccStore.open(backend, metrics);
+        this.store = MvccStore.open(backend, metrics, logs);
         this.lessor = new Lessor(nanoClock, minLeaseTtl, metrics);
         this.membership = new Membership(metrics.v2store);
         this.alarms = new AlarmStore();
@@ -76,12 +79,14 @@ public final class StateMachines implements AutoCloseable {
     }
 
     public static StateMachines open(Path dbFile, long quotaBytes, LongSupplier nanoClock, long minLeaseTtl) {
-        return open(dbFile, quotaBytes, nanoClock, minLeaseTtl, new Metrics());
+        return open(dbFile, quotaBytes, nanoClock, minLeaseTtl, new Metrics(), Log.processSink());
     }
 
-    /** A member's state machines, counting into the member's {@code metrics}. */
-    public static StateMachines open(Path dbFile, long quotaBytes, LongSupplier nanoClock, long minLeaseTtl, Metrics metrics) {
-        return new StateMachines(Backend.open(dbFile, quotaBytes, metrics), quotaBytes, nanoClock, minLeaseTtl, metrics);
+    /** A member's state machines, counting into its {@code metrics}, logging to its {@code logs}. */
+    public static StateMachines open(Path dbFile, long quotaBytes, LongSupplier nanoClock, long minLeaseTtl, Metrics metrics,
+                                     LogSink logs) {
+        return new StateMachines(Backend.open(dbFile, quotaBytes, metrics, logs), quotaBytes, nanoClock, minLeaseTtl, metrics,
+                logs);
     }
 
     /** Index of the last Raft entry whose effects are in the backend. */

@@ -2,6 +2,7 @@ package io.etcdj.server.backend;
 
 import io.etcdj.server.fileutil.Fsync;
 import io.etcdj.server.log.Log;
+import io.etcdj.server.log.LogSink;
 import io.etcdj.server.metrics.Metrics;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -39,7 +40,8 @@ import org.lmdbjava.Txn;
  * the environment it was opened on.
  */
 public final class Backend implements AutoCloseable {
-    private static final Log LOG = Log.get("backend");
+    /** The member's logger (its sink, see MemberContext). */
+    private final Log log;
     private static final long HEADROOM = 512L << 20;
     /** A write transaction's page overhead beyond twice its bytes (copied branch pages, meta). */
     private static final long TXN_PAGE_SLACK = 64L << 10;
@@ -78,7 +80,8 @@ public final class Backend implements AutoCloseable {
     /** The member's instruments (open read transactions, commit durations). */
     private final Metrics metrics;
 
-    private Backend(Path file, long mapSize, Metrics metrics) {
+    private Backend(Path file, long mapSize, Metrics metrics, LogSink logs) {
+        this.log = logs.logger("backend");
         this.file = file;
         this.metrics = metrics;
         this.mapSize = mapSize;
@@ -89,12 +92,12 @@ public final class Backend implements AutoCloseable {
      * a little larger so that deletes and compaction still work once the quota alarm is raised.
      */
     public static Backend open(Path file, long quotaBytes) {
-        return open(file, quotaBytes, new Metrics());
+        return open(file, quotaBytes, new Metrics(), Log.processSink());
     }
 
-    /** As {@link #open(Path, long)}, counting its transactions into the member's {@code metrics}. */
-    public static Backend open(Path file, long quotaBytes, Metrics metrics) {
-        Backend b = new Backend(file, quotaBytes + HEADROOM, metrics);
+    /** As {@link #open(Path, long)}, for a member: counting into its {@code metrics}, logging to its {@code logs}. */
+    public static Backend open(Path file, long quotaBytes, Metrics metrics, LogSink logs) {
+        Backend b = new Backend(file, quotaBytes + HEADROOM, metrics, logs);
         b.openEnv();
         return b;
     }
@@ -112,9 +115,9 @@ public final class Backend implements AutoCloseable {
             } else {
                 DurableCommit.Outcome outcome = DurableCommit.restore(file);
                 if (outcome == DurableCommit.Outcome.ROLLED_BACK) {
-                    LOG.warn("backend reopened on its last durable commit; the WAL replays the rest", "path", file.toString());
+                    log.warn("backend reopened on its last durable commit; the WAL replays the rest", "path", file.toString());
                 } else if (outcome == DurableCommit.Outcome.DISCARDED) {
-                    LOG.warn("backend file was never made durable; starting it anew", "path", file.toString());
+                    log.warn("backend file was never made durable; starting it anew", "path", file.toString());
                 }
             }
             env = Env.create(PinnedByteArrays.PROXY)

@@ -35,7 +35,8 @@ import java.util.concurrent.BlockingQueue;
  * the member through {@link Hooks#fatal}: half-applied state must not keep serving.
  */
 final class ApplyLoop implements AutoCloseable {
-    private static final Log LOG = Log.get("etcdserver/apply");
+    /** The member's logger (its sink, see MemberContext). */
+    private final Log log;
 
     /**
      * Committed entries to apply, or (with {@code snapshotFile}) a leader's snapshot to install
@@ -86,7 +87,8 @@ final class ApplyLoop implements AutoCloseable {
     private final SlowApplies slowApplies;
 
     ApplyLoop(StateMachines sm, WatchHub hub, Waiters waiters, ReadBarrier reads, long memberId, Hooks hooks, Clock clock,
-              Metrics metrics, Failpoints failpoints, SlowApplies slowApplies) {
+              Metrics metrics, Failpoints failpoints, SlowApplies slowApplies, io.etcdj.server.log.LogSink logs) {
+        this.log = logs.logger("etcdserver/apply");
         this.sm = sm;
         this.metrics = metrics;
         this.failpoints = failpoints;
@@ -154,9 +156,9 @@ final class ApplyLoop implements AutoCloseable {
         } catch (Throwable t) {
             if (running) {
                 if (t instanceof CorruptEntryException corrupt) {
-                    LOG.fatal("unmarshal should never fail", t, "index", corrupt.index(), "error", String.valueOf(t.getCause()));
+                    log.fatal("unmarshal should never fail", t, "index", corrupt.index(), "error", String.valueOf(t.getCause()));
                 } else {
-                    LOG.fatal("failed to apply committed entries; stopping the member", t);
+                    log.fatal("failed to apply committed entries; stopping the member", t);
                 }
                 hooks.fatal(t);
             }
@@ -174,7 +176,7 @@ final class ApplyLoop implements AutoCloseable {
         appliedIndex = Math.max(appliedIndex, consistentIndex);
         hub.resyncAll();
         reads.applied(appliedIndex);
-        LOG.info("applied snapshot from leader", "consistent-index", consistentIndex,
+        log.info("applied snapshot from leader", "consistent-index", consistentIndex,
                 "revision", sm.store.currentRevision());
         hooks.applied(snapshotIndex, true);
     }

@@ -63,7 +63,8 @@ import java.util.concurrent.TimeUnit;
  * through Raft, a single member too.
  */
 public final class EtcdServer implements AutoCloseable {
-    private static final Log LOG = Log.get("etcdserver/server");
+    /** The member's logger (its sink, see MemberContext). */
+    private final Log log;
     /**
      * etcd's maxGapBetweenApplyAndCommitIndex: while more committed entries than this wait for
      * the apply loop, new proposals are refused with "too many requests".
@@ -126,6 +127,7 @@ public final class EtcdServer implements AutoCloseable {
     /** The member's own instruments and failpoints (nothing of them is process-wide). */
     private final Metrics metrics;
     private final Failpoints failpoints;
+    private final io.etcdj.server.log.LogSink logs;
     private final io.etcdj.server.slowlog.SlowApplies slowApplies;
     private final KvOperations kv;
     private final LeaseOperations leases = new LeaseOps(this);
@@ -145,8 +147,10 @@ public final class EtcdServer implements AutoCloseable {
         this.config = config;
         this.clock = clock;
         this.metrics = context.metrics();
+        this.logs = context.logs();
+        this.log = logs.logger("etcdserver/server");
         this.failpoints = context.failpoints();
-        this.slowApplies = new io.etcdj.server.slowlog.SlowApplies(metrics);
+        this.slowApplies = new io.etcdj.server.slowlog.SlowApplies(metrics, logs);
         this.reads = new ReadBarrier(responders, ThreadExecutorMap::currentExecutor, metrics.slowReadIndexes::inc);
         this.kv = new KvOps(this, metrics, slowApplies);
         this.cluster = new ClusterOps(this, metrics);
@@ -166,12 +170,12 @@ public final class EtcdServer implements AutoCloseable {
                 TimeUnit.MILLISECONDS.toNanos(requestTimeoutMillis), clock::nanoTime, metrics.readIndexesFailed::inc);
         this.lastSnapshotIndex = opened.snapshotIndex();
         this.apply = new ApplyLoop(sm, hub, waiters, reads, memberId, new ApplyHooks(), clock, metrics, failpoints,
-                slowApplies);
+                slowApplies, logs);
         this.apply.warnApplyAfter(config.options().watchdog().warningApplyDuration());
         this.apply.syncAfter(config.options().backendBatch().limit());
-        this.transport = transports.create(new PeerBridge(this));
+        this.transport = transports.create(new PeerBridge(this, logs));
         this.raft = new RaftLoop(opened.node(), opened.storage(), opened.wal(), opened.snapshotter(), transport::send, reads,
-                new RaftListener(), config.heartbeatMillis(), config.electionMillis(), clock, responders, failpoints);
+                new RaftListener(), config.heartbeatMillis(), config.electionMillis(), clock, responders, failpoints, logs);
         this.timers = Executors.newScheduledThreadPool(1, r -> {
             Thread t = new Thread(r, "server-timers");
             t.setDaemon(true);
@@ -196,7 +200,7 @@ public final class EtcdServer implements AutoCloseable {
     public static EtcdServer open(ServerConfig config, MemberContext context, Runnable onFatal, TransportFactory transports,
                                   Clock clock, Random random) throws ConfigException, IOException {
         TokenProvider tokens = Tokens.create(config.options().auth(), clock::nanoTime);
-        Storage.Opened opened = Storage.open(config, clock, random, context.metrics());
+        Storage.Opened opened = Storage.open(config, clock, random, context.metrics(), context.logs());
         try {
             return new EtcdServer(config, context, opened, onFatal, transports, tokens, clock);
         } catch (IOException | RuntimeException e) {
@@ -233,7 +237,7 @@ public final class EtcdServer implements AutoCloseable {
         startCorruptionChecks();
         startCompactionHashChecks();
         var tuning = config.options().tuning();
-        ElectionTickAdvance.start(tuning.initialElectionTickAdvance(), sm.membership.members().size(), memberId,
+        ElectionTickAdvance.start(log, tuning.initialElectionTickAdvance(), sm.membership.members().size(), memberId,
                 config.electionTicks(), config.heartbeatMillis(), clock, timers, transport::activePeers, raft::advanceTicks);
         startDowngradeMonitor(tuning.downgradeCheckTime());
         if (tuning.autoPromoteLearners()) {
@@ -260,7 +264,7 @@ public final class EtcdServer implements AutoCloseable {
                 return propose(InternalRaftRequest.newBuilder().setCompaction(
                         io.etcdj.api.etcdserverpb.CompactionRequest.newBuilder().setRevision(revision)));
             }
-        }, config, clock).schedule(clock, timers);
+        }, config, clock, logs).schedule(clock, timers);
         // Publishing waits for its proposal: off the timer thread, whose sweeps fail proposals that time out.
         forwarders.execute(this::publish);
     }
@@ -274,7 +278,7 @@ public final class EtcdServer implements AutoCloseable {
         io.etcdj.server.lease.Lessor.Checkpointer cp = !t.leaseCheckpoint() ? null : req ->
                 propose(InternalRaftRequest.newBuilder().setLeaseCheckpoint(req)).whenComplete((r, e) -> {
                     if (e != null && !closed) {
-                        LOG.warn("failed to checkpoint leases", "error", String.valueOf(e.getMessage()));
+                        log.warn("failed to checkpoint leases", "error", String.valueOf(e.getMessage()));
                     }
                 });
         sm.lessor.configureCheckpoints(cp, t.leaseCheckpointInterval().toNanos(),
@@ -289,14 +293,14 @@ public final class EtcdServer implements AutoCloseable {
                 propose(InternalRaftRequest.newBuilder().setPublish(attrs)).get(requestTimeoutMillis, TimeUnit.MILLISECONDS);
                 published = true;
                 publishedFuture.complete(null);
-                LOG.info("published local member to cluster through raft",
+                log.info("published local member to cluster through raft",
                         "local-member-id", MemberIds.hex(memberId),
                         "local-member-attributes", "{Name:" + config.name() + " ClientURLs:" + attrs.getClientUrlsList() + "}",
                         "cluster-id", MemberIds.hex(sm.membership.clusterId()));
-                LOG.info("enabled capabilities for version", "cluster-version", Versions.CLUSTER.substring(0, 3));
+                log.info("enabled capabilities for version", "cluster-version", Versions.CLUSTER.substring(0, 3));
             } catch (Exception e) {
                 if (!closed) {
-                    LOG.warn("failed to publish local member to cluster through raft",
+                    log.warn("failed to publish local member to cluster through raft",
                             "error", e.getCause() != null ? e.getCause().getMessage() : String.valueOf(e));
                 }
             }
@@ -308,12 +312,12 @@ public final class EtcdServer implements AutoCloseable {
      * it starts (peers that cannot answer are reported only); throws on a mismatch.
      */
     public void initialCorruptCheck() throws IOException {
-        new CorruptionCheck(this).initial(requestTimeoutMillis);
+        new CorruptionCheck(this, logs).initial(requestTimeoutMillis);
     }
 
     /** Proposes the CORRUPT alarm for {@code member} (etcd's TriggerCorruptAlarm). */
     void raiseCorruptAlarm(long member) {
-        LOG.warn("raising CORRUPT alarm", "member-id", Long.toHexString(member));
+        log.warn("raising CORRUPT alarm", "member-id", Long.toHexString(member));
         propose(InternalRaftRequest.newBuilder().setAlarm(io.etcdj.api.etcdserverpb.AlarmRequest.newBuilder()
                 .setMemberID(member).setAction(io.etcdj.api.etcdserverpb.AlarmRequest.AlarmAction.ACTIVATE)
                 .setAlarm(AlarmType.CORRUPT)));
@@ -351,12 +355,12 @@ public final class EtcdServer implements AutoCloseable {
                 propose(InternalRaftRequest.newBuilder().setDowngradeInfoSet(
                         io.etcdj.serverpb.DowngradeInfoSet.newBuilder().setEnabled(false)));
             }
-        });
+        }, logs);
         corruptChecks.scheduleWithFixedDelay(() -> {
             try {
                 monitor.check();
             } catch (RuntimeException e) {
-                LOG.warn("failed to cancel downgrade", "error", String.valueOf(e.getMessage()));
+                log.warn("failed to cancel downgrade", "error", String.valueOf(e.getMessage()));
             }
         }, every.toNanos(), every.toNanos(), TimeUnit.NANOSECONDS);
     }
@@ -384,12 +388,12 @@ public final class EtcdServer implements AutoCloseable {
             public CompletableFuture<?> promote(long learner) {
                 return cluster.promote(learner);
             }
-        });
+        }, logs);
         corruptChecks.scheduleWithFixedDelay(() -> {
             try {
                 promoter.check();
             } catch (RuntimeException e) {
-                LOG.warn("failed to check learners for promotion", "error", String.valueOf(e.getMessage()));
+                log.warn("failed to check learners for promotion", "error", String.valueOf(e.getMessage()));
             }
         }, 1, 1, TimeUnit.SECONDS);
     }
@@ -400,13 +404,13 @@ public final class EtcdServer implements AutoCloseable {
         if (every.isZero() || every.isNegative()) {
             return;
         }
-        LOG.info("enabled corruption checking", "local-member-id", MemberIds.hex(memberId), "interval", every.toString());
-        CorruptionCheck check = new CorruptionCheck(this);
+        log.info("enabled corruption checking", "local-member-id", MemberIds.hex(memberId), "interval", every.toString());
+        CorruptionCheck check = new CorruptionCheck(this, logs);
         clock.scheduleWithFixedDelay(corruptChecks, () -> {
             try {
                 check.periodic(requestTimeoutMillis);
             } catch (Exception e) {
-                LOG.warn("failed to check hash KV", "error", String.valueOf(e.getMessage()));
+                log.warn("failed to check hash KV", "error", String.valueOf(e.getMessage()));
             }
         }, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
     }
@@ -417,15 +421,15 @@ public final class EtcdServer implements AutoCloseable {
         if (!w.compactHashCheck()) {
             return;
         }
-        LOG.info("enabled compaction hash check", "local-member-id", MemberIds.hex(memberId),
+        log.info("enabled compaction hash check", "local-member-id", MemberIds.hex(memberId),
                 "interval", w.compactHashCheckTime().toString());
-        CompactionHashCheck check = new CompactionHashCheck(this);
+        CompactionHashCheck check = new CompactionHashCheck(this, logs);
         long every = w.compactHashCheckTime().toMillis();
         clock.scheduleWithFixedDelay(corruptChecks, () -> {
             try {
                 check.run(requestTimeoutMillis);
             } catch (RuntimeException e) {
-                LOG.warn("failed to check compaction hashes", "error", String.valueOf(e.getMessage()));
+                log.warn("failed to check compaction hashes", "error", String.valueOf(e.getMessage()));
             }
         }, every, every, TimeUnit.MILLISECONDS);
     }
@@ -620,7 +624,7 @@ public final class EtcdServer implements AutoCloseable {
         if (closed || sm.alarms.has(AlarmType.NOSPACE) || !raisingNoSpace.compareAndSet(false, true)) {
             return;
         }
-        LOG.warn("message exceeded backend quota; raising alarm", "quota-size-bytes", sm.quota.quotaBytes(),
+        log.warn("message exceeded backend quota; raising alarm", "quota-size-bytes", sm.quota.quotaBytes(),
                 "quota-size", (sm.quota.quotaBytes() >> 20) + " MiB", "current-db-size-bytes", sm.backend.size());
         propose(InternalRaftRequest.newBuilder().setAlarm(io.etcdj.api.etcdserverpb.AlarmRequest.newBuilder()
                 .setMemberID(memberId).setAction(io.etcdj.api.etcdserverpb.AlarmRequest.AlarmAction.ACTIVATE)
@@ -628,7 +632,7 @@ public final class EtcdServer implements AutoCloseable {
                 .whenComplete((res, err) -> {
                     raisingNoSpace.set(false);
                     if (err != null) {
-                        LOG.warn("failed to raise NOSPACE alarm", "error", String.valueOf(err.getMessage()));
+                        log.warn("failed to raise NOSPACE alarm", "error", String.valueOf(err.getMessage()));
                     }
                 });
     }
@@ -745,9 +749,9 @@ public final class EtcdServer implements AutoCloseable {
 
     /** Another member refused us as removed: stop, as etcd does. */
     void removedFromCluster() {
-        LOG.error("the member has been permanently removed from the cluster",
+        log.error("the member has been permanently removed from the cluster",
                 "local-member-id", MemberIds.hex(memberId));
-        LOG.error("the data-dir used by this member must be removed");
+        log.error("the data-dir used by this member must be removed");
         stopForFailure();
     }
 
@@ -791,7 +795,7 @@ public final class EtcdServer implements AutoCloseable {
         if (lead == 0) {
             throw EtcdError.NO_LEADER.exception();
         }
-        var r = lead == memberId ? new PeerBridge(this).learnerReady(learnerId)
+        var r = lead == memberId ? new PeerBridge(this, logs).learnerReady(learnerId)
                 : transport.learnerReadyOnLeader(lead, learnerId, requestTimeoutMillis);
         return r.getReady();
     }
@@ -892,7 +896,7 @@ public final class EtcdServer implements AutoCloseable {
     }
 
     public void defragment() {
-        LOG.info("starting defragment", "current-db-size-bytes", sm.backend.size());
+        log.info("starting defragment", "current-db-size-bytes", sm.backend.size());
         long started = System.nanoTime();
         metrics.defragInflight.set(1);
         try {
@@ -901,7 +905,7 @@ public final class EtcdServer implements AutoCloseable {
             metrics.defragInflight.set(0);
         }
         metrics.backendDefrag.observeNanos(System.nanoTime() - started);
-        LOG.info("finished defragment", "current-db-size-bytes", sm.backend.size());
+        log.info("finished defragment", "current-db-size-bytes", sm.backend.size());
     }
 
     private void revokeExpiredLeases() {
@@ -929,7 +933,7 @@ public final class EtcdServer implements AutoCloseable {
             sm.backend.sync();
         } catch (RuntimeException e) {
             if (!closed && !stopping.get()) {
-                LOG.fatal("failed to sync the backend; stopping the member", e);
+                log.fatal("failed to sync the backend; stopping the member", e);
                 stopForFailure();
             }
         }
@@ -940,12 +944,12 @@ public final class EtcdServer implements AutoCloseable {
      * runs again at its next turn (a scheduled executor drops a periodic task after its first
      * exception, and says nothing).
      */
-    private static Runnable survivingFailures(String what, Runnable task) {
+    private Runnable survivingFailures(String what, Runnable task) {
         return () -> {
             try {
                 task.run();
             } catch (RuntimeException e) {
-                LOG.error("periodic task failed", e, "task", what);
+                log.error("periodic task failed", e, "task", what);
             }
         };
     }
@@ -956,7 +960,7 @@ public final class EtcdServer implements AutoCloseable {
         @Override
         public void leaderChanged(long lead, long term, boolean isLeader) {
             if (lead != lastLead) {
-                LOG.info(lead == 0 ? "raft.node lost leader" : "raft.node elected leader",
+                log.info(lead == 0 ? "raft.node lost leader" : "raft.node elected leader",
                         "local-member-id", MemberIds.hex(memberId), "leader", MemberIds.hex(lead), "term", term);
                 lastLead = lead;
                 metrics.leaderChanges.inc();
@@ -982,7 +986,7 @@ public final class EtcdServer implements AutoCloseable {
             if (db != null) {
                 apply.submitSnapshot(db, snapshot.getMetadata().getIndex());
             } else {
-                LOG.warn("raft snapshot has no backend file; keeping the local one",
+                log.warn("raft snapshot has no backend file; keeping the local one",
                         "snapshot-index", snapshot.getMetadata().getIndex());
             }
             lastSnapshotIndex = snapshot.getMetadata().getIndex();
@@ -993,7 +997,7 @@ public final class EtcdServer implements AutoCloseable {
             if (closed || stopping.get()) {
                 return;
             }
-            LOG.fatal("raft loop failed; stopping the member", t);
+            log.fatal("raft loop failed; stopping the member", t);
             stopForFailure();
         }
     }

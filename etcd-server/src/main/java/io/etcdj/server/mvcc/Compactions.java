@@ -35,7 +35,8 @@ import java.util.zip.CRC32C;
  * committed the compaction, at once (offline tools and tests).
  */
 final class Compactions {
-    private static final Log LOG = Log.get("mvcc");
+    /** The member's logger (its sink, see MemberContext). */
+    private final Log log;
 
     /** A compaction to carry out: history below {@code rev}, after the one at {@code prevCompactRev}. */
     record Job(long rev, long prevCompactRev, boolean prevCompleted) {
@@ -53,7 +54,8 @@ final class Compactions {
     volatile Runnable afterBatch = () -> { };
     private final Metrics metrics;
 
-    Compactions(MvccStore store, Backend backend, Metrics metrics) {
+    Compactions(MvccStore store, Backend backend, Metrics metrics, io.etcdj.server.log.LogSink logs) {
+        this.log = logs.logger("mvcc");
         this.store = store;
         this.metrics = metrics;
         this.backend = backend;
@@ -100,7 +102,7 @@ final class Compactions {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (Exception e) {
-                LOG.warn("compactor did not stop in time", "error", String.valueOf(e));
+                log.warn("compactor did not stop in time", "error", String.valueOf(e));
             }
         }
     }
@@ -146,7 +148,7 @@ final class Compactions {
             }
         } catch (RuntimeException e) {
             if (myEpoch == epoch) {
-                LOG.warn("Failed compaction", e, "compact-revision", job.rev(), "error", String.valueOf(e.getMessage()));
+                log.warn("Failed compaction", e, "compact-revision", job.rev(), "error", String.valueOf(e.getMessage()));
             }
         }
     }
@@ -224,9 +226,9 @@ final class Compactions {
         if (job.prevCompleted()) {
             store.compactionHashes.add(new CompactionHashes.Entry(hash, job.prevCompactRev(), rev));
         } else {
-            LOG.info("previous compaction was interrupted, skip storing compaction hash value");
+            log.info("previous compaction was interrupted, skip storing compaction hash value");
         }
-        LOG.info("finished scheduled compaction", "compact-revision", rev,
+        log.info("finished scheduled compaction", "compact-revision", rev,
                 "took", ((System.nanoTime() - start) / 1_000_000) + "ms", "hash", hash, "removed-revisions", removed,
                 "current-db-size-bytes", backend.size());
         return true;

@@ -14,13 +14,15 @@ import java.util.concurrent.CompletionException;
  * of its response and its error, and counted in {@code etcd_server_slow_apply_total}.
  */
 public final class SlowApplies {
-    private static final Log LOG = Log.get("etcdserver/util");
+    /** The member's logger (its sink, see MemberContext). */
+    private final Log log;
 
     private final io.etcdj.server.metrics.Metrics metrics;
 
     /** The member's slow-request warnings, counted into its {@code metrics} (etcd_server_slow_apply_total). */
-    public SlowApplies(io.etcdj.server.metrics.Metrics metrics) {
+    public SlowApplies(io.etcdj.server.metrics.Metrics metrics, io.etcdj.server.log.LogSink logs) {
         this.metrics = metrics;
+        this.log = logs.logger("etcdserver/util");
     }
 
     /** Logs the request if it ran longer than {@code threshold} since {@code startNanos}. */
@@ -33,7 +35,7 @@ public final class SlowApplies {
             warn(threshold, took, request, response, error);
         } catch (RuntimeException e) {
             // a warning must never stop the apply loop that called it
-            LOG.warn("apply request took too long", e, "took", Durations.format(took), "format-error", String.valueOf(e));
+            log.warn("apply request took too long", e, "took", Durations.format(took), "format-error", String.valueOf(e));
         }
     }
 
@@ -52,27 +54,27 @@ public final class SlowApplies {
             Throwable cause = error instanceof CompletionException && error.getCause() != null
                     ? error.getCause() : error;
             if (cause == null) {
-                LOG.warn("apply request took too long", "took", Durations.format(took), "expected-duration",
+                log.warn("apply request took too long", "took", Durations.format(took), "expected-duration",
                         Durations.format(threshold.toNanos()), "prefix", "read-only range ", "request", GoText.of(request),
                         "response", resp);
             } else {
-                LOG.warn("apply request took too long", "took", Durations.format(took), "expected-duration",
+                log.warn("apply request took too long", "took", Durations.format(took), "expected-duration",
                         Durations.format(threshold.toNanos()), "prefix", "read-only range ", "request", GoText.of(request),
                         "response", resp, "error", String.valueOf(cause.getMessage()));
             }
             metrics.slowApplies.inc();
         } catch (RuntimeException e) {
-            LOG.warn("apply request took too long", e, "took", Durations.format(took), "format-error", String.valueOf(e));
+            log.warn("apply request took too long", e, "took", Durations.format(took), "format-error", String.valueOf(e));
         }
     }
 
     private void warn(Duration threshold, long took, Message request, Message response, Throwable error) {
         String resp = response == null ? "" : "size:" + response.getSerializedSize();
         if (error == null) {
-            LOG.warn("apply request took too long", "took", Durations.format(took), "expected-duration",
+            log.warn("apply request took too long", "took", Durations.format(took), "expected-duration",
                     Durations.format(threshold.toNanos()), "prefix", "", "request", ApplyText.of(request), "response", resp);
         } else {
-            LOG.warn("apply request took too long", "took", Durations.format(took), "expected-duration",
+            log.warn("apply request took too long", "took", Durations.format(took), "expected-duration",
                     Durations.format(threshold.toNanos()), "prefix", "", "request", ApplyText.of(request), "response", resp,
                     "error", String.valueOf(error.getMessage()));
         }

@@ -25,12 +25,14 @@ import java.nio.file.Path;
 final class PeerService extends PeerGrpc.PeerImplBase {
     static final String REMOVED = "the member has been permanently removed from the cluster";
     static final String CLUSTER_MISMATCH = "cluster ID mismatch";
-    private static final Log LOG = Log.get("rafthttp/stream");
+    /** The member's logger (its sink, see MemberContext). */
+    private final Log log;
 
     private final PeerHandler handler;
     private final Metrics metrics;
 
-    PeerService(PeerHandler handler, Metrics metrics) {
+    PeerService(PeerHandler handler, Metrics metrics, io.etcdj.server.log.LogSink logs) {
+        this.log = logs.logger("rafthttp/stream");
         this.handler = handler;
         this.metrics = metrics;
     }
@@ -39,13 +41,13 @@ final class PeerService extends PeerGrpc.PeerImplBase {
     private Status check(PeerMessage m) {
         long local = handler.clusterId();
         if (local != 0 && m.getClusterId() != local) {
-            LOG.warn("request cluster ID mismatch", "local-member-id", MemberIds.hex(handler.memberId()),
+            log.warn("request cluster ID mismatch", "local-member-id", MemberIds.hex(handler.memberId()),
                     "local-member-cluster-id", MemberIds.hex(local), "remote-peer-id", MemberIds.hex(m.getFrom()),
                     "remote-peer-cluster-id", MemberIds.hex(m.getClusterId()));
             return Status.FAILED_PRECONDITION.withDescription(CLUSTER_MISMATCH);
         }
         if (handler.isRemoved(m.getFrom())) {
-            LOG.warn("rejected stream from remote peer because it was removed",
+            log.warn("rejected stream from remote peer because it was removed",
                     "local-member-id", MemberIds.hex(handler.memberId()), "remote-peer-id-stream-handler", MemberIds.hex(m.getFrom()));
             return Status.FAILED_PRECONDITION.withDescription(REMOVED);
         }

@@ -34,7 +34,8 @@ import javax.net.ssl.SSLException;
  * beside Raft (cluster discovery when joining, lease calls forwarded to the leader).
  */
 public final class PeerTransport implements Transporter {
-    private static final Log LOG = Log.get("rafthttp/transport");
+    /** The member's logger (its sink, see MemberContext). */
+    private final Log log;
 
     private static SslContext defaultClientTls;
 
@@ -47,8 +48,7 @@ public final class PeerTransport implements Transporter {
         t.setDaemon(true);
         return t;
     });
-    private final io.etcdj.server.listen.OffEventLoop offEventLoop = new io.etcdj.server.listen.OffEventLoop(handlers,
-            java.util.Set.of(io.etcdj.peerpb.PeerGrpc.getStreamMethod().getFullMethodName()));
+    private final io.etcdj.server.listen.OffEventLoop offEventLoop;
     /** Unix socket files to remove on close. */
     private final List<ListenAddress> unixSockets = new ArrayList<>();
     private volatile boolean closed;
@@ -57,9 +57,14 @@ public final class PeerTransport implements Transporter {
     private volatile PeerLinks links = PeerLinks.DEFAULTS;
     private final Prober prober;
     private final Metrics metrics;
+    private final io.etcdj.server.log.LogSink logs;
 
     /** The peer network of the member {@code handler} serves, counting into the member's {@code metrics}. */
-    public PeerTransport(PeerHandler handler, Metrics metrics) {
+    public PeerTransport(PeerHandler handler, Metrics metrics, io.etcdj.server.log.LogSink logs) {
+        this.log = logs.logger("rafthttp/transport");
+        this.logs = logs;
+        this.offEventLoop = new io.etcdj.server.listen.OffEventLoop(handlers,
+                java.util.Set.of(io.etcdj.peerpb.PeerGrpc.getStreamMethod().getFullMethodName()), logs);
         this.handler = handler;
         this.metrics = metrics;
         this.prober = new Prober(handler, url -> dial(url).build(), metrics.peers);
@@ -90,7 +95,7 @@ public final class PeerTransport implements Transporter {
             }
             NettyServerBuilder b = NettyServerBuilder.forAddress(where.bindAddress())
                     .directExecutor()
-                    .addService(io.grpc.ServerInterceptors.intercept(new PeerService(handler, metrics), offEventLoop))
+                    .addService(io.grpc.ServerInterceptors.intercept(new PeerService(handler, metrics, logs), offEventLoop))
                     .maxInboundMessageSize(64 << 20)
                     .permitKeepAliveWithoutCalls(true)
                     .permitKeepAliveTime(1, TimeUnit.SECONDS);
@@ -103,7 +108,7 @@ public final class PeerTransport implements Transporter {
                         .keepAliveTimeout(Math.max(1, read - read / 3), TimeUnit.NANOSECONDS);
             }
             if (secure) {
-                b.protocolNegotiator(new TlsProtocolNegotiator(serverTls, links.verifyClientSan()));
+                b.protocolNegotiator(new TlsProtocolNegotiator(serverTls, links.verifyClientSan(), logs));
             }
             if (where.isUnix()) {
                 b.channelType(where.serverChannelType()).bossEventLoopGroup(unixLoops()).workerEventLoopGroup(unixLoops());
@@ -117,7 +122,7 @@ public final class PeerTransport implements Transporter {
                 where.publish();
                 unixSockets.add(where);
             }
-            LOG.info(secure ? "serving peer traffic securely" : "serving peer traffic", "address", host);
+            log.info(secure ? "serving peer traffic securely" : "serving peer traffic", "address", host);
         }
     }
 
@@ -130,7 +135,7 @@ public final class PeerTransport implements Transporter {
             if (m.getTo() == handler.memberId() || m.getTo() == 0) {
                 continue;
             }
-            clients.computeIfAbsent(m.getTo(), id -> new PeerClient(id, handler, this::dial, links.writeTimeout(), metrics)).send(m);
+            clients.computeIfAbsent(m.getTo(), id -> new PeerClient(id, handler, this::dial, links.writeTimeout(), metrics, logs)).send(m);
         }
     }
 

@@ -34,11 +34,9 @@ class NoProcessWideStateTest {
 
     /** Static state that stays, each with its reason. */
     private static final Set<String> ALLOWED = Set.of(
-            // the process's log sink, configured once by the etcd command's flags (--log-outputs,
-            // --log-level, --log-format); members in one JVM share it until a member owns its sink
-            "io.etcdj.server.log.Log.out",
-            "io.etcdj.server.log.Log.threshold",
-            "io.etcdj.server.log.Log.console",
+            // the process's log sink, set by the etcd command's flags (--log-outputs, --log-level,
+            // --log-format): lines of code outside any member (see theMembersClassesLogToTheirMembersSink)
+            "io.etcdj.server.log.Log.process",
             // each thread's native scratch buffers for LMDB calls: no data outlives the call
             "io.etcdj.server.backend.PinnedByteArrays.SLOTS_OF_THREAD",
             // Java Flight Recorder is one per JVM: recordings asked of any member run one after another
@@ -78,6 +76,23 @@ class NoProcessWideStateTest {
                     }
                 })
                 .allowEmptyShould(true)
+                .check(MEMBER);
+    }
+
+    /**
+     * A member's classes log through loggers of the member's sink ({@code LogSink.logger}), never
+     * through {@code Log.get}, which writes to the process's sink: two members in one JVM each
+     * write where they were told. Outside any member: the command ({@code Main}), configuration and
+     * discovery (before a member exists), the proxies (processes of their own) and the log package.
+     */
+    @Test
+    void theMembersClassesLogToTheirMembersSink() {
+        com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses()
+                .that().resideOutsideOfPackages("io.etcdj.server.config..", "io.etcdj.server.discovery..",
+                        "io.etcdj.server.proxy..", "io.etcdj.server.log..")
+                .and().doNotHaveFullyQualifiedName("io.etcdj.server.Main")
+                .should().callMethod("io.etcdj.server.log.Log", "get", "java.lang.String")
+                .because("a member's lines go to its own sink (MemberContext.logs)")
                 .check(MEMBER);
     }
 
