@@ -10,7 +10,6 @@ import io.etcdj.server.log.Log;
  * less its size in use), as etcd's bootstrap does; 0, the default, never.
  */
 final class BootstrapDefrag {
-
     private BootstrapDefrag() {
     }
 

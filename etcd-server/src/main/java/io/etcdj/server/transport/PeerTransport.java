@@ -17,6 +17,7 @@ import io.grpc.Server;
 import io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.NettyServerBuilder;
+import io.netty.channel.EventLoopGroup;
 import io.netty.handler.ssl.SslContext;
 import java.io.IOException;
 import java.net.URI;
@@ -26,6 +27,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import javax.net.ssl.SSLException;
 
 /**
@@ -36,8 +38,6 @@ import javax.net.ssl.SSLException;
 public final class PeerTransport implements Transporter {
     /** The member's logger (its sink, see MemberContext). */
     private final Log log;
-
-    private static SslContext defaultClientTls;
 
     private final PeerHandler handler;
     private final Map<Long, PeerClient> clients = new ConcurrentHashMap<>();
@@ -56,6 +56,9 @@ public final class PeerTransport implements Transporter {
     private volatile SslContext clientTls;
     private volatile PeerLinks links = PeerLinks.DEFAULTS;
     private final Prober prober;
+    /** Made on first use ({@link #unixLoops}, {@link #defaultClientTls}); guarded by this. */
+    private EventLoopGroup unixLoops;
+    private SslContext defaultClientTls;
     private final Metrics metrics;
     private final io.etcdj.server.log.LogSink logs;
 
@@ -148,52 +151,64 @@ public final class PeerTransport implements Transporter {
         }
     }
 
-    /** A channel builder for {@code peerUrl}: TLS with {@code tls} for https (null: JDK trust, no client certificate). */
-    static NettyChannelBuilder channelBuilder(String peerUrl, SslContext tls) {
+    /**
+     * A channel builder for {@code peerUrl}: TLS with {@code tls} for https ({@code defaultTls}'s
+     * when null: the JDK's trust, no client certificate), on {@code unixLoops}' loops for a unix
+     * socket.
+     */
+    private static NettyChannelBuilder channelBuilder(String peerUrl, SslContext tls, Supplier<EventLoopGroup> unixLoops,
+                                                      Supplier<SslContext> defaultTls) {
         URI u = URI.create(peerUrl);
         NettyChannelBuilder b;
         if (ListenAddress.isUnix(u)) {
             ListenAddress where = new ListenAddress(u);
             b = NettyChannelBuilder.forAddress(where.dialAddress()).channelType(where.channelType())
-                    .eventLoopGroup(unixLoops());
+                    .eventLoopGroup(unixLoops.get());
         } else {
             String host = "localhost".equals(u.getHost()) ? "127.0.0.1" : u.getHost();
             b = NettyChannelBuilder.forTarget(host + ":" + u.getPort());
         }
         if (ListenAddress.isSecure(u)) {
-            return b.sslContext(tls != null ? tls : defaultClientTls());
+            return b.sslContext(tls != null ? tls : defaultTls.get());
         }
         return b.usePlaintext();
     }
 
     /**
-     * Event loops for unix-socket peers, shared by every transport in the process: grpc-java's
-     * default loops are epoll or TCP-only, so a domain socket channel needs NIO loops of its own.
+     * This transport's event loops for unix-socket peers, made on first use and closed with it:
+     * grpc-java's default loops are epoll or TCP-only, so a domain socket channel needs NIO loops
+     * of its own.
      */
-    private static synchronized io.netty.channel.EventLoopGroup unixLoops() {
+    private synchronized EventLoopGroup unixLoops() {
         if (unixLoops == null) {
-            unixLoops = new io.netty.channel.nio.NioEventLoopGroup(0,
-                    new io.netty.util.concurrent.DefaultThreadFactory("peer-unix", true));
+            unixLoops = newUnixLoops(0);
         }
         return unixLoops;
     }
 
-    private static io.netty.channel.EventLoopGroup unixLoops;
+    private static EventLoopGroup newUnixLoops(int threads) {
+        return new io.netty.channel.nio.NioEventLoopGroup(threads, new io.netty.util.concurrent.DefaultThreadFactory("peer-unix", true));
+    }
 
-    private static synchronized SslContext defaultClientTls() {
+    /** This transport's client TLS for https peers when no --peer-* certificate is given, made on first use. */
+    private synchronized SslContext defaultClientTls() {
         if (defaultClientTls == null) {
-            try {
-                defaultClientTls = GrpcSslContexts.forClient().build();
-            } catch (SSLException e) {
-                throw new IllegalStateException("TLS is not available in this Java runtime: " + e.getMessage(), e);
-            }
+            defaultClientTls = newDefaultClientTls();
         }
         return defaultClientTls;
     }
 
+    private static SslContext newDefaultClientTls() {
+        try {
+            return GrpcSslContexts.forClient().build();
+        } catch (SSLException e) {
+            throw new IllegalStateException("TLS is not available in this Java runtime: " + e.getMessage(), e);
+        }
+    }
+
     /** A channel builder for a peer URL with this transport's TLS and source address. */
     NettyChannelBuilder dial(String peerUrl) {
-        NettyChannelBuilder b = channelBuilder(peerUrl, clientTls);
+        NettyChannelBuilder b = channelBuilder(peerUrl, clientTls, this::unixLoops, this::defaultClientTls);
         String local = links.localAddress();
         if (local != null && !ListenAddress.isUnix(URI.create(peerUrl))) {
             java.net.InetSocketAddress from = new java.net.InetSocketAddress(local, 0);
@@ -218,14 +233,25 @@ public final class PeerTransport implements Transporter {
         return prober.activePeers();
     }
 
-    /** One blocking call on a short-lived channel to a peer URL ({@code tls} for https). */
+    /**
+     * One blocking call on a short-lived channel to a peer URL ({@code tls} for https), made
+     * before a member has a transport (joining): a unix-socket loop or default TLS it needs is
+     * its own, and ends with it.
+     */
     private static <T> T call(String peerUrl, SslContext tls, long timeoutMillis,
                               Function<PeerGrpc.PeerBlockingStub, T> fn) {
-        ManagedChannel ch = channelBuilder(peerUrl, tls).build();
+        java.util.concurrent.atomic.AtomicReference<EventLoopGroup> loops = new java.util.concurrent.atomic.AtomicReference<>();
+        ManagedChannel ch = channelBuilder(peerUrl, tls, () -> {
+            loops.set(newUnixLoops(1));
+            return loops.get();
+        }, PeerTransport::newDefaultClientTls).build();
         try {
             return fn.apply(PeerGrpc.newBlockingStub(ch).withDeadlineAfter(timeoutMillis, TimeUnit.MILLISECONDS));
         } finally {
             ch.shutdownNow();
+            if (loops.get() != null) {
+                loops.get().shutdownGracefully(0, 0, TimeUnit.SECONDS);
+            }
         }
     }
 
@@ -299,5 +325,10 @@ public final class PeerTransport implements Transporter {
         }
         handlers.shutdownNow();
         unixSockets.forEach(ListenAddress::release);
+        synchronized (this) {
+            if (unixLoops != null) {
+                unixLoops.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+            }
+        }
     }
 }

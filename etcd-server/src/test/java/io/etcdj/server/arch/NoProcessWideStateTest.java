@@ -37,15 +37,10 @@ class NoProcessWideStateTest {
             // the process's log sink, set by the etcd command's flags (--log-outputs, --log-level,
             // --log-format): lines of code outside any member (see theMembersClassesLogToTheirMembersSink)
             "io.etcdj.server.log.Log.process",
-            // each thread's native scratch buffers for LMDB calls: no data outlives the call
-            "io.etcdj.server.backend.PinnedByteArrays.SLOTS_OF_THREAD",
             // Java Flight Recorder is one per JVM: recordings asked of any member run one after another
             "io.etcdj.server.gateway.JvmDebug.RECORDER",
-            // made on first use and shared by the one-shot peer calls made before a member has a
-            // transport (joining): NIO loops for unix-socket peers and the JDK's default client
-            // trust; they carry no member's data (what is left of issue 27's "event loops")
-            "io.etcdj.server.transport.PeerTransport.unixLoops",
-            "io.etcdj.server.transport.PeerTransport.defaultClientTls");
+            // each thread's native scratch buffers for LMDB calls: no data outlives the call
+            "io.etcdj.server.backend.PinnedByteArrays.SLOTS_OF_THREAD");
 
     /** Types whose instances change after they are made. */
     private static final List<String> MUTABLE_TYPES = List.of(
