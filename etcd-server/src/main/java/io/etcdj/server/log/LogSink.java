@@ -36,11 +36,6 @@ public final class LogSink {
         return new LogSink(lines, 1, false);
     }
 
-    /** Lines appended to the file {@code file}, info and above, JSON. */
-    public static LogSink toFile(Path file) throws IOException {
-        return printingTo(new PrintStream(new FileOutputStream(file.toFile(), true), true));
-    }
-
     /**
      * etcd's --log-outputs: "default" and "stderr" mean stderr, "stdout" stdout, anything else a
      * file path (appended to, rotated as {@code rotation} says when not null). Only the first
