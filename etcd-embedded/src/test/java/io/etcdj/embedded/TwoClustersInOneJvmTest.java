@@ -86,6 +86,27 @@ class TwoClustersInOneJvmTest {
         }
     }
 
+    /** A member's threads and event loops are its own: closing the clusters ends them all. */
+    @Test
+    void closedClustersLeaveNoThreadOfTheirMembersBehind() throws Exception {
+        List<String> memberThreads = List.of("raft", "apply", "peer-io", "peer-accept", "client-io", "client-accept");
+        try (EtcdCluster a = EtcdCluster.builder().name("threads-a").members(3).build().start();
+                EtcdCluster b = EtcdCluster.builder().name("threads-b").build().start()) {
+            a.waitForLeader(java.time.Duration.ofSeconds(15));
+            assertTrue(threadsNamed(memberThreads).size() >= 4 * 2, "raft and apply threads of 4 members: " + threadsNamed(memberThreads));
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!threadsNamed(memberThreads).isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertEquals(List.of(), threadsNamed(memberThreads));
+    }
+
+    private static List<String> threadsNamed(List<String> prefixes) {
+        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
+                .filter(n -> prefixes.stream().anyMatch(p -> n.equals(p) || n.startsWith(p + "-"))).sorted().toList();
+    }
+
     @Test
     void failpointsAreCheckedWhenTheClusterIsBuilt() {
         IllegalArgumentException malformed = assertThrows(IllegalArgumentException.class,

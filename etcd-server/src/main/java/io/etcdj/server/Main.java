@@ -28,7 +28,7 @@ public final class Main {
     }
 
     /**
-     * One Netty event loop per core (the client port's and gRPC's shared ones for the peers)
+     * One Netty event loop per core (the client port's and the peer port's, each member's own)
      * instead of Netty's two: a loop runs its calls to the end without blocking, so loops beyond
      * the cores only add threads, each with its stack and buffer caches (1.3-1.8 MB less
      * resident memory for an idle member on two cores), and wake-ups. {@code io.netty.eventLoopThreads} set

@@ -8,6 +8,7 @@ import io.etcdj.peerpb.MembersRequest;
 import io.etcdj.peerpb.MembersResponse;
 import io.etcdj.peerpb.PeerGrpc;
 import io.etcdj.raftpb.Message;
+import io.etcdj.server.listen.IoLoops;
 import io.etcdj.server.listen.ListenAddress;
 import io.etcdj.server.log.Log;
 import io.etcdj.server.metrics.Metrics;
@@ -56,8 +57,9 @@ public final class PeerTransport implements Transporter {
     private volatile SslContext clientTls;
     private volatile PeerLinks links = PeerLinks.DEFAULTS;
     private final Prober prober;
-    /** Made on first use ({@link #unixLoops}, {@link #defaultClientTls}); guarded by this. */
+    /** Made on first use ({@link #unixLoops}, {@link #tcpLoops}, {@link #defaultClientTls}); guarded by this. */
     private EventLoopGroup unixLoops;
+    private IoLoops tcpLoops;
     private SslContext defaultClientTls;
     private final Metrics metrics;
     private final io.etcdj.server.log.LogSink logs;
@@ -115,6 +117,9 @@ public final class PeerTransport implements Transporter {
             }
             if (where.isUnix()) {
                 b.channelType(where.serverChannelType()).bossEventLoopGroup(unixLoops()).workerEventLoopGroup(unixLoops());
+            } else {
+                IoLoops loops = tcpLoops();
+                b.channelType(loops.serverChannelType(where)).bossEventLoopGroup(loops.boss()).workerEventLoopGroup(loops.workers());
             }
             try {
                 servers.add(b.build().start());
@@ -154,10 +159,10 @@ public final class PeerTransport implements Transporter {
     /**
      * A channel builder for {@code peerUrl}: TLS with {@code tls} for https ({@code defaultTls}'s
      * when null: the JDK's trust, no client certificate), on {@code unixLoops}' loops for a unix
-     * socket.
+     * socket and {@code tcpLoops}' for TCP (null: grpc-java's default loops).
      */
     private static NettyChannelBuilder channelBuilder(String peerUrl, SslContext tls, Supplier<EventLoopGroup> unixLoops,
-                                                      Supplier<SslContext> defaultTls) {
+                                                      Supplier<IoLoops> tcpLoops, Supplier<SslContext> defaultTls) {
         URI u = URI.create(peerUrl);
         NettyChannelBuilder b;
         if (ListenAddress.isUnix(u)) {
@@ -167,6 +172,10 @@ public final class PeerTransport implements Transporter {
         } else {
             String host = "localhost".equals(u.getHost()) ? "127.0.0.1" : u.getHost();
             b = NettyChannelBuilder.forTarget(host + ":" + u.getPort());
+            if (tcpLoops != null) {
+                IoLoops loops = tcpLoops.get();
+                b.eventLoopGroup(loops.workers()).channelType(loops.channelType());
+            }
         }
         if (ListenAddress.isSecure(u)) {
             return b.sslContext(tls != null ? tls : defaultTls.get());
@@ -184,6 +193,18 @@ public final class PeerTransport implements Transporter {
             unixLoops = newUnixLoops(0);
         }
         return unixLoops;
+    }
+
+    /**
+     * This transport's event loops for TCP peers (the peer port's server and the member's
+     * connections to its peers), made on first use and closed with it: the member's own, not
+     * grpc-java's default loops, which every gRPC user of the JVM shares.
+     */
+    private synchronized IoLoops tcpLoops() {
+        if (tcpLoops == null) {
+            tcpLoops = IoLoops.forTcp("peer");
+        }
+        return tcpLoops;
     }
 
     private static EventLoopGroup newUnixLoops(int threads) {
@@ -208,7 +229,7 @@ public final class PeerTransport implements Transporter {
 
     /** A channel builder for a peer URL with this transport's TLS and source address. */
     NettyChannelBuilder dial(String peerUrl) {
-        NettyChannelBuilder b = channelBuilder(peerUrl, clientTls, this::unixLoops, this::defaultClientTls);
+        NettyChannelBuilder b = channelBuilder(peerUrl, clientTls, this::unixLoops, this::tcpLoops, this::defaultClientTls);
         String local = links.localAddress();
         if (local != null && !ListenAddress.isUnix(URI.create(peerUrl))) {
             java.net.InetSocketAddress from = new java.net.InetSocketAddress(local, 0);
@@ -244,7 +265,7 @@ public final class PeerTransport implements Transporter {
         ManagedChannel ch = channelBuilder(peerUrl, tls, () -> {
             loops.set(newUnixLoops(1));
             return loops.get();
-        }, PeerTransport::newDefaultClientTls).build();
+        }, null, PeerTransport::newDefaultClientTls).build();
         try {
             return fn.apply(PeerGrpc.newBlockingStub(ch).withDeadlineAfter(timeoutMillis, TimeUnit.MILLISECONDS));
         } finally {
@@ -328,6 +349,9 @@ public final class PeerTransport implements Transporter {
         synchronized (this) {
             if (unixLoops != null) {
                 unixLoops.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+            }
+            if (tcpLoops != null) {
+                tcpLoops.shutdown(0, 1);
             }
         }
     }
