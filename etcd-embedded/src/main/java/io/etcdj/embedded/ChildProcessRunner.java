@@ -22,9 +22,12 @@ final class ChildProcessRunner implements MemberRunner {
     private final HealthProbe health;
     private volatile Process process;
     private volatile boolean pausedFlag;
+    /** The member's failpoints (null: none), given to the child as the etcd command reads them. */
+    private final String failpoints;
 
-    ChildProcessRunner(String name, Path logFile, HealthProbe health) {
+    ChildProcessRunner(String name, Path logFile, HealthProbe health, String failpoints) {
         this.name = name;
+        this.failpoints = failpoints;
         this.logFile = logFile;
         this.health = health;
     }
@@ -35,6 +38,9 @@ final class ChildProcessRunner implements MemberRunner {
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         // bin/etcd's JVM settings that matter for a short-lived test member: C1 only, a small heap
         command.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx512m", "-Xshare:auto"));
+        if (failpoints != null) {
+            command.add("-Detcdj.failpoints=" + failpoints);
+        }
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.etcdj.server.Main"));
         command.addAll(flags);
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)

@@ -3,9 +3,11 @@ package io.etcdj.embedded;
 import io.etcdj.certs.ClusterCertificates;
 import io.etcdj.certs.ClusterTlsLayout;
 import io.etcdj.certs.TlsFiles;
+import io.etcdj.server.log.LogSink;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,9 +39,19 @@ public final class EtcdCluster implements AutoCloseable {
     private final boolean deleteRoot;
     private final ClusterTlsLayout tls;
     private final List<EtcdMember> members;
+    /** The log file the builder named, open while the cluster is; null otherwise. */
+    private final java.io.PrintStream logFile;
 
     private EtcdCluster(Builder b) {
         this.name = b.name;
+        try {
+            this.logFile = b.logFile == null ? null
+                    : new java.io.PrintStream(new java.io.FileOutputStream(b.logFile.toFile(), true), true, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new EtcdClusterException("cannot open the log file " + b.logFile + ": " + e.getMessage(), e);
+        }
+        // one sink for the cluster's in-process members: their lines go where the builder said, never to another cluster's
+        LogSink logs = logFile != null ? LogSink.to(logFile::println) : b.logLines != null ? LogSink.to(b.logLines) : LogSink.stderr();
         try {
             this.deleteRoot = b.dataRoot == null;
             this.root = b.dataRoot != null ? Files.createDirectories(b.dataRoot) : Files.createTempDirectory("etcd-" + name + "-");
@@ -89,8 +101,9 @@ public final class EtcdCluster implements AutoCloseable {
             }
             overrideWith(flags, b.additionalArgs);
             HealthProbe probe = new HealthProbe(clientUrls.get(i));
-            MemberRunner runner = b.mode == Mode.IN_PROCESS ? new InProcessRunner(member)
-                    : new ChildProcessRunner(member, root.resolve(member + ".log"), probe);
+            String failpoints = b.failpoints.get(member);
+            MemberRunner runner = b.mode == Mode.IN_PROCESS ? new InProcessRunner(member, failpoints, logs)
+                    : new ChildProcessRunner(member, root.resolve(member + ".log"), probe, failpoints);
             List<String> fixed = List.copyOf(flags);
             list.add(new EtcdMember(member, clientUrls.get(i), peerUrls.get(i), dataDir, runner, probe, () -> fixed,
                     b.startTimeout));
@@ -241,6 +254,9 @@ public final class EtcdCluster implements AutoCloseable {
                 }
             });
         } finally {
+            if (logFile != null) {
+                logFile.close();
+            }
             if (deleteRoot) {
                 deleteTree(root);
             }
@@ -271,6 +287,9 @@ public final class EtcdCluster implements AutoCloseable {
         private Path dataRoot;
         private Duration startTimeout = Duration.ofSeconds(60);
         private final java.util.Map<String, TlsFiles> serverCertificates = new java.util.HashMap<>();
+        private final java.util.Map<String, String> failpoints = new java.util.HashMap<>();
+        private java.util.function.Consumer<String> logLines;
+        private Path logFile;
 
         private Builder() {
         }
@@ -327,6 +346,38 @@ public final class EtcdCluster implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Failpoints of the member named {@code memberName}, as {@code name=action[,name=action]}
+         * ({@code sleep(millis)} or {@code crash}; the points are listed in docs/testing.md): that
+         * member alone runs them, from its every start. A {@code crash} halts the member's JVM, so
+         * it needs {@link Mode#CHILD_PROCESS}.
+         *
+         * @throws IllegalArgumentException if {@code spec} is malformed
+         */
+        public Builder failpoints(String memberName, String spec) {
+            io.etcdj.server.etcdserver.Failpoints.validate(spec);
+            this.failpoints.put(requireText(memberName, "member name"), spec);
+            return this;
+        }
+
+        /**
+         * The members' log lines (etcd's JSON, one call per line, from the members' threads) to
+         * {@code lines} instead of standard error. In-process members only: a child process writes
+         * {@code <member>.log} beside its data dir.
+         */
+        public Builder logTo(java.util.function.Consumer<String> lines) {
+            this.logLines = java.util.Objects.requireNonNull(lines, "lines");
+            this.logFile = null;
+            return this;
+        }
+
+        /** The members' log lines appended to {@code file} instead of standard error (in-process members only, as {@link #logTo}). */
+        public Builder logFile(Path file) {
+            this.logFile = java.util.Objects.requireNonNull(file, "file");
+            this.logLines = null;
+            return this;
+        }
+
         /** Keep the data dirs here (not deleted on close) instead of in a temporary directory. */
         public Builder dataRoot(Path dir) {
             this.dataRoot = dir;
@@ -340,6 +391,19 @@ public final class EtcdCluster implements AutoCloseable {
 
         /** Makes the cluster's directory, ports and certificates; {@link EtcdCluster#start} starts it. */
         public EtcdCluster build() {
+            if (mode == Mode.CHILD_PROCESS && (logLines != null || logFile != null)) {
+                throw new IllegalArgumentException("logTo and logFile are for in-process members;"
+                        + " a child process member writes <member>.log beside its data dir");
+            }
+            for (var e : failpoints.entrySet()) {
+                if (java.util.stream.IntStream.range(0, size).noneMatch(i -> e.getKey().equals(prefix + i))) {
+                    throw new IllegalArgumentException("failpoints for " + e.getKey() + ", which is not a member of this cluster");
+                }
+                if (mode == Mode.IN_PROCESS && e.getValue().contains("=crash")) {
+                    throw new IllegalArgumentException("failpoint crash of " + e.getKey()
+                            + " would halt this JVM: build the cluster with .mode(Mode.CHILD_PROCESS)");
+                }
+            }
             return new EtcdCluster(this);
         }
 

@@ -4,6 +4,10 @@ import io.etcdj.server.config.ConfigException;
 import io.etcdj.server.config.FlagParser;
 import io.etcdj.server.config.ServerConfig;
 import io.etcdj.server.embed.Member;
+import io.etcdj.server.etcdserver.Failpoints;
+import io.etcdj.server.etcdserver.MemberContext;
+import io.etcdj.server.log.LogSink;
+import io.etcdj.server.metrics.Metrics;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -11,15 +15,23 @@ import java.util.Map;
 
 /**
  * A member in this JVM ({@link Member}): started from the same flags as the {@code etcd} command,
- * without the process environment ({@code ETCD_*} variables of the test JVM are not read).
+ * without the process environment ({@code ETCD_*} variables and the {@code etcdj.failpoints}
+ * property of the test JVM are not read). Each start gets a context of its own (a fresh metrics
+ * registry, as a new process has, the failpoints its builder gave, its cluster's log sink), so
+ * members and clusters in one JVM never mix their counts, failpoints or log lines.
  */
 final class InProcessRunner implements MemberRunner {
     private final String name;
     private volatile Member member;
     private volatile String fatal;
+    private final String failpoints;
+    private final LogSink logs;
 
-    InProcessRunner(String name) {
+    /** {@code failpoints}: the member's own, as {@code name=action[,...]}, or null for none; {@code logs}: where its lines go. */
+    InProcessRunner(String name, String failpoints, LogSink logs) {
         this.name = name;
+        this.failpoints = failpoints;
+        this.logs = logs;
     }
 
     @Override
@@ -33,7 +45,9 @@ final class InProcessRunner implements MemberRunner {
         }
         fatal = null;
         try {
-            member = Member.start(config, () -> fatal = "the member stopped after a fatal error (see its log lines)");
+            MemberContext context = new MemberContext(new Metrics(),
+                    Failpoints.of(failpoints, logs.logger("etcdserver/failpoints")), logs);
+            member = Member.start(config, context, () -> fatal = "the member stopped after a fatal error (see its log lines)");
         } catch (ConfigException | IOException | RuntimeException e) {
             throw new EtcdClusterException("member " + name + " did not start: " + e.getMessage(), e);
         }
@@ -72,6 +86,6 @@ final class InProcessRunner implements MemberRunner {
 
     @Override
     public String recentOutput() {
-        return fatal == null ? "(in-process member: its log lines are on this JVM's standard error)" : fatal;
+        return fatal == null ? "(in-process member: its log lines went to the cluster's log sink, standard error by default)" : fatal;
     }
 }

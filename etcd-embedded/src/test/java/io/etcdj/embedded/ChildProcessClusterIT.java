@@ -5,6 +5,7 @@ import static io.etcdj.embedded.EtcdClusterTest.client;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.etcd.jetcd.Client;
@@ -38,6 +39,25 @@ class ChildProcessClusterIT {
             client.getKVClient().put(bytes("after-kill"), bytes("2")).get(20, TimeUnit.SECONDS);
             leader.start();
             assertTrue(leader.isHealthy());
+        }
+    }
+
+    @Test
+    void aCrashFailpointHaltsTheProcessOfItsMemberOnly() throws Exception {
+        try (EtcdCluster etcd = EtcdCluster.builder().members(3).mode(Mode.CHILD_PROCESS)
+                        .failpoints("member2", "defragBeforeCopy=crash").build().start();
+                Client client = client(etcd.clientEndpoints())) {
+            etcd.waitForLeader(LEADER);
+            client.getMaintenanceClient().defragmentMember(etcd.member(0).clientEndpoint().toString()).get(30, TimeUnit.SECONDS);
+            assertThrows(java.util.concurrent.ExecutionException.class, () -> client.getMaintenanceClient()
+                    .defragmentMember(etcd.member(2).clientEndpoint().toString()).get(30, TimeUnit.SECONDS));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (etcd.member(2).isRunning() && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertFalse(etcd.member(2).isRunning(), "member2's process halted in its failpoint");
+            assertTrue(etcd.member(0).isRunning() && etcd.member(1).isRunning(), "the others run on");
+            client.getKVClient().put(bytes("after-crash"), bytes("1")).get(20, TimeUnit.SECONDS);
         }
     }
 }

@@ -5,7 +5,10 @@ import io.etcdj.server.config.FlagParser;
 import io.etcdj.server.config.ServerConfig;
 import io.etcdj.server.embed.Member;
 import io.etcdj.server.etcdserver.Failpoints;
+import io.etcdj.server.etcdserver.MemberContext;
 import io.etcdj.server.log.Log;
+import io.etcdj.server.log.LogSink;
+import io.etcdj.server.metrics.Metrics;
 import io.etcdj.server.osutil.Interrupts;
 import io.etcdj.server.version.Versions;
 import java.io.IOException;
@@ -25,7 +28,7 @@ public final class Main {
     }
 
     /**
-     * One Netty event loop per core (the client port's and gRPC's shared ones for the peers)
+     * One Netty event loop per core (the client port's and the peer port's, each member's own)
      * instead of Netty's two: a loop runs its calls to the end without blocking, so loops beyond
      * the cores only add threads, each with its stack and buffer caches (1.3-1.8 MB less
      * resident memory for an idle member on two cores), and wake-ups. {@code io.netty.eventLoopThreads} set
@@ -89,9 +92,14 @@ public final class Main {
             LOG.info("recognized and used environment variable", "variable-name", env.substring(0, env.indexOf('=')),
                     "variable-value", env.substring(env.indexOf('=') + 1));
         }
-        String failpoints = Failpoints.configurationError();
-        if (failpoints != null) {
-            System.err.println("etcd: " + failpoints);
+        // read once, at start: this member's failpoints (docs/testing.md)
+        MemberContext context;
+        try {
+            // the member writes where the flags said the process writes
+            LogSink logs = Log.processSink();
+            context = new MemberContext(new Metrics(), Failpoints.fromEnvironment(logs.logger("etcdserver/failpoints")), logs);
+        } catch (IllegalArgumentException e) {
+            System.err.println("etcd: " + e.getMessage());
             return 1;
         }
         CountDownLatch stop = new CountDownLatch(1);
@@ -108,7 +116,7 @@ public final class Main {
         }, "shutdown");
         Member member;
         try {
-            member = Member.start(cfg, () -> {
+            member = Member.start(cfg, context, () -> {
                 fatal.set(true);
                 stop.countDown();
             });

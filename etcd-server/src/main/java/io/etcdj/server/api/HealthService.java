@@ -18,22 +18,24 @@ import java.util.concurrent.CopyOnWriteArraySet;
  * other members meanwhile. Other service names are unknown, as in grpc-go's health server.
  */
 public final class HealthService extends HealthGrpc.HealthImplBase {
-    private static final Log LOG = Log.get("v3rpc/health");
+    /** The member's logger (its sink, see MemberContext). */
+    private final Log log;
     private static final String ALL = "";
 
     private final boolean stopOnDefrag;
     private volatile ServingStatus status = ServingStatus.SERVING;
     private final Set<StreamObserver<HealthCheckResponse>> watchers = new CopyOnWriteArraySet<>();
 
-    public HealthService(boolean stopOnDefrag) {
+    public HealthService(boolean stopOnDefrag, io.etcdj.server.log.LogSink logs) {
+        this.log = logs.logger("v3rpc/health");
         this.stopOnDefrag = stopOnDefrag;
-        LOG.info("grpc service status changed", "service", ALL, "status", ServingStatus.SERVING.name());
+        log.info("grpc service status changed", "service", ALL, "status", ServingStatus.SERVING.name());
     }
 
     /** A defragmentation starts: NOT_SERVING with the gate on. */
     public void defragStarted() {
         if (stopOnDefrag) {
-            LOG.warn("grpc service status changed", "service", ALL, "status", ServingStatus.NOT_SERVING.name(),
+            log.warn("grpc service status changed", "service", ALL, "status", ServingStatus.NOT_SERVING.name(),
                     "reason", "defrag is active");
             set(ServingStatus.NOT_SERVING);
         }
@@ -42,7 +44,7 @@ public final class HealthService extends HealthGrpc.HealthImplBase {
     /** The defragmentation ended: SERVING again. */
     public void defragFinished() {
         if (stopOnDefrag) {
-            LOG.info("grpc service status changed", "service", ALL, "status", ServingStatus.SERVING.name());
+            log.info("grpc service status changed", "service", ALL, "status", ServingStatus.SERVING.name());
             set(ServingStatus.SERVING);
         }
     }

@@ -46,16 +46,19 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchSink, Prog
     private final AtomicBoolean draining = new AtomicBoolean();
     private volatile boolean closed;
     private long nextId;
+    private final io.etcdj.server.metrics.Metrics metrics;
 
-    WatchStream(WatchOperations server, AuthOperations auth, ServerCallStreamObserver<WatchResponse> out) {
+    WatchStream(WatchOperations server, AuthOperations auth, ServerCallStreamObserver<WatchResponse> out,
+                io.etcdj.server.metrics.Metrics metrics) {
         this.server = server;
+        this.metrics = metrics;
         this.auth = auth;
         this.hub = server.hub();
         this.out = out;
         out.setOnReadyHandler(this::drain);
         out.setOnCancelHandler(this::close);
         server.progress().register(this);
-        io.etcdj.server.metrics.Metrics.WATCH_STREAMS.inc();
+        metrics.watchStreams.inc();
     }
 
     @Override
@@ -156,7 +159,7 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchSink, Prog
         for (WatchResponse r : split(w.id(), events, revision, fragment)) {
             pendingEvents.incrementAndGet();
             pendingBytes.addAndGet(r.getSerializedSize());
-            io.etcdj.server.metrics.Metrics.PENDING_EVENTS.inc(r.getEventsCount());
+            metrics.pendingEvents.inc(r.getEventsCount());
             queue.add(r);
         }
         drain();
@@ -202,8 +205,8 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchSink, Prog
                     if (!r.getEventsList().isEmpty()) {
                         pendingEvents.decrementAndGet();
                         pendingBytes.addAndGet(-r.getSerializedSize());
-                        io.etcdj.server.metrics.Metrics.PENDING_EVENTS.dec(r.getEventsCount());
-                        io.etcdj.server.metrics.Metrics.EVENTS.inc(r.getEventsCount());
+                        metrics.pendingEvents.dec(r.getEventsCount());
+                        metrics.events.inc(r.getEventsCount());
                         freed = true;
                     }
                     out.onNext(r);
@@ -238,8 +241,8 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchSink, Prog
             return;
         }
         closed = true;
-        io.etcdj.server.metrics.Metrics.WATCH_STREAMS.dec();
-        queue.forEach(r -> io.etcdj.server.metrics.Metrics.PENDING_EVENTS.dec(r.getEventsCount()));
+        metrics.watchStreams.dec();
+        queue.forEach(r -> metrics.pendingEvents.dec(r.getEventsCount()));
         server.progress().unregister(this);
         for (Watcher w : watchers.values()) {
             hub.cancel(w);

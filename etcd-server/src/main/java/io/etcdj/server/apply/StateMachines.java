@@ -7,7 +7,10 @@ import io.etcdj.server.backend.Bucket;
 import io.etcdj.server.backend.Bytes;
 import io.etcdj.server.backend.MetaKeys;
 import io.etcdj.server.lease.Lessor;
+import io.etcdj.server.log.Log;
+import io.etcdj.server.log.LogSink;
 import io.etcdj.server.membership.Membership;
+import io.etcdj.server.metrics.Metrics;
 import io.etcdj.server.mvcc.MvccStore;
 import io.etcdj.server.mvcc.ReadView;
 import java.nio.file.Path;
@@ -33,11 +36,12 @@ public final class StateMachines implements AutoCloseable {
     public final BackendQuota quota;
     private volatile long consistentIndex;
 
-    private StateMachines(Backend backend, long quotaBytes, LongSupplier nanoClock, long minLeaseTtl) {
+    private StateMachines(Backend backend, long quotaBytes, LongSupplier nanoClock, long minLeaseTtl, Metrics metrics,
+                          LogSink logs) {
         this.backend = backend;
-        this.store = MvccStore.open(backend);
-        this.lessor = new Lessor(nanoClock, minLeaseTtl);
-        this.membership = new Membership();
+        this.store = MvccStore.open(backend, metrics, logs);
+        this.lessor = new Lessor(nanoClock, minLeaseTtl, metrics);
+        this.membership = new Membership(metrics.v2store);
         this.alarms = new AlarmStore();
         this.auth = new AuthStore(new SimpleTokens(nanoClock, 300));
         restoreOthers();
@@ -74,9 +78,18 @@ public final class StateMachines implements AutoCloseable {
         }
     }
 
-    public static StateMachines open(Path dbFile, long quotaBytes, boolean unsafeNoFsync, LongSupplier nanoClock,
-                                     long minLeaseTtl) {
-        return new StateMachines(Backend.open(dbFile, quotaBytes, unsafeNoFsync), quotaBytes, nanoClock, minLeaseTtl);
+    public static StateMachines open(Path dbFile, long quotaBytes, LongSupplier nanoClock, long minLeaseTtl) {
+        return open(dbFile, quotaBytes, nanoClock, minLeaseTtl, new Metrics(), Log.processSink(), false);
+    }
+
+    /**
+     * A member's state machines, counting into its {@code metrics}, logging to its {@code logs};
+     * {@code unsafeNoFsync}: see {@link Backend#open(Path, long, Metrics, LogSink, boolean)}.
+     */
+    public static StateMachines open(Path dbFile, long quotaBytes, LongSupplier nanoClock, long minLeaseTtl, Metrics metrics,
+                                     LogSink logs, boolean unsafeNoFsync) {
+        return new StateMachines(Backend.open(dbFile, quotaBytes, metrics, logs, unsafeNoFsync), quotaBytes, nanoClock,
+                minLeaseTtl, metrics, logs);
     }
 
     /** Index of the last Raft entry whose effects are in the backend. */

@@ -2,6 +2,8 @@ package io.etcdj.server.backend;
 
 import io.etcdj.server.fileutil.Fsync;
 import io.etcdj.server.log.Log;
+import io.etcdj.server.log.LogSink;
+import io.etcdj.server.metrics.Metrics;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -38,7 +40,8 @@ import org.lmdbjava.Txn;
  * the environment it was opened on.
  */
 public final class Backend implements AutoCloseable {
-    private static final Log LOG = Log.get("backend");
+    /** The member's logger (its sink, see MemberContext). */
+    private final Log log;
     private static final long HEADROOM = 512L << 20;
     /** A write transaction's page overhead beyond twice its bytes (copied branch pages, meta). */
     private static final long TXN_PAGE_SLACK = 64L << 10;
@@ -76,9 +79,13 @@ public final class Backend implements AutoCloseable {
     private long growthSinceRefresh;
     private int commitsSinceRefresh;
     private long refreshedAtNanos;
+    /** The member's instruments (open read transactions, commit durations). */
+    private final Metrics metrics;
 
-    private Backend(Path file, long mapSize, boolean unsafeNoFsync) {
+    private Backend(Path file, long mapSize, Metrics metrics, LogSink logs, boolean unsafeNoFsync) {
+        this.log = logs.logger("backend");
         this.file = file;
+        this.metrics = metrics;
         this.mapSize = mapSize;
         this.unsafeNoFsync = unsafeNoFsync;
     }
@@ -88,16 +95,21 @@ public final class Backend implements AutoCloseable {
      * a little larger so that deletes and compaction still work once the quota alarm is raised.
      */
     public static Backend open(Path file, long quotaBytes) {
-        return open(file, quotaBytes, false);
+        return open(file, quotaBytes, new Metrics(), Log.processSink());
+    }
+
+    /** As {@link #open(Path, long)}, for a member: counting into its {@code metrics}, logging to its {@code logs}. */
+    public static Backend open(Path file, long quotaBytes, Metrics metrics, LogSink logs) {
+        return open(file, quotaBytes, metrics, logs, false);
     }
 
     /**
-     * As {@link #open(Path, long)}; with {@code unsafeNoFsync} (etcd 3.5's {@code --unsafe-no-fsync},
-     * which sets bbolt's NoSync) {@link #sync} does nothing, so a power cut loses what was written
-     * since the file was opened, defragmented or replaced.
+     * As {@link #open(Path, long, Metrics, LogSink)}; with {@code unsafeNoFsync} (etcd 3.5's
+     * {@code --unsafe-no-fsync}, which sets bbolt's NoSync) {@link #sync} does nothing, so a power
+     * cut loses what was written since the file was opened, defragmented or replaced.
      */
-    public static Backend open(Path file, long quotaBytes, boolean unsafeNoFsync) {
-        Backend b = new Backend(file, quotaBytes + HEADROOM, unsafeNoFsync);
+    public static Backend open(Path file, long quotaBytes, Metrics metrics, LogSink logs, boolean unsafeNoFsync) {
+        Backend b = new Backend(file, quotaBytes + HEADROOM, metrics, logs, unsafeNoFsync);
         b.openEnv();
         return b;
     }
@@ -115,9 +127,9 @@ public final class Backend implements AutoCloseable {
             } else {
                 DurableCommit.Outcome outcome = DurableCommit.restore(file);
                 if (outcome == DurableCommit.Outcome.ROLLED_BACK) {
-                    LOG.warn("backend reopened on its last durable commit; the WAL replays the rest", "path", file.toString());
+                    log.warn("backend reopened on its last durable commit; the WAL replays the rest", "path", file.toString());
                 } else if (outcome == DurableCommit.Outcome.DISCARDED) {
-                    LOG.warn("backend file was never made durable; starting it anew", "path", file.toString());
+                    log.warn("backend file was never made durable; starting it anew", "path", file.toString());
                 }
             }
             env = Env.create(PinnedByteArrays.PROXY)
@@ -149,7 +161,7 @@ public final class Backend implements AutoCloseable {
     public WriteTx beginWrite() {
         envLock.readLock().lock();
         try {
-            return new WriteTx(env.txnWrite(), dbis, envLock.readLock(), commitLock, this::committed, file);
+            return new WriteTx(env.txnWrite(), dbis, envLock.readLock(), commitLock, this::committed, file, metrics);
         } catch (RuntimeException e) {
             envLock.readLock().unlock();
             throw e;
@@ -160,7 +172,7 @@ public final class Backend implements AutoCloseable {
     public ReadTx beginRead() {
         envLock.readLock().lock();
         try {
-            return new ReadTx(env.txnRead(), dbis, envLock.readLock());
+            return new ReadTx(env.txnRead(), dbis, envLock.readLock(), metrics);
         } catch (RuntimeException e) {
             envLock.readLock().unlock();
             throw e;
@@ -179,7 +191,7 @@ public final class Backend implements AutoCloseable {
             return null;
         }
         try {
-            return new ReadTx(env.txnRead(), dbis, envLock.readLock());
+            return new ReadTx(env.txnRead(), dbis, envLock.readLock(), metrics);
         } catch (RuntimeException e) {
             envLock.readLock().unlock();
             throw e;

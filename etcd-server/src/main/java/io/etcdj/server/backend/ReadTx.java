@@ -1,5 +1,6 @@
 package io.etcdj.server.backend;
 
+import io.etcdj.server.metrics.Metrics;
 import java.util.Map;
 import java.util.concurrent.locks.Lock;
 import org.lmdbjava.CursorIterable;
@@ -12,14 +13,16 @@ public class ReadTx implements AutoCloseable {
     final Txn<byte[]> txn;
     final Map<Bucket, Dbi<byte[]>> dbis;
     private final Lock envReadLock;
+    final Metrics metrics;
     private boolean closed;
 
-    ReadTx(Txn<byte[]> txn, Map<Bucket, Dbi<byte[]>> dbis, Lock envReadLock) {
+    ReadTx(Txn<byte[]> txn, Map<Bucket, Dbi<byte[]>> dbis, Lock envReadLock, Metrics metrics) {
         this.txn = txn;
+        this.metrics = metrics;
         this.dbis = dbis;
         this.envReadLock = envReadLock;
         if (txn.isReadOnly()) {
-            io.etcdj.server.metrics.Metrics.OPEN_READ_TXNS.inc();
+            metrics.openReadTxns.inc();
         }
     }
 
@@ -53,7 +56,7 @@ public class ReadTx implements AutoCloseable {
         if (!closed) {
             closed = true;
             if (txn.isReadOnly()) {
-                io.etcdj.server.metrics.Metrics.OPEN_READ_TXNS.dec();
+                metrics.openReadTxns.dec();
             }
             try {
                 txn.close();

@@ -1,5 +1,6 @@
 package io.etcdj.server.backend;
 
+import io.etcdj.server.metrics.Metrics;
 import java.util.Map;
 import java.util.concurrent.locks.Lock;
 import org.lmdbjava.Dbi;
@@ -13,8 +14,8 @@ public final class WriteTx extends ReadTx {
     private final java.nio.file.Path file;
 
     WriteTx(Txn<byte[]> txn, Map<Bucket, Dbi<byte[]>> dbis, Lock envReadLock, Lock commitLock, Runnable onCommit,
-            java.nio.file.Path file) {
-        super(txn, dbis, envReadLock);
+            java.nio.file.Path file, Metrics metrics) {
+        super(txn, dbis, envReadLock, metrics);
         this.commitLock = commitLock;
         this.onCommit = onCommit;
         this.file = file;
@@ -39,7 +40,7 @@ public final class WriteTx extends ReadTx {
             } finally {
                 commitLock.unlock();
             }
-            io.etcdj.server.metrics.Metrics.backendCommitted(start);
+            metrics.backendCommitted(start);
             onCommit.run();
         } catch (RuntimeException e) {
             throw new BackendException("backend commit failed: " + WriteFailure.describe(file, e), e);

@@ -18,7 +18,8 @@ import java.util.function.LongSupplier;
  * the last N revisions, checked every 5 minutes. Only the leader compacts; it goes through Raft.
  */
 public final class Compactor {
-    private static final Log LOG = Log.get("v3compactor");
+    /** The member's logger (its sink, see MemberContext). */
+    private final Log log;
 
     /** What the compactor needs from the member (owned here, so this package depends on no server class). */
     public interface Target {
@@ -40,12 +41,13 @@ public final class Compactor {
     private long lastCompacted;
 
     /** The compactor {@code cfg}'s flags ask for, sampling on the member's clock. */
-    public Compactor(Target server, ServerConfig cfg, Clock clock) {
-        this(server, cfg.autoCompactionMode(), cfg.autoCompactionRetention(), clock::nanoTime);
+    public Compactor(Target server, ServerConfig cfg, Clock clock, io.etcdj.server.log.LogSink logs) {
+        this(server, cfg.autoCompactionMode(), cfg.autoCompactionRetention(), clock::nanoTime, logs);
     }
 
     /** For tests: the mode and retention as etcd's flags spell them, and the clock to sample with. */
-    Compactor(Target server, String mode, String retention, LongSupplier nanoClock) {
+    Compactor(Target server, String mode, String retention, LongSupplier nanoClock, io.etcdj.server.log.LogSink logs) {
+        this.log = logs.logger("v3compactor");
         this.server = server;
         this.nanoClock = nanoClock;
         this.mode = mode;
@@ -111,11 +113,11 @@ public final class Compactor {
         lastCompacted = rev;
         server.compact(rev).whenComplete((r, e) -> {
             if (e == null) {
-                LOG.info("completed auto compaction", "revision", rev);
+                log.info("completed auto compaction", "revision", rev);
             } else {
                 // etcd's line (a lost leader or a timeout, usually); a later turn compacts further
                 Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
-                LOG.warn("failed auto compaction", "revision", rev, "error", String.valueOf(cause.getMessage()));
+                log.warn("failed auto compaction", "revision", rev, "error", String.valueOf(cause.getMessage()));
             }
         });
     }

@@ -13,23 +13,26 @@ public final class FeatureGates {
     private record Gate(boolean def, String stage, String notYet) {
     }
 
-    private static final Map<String, Gate> GATES = new LinkedHashMap<>();
+    private static final Map<String, Gate> GATES = gates();
     /** The gates that stand for a whole stage. */
     private static final Map<String, String> ALL = Map.of("AllAlpha", "ALPHA", "AllBeta", "BETA");
 
-    static {
-        GATES.put("AllAlpha", new Gate(false, "ALPHA", null));
-        GATES.put("AllBeta", new Gate(false, "BETA", null));
-        GATES.put("CompactHashCheck", new Gate(false, "ALPHA", null));
-        GATES.put("InitialCorruptCheck", new Gate(false, "ALPHA", null));
+    /** etcd's gates in --help's order, filled once; never changed after. */
+    private static Map<String, Gate> gates() {
+        Map<String, Gate> gates = new LinkedHashMap<>();
+        gates.put("AllAlpha", new Gate(false, "ALPHA", null));
+        gates.put("AllBeta", new Gate(false, "BETA", null));
+        gates.put("CompactHashCheck", new Gate(false, "ALPHA", null));
+        gates.put("InitialCorruptCheck", new Gate(false, "ALPHA", null));
         // Beyond etcd (its #9395): on by default here, so a lease's remaining TTL survives a leader
         // change and a restart; --feature-gates=LeaseCheckpoint=false or
         // --experimental-enable-lease-checkpoint=false turns both off (docs/operations.md).
-        GATES.put("LeaseCheckpoint", new Gate(true, "ALPHA", null));
-        GATES.put("LeaseCheckpointPersist", new Gate(true, "ALPHA", null));
-        GATES.put("SetMemberLocalAddr", new Gate(false, "ALPHA", null));
-        GATES.put("StopGRPCServiceOnDefrag", new Gate(false, "ALPHA", null));
-        GATES.put("TxnModeWriteWithSharedBuffer", new Gate(true, "BETA", null));
+        gates.put("LeaseCheckpoint", new Gate(true, "ALPHA", null));
+        gates.put("LeaseCheckpointPersist", new Gate(true, "ALPHA", null));
+        gates.put("SetMemberLocalAddr", new Gate(false, "ALPHA", null));
+        gates.put("StopGRPCServiceOnDefrag", new Gate(false, "ALPHA", null));
+        gates.put("TxnModeWriteWithSharedBuffer", new Gate(true, "BETA", null));
+        return java.util.Collections.unmodifiableMap(gates);
     }
 
     private FeatureGates() {

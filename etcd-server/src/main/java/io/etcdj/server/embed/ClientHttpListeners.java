@@ -25,7 +25,12 @@ import java.util.concurrent.TimeUnit;
  * /metrics behind the same access control as the client port; no gRPC.
  */
 final class ClientHttpListeners implements AutoCloseable {
-    private static final Log LOG = Log.get("embed/serve");
+    /** The member's logger (its sink, see MemberContext). */
+    private final Log log;
+
+    ClientHttpListeners(io.etcdj.server.log.LogSink logs) {
+        this.log = logs.logger("embed/serve");
+    }
 
     private final EventLoopGroup loops = new NioEventLoopGroup(0, new DefaultThreadFactory("client-http-io", true));
     private final List<Channel> channels = new ArrayList<>();
@@ -59,7 +64,7 @@ final class ClientHttpListeners implements AutoCloseable {
             } catch (Exception e) {
                 throw io.etcdj.server.listen.BindFailure.of(where.isUnix(), where.display(), e);
             }
-            LOG.info(secure ? "serving HTTP client traffic securely" : "serving HTTP client traffic insecurely; this is strongly discouraged!",
+            log.info(secure ? "serving HTTP client traffic securely" : "serving HTTP client traffic insecurely; this is strongly discouraged!",
                     "address", where.display());
         }
     }

@@ -25,7 +25,6 @@ import io.etcdj.server.gateway.ProtocolSniffer;
 import io.etcdj.server.listen.IoLoops;
 import io.etcdj.server.listen.ListenAddress;
 import io.etcdj.server.log.Log;
-import io.etcdj.server.metrics.Metrics;
 import io.etcdj.server.version.Versions;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
@@ -48,7 +47,10 @@ import java.util.function.UnaryOperator;
  * into.
  */
 final class ClientListeners implements AutoCloseable {
-    private static final Log LOG = Log.get("embed/serve");
+    /** The member's logger (its sink, see MemberContext). */
+    private final Log log;
+    /** The member's sink, for what the listeners build. */
+    private final io.etcdj.server.log.LogSink logs;
     /** etcd lets a gRPC message exceed --max-request-bytes by this much (headers, framing). */
     private static final int GRPC_OVERHEAD_BYTES = 512 * 1024;
     /**
@@ -82,8 +84,8 @@ final class ClientListeners implements AutoCloseable {
      */
     private IoLoops tcpLoops;
     private IoLoops unixLoops;
-    private final MetricsListeners metricsListeners = new MetricsListeners();
-    private final ClientHttpListeners httpListeners = new ClientHttpListeners();
+    private final MetricsListeners metricsListeners;
+    private final ClientHttpListeners httpListeners;
     private Server inProcess;
     /** The client connections (gRPC and HTTP) of every client listener, closed first on close. */
     private final io.netty.channel.group.ChannelGroup connections =
@@ -105,20 +107,28 @@ final class ClientListeners implements AutoCloseable {
         return tcpLoops;
     }
 
+    ClientListeners(io.etcdj.server.log.LogSink logs) {
+        this.logs = logs;
+        this.log = logs.logger("embed/serve");
+        this.metricsListeners = new MetricsListeners(logs);
+        this.httpListeners = new ClientHttpListeners(logs);
+    }
+
     /** Starts the listeners; {@code tls} serves the https URLs (null when all are http). */
     void start(EtcdServer server, SslContext tls) throws IOException {
         // every service learns its caller (token or client certificate) through the same interceptor
         Callers callers = new Callers(server.auth(), server.config().clientSecurity().clientCertAuth());
         io.etcdj.server.api.HealthService health = new io.etcdj.server.api.HealthService(
-                server.config().options().tuning().stopGrpcServiceOnDefrag());
+                server.config().options().tuning().stopGrpcServiceOnDefrag(), logs);
         var opts = server.config().options();
-        io.etcdj.server.metrics.GrpcMetrics grpcMetrics = new io.etcdj.server.metrics.GrpcMetrics(opts.metricsExtensive());
+        io.etcdj.server.metrics.GrpcMetrics grpcMetrics = new io.etcdj.server.metrics.GrpcMetrics(server.metrics().grpc,
+                opts.metricsExtensive());
         // each service is bound on its first call (see ClientServices); a bound service's methods
         // are counted from then on, and all are bound before a scrape so all are exported
         UnaryOperator<ServerServiceDefinition> withCaller = s -> io.grpc.ServerInterceptors.intercept(s, callers);
         services = new ClientServices(grpcMetrics::register)
                 .add(KVGrpc.SERVICE_NAME, () -> withCaller.apply(new KvService(server.kv()).bindService()))
-                .add(WatchGrpc.SERVICE_NAME, () -> withCaller.apply(new WatchService(server.watches(), server.auth()).bindService()))
+                .add(WatchGrpc.SERVICE_NAME, () -> withCaller.apply(new WatchService(server.watches(), server.auth(), server.metrics()).bindService()))
                 .add(LeaseGrpc.SERVICE_NAME, () -> withCaller.apply(new LeaseService(server.leases()).bindService()))
                 .add(ClusterGrpc.SERVICE_NAME, () -> withCaller.apply(new ClusterService(server.cluster(), server.auth()).bindService()))
                 .add(MaintenanceGrpc.SERVICE_NAME, () -> withCaller.apply(
@@ -130,21 +140,22 @@ final class ClientListeners implements AutoCloseable {
                         new ElectionService(server.kv(), server.watches()).bindService()));
         int maxMessage = server.config().maxRequestBytes() + GRPC_OVERHEAD_BYTES;
         String name = "gateway-" + server.memberId() + "-" + System.nanoTime();
-        var requestStats = new io.etcdj.server.slowlog.RequestStats(opts.watchdog().warningUnaryRequestDuration());
+        var requestStats = new io.etcdj.server.slowlog.RequestStats(opts.watchdog().warningUnaryRequestDuration(), logs);
         // etcd's gateway is a gRPC client of its member: its calls are counted (gRPC families,
         // etcd_server_client_requests_total with client_api_version "unknown") and timed as any client's
         inProcess = InProcessServerBuilder.forName(name).maxInboundMessageSize(maxMessage)
                 .fallbackHandlerRegistry(services.registry(s -> io.grpc.ServerInterceptors.intercept(s, grpcMetrics, requestStats)))
                 .build().start();
         gatewayChannel = InProcessChannelBuilder.forName(name).maxInboundMessageSize(Integer.MAX_VALUE).build();
-        io.etcdj.server.listen.OffEventLoop offEventLoop = new io.etcdj.server.listen.OffEventLoop(handlers, NON_BLOCKING);
-        var access = new io.etcdj.server.gateway.AccessControl(opts.clientHttp().cors(), opts.clientHttp().hostWhitelist());
+        io.etcdj.server.listen.OffEventLoop offEventLoop = new io.etcdj.server.listen.OffEventLoop(handlers, NON_BLOCKING, logs);
+        var access = new io.etcdj.server.gateway.AccessControl(opts.clientHttp().cors(), opts.clientHttp().hostWhitelist(),
+                logs);
         GatewayRoutes routes = opts.enableGrpcGateway() ? new GatewayRoutes(services::all) : null;
-        Endpoints endpoints = new Endpoints(server, services);
+        Endpoints endpoints = new Endpoints(server, services, logs);
         HttpHandler http = new HttpHandler(routes, gatewayChannel, endpoints, maxMessage, opts.enablePprof(),
                 opts.maxConcurrentStreams());
         if (opts.enablePprof()) {
-            LOG.info("JVM diagnostics are enabled under /debug/jvm/ (--enable-pprof)");
+            log.info("JVM diagnostics are enabled under /debug/jvm/ (--enable-pprof)");
         }
         metricsListeners.start(opts.listenMetricsUrls(), endpoints, tls);
         List<URI> httpUrls = opts.clientHttp().listenClientHttpUrls();
@@ -159,7 +170,7 @@ final class ClientListeners implements AutoCloseable {
                     .channelType(loops(where).serverChannelType(where))
                     .bossEventLoopGroup(loops(where).boss())
                     .workerEventLoopGroup(loops(where).workers())
-                    .protocolNegotiator(new ProtocolSniffer(() -> httpOnClientPort, HTTP_BODY_FACTOR * maxMessage, secure ? tls : null)
+                    .protocolNegotiator(new ProtocolSniffer(() -> httpOnClientPort, HTTP_BODY_FACTOR * maxMessage, secure ? tls : null, logs)
                             .withAccessControl(access).trackingConnections(connections))
                     .maxInboundMessageSize(maxMessage)
                     .directExecutor()
@@ -190,9 +201,9 @@ final class ClientListeners implements AutoCloseable {
                 unixSockets.add(where);
             }
             if (secure) {
-                LOG.info("serving client traffic securely", "address", where.display());
+                log.info("serving client traffic securely", "address", where.display());
             } else {
-                LOG.info("serving client traffic insecurely; this is strongly discouraged!", "address", where.display());
+                log.info("serving client traffic insecurely; this is strongly discouraged!", "address", where.display());
             }
         }
     }
@@ -224,12 +235,12 @@ final class ClientListeners implements AutoCloseable {
         private final io.etcdj.server.gateway.HealthChecks livez;
         private final io.etcdj.server.gateway.HealthChecks readyz;
 
-        Endpoints(EtcdServer server, ClientServices services) {
+        Endpoints(EtcdServer server, ClientServices services, io.etcdj.server.log.LogSink logs) {
             this.server = server;
             this.services = services;
             // etcd 3.6's checks (etcdhttp's installLivezEndpoints, installReadyzEndpoints)
-            livez = new io.etcdj.server.gateway.HealthChecks("livez").add("serializable_read", this::serializableRead);
-            readyz = new io.etcdj.server.gateway.HealthChecks("readyz")
+            livez = new io.etcdj.server.gateway.HealthChecks("livez", logs).add("serializable_read", this::serializableRead);
+            readyz = new io.etcdj.server.gateway.HealthChecks("readyz", logs)
                     .add("data_corruption", this::corruption)
                     .add("serializable_read", this::serializableRead)
                     .add("linearizable_read", this::linearizableRead)
@@ -240,9 +251,9 @@ final class ClientListeners implements AutoCloseable {
         public CompletableFuture<HttpHandler.Health> health(boolean serializable, List<String> exclude) {
             return check(serializable, exclude).whenComplete((h, err) -> {
                 if (h != null && h.reason().isEmpty()) {
-                    Metrics.HEALTH_SUCCESS.inc();
+                    server.metrics().healthSuccess.inc();
                 } else {
-                    Metrics.HEALTH_FAILURES.inc();
+                    server.metrics().healthFailures.inc();
                 }
             });
         }
@@ -273,7 +284,7 @@ final class ClientListeners implements AutoCloseable {
         public String metrics() {
             // the gRPC families list every method of every service, as etcd's do
             services.all();
-            return io.etcdj.server.metrics.Exposition.render(server.metricsGauges());
+            return server.metrics().render(server.metricsGauges());
         }
 
         private CompletableFuture<String> serializableRead() {

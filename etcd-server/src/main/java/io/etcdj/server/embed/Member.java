@@ -3,6 +3,7 @@ package io.etcdj.server.embed;
 import io.etcdj.server.config.ConfigException;
 import io.etcdj.server.config.ServerConfig;
 import io.etcdj.server.etcdserver.EtcdServer;
+import io.etcdj.server.etcdserver.MemberContext;
 import io.etcdj.server.log.Log;
 import io.etcdj.server.tls.MemberTls;
 import io.etcdj.server.tls.TlsStartupCheck;
@@ -16,20 +17,24 @@ import java.util.List;
 
 /** A member process: the server plus its listeners, started and stopped together. */
 public final class Member implements AutoCloseable {
-    private static final Log LOG = Log.get("embed/etcd");
+    /** The member's logger (its sink, see MemberContext). */
+    private final Log log;
 
     private final ServerConfig config;
     private EtcdServer server;
-    private final ClientListeners clients = new ClientListeners();
+    private final ClientListeners clients;
 
-    private Member(ServerConfig config) {
+    private Member(ServerConfig config, MemberContext context) {
         this.config = config;
+        this.log = context.log("embed/etcd");
+        this.clients = new ClientListeners(context.logs());
     }
 
     /** Opens the data dir, starts Raft and the listeners; returns once clients can connect. */
-    public static Member start(ServerConfig config, Runnable onFatal) throws ConfigException, IOException {
-        Member m = new Member(config);
-        LOG.info("starting an etcd server", "etcd-version", Versions.SERVER, "name", config.name(),
+    public static Member start(ServerConfig config, MemberContext context, Runnable onFatal) throws ConfigException, IOException {
+        Member m = new Member(config, context);
+        Log log = m.log;
+        log.info("starting an etcd server", "etcd-version", Versions.SERVER, "name", config.name(),
                 "data-dir", config.dataDir().toString(),
                 "listen-client-urls", config.listenClientUrls().stream().map(URI::toString).toList(),
                 "advertise-client-urls", config.advertiseClientUrls().stream().map(URI::toString).toList(),
@@ -39,26 +44,26 @@ public final class Member implements AutoCloseable {
                 "max-request-bytes", config.maxRequestBytes(),
                 "heartbeat-interval", config.heartbeatMillis() + "ms",
                 "election-timeout", config.electionMillis() + "ms");
-        MemberTls tls = new TlsStartupCheck(config, Clock.systemUTC()).run();
-        LOG.info("backend freelist", "backend-bbolt-freelist-type", config.options().tuning().freelistType(),
+        MemberTls tls = new TlsStartupCheck(config, Clock.systemUTC(), context.logs()).run();
+        log.info("backend freelist", "backend-bbolt-freelist-type", config.options().tuning().freelistType(),
                 "meaning", "none here: the LMDB backend keeps its own list of free pages, inside its file");
         if (config.options().tuning().memoryMlock()) {
-            LOG.info("mlocking memory");
+            log.info("mlocking memory");
             try {
                 MemoryLock.lockAll();
             } catch (IOException e) {
                 // etcd ends any start-up error it has no word for with this line
-                LOG.fatal("discovery failed", "error", e.getMessage());
+                log.fatal("discovery failed", "error", e.getMessage());
                 throw new Fatal(e.getMessage());
             }
         }
-        m.server = EtcdServer.open(config, onFatal, handler -> {
-            PeerTransport peers = new PeerTransport(handler);
+        m.server = EtcdServer.open(config, context, onFatal, handler -> {
+            PeerTransport peers = new PeerTransport(handler, context.metrics(), context.logs());
             try {
                 peers.useTls(tls.peerServer(), tls.peerClient());
                 var tuning = config.options().tuning();
                 peers.useLinks(new io.etcdj.server.transport.PeerLinks(tuning.raftReadTimeout(), tuning.raftWriteTimeout(),
-                        tuning.setMemberLocalAddr() ? inferLocalAddr(config) : null, !tuning.peerSkipClientSanVerification()));
+                        tuning.setMemberLocalAddr() ? inferLocalAddr(config, log) : null, !tuning.peerSkipClientSanVerification()));
                 peers.listen(config.listenPeerUrls());
                 peers.startProbing();
             } catch (IOException | RuntimeException e) {
@@ -81,7 +86,7 @@ public final class Member implements AutoCloseable {
             m.close();
             throw e;
         }
-        LOG.info("ready to serve client requests");
+        log.info("ready to serve client requests");
         return m;
     }
 
@@ -90,17 +95,17 @@ public final class Member implements AutoCloseable {
      * advertised peer URL that is an IP address, neither loopback nor unspecified; none (the system
      * picks) otherwise.
      */
-    static String inferLocalAddr(ServerConfig config) {
+    static String inferLocalAddr(ServerConfig config, Log log) {
         List<String> advertised = config.initialAdvertisePeerUrls().stream().map(URI::toString).toList();
-        LOG.info("searching for a suitable member local address in AdvertisePeerURLs", "advertise-peer-urls", advertised);
+        log.info("searching for a suitable member local address in AdvertisePeerURLs", "advertise-peer-urls", advertised);
         for (URI u : config.initialAdvertisePeerUrls()) {
             InetAddress a = ipLiteral(u.getHost());
             if (a != null && !a.isLoopbackAddress() && !a.isAnyLocalAddress()) {
-                LOG.info("setting member local address", "LocalAddr", a.getHostAddress());
+                log.info("setting member local address", "LocalAddr", a.getHostAddress());
                 return a.getHostAddress();
             }
         }
-        LOG.warn("unable to set a member local address due to lack of suitable local addresses", "advertise-peer-urls", advertised);
+        log.warn("unable to set a member local address due to lack of suitable local addresses", "advertise-peer-urls", advertised);
         return null;
     }
 
@@ -136,11 +141,11 @@ public final class Member implements AutoCloseable {
 
     @Override
     public void close() {
-        LOG.info("closing etcd server", "name", config.name(), "data-dir", config.dataDir().toString());
+        log.info("closing etcd server", "name", config.name(), "data-dir", config.dataDir().toString());
         clients.close();
         if (server != null) {
             server.close();
         }
-        LOG.info("closed etcd server", "name", config.name());
+        log.info("closed etcd server", "name", config.name());
     }
 }

@@ -27,7 +27,12 @@ import java.util.concurrent.TimeUnit;
  * https URLs) serving /metrics, /health, /livez and /readyz, and nothing of the gateway.
  */
 final class MetricsListeners implements AutoCloseable {
-    private static final Log LOG = Log.get("embed/etcd");
+    /** The member's logger (its sink, see MemberContext). */
+    private final Log log;
+
+    MetricsListeners(io.etcdj.server.log.LogSink logs) {
+        this.log = logs.logger("embed/etcd");
+    }
 
     private final EventLoopGroup loops = new NioEventLoopGroup(1, new DefaultThreadFactory("metrics-io", true));
     private final List<Channel> channels = new ArrayList<>();
@@ -55,7 +60,7 @@ final class MetricsListeners implements AutoCloseable {
             } catch (Exception e) {
                 throw io.etcdj.server.listen.BindFailure.of(false, url.getHost() + ":" + url.getPort(), e);
             }
-            LOG.info("serving metrics", "address", url.toString());
+            log.info("serving metrics", "address", url.toString());
         }
     }
 

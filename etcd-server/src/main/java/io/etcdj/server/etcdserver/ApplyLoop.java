@@ -11,9 +11,11 @@ import io.etcdj.server.apply.StateMachines;
 import io.etcdj.server.clock.Clock;
 import io.etcdj.server.error.EtcdError;
 import io.etcdj.server.log.Log;
+import io.etcdj.server.metrics.Metrics;
 import io.etcdj.server.mvcc.ChangeEvent;
 import io.etcdj.server.mvcc.WriteBatch;
 import io.etcdj.server.read.ReadBarrier;
+import io.etcdj.server.slowlog.SlowApplies;
 import io.etcdj.server.wait.Waiters;
 import io.etcdj.server.wait.Waiters.Done;
 import io.etcdj.server.watch.WatchHub;
@@ -33,7 +35,8 @@ import java.util.concurrent.BlockingQueue;
  * the member through {@link Hooks#fatal}: half-applied state must not keep serving.
  */
 final class ApplyLoop implements AutoCloseable {
-    private static final Log LOG = Log.get("etcdserver/apply");
+    /** The member's logger (its sink, see MemberContext). */
+    private final Log log;
 
     /**
      * Committed entries to apply, or (with {@code snapshotFile}) a leader's snapshot to install
@@ -79,9 +82,17 @@ final class ApplyLoop implements AutoCloseable {
     private volatile long syncAfterEntries = io.etcdj.server.config.BackendBatch.DEFAULT_LIMIT;
     /** Entries applied since this thread last synced the backend (the timer's syncs are not counted). */
     private long unsyncedEntries;
+    private final Metrics metrics;
+    private final Failpoints failpoints;
+    private final SlowApplies slowApplies;
 
-    ApplyLoop(StateMachines sm, WatchHub hub, Waiters waiters, ReadBarrier reads, long memberId, Hooks hooks, Clock clock) {
+    ApplyLoop(StateMachines sm, WatchHub hub, Waiters waiters, ReadBarrier reads, long memberId, Hooks hooks, Clock clock,
+              Metrics metrics, Failpoints failpoints, SlowApplies slowApplies, io.etcdj.server.log.LogSink logs) {
+        this.log = logs.logger("etcdserver/apply");
         this.sm = sm;
+        this.metrics = metrics;
+        this.failpoints = failpoints;
+        this.slowApplies = slowApplies;
         this.clock = clock;
         this.queue = clock.newQueue();
         this.hub = hub;
@@ -145,9 +156,9 @@ final class ApplyLoop implements AutoCloseable {
         } catch (Throwable t) {
             if (running) {
                 if (t instanceof CorruptEntryException corrupt) {
-                    LOG.fatal("unmarshal should never fail", t, "index", corrupt.index(), "error", String.valueOf(t.getCause()));
+                    log.fatal("unmarshal should never fail", t, "index", corrupt.index(), "error", String.valueOf(t.getCause()));
                 } else {
-                    LOG.fatal("failed to apply committed entries; stopping the member", t);
+                    log.fatal("failed to apply committed entries; stopping the member", t);
                 }
                 hooks.fatal(t);
             }
@@ -155,17 +166,17 @@ final class ApplyLoop implements AutoCloseable {
     }
 
     private void install(java.nio.file.Path dbFile, long snapshotIndex) {
-        io.etcdj.server.metrics.Metrics.SNAPSHOT_APPLY_IN_PROGRESS.set(1);
+        metrics.snapshotApplyInProgress.set(1);
         try {
             sm.installSnapshot(dbFile);
         } finally {
-            io.etcdj.server.metrics.Metrics.SNAPSHOT_APPLY_IN_PROGRESS.set(0);
+            metrics.snapshotApplyInProgress.set(0);
         }
         consistentIndex = sm.consistentIndex();
         appliedIndex = Math.max(appliedIndex, consistentIndex);
         hub.resyncAll();
         reads.applied(appliedIndex);
-        LOG.info("applied snapshot from leader", "consistent-index", consistentIndex,
+        log.info("applied snapshot from leader", "consistent-index", consistentIndex,
                 "revision", sm.store.currentRevision());
         hooks.applied(snapshotIndex, true);
     }
@@ -200,7 +211,7 @@ final class ApplyLoop implements AutoCloseable {
                 for (Entry e : b.entries()) {
                     boolean fresh = e.getIndex() > consistentIndex;
                     if (e.getType() == EntryType.EntryConfChange) {
-                        Failpoints.hit("applyBeforeConfChange");
+                        failpoints.hit("applyBeforeConfChange");
                         ConfChange cc = parseConfChange(e);
                         confChanged = true;
                         hooks.confChange(cc, wb, fresh);
@@ -211,7 +222,7 @@ final class ApplyLoop implements AutoCloseable {
                         InternalRaftRequest r = parse(e);
                         long applyStart = System.nanoTime();
                         ApplyResult res = sm.applier.apply(r, wb);
-                        io.etcdj.server.slowlog.SlowApplies.check(warnApplyAfter, applyStart, r, res.response(), res.error());
+                        slowApplies.check(warnApplyAfter, applyStart, r, res.response(), res.error());
                         if (res.error() != null && res.error().error() == EtcdError.NO_SPACE
                                 && !sm.alarms.has(AlarmType.NOSPACE)) {
                             overQuota = true;
@@ -233,8 +244,8 @@ final class ApplyLoop implements AutoCloseable {
         }
         long commitStart = System.nanoTime();
         List<ChangeEvent> events = wb.commit(last, lastTerm);
-        io.etcdj.server.metrics.Metrics.BACKEND_COMMIT.observeNanos(System.nanoTime() - commitStart);
-        Failpoints.hit("applyAfterCommit");
+        metrics.backendCommit.observeNanos(System.nanoTime() - commitStart);
+        failpoints.hit("applyAfterCommit");
         unsyncedEntries += last - appliedIndex;
         if (unsyncedEntries >= syncAfterEntries) {
             sm.backend.sync();

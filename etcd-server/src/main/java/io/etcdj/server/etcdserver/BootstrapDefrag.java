@@ -10,8 +10,6 @@ import io.etcdj.server.log.Log;
  * less its size in use), as etcd's bootstrap does; 0, the default, never.
  */
 final class BootstrapDefrag {
-    private static final Log LOG = Log.get("etcdserver/bootstrap");
-
     private BootstrapDefrag() {
     }
 
@@ -20,7 +18,7 @@ final class BootstrapDefrag {
         return thresholdMegabytes != 0 && size - inUse >= thresholdMegabytes * 1024 * 1024;
     }
 
-    static void maybeDefragment(Backend backend, long thresholdMegabytes) {
+    static void maybeDefragment(Backend backend, long thresholdMegabytes, io.etcdj.server.metrics.Metrics metrics, Log log) {
         if (thresholdMegabytes == 0) {
             return;
         }
@@ -28,22 +26,22 @@ final class BootstrapDefrag {
         long inUse = backend.sizeInUse();
         long threshold = thresholdMegabytes * 1024 * 1024;
         if (!wanted(size, inUse, thresholdMegabytes)) {
-            LOG.info("Skipping defragmentation", "current-db-size-bytes", size, "current-db-size", GoBytes.format(size),
+            log.info("Skipping defragmentation", "current-db-size-bytes", size, "current-db-size", GoBytes.format(size),
                     "current-db-size-in-use-bytes", inUse, "current-db-size-in-use", GoBytes.format(inUse),
                     "experimental-bootstrap-defrag-threshold-bytes", threshold,
                     "experimental-bootstrap-defrag-threshold", GoBytes.format(threshold));
             return;
         }
         long start = System.nanoTime();
-        LOG.info("defragmenting", "path", backend.file().toString(), "current-db-size-bytes", size,
+        log.info("defragmenting", "path", backend.file().toString(), "current-db-size-bytes", size,
                 "current-db-size", GoBytes.format(size), "current-db-size-in-use-bytes", inUse,
                 "current-db-size-in-use", GoBytes.format(inUse));
         backend.defragment();
         backend.sync();
         long after = backend.size();
         long inUseAfter = backend.sizeInUse();
-        io.etcdj.server.metrics.Metrics.BACKEND_DEFRAG.since(start);
-        LOG.info("finished defragmenting directory", "path", backend.file().toString(),
+        metrics.backendDefrag.since(start);
+        log.info("finished defragmenting directory", "path", backend.file().toString(),
                 "current-db-size-bytes-diff", after - size, "current-db-size-bytes", after, "current-db-size", GoBytes.format(after),
                 "current-db-size-in-use-bytes-diff", inUseAfter - inUse, "current-db-size-in-use-bytes", inUseAfter,
                 "current-db-size-in-use", GoBytes.format(inUseAfter),

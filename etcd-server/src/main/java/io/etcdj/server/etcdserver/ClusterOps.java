@@ -22,8 +22,10 @@ import java.util.concurrent.CompletableFuture;
  */
 final class ClusterOps implements ClusterOperations {
     private final EtcdServer server;
+    private final io.etcdj.server.metrics.Metrics metrics;
 
-    ClusterOps(EtcdServer server) {
+    ClusterOps(EtcdServer server, io.etcdj.server.metrics.Metrics metrics) {
+        this.metrics = metrics;
         this.server = server;
     }
 
@@ -76,7 +78,7 @@ final class ClusterOps implements ClusterOperations {
                 })
                 .whenComplete((res, err) -> {
                     if (err == null) {
-                        io.etcdj.server.metrics.Metrics.LEARNER_PROMOTE_SUCCESSES.inc();
+                        metrics.learnerPromoteSuccesses.inc();
                     }
                 })
                 .thenApply(res -> MemberPromoteResponse.newBuilder().setHeader(server.header(0))

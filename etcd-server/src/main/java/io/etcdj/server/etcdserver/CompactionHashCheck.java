@@ -19,12 +19,14 @@ import java.util.Map;
  * does. A revision checked on the whole cluster is not checked again.
  */
 final class CompactionHashCheck {
-    private static final Log LOG = Log.get("etcdserver/corrupt");
+    /** The member's logger (its sink, see MemberContext). */
+    private final Log log;
 
     private final EtcdServer server;
     private long latestRevisionChecked;
 
-    CompactionHashCheck(EtcdServer server) {
+    CompactionHashCheck(EtcdServer server, io.etcdj.server.log.LogSink logs) {
+        this.log = logs.logger("etcdserver/corrupt");
         this.server = server;
     }
 
@@ -34,7 +36,7 @@ final class CompactionHashCheck {
             return;
         }
         String leader = Long.toHexString(server.memberId());
-        LOG.info("starting compact hash check", "local-member-id", leader, "timeout", timeoutMillis + "ms");
+        log.info("starting compact hash check", "local-member-id", leader, "timeout", timeoutMillis + "ms");
         List<CompactionHashes.Entry> hashes = unchecked();
         for (int i = 0; i < hashes.size(); i++) {
             Map<Long, HashKVResponse> peers = peerHashes(hashes.get(i).revision(), timeoutMillis);
@@ -42,11 +44,11 @@ final class CompactionHashCheck {
                 continue;
             }
             if (compare(hashes.get(i), peers)) {
-                LOG.info("finished compaction hash check", "number-of-hashes-checked", i + 1);
+                log.info("finished compaction hash check", "number-of-hashes-checked", i + 1);
                 return;
             }
         }
-        LOG.info("finished compaction hash check", "number-of-hashes-checked", hashes.size());
+        log.info("finished compaction hash check", "number-of-hashes-checked", hashes.size());
     }
 
     private List<CompactionHashes.Entry> unchecked() {
@@ -70,7 +72,7 @@ final class CompactionHashCheck {
             try {
                 out.put(m.getID(), server.transport().hashKvOf(m.getID(), revision, timeoutMillis));
             } catch (RuntimeException e) {
-                LOG.warn("failed hash kv request", "local-member-id", Long.toHexString(server.memberId()),
+                log.warn("failed hash kv request", "local-member-id", Long.toHexString(server.memberId()),
                         "requested-revision", revision, "remote-peer-id", Long.toHexString(m.getID()),
                         "error", String.valueOf(e.getMessage()));
                 out.put(m.getID(), null);
@@ -99,7 +101,7 @@ final class CompactionHashCheck {
                         + " doesn't match leader's CompactRevision " + leaderHash.compactRevision();
             }
             if (reason != null) {
-                LOG.warn("Skipped peer's hash", "number-of-peers", peers.size(), "leader-id", leader,
+                log.warn("Skipped peer's hash", "number-of-peers", peers.size(), "leader-id", leader,
                         "peer-id", Long.toHexString(p.getKey()), "reason", reason);
                 continue;
             }
@@ -118,7 +120,7 @@ final class CompactionHashCheck {
             }
         }
         if (majority == null) {
-            LOG.error("Detected compaction hash mismatch but cannot identify the corrupted members, so intentionally set the memberID as 0",
+            log.error("Detected compaction hash mismatch but cannot identify the corrupted members, so intentionally set the memberID as 0",
                     "leader-id", leader, "leader-revision", leaderHash.revision(),
                     "leader-compact-revision", leaderHash.compactRevision(), "leader-hash", leaderHash.hash());
             server.raiseCorruptAlarm(0);
@@ -129,7 +131,7 @@ final class CompactionHashCheck {
             if (majority != null) {
                 e.getValue().forEach(server::raiseCorruptAlarm);
             }
-            LOG.error("Detected compaction hash mismatch", "leader-id", leader, "leader-revision", leaderHash.revision(),
+            log.error("Detected compaction hash mismatch", "leader-id", leader, "leader-revision", leaderHash.revision(),
                     "leader-compact-revision", leaderHash.compactRevision(), "leader-hash", leaderHash.hash(),
                     "peer-hash", e.getKey(), "peer-ids", ids(e.getValue()));
         }
@@ -138,12 +140,12 @@ final class CompactionHashCheck {
 
     private boolean consistent(CompactionHashes.Entry hash, int checked, int peers) {
         if (checked == peers) {
-            LOG.info("successfully checked hash on whole cluster", "number-of-peers-checked", checked,
+            log.info("successfully checked hash on whole cluster", "number-of-peers-checked", checked,
                     "revision", hash.revision(), "compactRevision", hash.compactRevision());
             latestRevisionChecked = Math.max(latestRevisionChecked, hash.revision());
             return true;
         }
-        LOG.warn("skipped revision in compaction hash check; was not able to check all peers",
+        log.warn("skipped revision in compaction hash check; was not able to check all peers",
                 "number-of-peers-checked", checked, "number-of-peers", peers,
                 "revision", hash.revision(), "compactRevision", hash.compactRevision());
         return false;

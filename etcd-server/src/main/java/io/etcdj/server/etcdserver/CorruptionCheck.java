@@ -13,11 +13,13 @@ import java.io.IOException;
  * start-up with "found data inconsistency with peers".
  */
 final class CorruptionCheck {
-    private static final Log LOG = Log.get("etcdserver/corrupt");
+    /** The member's logger (its sink, see MemberContext). */
+    private final Log log;
 
     private final EtcdServer server;
 
-    CorruptionCheck(EtcdServer server) {
+    CorruptionCheck(EtcdServer server, io.etcdj.server.log.LogSink logs) {
+        this.log = logs.logger("etcdserver/corrupt");
         this.server = server;
     }
 
@@ -41,7 +43,7 @@ final class CorruptionCheck {
                 try {
                     peers.put(m.getID(), server.transport().hashKvOf(m.getID(), rev, timeoutMillis));
                 } catch (RuntimeException e) {
-                    LOG.warn("failed hash kv request", "local-member-id", local, "requested-revision", rev,
+                    log.warn("failed hash kv request", "local-member-id", local, "requested-revision", rev,
                             "remote-peer-id", Long.toHexString(m.getID()), "error", String.valueOf(e.getMessage()));
                 }
             }
@@ -51,7 +53,7 @@ final class CorruptionCheck {
         long rev2 = h2.getHeader().getRevision();
         java.util.Set<Long> corrupt = new java.util.LinkedHashSet<>();
         if (h2.getHash() != h.getHash() && rev2 == rev && h.getCompactRevision() == h2.getCompactRevision()) {
-            LOG.warn("found hash mismatch", "revision-1", rev, "compact-revision-1", h.getCompactRevision(),
+            log.warn("found hash mismatch", "revision-1", rev, "compact-revision-1", h.getCompactRevision(),
                     "hash-1", Integer.toUnsignedLong(h.getHash()), "revision-2", rev2,
                     "compact-revision-2", h2.getCompactRevision(), "hash-2", Integer.toUnsignedLong(h2.getHash()));
             corrupt.add(server.memberId());
@@ -60,18 +62,18 @@ final class CorruptionCheck {
             HashKVResponse r = p.getValue();
             String peer = Long.toHexString(p.getKey());
             if (r.getHeader().getRevision() > rev2) {
-                LOG.warn("revision from follower must be less than or equal to leader's", "leader-revision", rev2,
+                log.warn("revision from follower must be less than or equal to leader's", "leader-revision", rev2,
                         "follower-revision", r.getHeader().getRevision(), "follower-peer-id", peer);
                 corrupt.add(p.getKey());
             }
             if (r.getCompactRevision() > h2.getCompactRevision()) {
-                LOG.warn("compact revision from follower must be less than or equal to leader's",
+                log.warn("compact revision from follower must be less than or equal to leader's",
                         "leader-compact-revision", h2.getCompactRevision(),
                         "follower-compact-revision", r.getCompactRevision(), "follower-peer-id", peer);
                 corrupt.add(p.getKey());
             }
             if (r.getCompactRevision() == h.getCompactRevision() && r.getHash() != h.getHash()) {
-                LOG.warn("same compact revision then hashes must match", "leader-compact-revision", h.getCompactRevision(),
+                log.warn("same compact revision then hashes must match", "leader-compact-revision", h.getCompactRevision(),
                         "leader-hash", Integer.toUnsignedLong(h.getHash()), "follower-compact-revision", r.getCompactRevision(),
                         "follower-hash", Integer.toUnsignedLong(r.getHash()), "follower-peer-id", peer);
                 corrupt.add(p.getKey());
@@ -80,12 +82,12 @@ final class CorruptionCheck {
         if (!corrupt.isEmpty()) {
             server.raiseCorruptAlarm(corrupt.iterator().next());
         }
-        LOG.info("finished peer corruption check", "number-of-peers-checked", peers.size());
+        log.info("finished peer corruption check", "number-of-peers-checked", peers.size());
     }
 
     void initial(long timeoutMillis) throws IOException {
         String local = Long.toHexString(server.memberId());
-        LOG.info("starting initial corruption check", "local-member-id", local, "timeout", timeoutMillis + "ms");
+        log.info("starting initial corruption check", "local-member-id", local, "timeout", timeoutMillis + "ms");
         HashKVResponse mine = server.maintenance().hashKv(0);
         long rev = mine.getHeader().getRevision();
         int mismatch = 0;
@@ -98,7 +100,7 @@ final class CorruptionCheck {
             try {
                 theirs = server.transport().hashKvOf(m.getID(), rev, timeoutMillis);
             } catch (RuntimeException e) {
-                LOG.warn("cannot fetch hash from remote peer", "local-member-id", local, "remote-peer-id", peer,
+                log.warn("cannot fetch hash from remote peer", "local-member-id", local, "remote-peer-id", peer,
                         "requested-revision", rev, "error", String.valueOf(e.getMessage()));
                 continue;
             }
@@ -106,13 +108,13 @@ final class CorruptionCheck {
                 continue;
             }
             if (theirs.getCompactRevision() == mine.getCompactRevision()) {
-                LOG.warn("found different hash values from remote peer", "local-member-id", local,
+                log.warn("found different hash values from remote peer", "local-member-id", local,
                         "local-member-revision", rev, "local-member-compact-revision", mine.getCompactRevision(),
                         "local-member-hash", Integer.toUnsignedLong(mine.getHash()), "remote-peer-id", peer,
                         "remote-peer-hash", Integer.toUnsignedLong(theirs.getHash()));
                 mismatch++;
             } else {
-                LOG.warn("found different compact revision values from remote peer", "local-member-id", local,
+                log.warn("found different compact revision values from remote peer", "local-member-id", local,
                         "local-member-compact-revision", mine.getCompactRevision(), "remote-peer-id", peer,
                         "remote-peer-compact-revision", theirs.getCompactRevision());
             }
@@ -120,6 +122,6 @@ final class CorruptionCheck {
         if (mismatch > 0) {
             throw new IOException(local + " found data inconsistency with peers");
         }
-        LOG.info("initial corruption checking passed; no corruption", "local-member-id", local);
+        log.info("initial corruption checking passed; no corruption", "local-member-id", local);
     }
 }

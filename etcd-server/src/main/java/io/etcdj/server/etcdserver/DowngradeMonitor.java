@@ -11,7 +11,8 @@ import java.util.List;
  * versions). A member whose version cannot be read keeps the job running.
  */
 final class DowngradeMonitor {
-    private static final Log LOG = Log.get("etcdserver/version/monitor");
+    /** The member's logger (its sink, see MemberContext). */
+    private final Log log;
 
     /** What the monitor reads and does. */
     interface Cluster {
@@ -30,7 +31,8 @@ final class DowngradeMonitor {
 
     private final Cluster cluster;
 
-    DowngradeMonitor(Cluster cluster) {
+    DowngradeMonitor(Cluster cluster, io.etcdj.server.log.LogSink logs) {
+        this.log = logs.logger("etcdserver/version/monitor");
         this.cluster = cluster;
     }
 
@@ -49,14 +51,14 @@ final class DowngradeMonitor {
             try {
                 v = cluster.serverVersion(id);
             } catch (RuntimeException e) {
-                LOG.warn("failed to get version", "remote-member-id", MemberIds.hex(id), "error", String.valueOf(e.getMessage()));
+                log.warn("failed to get version", "remote-member-id", MemberIds.hex(id), "error", String.valueOf(e.getMessage()));
                 return false;
             }
             if (!want.equals(majorMinor(v))) {
                 return false;
             }
         }
-        LOG.info("the cluster has been downgraded", "cluster-version", target);
+        log.info("the cluster has been downgraded", "cluster-version", target);
         cluster.cancelDowngrade();
         return true;
     }

@@ -21,7 +21,6 @@ import java.util.function.IntSupplier;
  * (A one-member cluster campaigns at once anyway: the Raft core does not wait as the sole voter.)
  */
 final class ElectionTickAdvance {
-    private static final Log LOG = Log.get("etcdserver/server");
     private static final long WAIT_MILLIS = 5000;
     private static final long EVERY_MILLIS = 50;
 
@@ -32,23 +31,23 @@ final class ElectionTickAdvance {
      * Starts the advance on {@code timer}: {@code activePeers} says how many other members answer,
      * {@code advance} moves the Raft clock by that many ticks.
      */
-    static void start(boolean enabled, int members, long memberId, long electionTicks, long tickMillis,
+    static void start(Log log, boolean enabled, int members, long memberId, long electionTicks, long tickMillis,
                       Clock clock, ScheduledExecutorService timer, IntSupplier activePeers, IntConsumer advance) {
         if (members <= 1) {
             return;
         }
         if (!enabled) {
-            LOG.info("skipping initial election tick advance", "election-ticks", electionTicks);
+            log.info("skipping initial election tick advance", "election-ticks", electionTicks);
             return;
         }
-        LOG.info("starting initial election tick advance", "election-ticks", electionTicks);
+        log.info("starting initial election tick advance", "election-ticks", electionTicks);
         int ticks = (int) Math.max(0, electionTicks - 2);
         AtomicLong triesLeft = new AtomicLong(WAIT_MILLIS / EVERY_MILLIS);
         CompletableFuture<Future<?>> polling = new CompletableFuture<>();
         polling.complete(clock.scheduleWithFixedDelay(timer, () -> {
             int peers = activePeers.getAsInt();
             if (peers > 1) {
-                LOG.info("initialized peer connections; fast-forwarding election ticks",
+                log.info("initialized peer connections; fast-forwarding election ticks",
                         "local-member-id", MemberIds.hex(memberId), "forward-ticks", ticks,
                         "forward-duration", ticks * tickMillis + "ms", "election-ticks", electionTicks,
                         "active-remote-members", peers);

@@ -63,7 +63,8 @@ import java.util.concurrent.TimeUnit;
  * through Raft, a single member too.
  */
 public final class EtcdServer implements AutoCloseable {
-    private static final Log LOG = Log.get("etcdserver/server");
+    /** The member's logger (its sink, see MemberContext). */
+    private final Log log;
     /**
      * etcd's maxGapBetweenApplyAndCommitIndex: while more committed entries than this wait for
      * the apply loop, new proposals are refused with "too many requests".
@@ -90,7 +91,7 @@ public final class EtcdServer implements AutoCloseable {
     /** Bounds what unanswered proposals hold (see {@link #pendingProposalBytes}). */
     private final io.etcdj.server.wait.ProposalBudget proposalBudget =
             new io.etcdj.server.wait.ProposalBudget(MAX_PENDING_PROPOSALS, pendingProposalBytes());
-    private final ReadBarrier reads = new ReadBarrier(responders, ThreadExecutorMap::currentExecutor);
+    private final ReadBarrier reads;
     /** Where a read waits when its view of the store cannot be opened at once (see {@link #read}). */
     private final BlockingReads blockingReads = new BlockingReads();
     /** Leader transfers waiting for their transferee to lead. */
@@ -123,10 +124,15 @@ public final class EtcdServer implements AutoCloseable {
     private volatile boolean published;
     private final CompletableFuture<Void> publishedFuture = new CompletableFuture<>();
     private volatile boolean closed;
-    private final KvOperations kv = new KvOps(this);
+    /** The member's own instruments and failpoints (nothing of them is process-wide). */
+    private final Metrics metrics;
+    private final Failpoints failpoints;
+    private final io.etcdj.server.log.LogSink logs;
+    private final io.etcdj.server.slowlog.SlowApplies slowApplies;
+    private final KvOperations kv;
     private final LeaseOperations leases = new LeaseOps(this);
-    private final ClusterOperations cluster = new ClusterOps(this);
-    private final MaintenanceOperations maintenance = new MaintenanceOps(this);
+    private final ClusterOperations cluster;
+    private final MaintenanceOperations maintenance;
     private final WatchOperations watches = new WatchOps(this);
     private final AuthOperations auth = new AuthOps(this);
 
@@ -136,10 +142,19 @@ public final class EtcdServer implements AutoCloseable {
         Transporter create(PeerHandler handler) throws IOException;
     }
 
-    EtcdServer(ServerConfig config, Storage.Opened opened, Runnable onFatal, TransportFactory transports,
+    EtcdServer(ServerConfig config, MemberContext context, Storage.Opened opened, Runnable onFatal, TransportFactory transports,
                TokenProvider tokens, Clock clock) throws IOException {
         this.config = config;
         this.clock = clock;
+        this.metrics = context.metrics();
+        this.logs = context.logs();
+        this.log = logs.logger("etcdserver/server");
+        this.failpoints = context.failpoints();
+        this.slowApplies = new io.etcdj.server.slowlog.SlowApplies(metrics, logs);
+        this.reads = new ReadBarrier(responders, ThreadExecutorMap::currentExecutor, metrics.slowReadIndexes::inc);
+        this.kv = new KvOps(this, metrics, slowApplies);
+        this.cluster = new ClusterOps(this, metrics);
+        this.maintenance = new MaintenanceOps(this, metrics);
         // a call made on a connection's event loop is answered there (see Waiters)
         this.waiters = new Waiters(responders, clock::nanoTime, ThreadExecutorMap::currentExecutor);
         this.sm = opened.stateMachines();
@@ -152,14 +167,15 @@ public final class EtcdServer implements AutoCloseable {
         this.ids = new IdGenerator(memberId, System.currentTimeMillis());
         this.requestTimeoutMillis = 5000 + 2 * config.electionMillis();
         this.readDeadlines = new ReadDeadlines(TimeUnit.MILLISECONDS.toNanos(2L * config.electionMillis()),
-                TimeUnit.MILLISECONDS.toNanos(requestTimeoutMillis), clock::nanoTime);
+                TimeUnit.MILLISECONDS.toNanos(requestTimeoutMillis), clock::nanoTime, metrics.readIndexesFailed::inc);
         this.lastSnapshotIndex = opened.snapshotIndex();
-        this.apply = new ApplyLoop(sm, hub, waiters, reads, memberId, new ApplyHooks(), clock);
+        this.apply = new ApplyLoop(sm, hub, waiters, reads, memberId, new ApplyHooks(), clock, metrics, failpoints,
+                slowApplies, logs);
         this.apply.warnApplyAfter(config.options().watchdog().warningApplyDuration());
         this.apply.syncAfter(config.options().backendBatch().limit());
-        this.transport = transports.create(new PeerBridge(this));
+        this.transport = transports.create(new PeerBridge(this, logs));
         this.raft = new RaftLoop(opened.node(), opened.storage(), opened.wal(), opened.snapshotter(), transport::send, reads,
-                new RaftListener(), config.heartbeatMillis(), config.electionMillis(), clock, responders);
+                new RaftListener(), config.heartbeatMillis(), config.electionMillis(), clock, responders, failpoints, logs);
         this.timers = Executors.newScheduledThreadPool(1, r -> {
             Thread t = new Thread(r, "server-timers");
             t.setDaemon(true);
@@ -171,9 +187,9 @@ public final class EtcdServer implements AutoCloseable {
      * Opens the member's data directory (bootstrapping or restarting it) and builds the server;
      * {@code onFatal} is run if the member must stop (a failed apply, a broken Raft loop, removal).
      */
-    public static EtcdServer open(ServerConfig config, Runnable onFatal, TransportFactory transports)
+    public static EtcdServer open(ServerConfig config, MemberContext context, Runnable onFatal, TransportFactory transports)
             throws ConfigException, IOException {
-        return open(config, onFatal, transports, Clock.SYSTEM, new Random());
+        return open(config, context, onFatal, transports, Clock.SYSTEM, new Random());
     }
 
     /**
@@ -181,12 +197,12 @@ public final class EtcdServer implements AutoCloseable {
      * Raft's election timeouts drawn from {@code random}: the in-JVM test cluster passes a manual
      * clock and a seeded random, so a run can be replayed.
      */
-    public static EtcdServer open(ServerConfig config, Runnable onFatal, TransportFactory transports, Clock clock,
-                                  Random random) throws ConfigException, IOException {
+    public static EtcdServer open(ServerConfig config, MemberContext context, Runnable onFatal, TransportFactory transports,
+                                  Clock clock, Random random) throws ConfigException, IOException {
         TokenProvider tokens = Tokens.create(config.options().auth(), clock::nanoTime);
-        Storage.Opened opened = Storage.open(config, clock, random);
+        Storage.Opened opened = Storage.open(config, clock, random, context.metrics(), context.logs());
         try {
-            return new EtcdServer(config, opened, onFatal, transports, tokens, clock);
+            return new EtcdServer(config, context, opened, onFatal, transports, tokens, clock);
         } catch (IOException | RuntimeException e) {
             opened.wal().close();
             opened.stateMachines().close();
@@ -203,8 +219,8 @@ public final class EtcdServer implements AutoCloseable {
      */
     public void start() {
         configureLeaseCheckpoints();
-        sm.store.afterCompactionBatch(() -> Failpoints.hit("compactAfterCommitBatch"));
-        sm.backend.beforeDefragCopy(() -> Failpoints.hit("defragBeforeCopy"));
+        sm.store.afterCompactionBatch(() -> failpoints.hit("compactAfterCommitBatch"));
+        sm.backend.beforeDefragCopy(() -> failpoints.hit("defragBeforeCopy"));
         sm.store.startBackgroundCompaction(config.options().storeTuning().compactionBatchLimit(),
                 config.options().storeTuning().compactionSleepInterval().toNanos());
         apply.start();
@@ -221,7 +237,7 @@ public final class EtcdServer implements AutoCloseable {
         startCorruptionChecks();
         startCompactionHashChecks();
         var tuning = config.options().tuning();
-        ElectionTickAdvance.start(tuning.initialElectionTickAdvance(), sm.membership.members().size(), memberId,
+        ElectionTickAdvance.start(log, tuning.initialElectionTickAdvance(), sm.membership.members().size(), memberId,
                 config.electionTicks(), config.heartbeatMillis(), clock, timers, transport::activePeers, raft::advanceTicks);
         startDowngradeMonitor(tuning.downgradeCheckTime());
         if (tuning.autoPromoteLearners()) {
@@ -248,7 +264,7 @@ public final class EtcdServer implements AutoCloseable {
                 return propose(InternalRaftRequest.newBuilder().setCompaction(
                         io.etcdj.api.etcdserverpb.CompactionRequest.newBuilder().setRevision(revision)));
             }
-        }, config, clock).schedule(clock, timers);
+        }, config, clock, logs).schedule(clock, timers);
         // Publishing waits for its proposal: off the timer thread, whose sweeps fail proposals that time out.
         forwarders.execute(this::publish);
     }
@@ -262,7 +278,7 @@ public final class EtcdServer implements AutoCloseable {
         io.etcdj.server.lease.Lessor.Checkpointer cp = !t.leaseCheckpoint() ? null : req ->
                 propose(InternalRaftRequest.newBuilder().setLeaseCheckpoint(req)).whenComplete((r, e) -> {
                     if (e != null && !closed) {
-                        LOG.warn("failed to checkpoint leases", "error", String.valueOf(e.getMessage()));
+                        log.warn("failed to checkpoint leases", "error", String.valueOf(e.getMessage()));
                     }
                 });
         sm.lessor.configureCheckpoints(cp, t.leaseCheckpointInterval().toNanos(),
@@ -277,14 +293,14 @@ public final class EtcdServer implements AutoCloseable {
                 propose(InternalRaftRequest.newBuilder().setPublish(attrs)).get(requestTimeoutMillis, TimeUnit.MILLISECONDS);
                 published = true;
                 publishedFuture.complete(null);
-                LOG.info("published local member to cluster through raft",
+                log.info("published local member to cluster through raft",
                         "local-member-id", MemberIds.hex(memberId),
                         "local-member-attributes", "{Name:" + config.name() + " ClientURLs:" + attrs.getClientUrlsList() + "}",
                         "cluster-id", MemberIds.hex(sm.membership.clusterId()));
-                LOG.info("enabled capabilities for version", "cluster-version", Versions.CLUSTER.substring(0, 3));
+                log.info("enabled capabilities for version", "cluster-version", Versions.CLUSTER.substring(0, 3));
             } catch (Exception e) {
                 if (!closed) {
-                    LOG.warn("failed to publish local member to cluster through raft",
+                    log.warn("failed to publish local member to cluster through raft",
                             "error", e.getCause() != null ? e.getCause().getMessage() : String.valueOf(e));
                 }
             }
@@ -296,12 +312,12 @@ public final class EtcdServer implements AutoCloseable {
      * it starts (peers that cannot answer are reported only); throws on a mismatch.
      */
     public void initialCorruptCheck() throws IOException {
-        new CorruptionCheck(this).initial(requestTimeoutMillis);
+        new CorruptionCheck(this, logs).initial(requestTimeoutMillis);
     }
 
     /** Proposes the CORRUPT alarm for {@code member} (etcd's TriggerCorruptAlarm). */
     void raiseCorruptAlarm(long member) {
-        LOG.warn("raising CORRUPT alarm", "member-id", Long.toHexString(member));
+        log.warn("raising CORRUPT alarm", "member-id", Long.toHexString(member));
         propose(InternalRaftRequest.newBuilder().setAlarm(io.etcdj.api.etcdserverpb.AlarmRequest.newBuilder()
                 .setMemberID(member).setAction(io.etcdj.api.etcdserverpb.AlarmRequest.AlarmAction.ACTIVATE)
                 .setAlarm(AlarmType.CORRUPT)));
@@ -339,12 +355,12 @@ public final class EtcdServer implements AutoCloseable {
                 propose(InternalRaftRequest.newBuilder().setDowngradeInfoSet(
                         io.etcdj.serverpb.DowngradeInfoSet.newBuilder().setEnabled(false)));
             }
-        });
+        }, logs);
         corruptChecks.scheduleWithFixedDelay(() -> {
             try {
                 monitor.check();
             } catch (RuntimeException e) {
-                LOG.warn("failed to cancel downgrade", "error", String.valueOf(e.getMessage()));
+                log.warn("failed to cancel downgrade", "error", String.valueOf(e.getMessage()));
             }
         }, every.toNanos(), every.toNanos(), TimeUnit.NANOSECONDS);
     }
@@ -372,12 +388,12 @@ public final class EtcdServer implements AutoCloseable {
             public CompletableFuture<?> promote(long learner) {
                 return cluster.promote(learner);
             }
-        });
+        }, logs);
         corruptChecks.scheduleWithFixedDelay(() -> {
             try {
                 promoter.check();
             } catch (RuntimeException e) {
-                LOG.warn("failed to check learners for promotion", "error", String.valueOf(e.getMessage()));
+                log.warn("failed to check learners for promotion", "error", String.valueOf(e.getMessage()));
             }
         }, 1, 1, TimeUnit.SECONDS);
     }
@@ -388,13 +404,13 @@ public final class EtcdServer implements AutoCloseable {
         if (every.isZero() || every.isNegative()) {
             return;
         }
-        LOG.info("enabled corruption checking", "local-member-id", MemberIds.hex(memberId), "interval", every.toString());
-        CorruptionCheck check = new CorruptionCheck(this);
+        log.info("enabled corruption checking", "local-member-id", MemberIds.hex(memberId), "interval", every.toString());
+        CorruptionCheck check = new CorruptionCheck(this, logs);
         clock.scheduleWithFixedDelay(corruptChecks, () -> {
             try {
                 check.periodic(requestTimeoutMillis);
             } catch (Exception e) {
-                LOG.warn("failed to check hash KV", "error", String.valueOf(e.getMessage()));
+                log.warn("failed to check hash KV", "error", String.valueOf(e.getMessage()));
             }
         }, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
     }
@@ -405,15 +421,15 @@ public final class EtcdServer implements AutoCloseable {
         if (!w.compactHashCheck()) {
             return;
         }
-        LOG.info("enabled compaction hash check", "local-member-id", MemberIds.hex(memberId),
+        log.info("enabled compaction hash check", "local-member-id", MemberIds.hex(memberId),
                 "interval", w.compactHashCheckTime().toString());
-        CompactionHashCheck check = new CompactionHashCheck(this);
+        CompactionHashCheck check = new CompactionHashCheck(this, logs);
         long every = w.compactHashCheckTime().toMillis();
         clock.scheduleWithFixedDelay(corruptChecks, () -> {
             try {
                 check.run(requestTimeoutMillis);
             } catch (RuntimeException e) {
-                LOG.warn("failed to check compaction hashes", "error", String.valueOf(e.getMessage()));
+                log.warn("failed to check compaction hashes", "error", String.valueOf(e.getMessage()));
             }
         }, every, every, TimeUnit.MILLISECONDS);
     }
@@ -588,7 +604,7 @@ public final class EtcdServer implements AutoCloseable {
         raft.propose(data, f);
         return f.handle((res, err) -> {
             if (err != null) {
-                Metrics.PROPOSALS_FAILED.inc(); // timed out or never committed (apply errors are answers)
+                metrics.proposalsFailed.inc(); // timed out or never committed (apply errors are answers)
                 throw err instanceof java.util.concurrent.CompletionException ce ? ce : new java.util.concurrent.CompletionException(err);
             }
             if (res.error() != null) {
@@ -608,7 +624,7 @@ public final class EtcdServer implements AutoCloseable {
         if (closed || sm.alarms.has(AlarmType.NOSPACE) || !raisingNoSpace.compareAndSet(false, true)) {
             return;
         }
-        LOG.warn("message exceeded backend quota; raising alarm", "quota-size-bytes", sm.quota.quotaBytes(),
+        log.warn("message exceeded backend quota; raising alarm", "quota-size-bytes", sm.quota.quotaBytes(),
                 "quota-size", (sm.quota.quotaBytes() >> 20) + " MiB", "current-db-size-bytes", sm.backend.size());
         propose(InternalRaftRequest.newBuilder().setAlarm(io.etcdj.api.etcdserverpb.AlarmRequest.newBuilder()
                 .setMemberID(memberId).setAction(io.etcdj.api.etcdserverpb.AlarmRequest.AlarmAction.ACTIVATE)
@@ -616,7 +632,7 @@ public final class EtcdServer implements AutoCloseable {
                 .whenComplete((res, err) -> {
                     raisingNoSpace.set(false);
                     if (err != null) {
-                        LOG.warn("failed to raise NOSPACE alarm", "error", String.valueOf(err.getMessage()));
+                        log.warn("failed to raise NOSPACE alarm", "error", String.valueOf(err.getMessage()));
                     }
                 });
     }
@@ -696,7 +712,7 @@ public final class EtcdServer implements AutoCloseable {
     void snapshotArrived(long index, Path dbFile) {
         Path durable = SnapshotDb.path(config.snapDir(), index);
         try {
-            SnapshotDb.makeDurable(dbFile, durable);
+            SnapshotDb.makeDurable(dbFile, durable, metrics);
         } catch (IOException e) {
             deleteQuietly(dbFile);
             throw new java.io.UncheckedIOException("cannot store the snapshot's database file", e);
@@ -733,9 +749,9 @@ public final class EtcdServer implements AutoCloseable {
 
     /** Another member refused us as removed: stop, as etcd does. */
     void removedFromCluster() {
-        LOG.error("the member has been permanently removed from the cluster",
+        log.error("the member has been permanently removed from the cluster",
                 "local-member-id", MemberIds.hex(memberId));
-        LOG.error("the data-dir used by this member must be removed");
+        log.error("the data-dir used by this member must be removed");
         stopForFailure();
     }
 
@@ -779,7 +795,7 @@ public final class EtcdServer implements AutoCloseable {
         if (lead == 0) {
             throw EtcdError.NO_LEADER.exception();
         }
-        var r = lead == memberId ? new PeerBridge(this).learnerReady(learnerId)
+        var r = lead == memberId ? new PeerBridge(this, logs).learnerReady(learnerId)
                 : transport.learnerReadyOnLeader(lead, learnerId, requestTimeoutMillis);
         return r.getReady();
     }
@@ -833,6 +849,11 @@ public final class EtcdServer implements AutoCloseable {
         return b.setHeader(header()).build();
     }
 
+    /** The member's own instruments: what its /metrics shows. */
+    public Metrics metrics() {
+        return metrics;
+    }
+
     /** The member's gauges for a /metrics scrape. */
     public Metrics.Gauges metricsGauges() {
         var self = sm.membership.member(memberId);
@@ -875,16 +896,16 @@ public final class EtcdServer implements AutoCloseable {
     }
 
     public void defragment() {
-        LOG.info("starting defragment", "current-db-size-bytes", sm.backend.size());
+        log.info("starting defragment", "current-db-size-bytes", sm.backend.size());
         long started = System.nanoTime();
-        Metrics.DEFRAG_INFLIGHT.set(1);
+        metrics.defragInflight.set(1);
         try {
             sm.backend.defragment();
         } finally {
-            Metrics.DEFRAG_INFLIGHT.set(0);
+            metrics.defragInflight.set(0);
         }
-        Metrics.BACKEND_DEFRAG.observeNanos(System.nanoTime() - started);
-        LOG.info("finished defragment", "current-db-size-bytes", sm.backend.size());
+        metrics.backendDefrag.observeNanos(System.nanoTime() - started);
+        log.info("finished defragment", "current-db-size-bytes", sm.backend.size());
     }
 
     private void revokeExpiredLeases() {
@@ -892,7 +913,7 @@ public final class EtcdServer implements AutoCloseable {
             return;
         }
         for (long id : sm.lessor.expired(500)) {
-            Metrics.LEASE_EXPIRED.inc();
+            metrics.leaseExpired.inc();
             propose(InternalRaftRequest.newBuilder().setLeaseRevoke(LeaseRevokeRequest.newBuilder().setID(id)));
         }
         sm.lessor.proposeDueCheckpoints();
@@ -912,7 +933,7 @@ public final class EtcdServer implements AutoCloseable {
             sm.backend.sync();
         } catch (RuntimeException e) {
             if (!closed && !stopping.get()) {
-                LOG.fatal("failed to sync the backend; stopping the member", e);
+                log.fatal("failed to sync the backend; stopping the member", e);
                 stopForFailure();
             }
         }
@@ -923,12 +944,12 @@ public final class EtcdServer implements AutoCloseable {
      * runs again at its next turn (a scheduled executor drops a periodic task after its first
      * exception, and says nothing).
      */
-    private static Runnable survivingFailures(String what, Runnable task) {
+    private Runnable survivingFailures(String what, Runnable task) {
         return () -> {
             try {
                 task.run();
             } catch (RuntimeException e) {
-                LOG.error("periodic task failed", e, "task", what);
+                log.error("periodic task failed", e, "task", what);
             }
         };
     }
@@ -939,14 +960,14 @@ public final class EtcdServer implements AutoCloseable {
         @Override
         public void leaderChanged(long lead, long term, boolean isLeader) {
             if (lead != lastLead) {
-                LOG.info(lead == 0 ? "raft.node lost leader" : "raft.node elected leader",
+                log.info(lead == 0 ? "raft.node lost leader" : "raft.node elected leader",
                         "local-member-id", MemberIds.hex(memberId), "leader", MemberIds.hex(lead), "term", term);
                 lastLead = lead;
-                Metrics.LEADER_CHANGES.inc();
+                metrics.leaderChanges.inc();
             }
             leaderWaits.leaderIs(lead);
-            Metrics.HAS_LEADER.set(lead != 0 ? 1 : 0);
-            Metrics.IS_LEADER.set(isLeader ? 1 : 0);
+            metrics.hasLeader.set(lead != 0 ? 1 : 0);
+            metrics.isLeader.set(isLeader ? 1 : 0);
             if (isLeader && !sm.lessor.isPrimary()) {
                 sm.lessor.promote(TimeUnit.MILLISECONDS.toNanos(config.electionMillis()));
             } else if (!isLeader && sm.lessor.isPrimary()) {
@@ -965,7 +986,7 @@ public final class EtcdServer implements AutoCloseable {
             if (db != null) {
                 apply.submitSnapshot(db, snapshot.getMetadata().getIndex());
             } else {
-                LOG.warn("raft snapshot has no backend file; keeping the local one",
+                log.warn("raft snapshot has no backend file; keeping the local one",
                         "snapshot-index", snapshot.getMetadata().getIndex());
             }
             lastSnapshotIndex = snapshot.getMetadata().getIndex();
@@ -976,7 +997,7 @@ public final class EtcdServer implements AutoCloseable {
             if (closed || stopping.get()) {
                 return;
             }
-            LOG.fatal("raft loop failed; stopping the member", t);
+            log.fatal("raft loop failed; stopping the member", t);
             stopForFailure();
         }
     }
@@ -1005,7 +1026,7 @@ public final class EtcdServer implements AutoCloseable {
         @Override
         public void applied(long index, boolean confChange) {
             raft.appliedTo(index, confChange);
-            Metrics.APPLIED_INDEX.set(index);
+            metrics.appliedIndex.set(index);
             if (config.snapshotCount() > 0 && index - lastSnapshotIndex >= config.snapshotCount()) {
                 lastSnapshotIndex = index;
                 // The backend must be durable up to the snapshot before the snapshot is: a restart

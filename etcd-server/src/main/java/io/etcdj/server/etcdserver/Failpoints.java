@@ -5,11 +5,14 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Named points in the member's loops where a test can inject a delay or a crash, in the spirit of
- * etcd's gofail failpoints. Off unless {@code ETCDJ_FAILPOINTS} (or the system property
- * {@code etcdj.failpoints}) lists some, as {@code name=action[,name=action]} where action is
- * {@code sleep(millis)} or {@code crash} (the process halts at once, exit status 2, as a SIGKILL
- * would leave it). Unknown names are ignored; a malformed list stops the member at start.
+ * Named points in a member's loops where a test can inject a delay or a crash, in the spirit of
+ * etcd's gofail failpoints. Each member has its own set ({@link MemberContext}): two members in one
+ * JVM never see each other's. The {@code etcd} command reads its set once at start from the
+ * system property {@code etcdj.failpoints} or else {@code ETCDJ_FAILPOINTS}
+ * ({@link #fromEnvironment}); an embedded member gets the set its builder names. A set is written
+ * {@code name=action[,name=action]} where action is {@code sleep(millis)} or {@code crash} (the
+ * process halts at once, exit status 2, as a SIGKILL would leave it). Unknown names are ignored;
+ * a malformed list is refused ({@link IllegalArgumentException}), which stops the command at start.
  *
  * <p>Points: {@code raftBeforeSave}, {@code raftAfterSave} (persisted, not yet sent),
  * {@code raftAfterSend} (sent, committed entries not yet handed to the apply loop),
@@ -19,49 +22,65 @@ import java.util.Map;
  * backend exclusively and has not copied it yet).
  */
 public final class Failpoints {
-    private static final Log LOG = Log.get("etcdserver/failpoints");
-    private static final String SPEC = firstNonNull(System.getProperty("etcdj.failpoints"), System.getenv("ETCDJ_FAILPOINTS"));
-    private static final Map<String, String> ACTIVE = parseOrEmpty(SPEC);
-    private static final boolean ANY = !ACTIVE.isEmpty();
+    /** No failpoint: every {@link #hit} returns at once. Immutable, so one instance serves every member. */
+    public static final Failpoints NONE = new Failpoints(Map.of(), null);
 
-    private Failpoints() {
+    private final Map<String, String> active;
+    private final Log log;
+
+    private Failpoints(Map<String, String> active, Log log) {
+        this.active = Map.copyOf(active);
+        this.log = log;
+    }
+
+    /**
+     * The failpoints {@code spec} lists ({@code name=action[,name=action]}; null or blank: none),
+     * logging a crash on {@code log} before the process halts.
+     *
+     * @throws IllegalArgumentException with the reason, if {@code spec} is malformed
+     */
+    public static Failpoints of(String spec, Log log) {
+        Map<String, String> parsed = parse(spec);
+        return parsed.isEmpty() ? NONE : new Failpoints(parsed, log);
+    }
+
+    /**
+     * Checks {@code spec} as {@link #of} reads it.
+     *
+     * @throws IllegalArgumentException with the reason, if {@code spec} is malformed
+     */
+    public static void validate(String spec) {
+        parse(spec);
+    }
+
+    /**
+     * The {@code etcd} command's set: the system property {@code etcdj.failpoints}, else the
+     * environment variable {@code ETCDJ_FAILPOINTS}, read now (once per member start).
+     *
+     * @throws IllegalArgumentException with the reason, if the list is malformed
+     */
+    public static Failpoints fromEnvironment(Log log) {
+        String spec = System.getProperty("etcdj.failpoints");
+        return of(spec != null ? spec : System.getenv("ETCDJ_FAILPOINTS"), log);
     }
 
     /** Runs the action configured for {@code name}, if any. */
-    public static void hit(String name) {
-        if (!ANY) {
+    public void hit(String name) {
+        if (active.isEmpty()) {
             return;
         }
-        String action = ACTIVE.get(name);
+        String action = active.get(name);
         if (action == null) {
             return;
         }
         if (action.equals("crash")) {
-            LOG.warn("failpoint: crashing", "failpoint", name);
+            log.warn("failpoint: crashing", "failpoint", name);
             Runtime.getRuntime().halt(2);
         }
         try {
             Thread.sleep(Long.parseLong(action.substring("sleep(".length(), action.length() - 1)));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    /** Why the configured failpoints cannot be used, or null (checked once at start). */
-    public static String configurationError() {
-        try {
-            parse(SPEC);
-            return null;
-        } catch (IllegalArgumentException e) {
-            return e.getMessage();
-        }
-    }
-
-    private static Map<String, String> parseOrEmpty(String spec) {
-        try {
-            return parse(spec);
-        } catch (IllegalArgumentException e) {
-            return Map.of();
         }
     }
 
@@ -78,9 +97,5 @@ public final class Failpoints {
             out.put(kv[0], kv[1]);
         }
         return out;
-    }
-
-    private static String firstNonNull(String a, String b) {
-        return a != null ? a : b;
     }
 }

@@ -13,20 +13,26 @@ import io.etcdj.api.etcdserverpb.TxnResponse;
 import io.etcdj.server.api.Callers;
 import io.etcdj.server.api.KvOperations;
 import io.etcdj.server.auth.AuthInfo;
+import io.etcdj.server.metrics.Metrics;
+import io.etcdj.server.slowlog.SlowApplies;
 import io.etcdj.serverpb.InternalRaftRequest;
 import java.util.concurrent.CompletableFuture;
 
 /** The KV operations: writes proposed through Raft, reads from the local store after the ReadIndex barrier. */
 final class KvOps implements KvOperations {
     private final EtcdServer server;
+    private final Metrics metrics;
+    private final SlowApplies slowApplies;
 
-    KvOps(EtcdServer server) {
+    KvOps(EtcdServer server, Metrics metrics, SlowApplies slowApplies) {
         this.server = server;
+        this.metrics = metrics;
+        this.slowApplies = slowApplies;
     }
 
     @Override
     public CompletableFuture<RangeResponse> range(RangeRequest r) {
-        io.etcdj.server.metrics.Metrics.RANGES.inc();
+        metrics.ranges.inc();
         long start = System.nanoTime();
         AuthInfo caller = Callers.current();
         CompletableFuture<Void> ready = r.getSerializable()
@@ -36,27 +42,27 @@ final class KvOps implements KvOperations {
             server.stateMachines().auth.checkRead(caller, r.getKey().toByteArray(), r.getRangeEnd().toByteArray());
             // on an event loop: a read that would wait for a writer waits off the loop
             return server.read(v -> v.range(r).setHeader(server.header(v.revision())).build());
-        }).whenComplete((resp, err) -> io.etcdj.server.slowlog.SlowApplies.checkRange(
+        }).whenComplete((resp, err) -> slowApplies.checkRange(
                 server.config().options().watchdog().warningApplyDuration(), start, r, resp, err));
     }
 
     @Override
     public CompletableFuture<PutResponse> put(PutRequest r) {
-        io.etcdj.server.metrics.Metrics.put(r.getKey().size() + r.getValue().size());
+        metrics.put(r.getKey().size() + r.getValue().size());
         return server.proposeAsCaller(InternalRaftRequest.newBuilder().setPut(r)).thenApply(res ->
                 ((PutResponse) res.response()).toBuilder().setHeader(server.header(res.revision())).build());
     }
 
     @Override
     public CompletableFuture<DeleteRangeResponse> deleteRange(DeleteRangeRequest r) {
-        io.etcdj.server.metrics.Metrics.DELETES.inc();
+        metrics.deletes.inc();
         return server.proposeAsCaller(InternalRaftRequest.newBuilder().setDeleteRange(r)).thenApply(res ->
                 ((DeleteRangeResponse) res.response()).toBuilder().setHeader(server.header(res.revision())).build());
     }
 
     @Override
     public CompletableFuture<TxnResponse> txn(TxnRequest r) {
-        io.etcdj.server.metrics.Metrics.TXNS.inc();
+        metrics.txns.inc();
         return server.proposeAsCaller(InternalRaftRequest.newBuilder().setTxn(r)).thenApply(res ->
                 ((TxnResponse) res.response()).toBuilder().setHeader(server.header(res.revision())).build());
     }

@@ -15,7 +15,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * is in flight at a time; a refused or failed one is logged and tried again at a later pass.
  */
 final class LearnerPromoter {
-    private static final Log LOG = Log.get("etcdserver/learner-promoter");
+    /** The member's logger (its sink, see MemberContext). */
+    private final Log log;
 
     /** The leader's view: its commit index and each learner's match index (0 when unknown). */
     record Progress(long commit, Map<Long, Long> learnerMatch) {
@@ -33,7 +34,8 @@ final class LearnerPromoter {
     private final Cluster cluster;
     private final AtomicBoolean promoting = new AtomicBoolean();
 
-    LearnerPromoter(Cluster cluster) {
+    LearnerPromoter(Cluster cluster, io.etcdj.server.log.LogSink logs) {
+        this.log = logs.logger("etcdserver/learner-promoter");
         this.cluster = cluster;
     }
 
@@ -57,7 +59,7 @@ final class LearnerPromoter {
             if (match == 0 || !inSync(match, p.commit()) || !promoting.compareAndSet(false, true)) {
                 continue;
             }
-            LOG.info("promoting learner automatically: its log has caught up with the leader's",
+            log.info("promoting learner automatically: its log has caught up with the leader's",
                     "member-id", MemberIds.hex(id), "match", match, "leader-commit", p.commit());
             CompletableFuture<?> promotion;
             try {
@@ -68,10 +70,10 @@ final class LearnerPromoter {
             promotion.whenComplete((r, e) -> {
                 promoting.set(false);
                 if (e == null) {
-                    LOG.info("promoted learner automatically", "member-id", MemberIds.hex(id));
+                    log.info("promoted learner automatically", "member-id", MemberIds.hex(id));
                 } else {
                     Throwable cause = e.getCause() != null ? e.getCause() : e;
-                    LOG.warn("failed to promote learner automatically; will retry", "member-id", MemberIds.hex(id),
+                    log.warn("failed to promote learner automatically; will retry", "member-id", MemberIds.hex(id),
                             "error", String.valueOf(cause.getMessage()));
                 }
             });

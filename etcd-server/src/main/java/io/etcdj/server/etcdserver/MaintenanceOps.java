@@ -31,8 +31,10 @@ import java.util.zip.CRC32C;
 /** Maintenance: status, alarms, leader moves, defragment, hashes and the snapshot file (etcd's bbolt format). */
 final class MaintenanceOps implements MaintenanceOperations {
     private final EtcdServer server;
+    private final io.etcdj.server.metrics.Metrics metrics;
 
-    MaintenanceOps(EtcdServer server) {
+    MaintenanceOps(EtcdServer server, io.etcdj.server.metrics.Metrics metrics) {
+        this.metrics = metrics;
         this.server = server;
     }
 
@@ -85,7 +87,7 @@ final class MaintenanceOps implements MaintenanceOperations {
                     return true;
                 });
             }
-            io.etcdj.server.metrics.Metrics.HASH.since(start);
+            metrics.hash.since(start);
             return HashResponse.newBuilder().setHeader(server.header(v.revision())).setHash((int) crc.getValue()).build();
         }
     }
@@ -131,7 +133,7 @@ final class MaintenanceOps implements MaintenanceOperations {
     private static HashKVResponse hashKvOf(EtcdServer server, ReadView v, long revision) {
         long start = System.nanoTime();
         long[] h = v.hashKv(revision);
-        io.etcdj.server.metrics.Metrics.HASH_REV.since(start);
+        server.metrics().hashRev.since(start);
         return HashKVResponse.newBuilder().setHeader(server.header(v.revision()))
                 .setHash((int) h[0]).setCompactRevision(v.compactRevision()).setHashRevision(h[1]).build();
     }
@@ -155,7 +157,7 @@ final class MaintenanceOps implements MaintenanceOperations {
             try (ReadTx tx = server.stateMachines().backend.beginRead()) {
                 EtcdExport.writeBbolt(tx, tmp);
             }
-            io.etcdj.server.metrics.Metrics.BACKEND_SNAPSHOT.since(start);
+            metrics.backendSnapshot.since(start);
             return tmp;
         } catch (DataDirException e) {
             Files.deleteIfExists(tmp);

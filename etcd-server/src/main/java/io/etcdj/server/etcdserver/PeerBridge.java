@@ -19,10 +19,12 @@ import java.util.List;
 
 /** Connects the peer transport to this member: incoming traffic to Raft, questions to the state machines. */
 final class PeerBridge implements PeerHandler {
-    private static final Log LOG = Log.get("etcdserver/peer");
+    /** The member's logger (its sink, see MemberContext). */
+    private final Log log;
     private final EtcdServer server;
 
-    PeerBridge(EtcdServer server) {
+    PeerBridge(EtcdServer server, io.etcdj.server.log.LogSink logs) {
+        this.log = logs.logger("etcdserver/peer");
         this.server = server;
     }
 
@@ -150,7 +152,7 @@ final class PeerBridge implements PeerHandler {
         Status.PeerProgress p = st.progress().get(memberId);
         boolean ready = p != null && LearnerPromoter.inSync(p.match(), st.commit());
         if (!ready) {
-            LOG.warn("learner is not ready to be promoted", "member-id", Long.toHexString(memberId),
+            log.warn("learner is not ready to be promoted", "member-id", Long.toHexString(memberId),
                     "match", p == null ? 0 : p.match(), "leader-commit", st.commit());
         }
         return LearnerReadyResponse.newBuilder().setReady(ready).build();

@@ -52,7 +52,8 @@ import java.util.function.Function;
  * Only a peer's malformed message is dropped, and a client call's failure goes to its future.
  */
 final class RaftLoop implements AutoCloseable {
-    private static final Log LOG = Log.get("etcdserver/raft");
+    /** The member's logger (its sink, see MemberContext). */
+    private final Log log;
     /** etcd's receive buffer per peer stream (rafthttp's recvBufSize): peer messages queued at most. */
     static final int MAX_QUEUED_PEER_MESSAGES = 4096;
     /** ... and their bytes at most: forwarded proposals and appends carry entries of up to a request's size. */
@@ -74,6 +75,7 @@ final class RaftLoop implements AutoCloseable {
     private final MemoryRaftStorage storage;
     private final Wal wal;
     private final Snapshotter snapshotter;
+    private final Failpoints failpoints;
     private final PeerSender peers;
     private final ReadBarrier reads;
     private final Listener listener;
@@ -107,8 +109,10 @@ final class RaftLoop implements AutoCloseable {
 
     RaftLoop(RawNode node, MemoryRaftStorage storage, Wal wal, Snapshotter snapshotter, PeerSender peers,
              ReadBarrier reads, Listener listener, long tickMillis, long electionMillis, Clock clock,
-             Executor completer) {
+             Executor completer, Failpoints failpoints, io.etcdj.server.log.LogSink logs) {
+        this.log = logs.logger("etcdserver/raft");
         this.node = node;
+        this.failpoints = failpoints;
         this.storage = storage;
         this.wal = wal;
         this.snapshotter = snapshotter;
@@ -188,7 +192,7 @@ final class RaftLoop implements AutoCloseable {
      */
     void step(Message m) {
         if (RawNode.isLocalMessage(m.getType())) {
-            LOG.warn("dropped a peer message of a local-only type", "type", m.getType().name(),
+            log.warn("dropped a peer message of a local-only type", "type", m.getType().name(),
                     "from", Long.toHexString(m.getFrom()));
             return;
         }
@@ -216,7 +220,7 @@ final class RaftLoop implements AutoCloseable {
         long now = System.nanoTime();
         long last = lastDropWarnNanos.get();
         if (now - last >= 1_000_000_000L && lastDropWarnNanos.compareAndSet(last, now)) {
-            LOG.warn("dropped internal Raft message since receiving buffer is full (overloaded network)",
+            log.warn("dropped internal Raft message since receiving buffer is full (overloaded network)",
                     "message-type", m.getType().name(), "from", Long.toHexString(m.getFrom()),
                     "queued-messages", queuedPeerMessages.get(), "queued-bytes", queuedPeerBytes.get());
         }
@@ -278,7 +282,7 @@ final class RaftLoop implements AutoCloseable {
             } catch (IOException e) {
                 throw new UncheckedIOException("failed to save snapshot at index " + index, e);
             }
-            LOG.info("saved snapshot", "snapshot-index", index);
+            log.info("saved snapshot", "snapshot-index", index);
         });
     }
 
@@ -384,11 +388,11 @@ final class RaftLoop implements AutoCloseable {
         if (sendFirst) {
             peers.send(rd.messages());
         }
-        Failpoints.hit("raftBeforeSave");
+        failpoints.hit("raftBeforeSave");
         if (rd.hardState() != null || !rd.entries().isEmpty()) {
             wal.save(lastHardState, rd.entries());
         }
-        Failpoints.hit("raftAfterSave");
+        failpoints.hit("raftAfterSave");
         if (rd.hardState() != null) {
             storage.setHardState(rd.hardState());
         }
@@ -405,7 +409,7 @@ final class RaftLoop implements AutoCloseable {
         if (!sendFirst) {
             peers.send(rd.messages());
         }
-        Failpoints.hit("raftAfterSend");
+        failpoints.hit("raftAfterSend");
         for (ReadState rs : rd.readStates()) {
             byte[] c = rs.requestCtx();
             if (c != null && c.length == 8) {
@@ -429,7 +433,7 @@ final class RaftLoop implements AutoCloseable {
         try {
             wal.close();
         } catch (IOException e) {
-            LOG.warn("failed to close WAL", e);
+            log.warn("failed to close WAL", e);
         }
     }
 

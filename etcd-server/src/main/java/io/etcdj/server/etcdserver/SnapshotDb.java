@@ -20,12 +20,12 @@ final class SnapshotDb {
     }
 
     /** Syncs {@code received} and renames it to {@code target}, syncing the directory too. */
-    static void makeDurable(Path received, Path target) throws IOException {
+    static void makeDurable(Path received, Path target, io.etcdj.server.metrics.Metrics metrics) throws IOException {
         long start = System.nanoTime();
         try (FileChannel ch = FileChannel.open(received, StandardOpenOption.WRITE)) {
             ch.force(true);
         }
-        io.etcdj.server.metrics.Metrics.SNAP_DB_FSYNC.since(start);
+        metrics.snapDbFsync.since(start);
         Files.move(received, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         try (FileChannel dir = FileChannel.open(target.getParent(), StandardOpenOption.READ)) {
             dir.force(true);

@@ -18,6 +18,7 @@ import io.etcdj.server.config.ServerConfig;
 import io.etcdj.server.fileutil.Fsync;
 import io.etcdj.server.lease.Lessor;
 import io.etcdj.server.log.Log;
+import io.etcdj.server.log.LogSink;
 import io.etcdj.server.membership.MemberIds;
 import io.etcdj.server.metrics.Metrics;
 import io.etcdj.server.snap.Snapshotter;
@@ -46,26 +47,32 @@ import java.util.concurrent.TimeUnit;
  * as etcd does).
  */
 final class Storage {
-    private static final Log LOG = Log.get("etcdserver/storage");
     /** How long a joining member keeps asking its peers for the cluster (etcd's timeout for that request). */
     private static final long JOIN_PATIENCE_MILLIS = 10_000;
     private static final long JOIN_RETRY_PAUSE_MILLIS = 250;
+    /** The member's logger (its sink, see MemberContext). */
+    private final Log log;
 
     record Opened(StateMachines stateMachines, RawNode node, MemoryRaftStorage storage, Wal wal,
                   Snapshotter snapshotter, long memberId, long snapshotIndex, boolean fresh, DataDirLock lock) {
     }
 
-    private Storage() {
+    private final LogSink logs;
+
+    private Storage(LogSink logs) {
+        this.logs = logs;
+        this.log = logs.logger("etcdserver/storage");
     }
 
     /**
      * Opens the data directory; the lessor keeps time on {@code clock}, and Raft draws its
      * randomized election timeouts from {@code random}.
      */
-    static Opened open(ServerConfig cfg, Clock clock, Random random) throws ConfigException, IOException {
+    static Opened open(ServerConfig cfg, Clock clock, Random random, Metrics metrics, LogSink logs)
+            throws ConfigException, IOException {
         DataDirLock lock = DataDirLock.acquire(cfg.dataDir());
         try {
-            Opened o = openLocked(cfg, clock, random);
+            Opened o = new Storage(logs).openLocked(cfg, clock, random, metrics);
             return new Opened(o.stateMachines(), o.node(), o.storage(), o.wal(), o.snapshotter(), o.memberId(),
                     o.snapshotIndex(), o.fresh(), lock);
         } catch (ConfigException | IOException | RuntimeException e) {
@@ -74,16 +81,19 @@ final class Storage {
         }
     }
 
-    private static Opened openLocked(ServerConfig cfg, Clock clock, Random random) throws ConfigException, IOException {
+    private Opened openLocked(ServerConfig cfg, Clock clock, Random random, Metrics metrics)
+            throws ConfigException, IOException {
         Path walDir = cfg.walPath();
         Fsync.createDirectories(cfg.snapDir());
         WalOptions walOptions = WalOptions.builder().unsafeNoFsync(cfg.unsafeNoFsync()).maxWals(cfg.maxWals())
-                .fsyncDurationNanos(Metrics.WAL_FSYNC::observeNanos).build();
-        Snapshotter snapshotter = new Snapshotter(cfg.snapDir());
+                .fsyncDurationNanos(metrics.walFsync::observeNanos).writtenBytes(metrics.walWriteBytes::inc).build();
+        Snapshotter snapshotter = new Snapshotter(cfg.snapDir(), io.etcdj.server.wal.DiskIo.real(), metrics);
         long minTtl = Lessor.minTtlSeconds(cfg.heartbeatMillis(), cfg.electionTicks());
-        StateMachines sm = StateMachines.open(cfg.backendFile(), cfg.quotaBackendBytes(), cfg.unsafeNoFsync(), clock::nanoTime, minTtl);
+        StateMachines sm = StateMachines.open(cfg.backendFile(), cfg.quotaBackendBytes(), clock::nanoTime, minTtl, metrics,
+                logs, cfg.unsafeNoFsync());
         try {
-            BootstrapDefrag.maybeDefragment(sm.backend, cfg.options().bootstrapDefragThresholdMegabytes());
+            BootstrapDefrag.maybeDefragment(sm.backend, cfg.options().bootstrapDefragThresholdMegabytes(), metrics,
+                    logs.logger("etcdserver/bootstrap"));
             return Wal.exists(walDir)
                     ? restart(cfg, sm, walDir, walOptions, snapshotter, random)
                     : bootstrap(cfg, sm, walDir, walOptions, snapshotter, random);
@@ -93,7 +103,7 @@ final class Storage {
         }
     }
 
-    private static RaftConfig.Builder raftConfig(ServerConfig cfg, long id, Random random) {
+    private RaftConfig.Builder raftConfig(ServerConfig cfg, long id, Random random) {
         return RaftConfig.builder().id(id).electionTick((int) cfg.electionTicks()).heartbeatTick(1)
                 .checkQuorum(true).preVote(cfg.preVote()).random(random).asyncApply(true);
     }
@@ -102,7 +112,7 @@ final class Storage {
      * Advertised and listed peer URLs may differ in spelling only (a --discovery-srv record names
      * the host, the member advertises its address): etcd compares them resolved.
      */
-    private static boolean sameEndpoints(List<URI> advertised, List<URI> listed) {
+    private boolean sameEndpoints(List<URI> advertised, List<URI> listed) {
         if (advertised.size() != listed.size()) {
             return false;
         }
@@ -114,7 +124,7 @@ final class Storage {
         return true;
     }
 
-    private static Opened bootstrap(ServerConfig cfg, StateMachines sm, Path walDir, WalOptions walOptions,
+    private Opened bootstrap(ServerConfig cfg, StateMachines sm, Path walDir, WalOptions walOptions,
                                     Snapshotter snapshotter, Random random) throws ConfigException, IOException {
         Map<String, List<URI>> cluster = cfg.initialCluster();
         List<URI> mine = cluster.get(cfg.name());
@@ -176,7 +186,7 @@ final class Storage {
         if (!joining) {
             node.bootstrap(members.stream().map(Member::getID).sorted(Long::compareUnsigned).toList());
         }
-        LOG.info("starting local member", "local-member-id", MemberIds.hex(memberId),
+        log.info("starting local member", "local-member-id", MemberIds.hex(memberId),
                 "cluster-id", MemberIds.hex(clusterId), "initial-cluster-state", joining ? "existing" : "new");
         return new Opened(sm, node, storage, wal, snapshotter, memberId, 0, true, null);
     }
@@ -187,7 +197,7 @@ final class Storage {
      * that is restarting at the same moment (a power cut took every member) finds its peers once
      * they listen, instead of giving up at the first refused connection.
      */
-    private static MembersResponse fetchCluster(List<String> peers, ServerConfig cfg) throws ConfigException {
+    private MembersResponse fetchCluster(List<String> peers, ServerConfig cfg) throws ConfigException {
         SslContext peerTls = TlsContexts.peerClientFor(cfg);
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(JOIN_PATIENCE_MILLIS);
         for (int round = 0; ; round++) {
@@ -196,7 +206,7 @@ final class Storage {
                     return PeerTransport.fetchMembers(url, Math.max(3000, 2 * cfg.electionMillis()), peerTls);
                 } catch (RuntimeException e) {
                     if (round == 0) {
-                        LOG.warn("failed to get cluster from peer", "remote-peer-url", url, "error", String.valueOf(e.getMessage()));
+                        log.warn("failed to get cluster from peer", "remote-peer-url", url, "error", String.valueOf(e.getMessage()));
                     }
                 }
             }
@@ -214,7 +224,7 @@ final class Storage {
     }
 
     /** A new member whose peers already run another cluster must not start a second one beside it. */
-    private static void checkNoConflictingCluster(List<String> peers, long clusterId, SslContext peerTls)
+    private void checkNoConflictingCluster(List<String> peers, long clusterId, SslContext peerTls)
             throws ConfigException {
         for (String url : peers) {
             MembersResponse remote;
@@ -236,7 +246,7 @@ final class Storage {
      * so the file kept under the snapshot's index is installed now. Leftover files of snapshots the
      * backend already covers are removed.
      */
-    private static void catchUpBackendToSnapshot(ServerConfig cfg, StateMachines sm, long snapIndex, Wal wal)
+    private void catchUpBackendToSnapshot(ServerConfig cfg, StateMachines sm, long snapIndex, Wal wal)
             throws IOException {
         Path db = SnapshotDb.path(cfg.snapDir(), snapIndex);
         if (snapIndex > sm.consistentIndex()) {
@@ -246,7 +256,7 @@ final class Storage {
                         + ") is behind the newest snapshot (index " + snapIndex + ") and the snapshot's database file "
                         + db + " is missing");
             }
-            LOG.info("installing the database file of the newest snapshot", "snapshot-index", snapIndex,
+            log.info("installing the database file of the newest snapshot", "snapshot-index", snapIndex,
                     "consistent-index", sm.consistentIndex());
             sm.installSnapshot(db);
         }
@@ -257,7 +267,7 @@ final class Storage {
         }
     }
 
-    private static Opened restart(ServerConfig cfg, StateMachines sm, Path walDir, WalOptions walOptions,
+    private Opened restart(ServerConfig cfg, StateMachines sm, Path walDir, WalOptions walOptions,
                                   Snapshotter snapshotter, Random random) throws IOException {
         List<WalSnapshot> valid = Wal.validSnapshots(walDir, walOptions);
         Optional<Snapshot> snap = snapshotter.loadNewestAvailable(valid::contains);
@@ -287,7 +297,7 @@ final class Storage {
             wal.save(forced.hardState(), forced.appended());
             hs = forced.hardState();
             entries = forced.entries();
-            LOG.info("forcing restart member", "local-member-id", MemberIds.hex(meta.getMemberId()),
+            log.info("forcing restart member", "local-member-id", MemberIds.hex(meta.getMemberId()),
                     "commit-index", hs.getCommit());
         }
         storage.setHardState(hs);
@@ -298,7 +308,7 @@ final class Storage {
         RestartPoint at = RestartPoint.of(snap.orElse(null), hs, entries, sm.consistentIndex());
         storage.setConfState(at.confState());
         RawNode node = RawNode.create(raftConfig(cfg, meta.getMemberId(), random).applied(at.applied()).build(), storage);
-        LOG.info("restarting local member", "local-member-id", MemberIds.hex(meta.getMemberId()),
+        log.info("restarting local member", "local-member-id", MemberIds.hex(meta.getMemberId()),
                 "cluster-id", MemberIds.hex(meta.getClusterId()), "commit-index", hs.getCommit(),
                 "applied-index", at.applied(), "voters", at.confState().getVotersList().stream()
                         .map(MemberIds::hex).toList().toString());

@@ -31,14 +31,16 @@ import java.util.Set;
  */
 @ChannelHandler.Sharable
 public final class AccessControl extends ChannelDuplexHandler {
-    private static final Log LOG = Log.get("embed/serve");
+    /** The member's logger (its sink, see MemberContext). */
+    private final Log log;
     private static final AttributeKey<String> ORIGIN = AttributeKey.valueOf("etcdj.cors-origin");
 
     private final Set<String> cors;
     private final Set<String> hostWhitelist;
 
     /** Empty lists, or lists holding {@code *}, allow everything, as etcd. */
-    public AccessControl(List<String> cors, List<String> hostWhitelist) {
+    public AccessControl(List<String> cors, List<String> hostWhitelist, io.etcdj.server.log.LogSink logs) {
+        this.log = logs.logger("embed/serve");
         this.cors = Set.copyOf(cors);
         this.hostWhitelist = Set.copyOf(hostWhitelist);
     }
@@ -54,7 +56,7 @@ public final class AccessControl extends ChannelDuplexHandler {
             String host = hostname(req.headers().get(HttpHeaderNames.HOST, ""));
             if (!hostAllowed(host)) {
                 req.release();
-                LOG.warn("rejecting HTTP request to prevent DNS rebinding attacks", "host", host);
+                log.warn("rejecting HTTP request to prevent DNS rebinding attacks", "host", host);
                 respond(ctx, HttpResponseStatus.valueOf(421), misdirected(host), keepAlive, true, null);
                 return;
             }

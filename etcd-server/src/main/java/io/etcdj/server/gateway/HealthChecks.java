@@ -19,7 +19,8 @@ import java.util.function.Supplier;
  * no check for is logged, not refused, as etcd does "for version compatibility".
  */
 public final class HealthChecks {
-    private static final Log LOG = Log.get("etcdhttp");
+    /** The member's logger (its sink, see MemberContext). */
+    private final Log log;
 
     /** A check's outcome: an empty string when it passed, else why it failed. */
     public interface Check extends Supplier<CompletableFuture<String>> {
@@ -29,7 +30,8 @@ public final class HealthChecks {
     private final Map<String, Check> checks = new LinkedHashMap<>();
 
     /** {@code type}: "livez" or "readyz", the root path's name. */
-    public HealthChecks(String type) {
+    public HealthChecks(String type, io.etcdj.server.log.LogSink logs) {
+        this.log = logs.logger("etcdhttp");
         this.type = type;
     }
 
@@ -62,7 +64,7 @@ public final class HealthChecks {
             }
         }
         if (!excluded.isEmpty()) {
-            LOG.warn("some health checks cannot be excluded", "missing-health-checks", quoted(excluded));
+            log.warn("some health checks cannot be excluded", "missing-health-checks", quoted(excluded));
         }
         return run("/" + type, run, verbose);
     }
@@ -91,7 +93,7 @@ public final class HealthChecks {
                 }
             }
             if (failed) {
-                LOG.error("Health check error", "path", path, "reason", lines.toString(), "status-code", 503);
+                log.error("Health check error", "path", path, "reason", lines.toString(), "status-code", 503);
                 // http.Error writes the text and a newline
                 return new Answer(503, lines + "\n");
             }

@@ -39,19 +39,20 @@ public final class ProtocolSniffer implements InternalProtocolNegotiator.Protoco
     private final AccessControl access;
     /** Every connection accepted, so that closing the member can drop them at once; null: not tracked. */
     private final io.netty.channel.group.ChannelGroup connections;
+    private final io.etcdj.server.log.Log handshakeLog;
 
-    /** Plaintext: detection on the raw bytes. */
-    public ProtocolSniffer(Supplier<ChannelHandler> httpHandler, int maxContentBytes) {
-        this(httpHandler, maxContentBytes, null);
-    }
-
-    /** TLS first when {@code tls} is not null, then detection on the decrypted bytes. */
-    public ProtocolSniffer(Supplier<ChannelHandler> httpHandler, int maxContentBytes, SslContext tls) {
-        this(httpHandler, maxContentBytes, tls, null);
+    /**
+     * TLS first when {@code tls} is not null (a refused handshake reported on {@code logs}), then
+     * detection on the decrypted bytes; plaintext (detection on the raw bytes) when it is null.
+     */
+    public ProtocolSniffer(Supplier<ChannelHandler> httpHandler, int maxContentBytes, SslContext tls,
+            io.etcdj.server.log.LogSink logs) {
+        this(httpHandler, maxContentBytes, tls, null, null, logs.logger("embed/config_logging"));
     }
 
     private ProtocolSniffer(Supplier<ChannelHandler> httpHandler, int maxContentBytes, SslContext tls, AccessControl access,
-            io.netty.channel.group.ChannelGroup connections) {
+            io.netty.channel.group.ChannelGroup connections, io.etcdj.server.log.Log handshakeLog) {
+        this.handshakeLog = handshakeLog;
         this.httpHandler = httpHandler;
         this.maxContentBytes = maxContentBytes;
         this.tls = tls;
@@ -59,13 +60,10 @@ public final class ProtocolSniffer implements InternalProtocolNegotiator.Protoco
         this.connections = connections;
     }
 
-    private ProtocolSniffer(Supplier<ChannelHandler> httpHandler, int maxContentBytes, SslContext tls, AccessControl access) {
-        this(httpHandler, maxContentBytes, tls, access, null);
-    }
 
     /** The same, with etcd's host whitelist and CORS headers in front of the HTTP handlers. */
     public ProtocolSniffer withAccessControl(AccessControl access) {
-        return new ProtocolSniffer(httpHandler, maxContentBytes, tls, access, connections);
+        return new ProtocolSniffer(httpHandler, maxContentBytes, tls, access, connections, handshakeLog);
     }
 
     /**
@@ -76,7 +74,7 @@ public final class ProtocolSniffer implements InternalProtocolNegotiator.Protoco
      * never resumes; a closed connection is UNAVAILABLE, which it retries on another member.
      */
     public ProtocolSniffer trackingConnections(io.netty.channel.group.ChannelGroup group) {
-        return new ProtocolSniffer(httpHandler, maxContentBytes, tls, access, group);
+        return new ProtocolSniffer(httpHandler, maxContentBytes, tls, access, group, handshakeLog);
     }
 
     @Override
@@ -93,7 +91,7 @@ public final class ProtocolSniffer implements InternalProtocolNegotiator.Protoco
             // After the handshake grpc-java's negotiation is complete (the event carries the TLS
             // session), so gRPC connections go straight to its negotiation-completing handler.
             first = new TlsHandshake(tls,
-                    event -> new Sniff(() -> InternalProtocolNegotiators.grpcNegotiationHandler(grpcHandler)));
+                    event -> new Sniff(() -> InternalProtocolNegotiators.grpcNegotiationHandler(grpcHandler)), handshakeLog);
         }
         return connections == null ? first : new Tracked(connections, first);
     }

@@ -35,6 +35,7 @@ public final class Lessor {
 
     private final ConcurrentHashMap<Long, Lease> leases = new ConcurrentHashMap<>();
     private final LongSupplier clock;
+    private final io.etcdj.server.metrics.Metrics metrics;
     private final long minTtlSeconds;
     private volatile boolean primary;
     /** Where the leader's checkpoints go (the server proposes them); null while checkpoints are off. */
@@ -64,8 +65,9 @@ public final class Lessor {
         }
     }
 
-    public Lessor(LongSupplier nanoClock, long minTtlSeconds) {
+    public Lessor(LongSupplier nanoClock, long minTtlSeconds, io.etcdj.server.metrics.Metrics metrics) {
         this.clock = nanoClock;
+        this.metrics = metrics;
         this.minTtlSeconds = minTtlSeconds;
     }
 
@@ -120,7 +122,7 @@ public final class Lessor {
         if (primary) {
             scheduleCheckpoint(lease);
         }
-        io.etcdj.server.metrics.Metrics.leaseGranted(lease.ttlSeconds());
+        metrics.leaseGranted(lease.ttlSeconds());
         return lease;
     }
 
@@ -131,7 +133,7 @@ public final class Lessor {
             throw EtcdError.LEASE_NOT_FOUND.exception();
         }
         tx.delete(Bucket.LEASE, Bytes.longBytes(id));
-        io.etcdj.server.metrics.Metrics.LEASE_REVOKED.inc();
+        metrics.leaseRevoked.inc();
         return lease;
     }
 
@@ -254,7 +256,7 @@ public final class Lessor {
                         LeaseCheckpoint.newBuilder().setID(id).setRemainingTTL(0)).build());
             }
             lease.refresh(clock.getAsLong(), 0);
-            io.etcdj.server.metrics.Metrics.LEASE_RENEWED.inc();
+            metrics.leaseRenewed.inc();
         }
         return lease.ttlSeconds();
     }

@@ -52,6 +52,11 @@ public final class IoLoops {
         return epoll && !where.isUnix() ? EpollServerSocketChannel.class : where.serverChannelType();
     }
 
+    /** The client channel type for TCP connections made on these loops. */
+    public Class<? extends io.netty.channel.Channel> channelType() {
+        return epoll ? io.netty.channel.epoll.EpollSocketChannel.class : io.netty.channel.socket.nio.NioSocketChannel.class;
+    }
+
     /** Whether these loops run the native transport (logged at start-up). */
     public boolean isNative() {
         return epoll;

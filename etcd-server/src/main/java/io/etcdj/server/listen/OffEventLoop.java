@@ -22,13 +22,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * grpc-java's own executor would run them. It must be the outermost interceptor.
  */
 public final class OffEventLoop implements ServerInterceptor {
-    private static final Log LOG = Log.get("embed/serve");
+    /** The member's logger (its sink, see MemberContext). */
+    private final Log log;
 
     private final Executor pool;
     private final Set<String> onEventLoop;
 
     /** {@code onEventLoop}: full method names ({@code service/Method}) that stay on the event loop. */
-    public OffEventLoop(Executor pool, Set<String> onEventLoop) {
+    public OffEventLoop(Executor pool, Set<String> onEventLoop, io.etcdj.server.log.LogSink logs) {
+        this.log = logs.logger("embed/serve");
         this.pool = pool;
         this.onEventLoop = onEventLoop;
     }
@@ -42,7 +44,7 @@ public final class OffEventLoop implements ServerInterceptor {
     }
 
     /** The listener of a moved call: starts it and passes every callback on through the call's serial executor. */
-    private static final class Moved<Q, R> extends ServerCall.Listener<Q> {
+    private final class Moved<Q, R> extends ServerCall.Listener<Q> {
         private final Serial serial;
         private final Context context;
         private final ServerCall<Q, R> call;
@@ -63,7 +65,7 @@ public final class OffEventLoop implements ServerInterceptor {
                     r.run();
                 } catch (RuntimeException | Error e) {
                     // what grpc-java does when a handler throws: the call ends with UNKNOWN
-                    LOG.error("gRPC handler failed", e, "method", call.getMethodDescriptor().getFullMethodName());
+                    log.error("gRPC handler failed", e, "method", call.getMethodDescriptor().getFullMethodName());
                     try {
                         call.close(Status.UNKNOWN.withCause(e), new Metadata());
                     } catch (RuntimeException closed) {

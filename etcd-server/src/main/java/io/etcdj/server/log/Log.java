@@ -1,6 +1,5 @@
 package io.etcdj.server.log;
 
-import java.io.PrintStream;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -11,31 +10,42 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
 /**
- * Structured logs on stderr, one JSON object per line, with the keys etcd's default (zap) logger
- * uses: level, ts, logger, caller, msg, then the event's fields. Tools and test harnesses look
- * for etcd's lifecycle messages ("ready to serve client requests") in these lines.
+ * Structured logs, one JSON object per line, with the keys etcd's default (zap) logger uses:
+ * level, ts, logger, caller, msg, then the event's fields. Tools and test harnesses look for
+ * etcd's lifecycle messages ("ready to serve client requests") in these lines.
+ *
+ * <p>A member's classes log through loggers of the member's {@link LogSink}
+ * ({@code sink.logger("mvcc")}), so members sharing a JVM write where each was told to. Code
+ * outside any member (the command's flag warnings and signals, configuration and discovery, the
+ * proxies, java.util.logging of gRPC and Netty) uses {@link #get}: the process's sink, set by the
+ * command's flags.
  */
 public final class Log {
     private static final DateTimeFormatter TS = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSX")
             .withZone(ZoneOffset.UTC);
-    private static volatile PrintStream out = System.err;
-    private static volatile int threshold = 1;
-    private static volatile boolean console;
+    /** The process's sink (see the class comment); replaced, never changed, by the setters below. */
+    private static volatile LogSink process = LogSink.stderr();
 
+    /** null: the process's sink as it is when a line is written (static loggers outlive its setting). */
+    private final LogSink sink;
     private final String caller;
 
-    private Log(String caller) {
+    Log(LogSink sink, String caller) {
+        this.sink = sink;
         this.caller = caller;
     }
 
+    /** A logger on the process's sink (code outside any member). */
     public static Log get(String caller) {
-        return new Log(caller);
+        return new Log(null, caller);
     }
 
-    /**
-     * Where log lines go, from etcd's --log-outputs: "default" and "stderr" mean stderr,
-     * "stdout" stdout, anything else a file path (appended to). Only the first target is used.
-     */
+    /** The process's sink as the command's flags set it: what a member of the {@code etcd} command writes to. */
+    public static LogSink processSink() {
+        return process;
+    }
+
+    /** Where the process's lines go, from etcd's --log-outputs ({@link LogSink#forOutputs}). */
     public static void setOutput(java.util.List<String> outputs) throws java.io.IOException {
         setOutput(outputs, null);
     }
@@ -45,44 +55,21 @@ public final class Log {
      * (--enable-log-rotation) when not null.
      */
     public static void setOutput(java.util.List<String> outputs, Rotation rotation) throws java.io.IOException {
-        String target = outputs.isEmpty() ? "default" : outputs.get(0).trim();
-        out = switch (target) {
-            case "default", "stderr" -> System.err;
-            case "stdout" -> System.out;
-            default -> rotation == null
-                    ? new PrintStream(new java.io.FileOutputStream(target, true), true)
-                    : new PrintStream(new RotatingFile(java.nio.file.Path.of(target), rotation), true);
-        };
+        process = process.writingTo(LogSink.forOutputs(outputs, rotation));
     }
 
-    /**
-     * etcd's --log-format: {@code console} writes zap's console encoding (time, level, caller and
-     * message separated by tabs, then the fields as one JSON object with a space after each colon
-     * and comma), {@code json} (the default) one JSON object per line.
-     */
+    /** etcd's --log-format for the process's sink ({@link LogSink#withConsoleFormat}). */
     public static void setConsole(boolean consoleFormat) {
-        console = consoleFormat;
+        process = process.withConsoleFormat(consoleFormat);
     }
 
-    /** Sets the level from etcd's --log-level (debug, info, warn, error, panic, fatal). */
+    /** Sets the process's level from etcd's --log-level (debug, info, warn, error, panic, fatal). */
     public static void setLevel(String level) {
-        threshold = rank(level);
+        process = process.withLevel(level);
     }
 
     public static boolean validLevel(String level) {
-        return rank(level) >= 0;
-    }
-
-    private static int rank(String level) {
-        return switch (level) {
-            case "debug" -> 0;
-            case "info" -> 1;
-            case "warn" -> 2;
-            case "error" -> 3;
-            case "panic", "dpanic" -> 4;
-            case "fatal" -> 5;
-            default -> -1;
-        };
+        return LogSink.validLevel(level);
     }
 
     /** Sends java.util.logging output (gRPC, Netty) through the same format, warnings and above. */
@@ -163,18 +150,23 @@ public final class Log {
     }
 
     private void log(String level, String msg, Throwable cause, Object... fields) {
-        if (rank(level) < threshold) {
+        if (!sink().enabled(level)) {
             return;
         }
         write(level, msg, cause, fields);
     }
 
+    private LogSink sink() {
+        return sink != null ? sink : process;
+    }
+
     private void write(String level, String msg, Throwable cause, Object... fields) {
+        LogSink to = sink();
         if (cause != null) {
             fields = withCause(fields, cause);
         }
-        if (console) {
-            writeConsole(level, msg, cause, fields);
+        if (to.console()) {
+            to.write(console(level, msg, cause, fields));
             return;
         }
         StringBuilder sb = new StringBuilder(160);
@@ -194,7 +186,7 @@ public final class Log {
             quote(sb, stackTrace(cause));
         }
         sb.append('}');
-        out.println(sb);
+        to.write(sb.toString());
     }
 
     /** The fields with an {@code error} field for {@code cause} in front, unless the caller gave one. */
@@ -219,7 +211,7 @@ public final class Log {
         return s.endsWith(System.lineSeparator()) ? s.substring(0, s.length() - System.lineSeparator().length()) : s;
     }
 
-    private void writeConsole(String level, String msg, Throwable cause, Object... fields) {
+    private String console(String level, String msg, Throwable cause, Object... fields) {
         StringBuilder sb = new StringBuilder(160);
         sb.append(TS.format(Instant.now())).append('\t').append(level).append('\t').append(caller).append('\t').append(msg);
         if (fields.length >= 2) {
@@ -238,7 +230,7 @@ public final class Log {
             // zap's console encoder puts the stack trace on the lines after the entry
             sb.append('\n').append(stackTrace(cause));
         }
-        out.println(sb);
+        return sb.toString();
     }
 
     private static void value(StringBuilder sb, Object v) {

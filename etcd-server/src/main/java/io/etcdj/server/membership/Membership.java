@@ -9,6 +9,7 @@ import io.etcdj.server.backend.Bytes;
 import io.etcdj.server.backend.ReadTx;
 import io.etcdj.server.backend.WriteTx;
 import io.etcdj.server.error.EtcdError;
+import io.etcdj.server.metrics.V2StoreMetrics;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
@@ -23,9 +24,20 @@ import java.util.concurrent.ConcurrentSkipListMap;
  * the IDs of removed members (which must never come back). Persisted in the members buckets.
  */
 public final class Membership {
+    private final V2StoreMetrics metrics;
     private final ConcurrentSkipListMap<Long, Member> members = new ConcurrentSkipListMap<>(Long::compareUnsigned);
     private final Set<Long> removed = ConcurrentHashMap.newKeySet();
     private volatile long clusterId;
+
+    /** The members of a member, counting their reads and writes into {@code metrics} (etcd's v2 store families). */
+    public Membership(V2StoreMetrics metrics) {
+        this.metrics = metrics;
+    }
+
+    /** Members outside a running member (offline tools): counted nowhere anyone reads. */
+    public Membership() {
+        this(new io.etcdj.server.metrics.Metrics().v2store);
+    }
 
     public long clusterId() {
         return clusterId;
@@ -38,7 +50,7 @@ public final class Membership {
     public void restore(ReadTx tx) {
         members.clear();
         removed.clear();
-        io.etcdj.server.metrics.V2StoreMetrics.read("getRecursive");
+        metrics.read("getRecursive");
         tx.forEach(Bucket.MEMBERS, null, null, (k, v) -> {
             Member m = parse(v);
             members.put(m.getID(), m);
@@ -76,13 +88,13 @@ public final class Membership {
     }
 
     public void add(WriteTx tx, Member m) {
-        io.etcdj.server.metrics.V2StoreMetrics.write(members.put(m.getID(), m) == null ? "create" : "set");
+        metrics.write(members.put(m.getID(), m) == null ? "create" : "set");
         tx.put(Bucket.MEMBERS, Bytes.longBytes(m.getID()), m.toByteArray());
     }
 
     public void remove(WriteTx tx, long id) {
         members.remove(id);
-        io.etcdj.server.metrics.V2StoreMetrics.write("delete");
+        metrics.write("delete");
         removed.add(id);
         tx.delete(Bucket.MEMBERS, Bytes.longBytes(id));
         tx.put(Bucket.MEMBERS_REMOVED, Bytes.longBytes(id), new byte[0]);

@@ -20,51 +20,50 @@ import java.util.List;
  * /metrics: the registry's families and the member's scrape-time gauges, in the Prometheus text
  * format 0.0.4 written by the client library's {@link PrometheusTextFormatWriter}. The library
  * ends every counter's name in {@code _total}; the few counters etcd names without it
- * ({@link Metrics#NO_TOTAL_SUFFIX}) get their etcd names back here.
+ * ({@link Metrics#noTotalSuffix}) get their etcd names back here. One per member's {@link Metrics}.
  */
 public final class Exposition {
     public static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
     private static final PrometheusTextFormatWriter WRITER = PrometheusTextFormatWriter.create();
-    private static final Gauge SCRAPES_IN_FLIGHT = Metrics.gauge("promhttp_metric_handler_requests_in_flight",
-            "Current number of scrapes being served.");
-    private static final Counter SCRAPES = Metrics.counter("promhttp_metric_handler_requests_total",
-            "Total number of scrapes by HTTP status code.", "code");
+    private final Metrics metrics;
+    private final Gauge scrapesInFlight;
+    private final Counter scrapes;
 
-    static {
+    Exposition(Metrics metrics) {
+        this.metrics = metrics;
+        scrapesInFlight = metrics.gauge("promhttp_metric_handler_requests_in_flight", "Current number of scrapes being served.");
+        scrapes = metrics.counter("promhttp_metric_handler_requests_total", "Total number of scrapes by HTTP status code.", "code");
         for (String code : new String[] {"200", "500", "503"}) {
-            SCRAPES.labelValues(code);
+            scrapes.labelValues(code);
         }
-    }
-
-    private Exposition() {
     }
 
     /** The whole exposition, with the member's values read at scrape time. */
-    public static String render(Metrics.Gauges server) {
-        SCRAPES_IN_FLIGHT.inc();
+    String render(Metrics.Gauges server) {
+        scrapesInFlight.inc();
         try {
             List<MetricSnapshot> all = new ArrayList<>(256);
-            Metrics.REGISTRY.scrape().forEach(all::add);
+            metrics.registry.scrape().forEach(all::add);
             all.addAll(serverGauges(server));
             ByteArrayOutputStream out = new ByteArrayOutputStream(64 * 1024);
             WRITER.write(out, new MetricSnapshots(all));
-            String text = goBucketBounds(etcdCounterNames(out.toString(StandardCharsets.UTF_8)));
-            SCRAPES.labelValues("200").inc();
+            String text = goBucketBounds(etcdCounterNames(metrics, out.toString(StandardCharsets.UTF_8)));
+            scrapes.labelValues("200").inc();
             return text;
         } catch (IOException e) {
-            SCRAPES.labelValues("500").inc();
+            scrapes.labelValues("500").inc();
             throw new UncheckedIOException(e);
         } finally {
-            SCRAPES_IN_FLIGHT.dec();
+            scrapesInFlight.dec();
         }
     }
 
-    /** Only the registry's families whose names pass {@code names}, with no member gauges. */
-    static String render(java.util.function.Predicate<String> names) {
+    /** Only the families of {@code metrics} whose names pass {@code names}, with no member gauges. */
+    static String render(Metrics metrics, java.util.function.Predicate<String> names) {
         try {
             ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
-            WRITER.write(out, Metrics.REGISTRY.scrape(names));
-            return goBucketBounds(etcdCounterNames(out.toString(StandardCharsets.UTF_8)));
+            WRITER.write(out, metrics.registry.scrape(names));
+            return goBucketBounds(etcdCounterNames(metrics, out.toString(StandardCharsets.UTF_8)));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -104,9 +103,9 @@ public final class Exposition {
         return (d.signum() < 0 ? "-" : "") + mantissa + "e" + (exp < 0 ? "-" : "+") + String.format("%02d", Math.abs(exp));
     }
 
-    static String etcdCounterNames(String text) {
+    static String etcdCounterNames(Metrics metrics, String text) {
         String s = text;
-        for (String name : Metrics.NO_TOTAL_SUFFIX) {
+        for (String name : metrics.noTotalSuffix) {
             String wrong = name + "_total";
             s = s.replace("# HELP " + wrong + " ", "# HELP " + name + " ")
                     .replace("# TYPE " + wrong + " ", "# TYPE " + name + " ")
@@ -116,7 +115,7 @@ public final class Exposition {
         return s;
     }
 
-    private static List<MetricSnapshot> serverGauges(Metrics.Gauges g) {
+    private List<MetricSnapshot> serverGauges(Metrics.Gauges g) {
         List<MetricSnapshot> out = new ArrayList<>();
         add(out, "etcd_server_proposals_committed_total", "The total number of consensus proposals committed.", g.committedIndex());
         add(out, "etcd_server_proposals_pending", "The current number of pending proposals to commit.", g.proposalsPending());
@@ -129,10 +128,10 @@ public final class Exposition {
         add(out, "etcd_mvcc_db_total_size_in_use_in_bytes", "Total size of the underlying database logically in use in bytes.",
                 g.dbSizeInUse());
         // etcd 3.4 exports its request counts twice, under etcd_mvcc_ and etcd_debugging_mvcc_
-        count(out, "etcd_debugging_mvcc_range_total", "Total number of ranges seen by this member.", Metrics.RANGES.get());
-        count(out, "etcd_debugging_mvcc_put_total", "Total number of puts seen by this member.", Metrics.PUTS.get());
-        count(out, "etcd_debugging_mvcc_delete_total", "Total number of deletes seen by this member.", Metrics.DELETES.get());
-        count(out, "etcd_debugging_mvcc_txn_total", "Total number of txns seen by this member.", Metrics.TXNS.get());
+        count(out, "etcd_debugging_mvcc_range_total", "Total number of ranges seen by this member.", metrics.ranges.get());
+        count(out, "etcd_debugging_mvcc_put_total", "Total number of puts seen by this member.", metrics.puts.get());
+        count(out, "etcd_debugging_mvcc_delete_total", "Total number of deletes seen by this member.", metrics.deletes.get());
+        count(out, "etcd_debugging_mvcc_txn_total", "Total number of txns seen by this member.", metrics.txns.get());
         add(out, "etcd_debugging_mvcc_current_revision", "The current revision of store.", g.revision());
         // etcd reports -1 until the first compaction
         add(out, "etcd_debugging_mvcc_compact_revision", "The revision of the last compaction in store.",

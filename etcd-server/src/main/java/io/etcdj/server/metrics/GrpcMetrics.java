@@ -33,46 +33,25 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class GrpcMetrics implements ServerInterceptor {
     private static final Metadata.Key<String> CLIENT_API_VERSION = Metadata.Key.of("client-api-version", Metadata.ASCII_STRING_MARSHALLER);
     private static final String[] LABELS = {"grpc_type", "grpc_service", "grpc_method"};
-    private static final Counter STARTED = Metrics.counter("grpc_server_started_total",
-            "Total number of RPCs started on the server.", LABELS);
-    private static final Counter HANDLED = Metrics.counter("grpc_server_handled_total",
-            "Total number of RPCs completed on the server, regardless of success or failure.",
-            "grpc_type", "grpc_service", "grpc_method", "grpc_code");
-    private static final Counter RECEIVED = Metrics.counter("grpc_server_msg_received_total",
-            "Total number of RPC stream messages received on the server.", LABELS);
-    private static final Counter SENT = Metrics.counter("grpc_server_msg_sent_total",
-            "Total number of gRPC stream messages sent by the server.", LABELS);
-    private static final Histogram HANDLING = io.prometheus.metrics.core.metrics.Histogram.builder()
-            .name("grpc_server_handling_seconds")
-            .help("Histogram of response latency (seconds) of gRPC that had been application-level handled by the server.")
-            .labelNames(LABELS).classicOnly().classicUpperBounds(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
-            .withoutExemplars().build();
-    private static final Counter CLIENT_REQUESTS = Metrics.counter("etcd_server_client_requests_total",
-            "The total number of client requests per client version.", "type", "client_api_version");
-    private static final CounterDataPoint BYTES_RECEIVED = Metrics.counter("etcd_network_client_grpc_received_bytes_total",
-            "The total number of bytes received from grpc clients.").labelValues();
-    private static final CounterDataPoint BYTES_SENT = Metrics.counter("etcd_network_client_grpc_sent_bytes_total",
-            "The total number of bytes sent to grpc clients.").labelValues();
-    private static final Map<String, CounterDataPoint> CLIENT_VERSIONS = new ConcurrentHashMap<>();
-    private static volatile boolean handlingRegistered;
-
+    private final Families families;
     private final Map<String, MethodMetrics> methods = new ConcurrentHashMap<>();
     private final boolean extensive;
 
     /**
-     * The interceptor for the client port's services; {@code extensiveMetrics}
-     * (--metrics=extensive) adds the handling-time histogram.
+     * The interceptor for the client port's services, counting into {@code families} (the
+     * member's); {@code extensiveMetrics} (--metrics=extensive) adds the handling-time histogram.
      */
-    public GrpcMetrics(boolean extensiveMetrics) {
+    public GrpcMetrics(Families families, boolean extensiveMetrics) {
+        this.families = families;
         this.extensive = extensiveMetrics;
         if (extensiveMetrics) {
-            registerHandling();
+            families.registerHandling();
         }
     }
 
     /** The interceptor for {@code services}, registered at once. */
-    public GrpcMetrics(boolean extensiveMetrics, List<ServerServiceDefinition> services) {
-        this(extensiveMetrics);
+    public GrpcMetrics(Families families, boolean extensiveMetrics, List<ServerServiceDefinition> services) {
+        this(families, extensiveMetrics);
         services.forEach(this::register);
     }
 
@@ -83,19 +62,56 @@ public final class GrpcMetrics implements ServerInterceptor {
     public void register(ServerServiceDefinition service) {
         for (ServerMethodDefinition<?, ?> m : service.getMethods()) {
             MethodDescriptor<?, ?> md = m.getMethodDescriptor();
-            methods.computeIfAbsent(md.getFullMethodName(), k -> new MethodMetrics(md, extensive));
+            methods.computeIfAbsent(md.getFullMethodName(), k -> new MethodMetrics(families, md, extensive));
         }
     }
 
-    /** Loads the families (with Metrics). */
-    static void init() {
-        // the fields above register them
-    }
+    /** A member's families, in its registry; the handling histogram only once an interceptor asks for it. */
+    public static final class Families {
+        private final Metrics metrics;
+        private final Counter started;
+        private final Counter handled;
+        private final Counter received;
+        private final Counter sent;
+        private final Histogram handling = Histogram.builder()
+                .name("grpc_server_handling_seconds")
+                .help("Histogram of response latency (seconds) of gRPC that had been application-level handled by the server.")
+                .labelNames(LABELS).classicOnly().classicUpperBounds(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
+                .withoutExemplars().build();
+        private final Counter clientRequests;
+        private final CounterDataPoint bytesReceived;
+        private final CounterDataPoint bytesSent;
+        private final Map<String, CounterDataPoint> clientVersions = new ConcurrentHashMap<>();
+        private boolean handlingRegistered;
 
-    private static synchronized void registerHandling() {
-        if (!handlingRegistered) {
-            Metrics.REGISTRY.register(HANDLING);
-            handlingRegistered = true;
+        Families(Metrics metrics) {
+            this.metrics = metrics;
+            started = metrics.counter("grpc_server_started_total", "Total number of RPCs started on the server.", LABELS);
+            handled = metrics.counter("grpc_server_handled_total",
+                    "Total number of RPCs completed on the server, regardless of success or failure.",
+                    "grpc_type", "grpc_service", "grpc_method", "grpc_code");
+            received = metrics.counter("grpc_server_msg_received_total",
+                    "Total number of RPC stream messages received on the server.", LABELS);
+            sent = metrics.counter("grpc_server_msg_sent_total", "Total number of gRPC stream messages sent by the server.", LABELS);
+            clientRequests = metrics.counter("etcd_server_client_requests_total",
+                    "The total number of client requests per client version.", "type", "client_api_version");
+            bytesReceived = metrics.counter("etcd_network_client_grpc_received_bytes_total",
+                    "The total number of bytes received from grpc clients.").labelValues();
+            bytesSent = metrics.counter("etcd_network_client_grpc_sent_bytes_total",
+                    "The total number of bytes sent to grpc clients.").labelValues();
+        }
+
+        private synchronized void registerHandling() {
+            if (!handlingRegistered) {
+                metrics.registry.register(handling);
+                handlingRegistered = true;
+            }
+        }
+
+        private CounterDataPoint clientRequests(boolean stream, String version) {
+            String v = version == null ? "unknown" : version;
+            return clientVersions.computeIfAbsent((stream ? "stream/" : "unary/") + v,
+                    k -> clientRequests.labelValues(stream ? "stream" : "unary", v));
         }
     }
 
@@ -108,17 +124,17 @@ public final class GrpcMetrics implements ServerInterceptor {
         final DistributionDataPoint handling;
         final boolean stream;
 
-        MethodMetrics(MethodDescriptor<?, ?> md, boolean extensive) {
+        MethodMetrics(Families f, MethodDescriptor<?, ?> md, boolean extensive) {
             String type = type(md.getType());
             String service = md.getServiceName();
             String method = md.getBareMethodName();
-            started = STARTED.labelValues(type, service, method);
-            received = RECEIVED.labelValues(type, service, method);
-            sent = SENT.labelValues(type, service, method);
+            started = f.started.labelValues(type, service, method);
+            received = f.received.labelValues(type, service, method);
+            sent = f.sent.labelValues(type, service, method);
             for (Status.Code c : Status.Code.values()) {
-                handled[c.ordinal()] = HANDLED.labelValues(type, service, method, codeName(c));
+                handled[c.ordinal()] = f.handled.labelValues(type, service, method, codeName(c));
             }
-            handling = extensive ? HANDLING.labelValues(type, service, method) : null;
+            handling = extensive ? f.handling.labelValues(type, service, method) : null;
             stream = md.getType() != MethodDescriptor.MethodType.UNARY;
         }
     }
@@ -132,12 +148,6 @@ public final class GrpcMetrics implements ServerInterceptor {
         };
     }
 
-    private static CounterDataPoint clientRequests(boolean stream, String version) {
-        String v = version == null ? "unknown" : version;
-        return CLIENT_VERSIONS.computeIfAbsent((stream ? "stream/" : "unary/") + v,
-                k -> CLIENT_REQUESTS.labelValues(stream ? "stream" : "unary", v));
-    }
-
     @Override
     public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
         MethodMetrics mm = methods.get(call.getMethodDescriptor().getFullMethodName());
@@ -146,13 +156,13 @@ public final class GrpcMetrics implements ServerInterceptor {
         }
         long start = System.nanoTime();
         mm.started.inc();
-        clientRequests(mm.stream, headers.get(CLIENT_API_VERSION)).inc();
+        families.clientRequests(mm.stream, headers.get(CLIENT_API_VERSION)).inc();
         ServerCall<Q, R> counting = new ForwardingServerCall.SimpleForwardingServerCall<>(call) {
             @Override
             public void sendMessage(R message) {
                 mm.sent.inc();
                 if (message instanceof MessageLite m) {
-                    BYTES_SENT.inc(m.getSerializedSize());
+                    families.bytesSent.inc(m.getSerializedSize());
                 }
                 super.sendMessage(message);
             }
@@ -171,7 +181,7 @@ public final class GrpcMetrics implements ServerInterceptor {
             public void onMessage(Q message) {
                 mm.received.inc();
                 if (message instanceof MessageLite m) {
-                    BYTES_RECEIVED.inc(m.getSerializedSize());
+                    families.bytesReceived.inc(m.getSerializedSize());
                 }
                 super.onMessage(message);
             }

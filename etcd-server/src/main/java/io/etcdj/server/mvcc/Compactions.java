@@ -35,7 +35,8 @@ import java.util.zip.CRC32C;
  * committed the compaction, at once (offline tools and tests).
  */
 final class Compactions {
-    private static final Log LOG = Log.get("mvcc");
+    /** The member's logger (its sink, see MemberContext). */
+    private final Log log;
 
     /** A compaction to carry out: history below {@code rev}, after the one at {@code prevCompactRev}. */
     record Job(long rev, long prevCompactRev, boolean prevCompleted) {
@@ -51,9 +52,12 @@ final class Compactions {
     private volatile long epoch;
     /** Test hook: runs after each committed batch that did not finish the job. */
     volatile Runnable afterBatch = () -> { };
+    private final Metrics metrics;
 
-    Compactions(MvccStore store, Backend backend) {
+    Compactions(MvccStore store, Backend backend, Metrics metrics, io.etcdj.server.log.LogSink logs) {
+        this.log = logs.logger("mvcc");
         this.store = store;
+        this.metrics = metrics;
         this.backend = backend;
     }
 
@@ -98,7 +102,7 @@ final class Compactions {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (Exception e) {
-                LOG.warn("compactor did not stop in time", "error", String.valueOf(e));
+                log.warn("compactor did not stop in time", "error", String.valueOf(e));
             }
         }
     }
@@ -144,7 +148,7 @@ final class Compactions {
             }
         } catch (RuntimeException e) {
             if (myEpoch == epoch) {
-                LOG.warn("Failed compaction", e, "compact-revision", job.rev(), "error", String.valueOf(e.getMessage()));
+                log.warn("Failed compaction", e, "compact-revision", job.rev(), "error", String.valueOf(e.getMessage()));
             }
         }
     }
@@ -164,7 +168,7 @@ final class Compactions {
         } finally {
             store.lockForIndex().unlock();
         }
-        Metrics.INDEX_COMPACTION_PAUSE_MS.observe((System.nanoTime() - start) / 1e6);
+        metrics.indexCompactionPauseMs.observe((System.nanoTime() - start) / 1e6);
         CRC32C crc = new CRC32C();
         crc.update(Bucket.KEY.dbName().getBytes(StandardCharsets.UTF_8));
         byte[] end = Revision.startKey(rev + 1);
@@ -205,8 +209,8 @@ final class Compactions {
                 tx.close();
             }
             removed += drop.size();
-            Metrics.COMPACTION_KEYS.inc(drop.size());
-            Metrics.COMPACTION_PAUSE_MS.observe((System.nanoTime() - batchStart) / 1e6);
+            metrics.compactionKeys.inc(drop.size());
+            metrics.compactionPauseMs.observe((System.nanoTime() - batchStart) / 1e6);
             if (done) {
                 break;
             }
@@ -217,14 +221,14 @@ final class Compactions {
                 return false;
             }
         }
-        Metrics.COMPACTION_TOTAL_MS.observe((System.nanoTime() - start) / 1e6);
+        metrics.compactionTotalMs.observe((System.nanoTime() - start) / 1e6);
         long hash = crc.getValue();
         if (job.prevCompleted()) {
             store.compactionHashes.add(new CompactionHashes.Entry(hash, job.prevCompactRev(), rev));
         } else {
-            LOG.info("previous compaction was interrupted, skip storing compaction hash value");
+            log.info("previous compaction was interrupted, skip storing compaction hash value");
         }
-        LOG.info("finished scheduled compaction", "compact-revision", rev,
+        log.info("finished scheduled compaction", "compact-revision", rev,
                 "took", ((System.nanoTime() - start) / 1_000_000) + "ms", "hash", hash, "removed-revisions", removed,
                 "current-db-size-bytes", backend.size());
         return true;

@@ -21,7 +21,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * {@link Compactions}, in batches.
  */
 public final class MvccStore {
-    private static final io.etcdj.server.log.Log LOG = io.etcdj.server.log.Log.get("mvcc");
+    /** The member's logger (its sink, see MemberContext). */
+    private final io.etcdj.server.log.Log log;
     private final Backend backend;
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     final KeyIndex index = new KeyIndex();
@@ -36,14 +37,20 @@ public final class MvccStore {
     /** A compaction a previous run applied but did not finish, resumed by {@link #startBackgroundCompaction}. */
     private Compactions.Job interrupted;
 
-    private MvccStore(Backend backend) {
+    private MvccStore(Backend backend, io.etcdj.server.metrics.Metrics metrics, io.etcdj.server.log.LogSink logs) {
+        this.log = logs.logger("mvcc");
         this.backend = backend;
-        this.compactions = new Compactions(this, backend);
+        this.compactions = new Compactions(this, backend, metrics, logs);
     }
 
     /** Opens the store over the backend, rebuilding the key index from the key bucket. */
     public static MvccStore open(Backend backend) {
-        MvccStore s = new MvccStore(backend);
+        return open(backend, new io.etcdj.server.metrics.Metrics(), io.etcdj.server.log.Log.processSink());
+    }
+
+    /** As {@link #open(Backend)}, for a member: timing compactions into its {@code metrics}, logging to its {@code logs}. */
+    public static MvccStore open(Backend backend, io.etcdj.server.metrics.Metrics metrics, io.etcdj.server.log.LogSink logs) {
+        MvccStore s = new MvccStore(backend, metrics, logs);
         s.restore();
         return s;
     }
@@ -81,7 +88,7 @@ public final class MvccStore {
         Compactions.Job job = interrupted;
         interrupted = null;
         if (job != null) {
-            LOG.info("resume scheduled compaction", "scheduled-compact-revision", job.rev());
+            log.info("resume scheduled compaction", "scheduled-compact-revision", job.rev());
             compactions.submit(job);
         }
     }

@@ -27,6 +27,7 @@ public final class ReadBarrier {
     private final Executor completer;
     /** The executor of the enqueuing thread's own loop, or null when it has none. */
     private final Supplier<Executor> callerLoop;
+    private final Runnable onStaleBatch;
     private List<Waiting> waiting = new ArrayList<>();
     /**
      * Batches asked for and not yet answered, by request context. A batch asked for again after a
@@ -45,8 +46,14 @@ public final class ReadBarrier {
     }
 
     public ReadBarrier(Executor completer, Supplier<Executor> callerLoop) {
+        this(completer, callerLoop, () -> { });
+    }
+
+    /** {@code onStaleBatch} counts each batch answered by a stale confirmation (etcd_server_slow_read_indexes_total). */
+    public ReadBarrier(Executor completer, Supplier<Executor> callerLoop, Runnable onStaleBatch) {
         this.completer = completer;
         this.callerLoop = callerLoop;
+        this.onStaleBatch = onStaleBatch;
     }
 
     public CompletableFuture<Void> enqueue() {
@@ -75,7 +82,7 @@ public final class ReadBarrier {
         }
         batch.removeIf(w -> w.read().isDone());
         if (stale && !batch.isEmpty()) {
-            io.etcdj.server.metrics.Metrics.SLOW_READ_INDEXES.inc();
+            onStaleBatch.run();
         }
         waiting = new ArrayList<>();
         if (batch.isEmpty()) {

@@ -20,8 +20,15 @@ public final class ReadDeadlines {
     private final long noLeaderNanos;
     private final long timeoutNanos;
     private final LongSupplier clock;
+    private final Runnable onFailed;
 
     public ReadDeadlines(long noLeaderNanos, long timeoutNanos, LongSupplier nanoClock) {
+        this(noLeaderNanos, timeoutNanos, nanoClock, () -> { });
+    }
+
+    /** {@code onFailed} counts each read failed here (etcd_server_read_indexes_failed_total). */
+    public ReadDeadlines(long noLeaderNanos, long timeoutNanos, LongSupplier nanoClock, Runnable onFailed) {
+        this.onFailed = onFailed;
         this.noLeaderNanos = noLeaderNanos;
         this.timeoutNanos = timeoutNanos;
         this.clock = nanoClock;
@@ -41,11 +48,11 @@ public final class ReadDeadlines {
                 reads.poll();
             } else if (waited >= timeoutNanos) {
                 reads.poll();
-                io.etcdj.server.metrics.Metrics.READ_INDEXES_FAILED.inc();
+                onFailed.run();
                 t.read().completeExceptionally(new TimeoutException());
             } else if (waited >= noLeaderNanos && !leaderKnown) {
                 reads.poll();
-                io.etcdj.server.metrics.Metrics.READ_INDEXES_FAILED.inc();
+                onFailed.run();
                 t.read().completeExceptionally(EtcdError.NO_LEADER.exception());
             } else {
                 return;

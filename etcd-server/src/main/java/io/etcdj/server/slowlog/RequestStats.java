@@ -32,11 +32,13 @@ import java.util.List;
  * values replaced by their size. Streams are not timed, as in etcd.
  */
 public final class RequestStats implements ServerInterceptor {
-    private static final Log LOG = Log.get("v3rpc/interceptor");
+    /** The member's logger (its sink, see MemberContext). */
+    private final Log log;
 
     private final Duration threshold;
 
-    public RequestStats(Duration threshold) {
+    public RequestStats(Duration threshold, io.etcdj.server.log.LogSink logs) {
+        this.log = logs.logger("v3rpc/interceptor");
         this.threshold = threshold;
     }
 
@@ -63,7 +65,7 @@ public final class RequestStats implements ServerInterceptor {
                         log(Instant.now().minusNanos(took), took, call, exchanged[0], exchanged[1]);
                     }
                 } catch (RuntimeException e) {
-                    LOG.warn("request stats", e, "time spent", Durations.format(System.nanoTime() - start), "format-error", String.valueOf(e));
+                    log.warn("request stats", e, "time spent", Durations.format(System.nanoTime() - start), "format-error", String.valueOf(e));
                 } finally {
                     super.close(status, trailers);
                 }
@@ -78,10 +80,10 @@ public final class RequestStats implements ServerInterceptor {
         };
     }
 
-    private static void log(Instant startTime, long took, ServerCall<?, ?> call, Object req, Object resp) {
+    private void log(Instant startTime, long took, ServerCall<?, ?> call, Object req, Object resp) {
         SocketAddress remote = call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR);
         Counts c = counts(req, resp);
-        LOG.warn("request stats", "start time", startTime.toString(), "time spent", Durations.format(took),
+        log.warn("request stats", "start time", startTime.toString(), "time spent", Durations.format(took),
                 "remote", remote == null ? "No remote client info." : remote.toString().replaceFirst("^/", ""),
                 "response type", "/" + call.getMethodDescriptor().getFullMethodName(),
                 "request count", c.reqCount(), "request size", c.reqSize(), "response count", c.respCount(),

@@ -14,13 +14,19 @@ import java.util.concurrent.CompletionException;
  * of its response and its error, and counted in {@code etcd_server_slow_apply_total}.
  */
 public final class SlowApplies {
-    private static final Log LOG = Log.get("etcdserver/util");
+    /** The member's logger (its sink, see MemberContext). */
+    private final Log log;
 
-    private SlowApplies() {
+    private final io.etcdj.server.metrics.Metrics metrics;
+
+    /** The member's slow-request warnings, counted into its {@code metrics} (etcd_server_slow_apply_total). */
+    public SlowApplies(io.etcdj.server.metrics.Metrics metrics, io.etcdj.server.log.LogSink logs) {
+        this.metrics = metrics;
+        this.log = logs.logger("etcdserver/util");
     }
 
     /** Logs the request if it ran longer than {@code threshold} since {@code startNanos}. */
-    public static void check(Duration threshold, long startNanos, Message request, Message response, Throwable error) {
+    public void check(Duration threshold, long startNanos, Message request, Message response, Throwable error) {
         long took = System.nanoTime() - startNanos;
         if (took <= threshold.toNanos()) {
             return;
@@ -29,7 +35,7 @@ public final class SlowApplies {
             warn(threshold, took, request, response, error);
         } catch (RuntimeException e) {
             // a warning must never stop the apply loop that called it
-            LOG.warn("apply request took too long", e, "took", Durations.format(took), "format-error", String.valueOf(e));
+            log.warn("apply request took too long", e, "took", Durations.format(took), "format-error", String.valueOf(e));
         }
     }
 
@@ -37,7 +43,7 @@ public final class SlowApplies {
      * etcd's warning for a read-only range (prefix {@code "read-only range "}): a Range that took
      * longer than the threshold from its arrival to its answer (the ReadIndex wait included).
      */
-    public static void checkRange(Duration threshold, long startNanos, RangeRequest request, RangeResponse response, Throwable error) {
+    public void checkRange(Duration threshold, long startNanos, RangeRequest request, RangeResponse response, Throwable error) {
         long took = System.nanoTime() - startNanos;
         if (took <= threshold.toNanos()) {
             return;
@@ -48,30 +54,30 @@ public final class SlowApplies {
             Throwable cause = error instanceof CompletionException && error.getCause() != null
                     ? error.getCause() : error;
             if (cause == null) {
-                LOG.warn("apply request took too long", "took", Durations.format(took), "expected-duration",
+                log.warn("apply request took too long", "took", Durations.format(took), "expected-duration",
                         Durations.format(threshold.toNanos()), "prefix", "read-only range ", "request", GoText.of(request),
                         "response", resp);
             } else {
-                LOG.warn("apply request took too long", "took", Durations.format(took), "expected-duration",
+                log.warn("apply request took too long", "took", Durations.format(took), "expected-duration",
                         Durations.format(threshold.toNanos()), "prefix", "read-only range ", "request", GoText.of(request),
                         "response", resp, "error", String.valueOf(cause.getMessage()));
             }
-            io.etcdj.server.metrics.Metrics.SLOW_APPLIES.inc();
+            metrics.slowApplies.inc();
         } catch (RuntimeException e) {
-            LOG.warn("apply request took too long", e, "took", Durations.format(took), "format-error", String.valueOf(e));
+            log.warn("apply request took too long", e, "took", Durations.format(took), "format-error", String.valueOf(e));
         }
     }
 
-    private static void warn(Duration threshold, long took, Message request, Message response, Throwable error) {
+    private void warn(Duration threshold, long took, Message request, Message response, Throwable error) {
         String resp = response == null ? "" : "size:" + response.getSerializedSize();
         if (error == null) {
-            LOG.warn("apply request took too long", "took", Durations.format(took), "expected-duration",
+            log.warn("apply request took too long", "took", Durations.format(took), "expected-duration",
                     Durations.format(threshold.toNanos()), "prefix", "", "request", ApplyText.of(request), "response", resp);
         } else {
-            LOG.warn("apply request took too long", "took", Durations.format(took), "expected-duration",
+            log.warn("apply request took too long", "took", Durations.format(took), "expected-duration",
                     Durations.format(threshold.toNanos()), "prefix", "", "request", ApplyText.of(request), "response", resp,
                     "error", String.valueOf(error.getMessage()));
         }
-        io.etcdj.server.metrics.Metrics.SLOW_APPLIES.inc();
+        metrics.slowApplies.inc();
     }
 }

@@ -26,7 +26,7 @@ import javax.net.ssl.SSLSession;
  * affected.
  */
 public final class TlsHandshake extends ChannelInboundHandlerAdapter {
-    private static final Log LOG = Log.get("embed/config_logging");
+    private final Log log;
 
     private final SslContext context;
     private final Function<ProtocolNegotiationEvent, ChannelHandler> next;
@@ -35,13 +35,15 @@ public final class TlsHandshake extends ChannelInboundHandlerAdapter {
     private ProtocolNegotiationEvent negotiationEvent = InternalProtocolNegotiationEvent.getDefault();
     private boolean rejected;
 
-    public TlsHandshake(SslContext context, Function<ProtocolNegotiationEvent, ChannelHandler> next) {
-        this(context, next, null);
+    /** {@code log}: where a rejected connection is reported (the member's "embed/config_logging" logger). */
+    public TlsHandshake(SslContext context, Function<ProtocolNegotiationEvent, ChannelHandler> next, Log log) {
+        this(context, next, null, log);
     }
 
     /** {@code check}: run on the session and remote address once the handshake succeeds; an error text refuses the connection. */
     TlsHandshake(SslContext context, Function<ProtocolNegotiationEvent, ChannelHandler> next,
-                 java.util.function.BiFunction<SSLSession, java.net.SocketAddress, String> check) {
+                 java.util.function.BiFunction<SSLSession, java.net.SocketAddress, String> check, Log log) {
+        this.log = log;
         this.context = context;
         this.next = next;
         this.check = check;
@@ -90,7 +92,7 @@ public final class TlsHandshake extends ChannelInboundHandlerAdapter {
     private void reject(ChannelHandlerContext ctx, Throwable cause) {
         if (!rejected) {
             rejected = true;
-            LOG.warn("rejected connection", "remote-addr", String.valueOf(ctx.channel().remoteAddress()).replaceFirst("^/", ""),
+            log.warn("rejected connection", "remote-addr", String.valueOf(ctx.channel().remoteAddress()).replaceFirst("^/", ""),
                     "error", HandshakeFailures.describe(cause));
         }
         ctx.close();

@@ -16,16 +16,18 @@ public final class TlsProtocolNegotiator implements InternalProtocolNegotiator.P
 
     private final SslContext context;
     private final boolean verifyClientSan;
+    private final io.etcdj.server.log.Log log;
 
-    public TlsProtocolNegotiator(SslContext context) {
-        this(context, false);
+    public TlsProtocolNegotiator(SslContext context, io.etcdj.server.log.LogSink logs) {
+        this(context, false, logs);
     }
 
     /**
      * {@code verifyClientSan}: a peer's client certificate must name the address it connects from
      * (etcd's peer listener check; off with --peer-skip-client-san-verification).
      */
-    public TlsProtocolNegotiator(SslContext context, boolean verifyClientSan) {
+    public TlsProtocolNegotiator(SslContext context, boolean verifyClientSan, io.etcdj.server.log.LogSink logs) {
+        this.log = logs.logger("embed/config_logging");
         this.context = context;
         this.verifyClientSan = verifyClientSan;
     }
@@ -38,7 +40,7 @@ public final class TlsProtocolNegotiator implements InternalProtocolNegotiator.P
     @Override
     public ChannelHandler newHandler(GrpcHttp2ConnectionHandler grpcHandler) {
         return new TlsHandshake(context, event -> InternalProtocolNegotiators.grpcNegotiationHandler(grpcHandler),
-                verifyClientSan ? PeerSanCheck::check : null);
+                verifyClientSan ? PeerSanCheck::check : null, log);
     }
 
     @Override

@@ -36,12 +36,14 @@ import java.util.Set;
  * Self-signed (auto TLS) certificates are only checked for readability, dates and key match.
  */
 public final class TlsStartupCheck {
-    private static final Log LOG = Log.get("embed/etcd");
+    /** The member's logger (its sink, see MemberContext). */
+    private final Log log;
 
     private final ServerConfig cfg;
     private final Clock clock;
 
-    public TlsStartupCheck(ServerConfig cfg, Clock clock) {
+    public TlsStartupCheck(ServerConfig cfg, Clock clock, io.etcdj.server.log.LogSink logs) {
+        this.log = logs.logger("embed/etcd");
         this.cfg = cfg;
         this.clock = clock;
     }
@@ -55,14 +57,14 @@ public final class TlsStartupCheck {
         SideTls peerDialing = peer != null ? peer : sides.peer();
         if (client != null) {
             checkClientSide(client);
-            LOG.info("configuring client TLS", "cert-file", String.valueOf(client.files().certFile()),
+            log.info("configuring client TLS", "cert-file", String.valueOf(client.files().certFile()),
                     "key-file", String.valueOf(client.files().keyFile()),
                     "trusted-ca-file", String.valueOf(client.files().trustedCaFile()),
                     "client-cert-auth", client.verifyClients(), "auto-tls", client.selfSigned());
         }
         if (peerDialing != null) {
             checkPeerSide(peerDialing);
-            LOG.info("configuring peer TLS", "cert-file", String.valueOf(peerDialing.files().certFile()),
+            log.info("configuring peer TLS", "cert-file", String.valueOf(peerDialing.files().certFile()),
                     "key-file", String.valueOf(peerDialing.files().keyFile()),
                     "trusted-ca-file", String.valueOf(peerDialing.files().trustedCaFile()),
                     "client-cert-auth", peerDialing.verifyClients(), "auto-tls", peerDialing.selfSigned());
@@ -87,7 +89,7 @@ public final class TlsStartupCheck {
             ChainValidator.Result signed = ChainValidator.validate(material.certificateChain(),
                     material.trustedCertificates(), clock.instant());
             if (!signed.valid()) {
-                LOG.warn("client certificate is not signed by --trusted-ca-file; clients that use that file as "
+                log.warn("client certificate is not signed by --trusted-ca-file; clients that use that file as "
                                 + "their CA will refuse the server",
                         "cert-file", side.files().certFile().toString(),
                         "trusted-ca-file", side.files().trustedCaFile().toString(), "error", signed.problem());
@@ -105,7 +107,7 @@ public final class TlsStartupCheck {
             TlsMaterialCheck.requireUsableFor(side.files().certFile(), material.certificate(), null,
                     certificateHosts(cfg.advertiseClientUrls()));
         } catch (CertsException e) {
-            LOG.warn("client certificate does not name the host of --advertise-client-urls; clients that check "
+            log.warn("client certificate does not name the host of --advertise-client-urls; clients that check "
                     + "the host name will refuse the server", "cert-file", side.files().certFile().toString(),
                     "error", e.getMessage());
         }
@@ -124,7 +126,7 @@ public final class TlsStartupCheck {
     private CheckedTlsMaterial check(TlsMaterialCheck check) throws ConfigException {
         try {
             CheckedTlsMaterial material = check.clock(clock).check();
-            material.warnings().forEach(w -> LOG.warn("TLS certificate warning", "warning", w));
+            material.warnings().forEach(w -> log.warn("TLS certificate warning", "warning", w));
             return material;
         } catch (CertsException e) {
             throw new ConfigException(e.getMessage());
@@ -159,26 +161,26 @@ public final class TlsStartupCheck {
         TransportSecurity client = cfg.clientSecurity();
         for (URI u : cfg.listenClientUrls()) {
             if (!TlsSides.isHttps(u) && client.hasCertificate()) {
-                LOG.warn("scheme is HTTP while key and cert files are present; ignoring key and cert files",
+                log.warn("scheme is HTTP while key and cert files are present; ignoring key and cert files",
                         "client-url", u.toString());
             }
             if (!TlsSides.isHttps(u) && client.verifiesClients()) {
-                LOG.warn("scheme is HTTP while --client-cert-auth is enabled; ignoring client cert auth for this URL",
+                log.warn("scheme is HTTP while --client-cert-auth is enabled; ignoring client cert auth for this URL",
                         "client-url", u.toString());
             }
         }
         TransportSecurity peer = cfg.peerSecurity();
         for (URI u : cfg.listenPeerUrls()) {
             if (!TlsSides.isHttps(u) && peer.verifiesClients()) {
-                LOG.warn("scheme is HTTP while --peer-client-cert-auth is enabled; ignoring client cert auth for this URL",
+                log.warn("scheme is HTTP while --peer-client-cert-auth is enabled; ignoring client cert auth for this URL",
                         "peer-url", u.toString());
             }
         }
         if (client.autoTls() && client.hasCertificate()) {
-            LOG.warn("ignoring client auto TLS since certs given");
+            log.warn("ignoring client auto TLS since certs given");
         }
         if (peer.autoTls() && peer.hasCertificate()) {
-            LOG.warn("ignoring peer auto TLS since certs given");
+            log.warn("ignoring peer auto TLS since certs given");
         }
     }
 }

@@ -34,7 +34,8 @@ import java.util.function.Function;
  * bounded: when a peer cannot keep up, messages are dropped, which Raft tolerates.
  */
 final class PeerClient implements AutoCloseable {
-    private static final Log LOG = Log.get("rafthttp/peer");
+    /** The member's logger (its sink, see MemberContext). */
+    private final Log log;
     private static final int QUEUE_LIMIT = 4096;
     private static final int SNAPSHOT_CHUNK = 512 * 1024;
 
@@ -58,20 +59,25 @@ final class PeerClient implements AutoCloseable {
     private StreamObserver<PeerMessage> stream;
     private volatile Throwable streamError;
     private boolean wasActive;
-    private final PeerMetrics metrics;
+    private final PeerMetrics.Link metrics;
+    /** etcd_server_heartbeat_send_failures_total of the member. */
+    private final io.prometheus.metrics.core.metrics.Counter heartbeatFailures;
 
-    PeerClient(long peerId, PeerHandler handler, Function<String, NettyChannelBuilder> dial, java.time.Duration writeTimeout) {
-        this(peerId, handler, dial, writeTimeout, true);
+    PeerClient(long peerId, PeerHandler handler, Function<String, NettyChannelBuilder> dial, java.time.Duration writeTimeout,
+               Metrics memberMetrics, io.etcdj.server.log.LogSink logs) {
+        this(peerId, handler, dial, writeTimeout, memberMetrics, logs, true);
     }
 
     /** With {@code start} false, messages queue until {@link #start()} (a test's way to have some waiting). */
     PeerClient(long peerId, PeerHandler handler, Function<String, NettyChannelBuilder> dial, java.time.Duration writeTimeout,
-            boolean start) {
+            Metrics memberMetrics, io.etcdj.server.log.LogSink logs, boolean start) {
+        this.log = logs.logger("rafthttp/peer");
         this.peerId = peerId;
         this.handler = handler;
         this.dial = dial;
         this.writeTimeoutNanos = writeTimeout.toNanos();
-        this.metrics = PeerMetrics.link(handler.memberId(), peerId);
+        this.metrics = memberMetrics.peers.link(handler.memberId(), peerId);
+        this.heartbeatFailures = memberMetrics.heartbeatSendFailures;
         this.thread = new Thread(this::run, "peer-" + MemberIds.hex(peerId));
         this.thread.setDaemon(true);
         if (start) {
@@ -98,7 +104,7 @@ final class PeerClient implements AutoCloseable {
                 return;
             }
             if (!queue.offer(m)) {
-                metrics.dropped(m.getType() == MessageType.MsgHeartbeat ? Metrics.HEARTBEAT_SEND_FAILURES : null);
+                metrics.dropped(m.getType() == MessageType.MsgHeartbeat ? heartbeatFailures : null);
                 handler.unreachable(peerId);
                 return;
             }
@@ -143,7 +149,7 @@ final class PeerClient implements AutoCloseable {
                     }
                 }
                 if (timedOut != null) {
-                    LOG.warn("peer became inactive (message send to peer failed)", "peer-id", MemberIds.hex(peerId),
+                    log.warn("peer became inactive (message send to peer failed)", "peer-id", MemberIds.hex(peerId),
                             "error", timedOut.getMessage());
                     if (wasActive) {
                         wasActive = false;
@@ -175,7 +181,7 @@ final class PeerClient implements AutoCloseable {
                 if (!wasActive) {
                     wasActive = true;
                     metrics.active(true);
-                    LOG.info("peer became active", "peer-id", MemberIds.hex(peerId));
+                    log.info("peer became active", "peer-id", MemberIds.hex(peerId));
                 }
                 backoff = 50;
             } catch (RuntimeException e) {
@@ -192,7 +198,7 @@ final class PeerClient implements AutoCloseable {
                 if (wasActive) {
                     wasActive = false;
                     metrics.active(false);
-                    LOG.warn("peer became inactive (message send to peer failed)", "peer-id", MemberIds.hex(peerId),
+                    log.warn("peer became inactive (message send to peer failed)", "peer-id", MemberIds.hex(peerId),
                             "error", PeerErrors.text(e));
                 }
                 metrics.sendFailed();
@@ -333,7 +339,7 @@ final class PeerClient implements AutoCloseable {
             if (error[0] != null) {
                 throw error[0] instanceof RuntimeException r ? r : new RuntimeException(error[0]);
             }
-            LOG.info("sent database snapshot to peer", "peer-id", MemberIds.hex(peerId),
+            log.info("sent database snapshot to peer", "peer-id", MemberIds.hex(peerId),
                     "snapshot-index", m.getSnapshot().getMetadata().getIndex());
         } catch (java.io.IOException | InterruptedException e) {
             throw new RuntimeException(e);

@@ -13,7 +13,6 @@ import io.etcdj.peerpb.SnapshotChunk;
 import io.etcdj.server.log.Log;
 import io.etcdj.server.membership.MemberIds;
 import io.etcdj.server.metrics.Metrics;
-import io.etcdj.server.metrics.PeerMetrics;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
@@ -26,25 +25,29 @@ import java.nio.file.Path;
 final class PeerService extends PeerGrpc.PeerImplBase {
     static final String REMOVED = "the member has been permanently removed from the cluster";
     static final String CLUSTER_MISMATCH = "cluster ID mismatch";
-    private static final Log LOG = Log.get("rafthttp/stream");
+    /** The member's logger (its sink, see MemberContext). */
+    private final Log log;
 
     private final PeerHandler handler;
+    private final Metrics metrics;
 
-    PeerService(PeerHandler handler) {
+    PeerService(PeerHandler handler, Metrics metrics, io.etcdj.server.log.LogSink logs) {
+        this.log = logs.logger("rafthttp/stream");
         this.handler = handler;
+        this.metrics = metrics;
     }
 
     /** Returns the refusal for a message, or null if it may pass. */
     private Status check(PeerMessage m) {
         long local = handler.clusterId();
         if (local != 0 && m.getClusterId() != local) {
-            LOG.warn("request cluster ID mismatch", "local-member-id", MemberIds.hex(handler.memberId()),
+            log.warn("request cluster ID mismatch", "local-member-id", MemberIds.hex(handler.memberId()),
                     "local-member-cluster-id", MemberIds.hex(local), "remote-peer-id", MemberIds.hex(m.getFrom()),
                     "remote-peer-cluster-id", MemberIds.hex(m.getClusterId()));
             return Status.FAILED_PRECONDITION.withDescription(CLUSTER_MISMATCH);
         }
         if (handler.isRemoved(m.getFrom())) {
-            LOG.warn("rejected stream from remote peer because it was removed",
+            log.warn("rejected stream from remote peer because it was removed",
                     "local-member-id", MemberIds.hex(handler.memberId()), "remote-peer-id-stream-handler", MemberIds.hex(m.getFrom()));
             return Status.FAILED_PRECONDITION.withDescription(REMOVED);
         }
@@ -71,7 +74,7 @@ final class PeerService extends PeerGrpc.PeerImplBase {
                 }
                 if (received == null) {
                     from = m.getFrom();
-                    received = PeerMetrics.receivedFrom(from);
+                    received = metrics.peers.receivedFrom(from);
                 }
                 received.inc(m.getSerializedSize());
                 handler.receive(m.getMessage());
@@ -80,7 +83,7 @@ final class PeerService extends PeerGrpc.PeerImplBase {
             @Override
             public void onError(Throwable t) {
                 if (received != null) {
-                    PeerMetrics.receiveFailed(from);
+                    metrics.peers.receiveFailed(from);
                 }
             }
 
@@ -124,7 +127,7 @@ final class PeerService extends PeerGrpc.PeerImplBase {
                 } catch (IOException e) {
                     failed = true;
                     cleanup();
-                    PeerMetrics.snapshotReceived(header == null ? 0 : header.getFrom(), false, start);
+                    metrics.peers.snapshotReceived(header == null ? 0 : header.getFrom(), false, start);
                     out.onError(Status.INTERNAL.withDescription("cannot store snapshot: " + e.getMessage()).asRuntimeException());
                 }
             }
@@ -146,7 +149,7 @@ final class PeerService extends PeerGrpc.PeerImplBase {
             public void onError(Throwable t) {
                 cleanup();
                 if (header != null) {
-                    PeerMetrics.snapshotReceived(header.getFrom(), false, start);
+                    metrics.peers.snapshotReceived(header.getFrom(), false, start);
                 }
             }
 
@@ -162,8 +165,8 @@ final class PeerService extends PeerGrpc.PeerImplBase {
                     out.onError(Status.INTERNAL.withDescription(e.getMessage()).asRuntimeException());
                     return;
                 }
-                Metrics.SNAP_DB_SAVE.since(start);
-                PeerMetrics.snapshotReceived(header.getFrom(), true, start);
+                metrics.snapDbSave.since(start);
+                metrics.peers.snapshotReceived(header.getFrom(), true, start);
                 handler.receiveSnapshot(header.getMessage(), file);
                 out.onNext(PeerAck.getDefaultInstance());
                 out.onCompleted();

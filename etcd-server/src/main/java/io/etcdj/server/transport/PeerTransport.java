@@ -8,14 +8,17 @@ import io.etcdj.peerpb.MembersRequest;
 import io.etcdj.peerpb.MembersResponse;
 import io.etcdj.peerpb.PeerGrpc;
 import io.etcdj.raftpb.Message;
+import io.etcdj.server.listen.IoLoops;
 import io.etcdj.server.listen.ListenAddress;
 import io.etcdj.server.log.Log;
+import io.etcdj.server.metrics.Metrics;
 import io.etcdj.server.tls.TlsProtocolNegotiator;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.NettyServerBuilder;
+import io.netty.channel.EventLoopGroup;
 import io.netty.handler.ssl.SslContext;
 import java.io.IOException;
 import java.net.URI;
@@ -25,6 +28,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import javax.net.ssl.SSLException;
 
 /**
@@ -33,9 +37,8 @@ import javax.net.ssl.SSLException;
  * beside Raft (cluster discovery when joining, lease calls forwarded to the leader).
  */
 public final class PeerTransport implements Transporter {
-    private static final Log LOG = Log.get("rafthttp/transport");
-
-    private static SslContext defaultClientTls;
+    /** The member's logger (its sink, see MemberContext). */
+    private final Log log;
 
     private final PeerHandler handler;
     private final Map<Long, PeerClient> clients = new ConcurrentHashMap<>();
@@ -46,8 +49,7 @@ public final class PeerTransport implements Transporter {
         t.setDaemon(true);
         return t;
     });
-    private final io.etcdj.server.listen.OffEventLoop offEventLoop = new io.etcdj.server.listen.OffEventLoop(handlers,
-            java.util.Set.of(io.etcdj.peerpb.PeerGrpc.getStreamMethod().getFullMethodName()));
+    private final io.etcdj.server.listen.OffEventLoop offEventLoop;
     /** Unix socket files to remove on close. */
     private final List<ListenAddress> unixSockets = new ArrayList<>();
     private volatile boolean closed;
@@ -55,10 +57,22 @@ public final class PeerTransport implements Transporter {
     private volatile SslContext clientTls;
     private volatile PeerLinks links = PeerLinks.DEFAULTS;
     private final Prober prober;
+    /** Made on first use ({@link #unixLoops}, {@link #tcpLoops}, {@link #defaultClientTls}); guarded by this. */
+    private EventLoopGroup unixLoops;
+    private IoLoops tcpLoops;
+    private SslContext defaultClientTls;
+    private final Metrics metrics;
+    private final io.etcdj.server.log.LogSink logs;
 
-    public PeerTransport(PeerHandler handler) {
+    /** The peer network of the member {@code handler} serves, counting into the member's {@code metrics}. */
+    public PeerTransport(PeerHandler handler, Metrics metrics, io.etcdj.server.log.LogSink logs) {
+        this.log = logs.logger("rafthttp/transport");
+        this.logs = logs;
+        this.offEventLoop = new io.etcdj.server.listen.OffEventLoop(handlers,
+                java.util.Set.of(io.etcdj.peerpb.PeerGrpc.getStreamMethod().getFullMethodName()), logs);
         this.handler = handler;
-        this.prober = new Prober(handler, url -> dial(url).build());
+        this.metrics = metrics;
+        this.prober = new Prober(handler, url -> dial(url).build(), metrics.peers);
     }
 
     /** Sets the connection settings (--raft-read-timeout, --raft-write-timeout, SetMemberLocalAddr). Call before listening. */
@@ -86,7 +100,7 @@ public final class PeerTransport implements Transporter {
             }
             NettyServerBuilder b = NettyServerBuilder.forAddress(where.bindAddress())
                     .directExecutor()
-                    .addService(io.grpc.ServerInterceptors.intercept(new PeerService(handler), offEventLoop))
+                    .addService(io.grpc.ServerInterceptors.intercept(new PeerService(handler, metrics, logs), offEventLoop))
                     .maxInboundMessageSize(64 << 20)
                     .permitKeepAliveWithoutCalls(true)
                     .permitKeepAliveTime(1, TimeUnit.SECONDS);
@@ -99,10 +113,13 @@ public final class PeerTransport implements Transporter {
                         .keepAliveTimeout(Math.max(1, read - read / 3), TimeUnit.NANOSECONDS);
             }
             if (secure) {
-                b.protocolNegotiator(new TlsProtocolNegotiator(serverTls, links.verifyClientSan()));
+                b.protocolNegotiator(new TlsProtocolNegotiator(serverTls, links.verifyClientSan(), logs));
             }
             if (where.isUnix()) {
                 b.channelType(where.serverChannelType()).bossEventLoopGroup(unixLoops()).workerEventLoopGroup(unixLoops());
+            } else {
+                IoLoops loops = tcpLoops();
+                b.channelType(loops.serverChannelType(where)).bossEventLoopGroup(loops.boss()).workerEventLoopGroup(loops.workers());
             }
             try {
                 servers.add(b.build().start());
@@ -113,7 +130,7 @@ public final class PeerTransport implements Transporter {
                 where.publish();
                 unixSockets.add(where);
             }
-            LOG.info(secure ? "serving peer traffic securely" : "serving peer traffic", "address", host);
+            log.info(secure ? "serving peer traffic securely" : "serving peer traffic", "address", host);
         }
     }
 
@@ -126,7 +143,7 @@ public final class PeerTransport implements Transporter {
             if (m.getTo() == handler.memberId() || m.getTo() == 0) {
                 continue;
             }
-            clients.computeIfAbsent(m.getTo(), id -> new PeerClient(id, handler, this::dial, links.writeTimeout())).send(m);
+            clients.computeIfAbsent(m.getTo(), id -> new PeerClient(id, handler, this::dial, links.writeTimeout(), metrics, logs)).send(m);
         }
     }
 
@@ -139,52 +156,80 @@ public final class PeerTransport implements Transporter {
         }
     }
 
-    /** A channel builder for {@code peerUrl}: TLS with {@code tls} for https (null: JDK trust, no client certificate). */
-    static NettyChannelBuilder channelBuilder(String peerUrl, SslContext tls) {
+    /**
+     * A channel builder for {@code peerUrl}: TLS with {@code tls} for https ({@code defaultTls}'s
+     * when null: the JDK's trust, no client certificate), on {@code unixLoops}' loops for a unix
+     * socket and {@code tcpLoops}' for TCP (null: grpc-java's default loops).
+     */
+    private static NettyChannelBuilder channelBuilder(String peerUrl, SslContext tls, Supplier<EventLoopGroup> unixLoops,
+                                                      Supplier<IoLoops> tcpLoops, Supplier<SslContext> defaultTls) {
         URI u = URI.create(peerUrl);
         NettyChannelBuilder b;
         if (ListenAddress.isUnix(u)) {
             ListenAddress where = new ListenAddress(u);
             b = NettyChannelBuilder.forAddress(where.dialAddress()).channelType(where.channelType())
-                    .eventLoopGroup(unixLoops());
+                    .eventLoopGroup(unixLoops.get());
         } else {
             String host = "localhost".equals(u.getHost()) ? "127.0.0.1" : u.getHost();
             b = NettyChannelBuilder.forTarget(host + ":" + u.getPort());
+            if (tcpLoops != null) {
+                IoLoops loops = tcpLoops.get();
+                b.eventLoopGroup(loops.workers()).channelType(loops.channelType());
+            }
         }
         if (ListenAddress.isSecure(u)) {
-            return b.sslContext(tls != null ? tls : defaultClientTls());
+            return b.sslContext(tls != null ? tls : defaultTls.get());
         }
         return b.usePlaintext();
     }
 
     /**
-     * Event loops for unix-socket peers, shared by every transport in the process: grpc-java's
-     * default loops are epoll or TCP-only, so a domain socket channel needs NIO loops of its own.
+     * This transport's event loops for unix-socket peers, made on first use and closed with it:
+     * grpc-java's default loops are epoll or TCP-only, so a domain socket channel needs NIO loops
+     * of its own.
      */
-    private static synchronized io.netty.channel.EventLoopGroup unixLoops() {
+    private synchronized EventLoopGroup unixLoops() {
         if (unixLoops == null) {
-            unixLoops = new io.netty.channel.nio.NioEventLoopGroup(0,
-                    new io.netty.util.concurrent.DefaultThreadFactory("peer-unix", true));
+            unixLoops = newUnixLoops(0);
         }
         return unixLoops;
     }
 
-    private static io.netty.channel.EventLoopGroup unixLoops;
+    /**
+     * This transport's event loops for TCP peers (the peer port's server and the member's
+     * connections to its peers), made on first use and closed with it: the member's own, not
+     * grpc-java's default loops, which every gRPC user of the JVM shares.
+     */
+    private synchronized IoLoops tcpLoops() {
+        if (tcpLoops == null) {
+            tcpLoops = IoLoops.forTcp("peer");
+        }
+        return tcpLoops;
+    }
 
-    private static synchronized SslContext defaultClientTls() {
+    private static EventLoopGroup newUnixLoops(int threads) {
+        return new io.netty.channel.nio.NioEventLoopGroup(threads, new io.netty.util.concurrent.DefaultThreadFactory("peer-unix", true));
+    }
+
+    /** This transport's client TLS for https peers when no --peer-* certificate is given, made on first use. */
+    private synchronized SslContext defaultClientTls() {
         if (defaultClientTls == null) {
-            try {
-                defaultClientTls = GrpcSslContexts.forClient().build();
-            } catch (SSLException e) {
-                throw new IllegalStateException("TLS is not available in this Java runtime: " + e.getMessage(), e);
-            }
+            defaultClientTls = newDefaultClientTls();
         }
         return defaultClientTls;
     }
 
+    private static SslContext newDefaultClientTls() {
+        try {
+            return GrpcSslContexts.forClient().build();
+        } catch (SSLException e) {
+            throw new IllegalStateException("TLS is not available in this Java runtime: " + e.getMessage(), e);
+        }
+    }
+
     /** A channel builder for a peer URL with this transport's TLS and source address. */
     NettyChannelBuilder dial(String peerUrl) {
-        NettyChannelBuilder b = channelBuilder(peerUrl, clientTls);
+        NettyChannelBuilder b = channelBuilder(peerUrl, clientTls, this::unixLoops, this::tcpLoops, this::defaultClientTls);
         String local = links.localAddress();
         if (local != null && !ListenAddress.isUnix(URI.create(peerUrl))) {
             java.net.InetSocketAddress from = new java.net.InetSocketAddress(local, 0);
@@ -209,14 +254,25 @@ public final class PeerTransport implements Transporter {
         return prober.activePeers();
     }
 
-    /** One blocking call on a short-lived channel to a peer URL ({@code tls} for https). */
+    /**
+     * One blocking call on a short-lived channel to a peer URL ({@code tls} for https), made
+     * before a member has a transport (joining): a unix-socket loop or default TLS it needs is
+     * its own, and ends with it.
+     */
     private static <T> T call(String peerUrl, SslContext tls, long timeoutMillis,
                               Function<PeerGrpc.PeerBlockingStub, T> fn) {
-        ManagedChannel ch = channelBuilder(peerUrl, tls).build();
+        java.util.concurrent.atomic.AtomicReference<EventLoopGroup> loops = new java.util.concurrent.atomic.AtomicReference<>();
+        ManagedChannel ch = channelBuilder(peerUrl, tls, () -> {
+            loops.set(newUnixLoops(1));
+            return loops.get();
+        }, null, PeerTransport::newDefaultClientTls).build();
         try {
             return fn.apply(PeerGrpc.newBlockingStub(ch).withDeadlineAfter(timeoutMillis, TimeUnit.MILLISECONDS));
         } finally {
             ch.shutdownNow();
+            if (loops.get() != null) {
+                loops.get().shutdownGracefully(0, 0, TimeUnit.SECONDS);
+            }
         }
     }
 
@@ -290,5 +346,13 @@ public final class PeerTransport implements Transporter {
         }
         handlers.shutdownNow();
         unixSockets.forEach(ListenAddress::release);
+        synchronized (this) {
+            if (unixLoops != null) {
+                unixLoops.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+            }
+            if (tcpLoops != null) {
+                tcpLoops.shutdown(0, 1);
+            }
+        }
     }
 }

@@ -29,6 +29,7 @@ final class Prober implements AutoCloseable {
     static final long TIMEOUT_MILLIS = 5000;
 
     private final PeerHandler handler;
+    private final PeerMetrics metrics;
     private final Function<String, ManagedChannel> dial;
     private final Map<Long, ManagedChannel> channels = new ConcurrentHashMap<>();
     private final Map<Long, String> channelUrls = new ConcurrentHashMap<>();
@@ -39,8 +40,9 @@ final class Prober implements AutoCloseable {
         return t;
     });
 
-    Prober(PeerHandler handler, Function<String, ManagedChannel> dial) {
+    Prober(PeerHandler handler, Function<String, ManagedChannel> dial, PeerMetrics metrics) {
         this.handler = handler;
+        this.metrics = metrics;
         this.dial = dial;
     }
 
@@ -115,7 +117,7 @@ final class Prober implements AutoCloseable {
                 new StreamObserver<>() {
                     @Override
                     public void onNext(ProbeResponse value) {
-                        PeerMetrics.roundTrip(id, System.nanoTime() - start);
+                        metrics.roundTrip(id, System.nanoTime() - start);
                         answered.put(id, true);
                     }
 

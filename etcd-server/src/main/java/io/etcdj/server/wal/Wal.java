@@ -2,7 +2,6 @@ package io.etcdj.server.wal;
 
 import io.etcdj.raftpb.Entry;
 import io.etcdj.raftpb.HardState;
-import io.etcdj.server.metrics.Metrics;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -200,7 +199,7 @@ public final class Wal implements Closeable {
                 lastState = hardState;
             }
             ByteBuffer batch = writer.drain();
-            Metrics.WAL_WRITE_BYTES.inc(batch.remaining());
+            options.writtenBytes().accept(batch.remaining());
             tail.append(batch);
             if (tail.end() >= options.segmentSizeBytes()) {
                 cut();

@@ -16,6 +16,7 @@ public final class WalOptions {
     private final long segmentSizeBytes;
     private final boolean unsafeNoFsync;
     private final LongConsumer fsyncDurationNanos;
+    private final LongConsumer writtenBytes;
     private final int maxWals;
     private final DiskIo diskIo;
 
@@ -23,6 +24,7 @@ public final class WalOptions {
         this.segmentSizeBytes = b.segmentSizeBytes;
         this.unsafeNoFsync = b.unsafeNoFsync;
         this.fsyncDurationNanos = b.fsyncDurationNanos;
+        this.writtenBytes = b.writtenBytes;
         this.maxWals = b.maxWals;
         this.diskIo = b.diskIo;
     }
@@ -36,6 +38,7 @@ public final class WalOptions {
         b.segmentSizeBytes = segmentSizeBytes;
         b.unsafeNoFsync = unsafeNoFsync;
         b.fsyncDurationNanos = fsyncDurationNanos;
+        b.writtenBytes = writtenBytes;
         b.maxWals = maxWals;
         b.diskIo = diskIo;
         return b;
@@ -55,6 +58,11 @@ public final class WalOptions {
         return fsyncDurationNanos;
     }
 
+    /** Told the bytes of every batch appended (feeds etcd_disk_wal_write_bytes_total). */
+    public LongConsumer writtenBytes() {
+        return writtenBytes;
+    }
+
     /** etcd's {@code --max-wals}: most segment files kept once released; 0 means unlimited. */
     public int maxWals() {
         return maxWals;
@@ -68,6 +76,7 @@ public final class WalOptions {
         private long segmentSizeBytes = DEFAULT_SEGMENT_SIZE_BYTES;
         private boolean unsafeNoFsync;
         private LongConsumer fsyncDurationNanos = nanos -> { };
+        private LongConsumer writtenBytes = bytes -> { };
         private int maxWals = DEFAULT_MAX_WALS;
         private DiskIo diskIo = DiskIo.real();
 
@@ -89,6 +98,11 @@ public final class WalOptions {
 
         public Builder fsyncDurationNanos(LongConsumer listener) {
             this.fsyncDurationNanos = Objects.requireNonNull(listener);
+            return this;
+        }
+
+        public Builder writtenBytes(LongConsumer listener) {
+            this.writtenBytes = Objects.requireNonNull(listener);
             return this;
         }
 

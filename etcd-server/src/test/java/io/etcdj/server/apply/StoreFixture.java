@@ -40,7 +40,7 @@ public final class StoreFixture implements AutoCloseable {
     }
 
     public void open() {
-        StateMachines sm = StateMachines.open(dir.resolve("db"), 64L << 20, false, nanos::get, 2);
+        StateMachines sm = StateMachines.open(dir.resolve("db"), 64L << 20, nanos::get, 2);
         backend = sm.backend;
         store = sm.store;
         lessor = sm.lessor;

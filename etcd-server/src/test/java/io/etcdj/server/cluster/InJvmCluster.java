@@ -51,6 +51,8 @@ final class InJvmCluster implements AutoCloseable {
         private final int index;
         private int starts;
         volatile EtcdServer server;
+        /** The node's own registry and failpoints (kept across its restarts, so a test can read them after one). */
+        final io.etcdj.server.etcdserver.MemberContext context = io.etcdj.server.etcdserver.MemberContext.fresh();
         volatile boolean fatal;
 
         Node(String name, int index, ServerConfig config) {
@@ -63,7 +65,7 @@ final class InJvmCluster implements AutoCloseable {
             fatal = false;
             Random random = new Random((seed * 31 + index) * 31 + starts++);
             try {
-                server = EtcdServer.open(config, () -> fatal = true, net::join, clock, random);
+                server = EtcdServer.open(config, context, () -> fatal = true, net::join, clock, random);
             } catch (Exception | Error e) {
                 clock.forgetUnstarted();
                 throw e;

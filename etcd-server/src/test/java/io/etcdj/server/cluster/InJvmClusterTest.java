@@ -89,6 +89,34 @@ class InJvmClusterTest {
         }
     }
 
+    /**
+     * Three members in one JVM each own their registry: a put asked of one member is counted on
+     * that member's /metrics alone, and only the leader says it leads (with one registry per JVM,
+     * every member showed the sum of all and the last leader gauge written).
+     */
+    @Test
+    void eachMemberCountsOnlyWhatItDidItself() throws Exception {
+        try (InJvmCluster c = InJvmCluster.start(3)) {
+            Node leader = c.leader();
+            Node asked = follower(c, leader);
+            put(c, asked, "k", "v1");
+            put(c, asked, "k", "v2");
+            for (Node n : c.nodes()) {
+                String text = n.server.metrics().render(n.server.metricsGauges());
+                assertEquals(n == asked ? 2 : 0, sample(text, "etcd_mvcc_put_total"), n.name);
+                assertEquals(n == leader ? 1 : 0, sample(text, "etcd_server_is_leader"), n.name);
+                assertEquals(1, sample(text, "etcd_server_id{server_id=\"" + Long.toHexString(n.id()) + "\"}"), n.name);
+            }
+        }
+    }
+
+    /** The value of the one sample {@code series} in an exposition text. */
+    private static double sample(String text, String series) {
+        List<String> found = text.lines().filter(l -> l.startsWith(series + " ")).toList();
+        assertEquals(1, found.size(), series + " in:\n" + text);
+        return Double.parseDouble(found.get(0).substring(series.length() + 1));
+    }
+
     @Test
     void whenTheLeaderStopsAnotherLeadsAfterAnElectionTimeoutAndTheOldOneCatchesUpOnRestart() throws Exception {
         try (InJvmCluster c = InJvmCluster.start(3)) {

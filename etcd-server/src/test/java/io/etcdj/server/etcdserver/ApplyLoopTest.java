@@ -47,11 +47,14 @@ class ApplyLoopTest {
     private final CompletableFuture<Throwable> fatal = new CompletableFuture<>();
     private final java.util.concurrent.atomic.AtomicInteger fatalCalls = new java.util.concurrent.atomic.AtomicInteger();
     private ApplyLoop loop;
+    /** The member's log lines: the loop is given a sink of its own, as each member is. */
+    private final List<String> logLines = new CopyOnWriteArrayList<>();
+    private final io.etcdj.server.log.LogSink logs = io.etcdj.server.log.LogSink.to(logLines::add);
     private Waiters waiters;
 
     @BeforeEach
     void open() {
-        sm = StateMachines.open(dir.resolve("db"), 64L << 20, false, System::nanoTime, 2);
+        sm = StateMachines.open(dir.resolve("db"), 64L << 20, System::nanoTime, 2);
         hub = new WatchHub(sm.store);
         completer = Executors.newSingleThreadExecutor(r -> new Thread(r, "completer"));
         waiters = new Waiters(completer);
@@ -77,7 +80,7 @@ class ApplyLoopTest {
             public void quotaExceeded() {
                 quotaReports.add(true);
             }
-        }, Clock.SYSTEM);
+        }, Clock.SYSTEM, new io.etcdj.server.metrics.Metrics(), Failpoints.NONE, new io.etcdj.server.slowlog.SlowApplies(new io.etcdj.server.metrics.Metrics(), logs), logs);
         loop.start();
     }
 
@@ -88,7 +91,7 @@ class ApplyLoopTest {
         loop.close();
         hub.close();
         sm.close();
-        sm = StateMachines.open(dir.resolve("small-db"), 1, false, System::nanoTime, 2);
+        sm = StateMachines.open(dir.resolve("small-db"), 1, System::nanoTime, 2);
         hub = new WatchHub(sm.store);
         loop = new ApplyLoop(sm, hub, waiters, new ReadBarrier(completer), MEMBER, new ApplyLoop.Hooks() {
             @Override
@@ -109,7 +112,7 @@ class ApplyLoopTest {
             public void quotaExceeded() {
                 quotaReports.add(true);
             }
-        }, Clock.SYSTEM);
+        }, Clock.SYSTEM, new io.etcdj.server.metrics.Metrics(), Failpoints.NONE, new io.etcdj.server.slowlog.SlowApplies(new io.etcdj.server.metrics.Metrics(), logs), logs);
         loop.start();
         CompletableFuture<ApplyResult> call = waiters.register(3);
         loop.submit(List.of(put(1, 3, "big")), 2);
@@ -180,20 +183,14 @@ class ApplyLoopTest {
      */
     @Test
     void anUnreadableEntryStopsTheMemberOnceAndNothingAfterItIsApplied() throws Exception {
-        Path logFile = dir.resolve("member.log");
         Entry unreadable = Entry.newBuilder().setIndex(2).setTerm(1)
                 .setData(ByteString.copyFrom(new byte[] {(byte) 0x0a, (byte) 0xff})).build();
-        try {
-            io.etcdj.server.log.Log.setOutput(List.of(logFile.toString()));
-            loop.submit(List.of(put(1, 1, "before"), unreadable), 1);
-            loop.submit(List.of(put(3, 3, "after")), 1);
-            Throwable t = fatal.get(10, TimeUnit.SECONDS);
-            assertTrue(String.valueOf(t).contains("committed entry at index 2 cannot be decoded"), String.valueOf(t));
-            loop.submit(List.of(put(4, 4, "later")), 1);
-            Thread.sleep(200); // room for a wrongly running loop to apply it; the assertions below must hold
-        } finally {
-            io.etcdj.server.log.Log.setOutput(List.of("default"));
-        }
+        loop.submit(List.of(put(1, 1, "before"), unreadable), 1);
+        loop.submit(List.of(put(3, 3, "after")), 1);
+        Throwable t = fatal.get(10, TimeUnit.SECONDS);
+        assertTrue(String.valueOf(t).contains("committed entry at index 2 cannot be decoded"), String.valueOf(t));
+        loop.submit(List.of(put(4, 4, "later")), 1);
+        Thread.sleep(200); // room for a wrongly running loop to apply it; the assertions below must hold
         assertEquals(1, fatalCalls.get(), "stopped exactly once");
         assertTrue(appliedReports.isEmpty(), "nothing reported applied");
         assertEquals(0, loop.appliedIndex());
@@ -203,7 +200,7 @@ class ApplyLoopTest {
             }
         });
         assertEquals(1L, rev.get(10, TimeUnit.SECONDS), "no key of the batch or after it is in the store");
-        List<String> fatalLines = java.nio.file.Files.readAllLines(logFile).stream()
+        List<String> fatalLines = logLines.stream()
                 .filter(l -> l.startsWith("{\"level\":\"fatal\"")).toList();
         assertEquals(1, fatalLines.size(), "one fatal line: " + fatalLines);
         var line = new com.fasterxml.jackson.databind.ObjectMapper().readTree(fatalLines.get(0));

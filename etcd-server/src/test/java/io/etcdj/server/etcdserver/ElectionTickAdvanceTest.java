@@ -29,7 +29,7 @@ class ElectionTickAdvanceTest {
     @Test
     void advancesOnceTwoPeersAnswer() {
         AtomicInteger peers = new AtomicInteger(1);
-        ElectionTickAdvance.start(true, 3, 1, 10, 100, clock, timer, peers::get, advanced::add);
+        ElectionTickAdvance.start(io.etcdj.server.log.Log.get("etcdserver/server"), true, 3, 1, 10, 100, clock, timer, peers::get, advanced::add);
         clock.advance(TimeUnit.SECONDS.toNanos(2));
         assertEquals(List.of(), advanced, "one peer is not enough, as in etcd");
         peers.set(2);
@@ -41,8 +41,8 @@ class ElectionTickAdvanceTest {
 
     @Test
     void switchedOffOrAloneNothingIsAdvanced() {
-        ElectionTickAdvance.start(false, 3, 1, 10, 100, clock, timer, () -> 2, advanced::add);
-        ElectionTickAdvance.start(true, 1, 1, 10, 100, clock, timer, () -> 2, advanced::add);
+        ElectionTickAdvance.start(io.etcdj.server.log.Log.get("etcdserver/server"), false, 3, 1, 10, 100, clock, timer, () -> 2, advanced::add);
+        ElectionTickAdvance.start(io.etcdj.server.log.Log.get("etcdserver/server"), true, 1, 1, 10, 100, clock, timer, () -> 2, advanced::add);
         clock.advance(TimeUnit.SECONDS.toNanos(10));
         assertEquals(List.of(), advanced);
     }
@@ -50,7 +50,7 @@ class ElectionTickAdvanceTest {
     @Test
     void peersAnsweringAfterTheWaitChangeNothing() {
         AtomicInteger peers = new AtomicInteger(0);
-        ElectionTickAdvance.start(true, 3, 1, 10, 100, clock, timer, peers::get, advanced::add);
+        ElectionTickAdvance.start(io.etcdj.server.log.Log.get("etcdserver/server"), true, 3, 1, 10, 100, clock, timer, peers::get, advanced::add);
         clock.advance(TimeUnit.SECONDS.toNanos(6));
         peers.set(2);
         clock.advance(TimeUnit.SECONDS.toNanos(2));

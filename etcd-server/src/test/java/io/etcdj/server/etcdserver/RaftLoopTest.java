@@ -89,7 +89,7 @@ class RaftLoopTest {
             }
         };
         RaftLoop l = new RaftLoop(node, storage, wal, new Snapshotter(dir.resolve("snap")), peers,
-                new ReadBarrier(Runnable::run), listener, 10, 50, Clock.SYSTEM, Runnable::run);
+                new ReadBarrier(Runnable::run), listener, 10, 50, Clock.SYSTEM, Runnable::run, Failpoints.NONE, io.etcdj.server.log.LogSink.stderr());
         l.start();
         return l;
     }

@@ -62,7 +62,7 @@ class OffEventLoopTest {
         String name = "off-event-loop-" + System.nanoTime();
         server = InProcessServerBuilder.forName(name).directExecutor()
                 .addService(ServerInterceptors.intercept(kv, identity,
-                        new OffEventLoop(pool, Set.of(KVGrpc.getPutMethod().getFullMethodName()))))
+                        new OffEventLoop(pool, Set.of(KVGrpc.getPutMethod().getFullMethodName()), io.etcdj.server.log.LogSink.stderr())))
                 .build().start();
         channel = InProcessChannelBuilder.forName(name).directExecutor().build();
         return KVGrpc.newBlockingStub(channel);

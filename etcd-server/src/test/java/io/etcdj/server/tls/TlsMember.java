@@ -71,7 +71,7 @@ final class TlsMember implements AutoCloseable {
         try {
             List<CompletableFuture<Void>> starts = members.stream().map(m -> CompletableFuture.runAsync(() -> {
                 try {
-                    m.member = Member.start(ServerConfig.from(m.flags), () -> { });
+                    m.member = Member.start(ServerConfig.from(m.flags), io.etcdj.server.etcdserver.MemberContext.fresh(), () -> { });
                 } catch (Exception e) {
                     throw new IllegalStateException(m.name + " did not start: " + e.getMessage(), e);
                 }

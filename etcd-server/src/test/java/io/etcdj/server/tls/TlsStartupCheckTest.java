@@ -61,7 +61,7 @@ class TlsStartupCheckTest {
     }
 
     private static MemberTls run(Map<String, String> f) throws ConfigException {
-        return new TlsStartupCheck(ServerConfig.from(f), Clock.systemUTC()).run();
+        return new TlsStartupCheck(ServerConfig.from(f), Clock.systemUTC(), io.etcdj.server.log.LogSink.stderr()).run();
     }
 
     private static String failure(Map<String, String> f) {

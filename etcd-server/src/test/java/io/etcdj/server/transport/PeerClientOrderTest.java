@@ -63,7 +63,8 @@ class PeerClientOrderTest {
         AtomicInteger unreachable = new AtomicInteger();
         String url = "http://127.0.0.1:" + server.getPort();
         PeerClient client = new PeerClient(PEER, new Handler(url, unreachable),
-                target -> NettyChannelBuilder.forTarget(target.substring("http://".length())).usePlaintext(), Duration.ZERO, false);
+                target -> NettyChannelBuilder.forTarget(target.substring("http://".length())).usePlaintext(), Duration.ZERO,
+                new io.etcdj.server.metrics.Metrics(), io.etcdj.server.log.LogSink.stderr(), false);
         int total = 20_000;
         int queued = 2_000;
         try {

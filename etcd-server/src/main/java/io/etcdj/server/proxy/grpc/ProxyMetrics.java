@@ -1,31 +1,33 @@
 package io.etcdj.server.proxy.grpc;
 
 import io.etcdj.server.metrics.GrpcProxyMetrics;
+import io.etcdj.server.metrics.Metrics;
 
-/** The proxy's Prometheus metrics, with etcd's names (process-wide, in the member's registry), served on --metrics-addr. */
+/** The proxy's Prometheus metrics, with etcd's names, in a registry of its own; served on --metrics-addr. */
 final class ProxyMetrics {
+    private final GrpcProxyMetrics families = new Metrics().proxy;
 
     void cacheHit() {
-        GrpcProxyMetrics.CACHE_HITS.inc();
+        families.cacheHits.inc();
     }
 
     void cacheMiss() {
-        GrpcProxyMetrics.CACHE_MISSES.inc();
+        families.cacheMisses.inc();
     }
 
     void cacheKeys(int n) {
-        GrpcProxyMetrics.CACHE_KEYS.set(n);
+        families.cacheKeys.set(n);
     }
 
     void eventsCoalesced(long n) {
-        GrpcProxyMetrics.EVENTS_COALESCING.inc(n);
+        families.eventsCoalescing.inc(n);
     }
 
     void watchersCoalescing(long delta) {
-        GrpcProxyMetrics.WATCHERS_COALESCING.inc(delta);
+        families.watchersCoalescing.inc(delta);
     }
 
     String render() {
-        return GrpcProxyMetrics.render();
+        return families.render();
     }
 }
