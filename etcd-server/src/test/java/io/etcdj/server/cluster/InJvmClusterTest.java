@@ -123,7 +123,9 @@ class InJvmClusterTest {
             Node old = c.leader();
             put(c, old, "before", "1");
             old.stop();
-            int ticks = c.tickUntil("a new leader", 2 * ELECTION_TICKS, () -> c.currentLeader() != null);
+            // within a few election rounds: the two left may time out in the same tick and split
+            // their votes, and each round waits a randomized timeout again (seed -8957469709012925429)
+            int ticks = c.tickUntil("a new leader", 4 * ELECTION_TICKS, () -> c.currentLeader() != null);
             // the followers heard the leader in the last tick: none campaigns before its
             // randomized timeout, between one and two election timeouts
             assertTrue(ticks >= ELECTION_TICKS - 1, "elected after " + ticks + " ticks");
