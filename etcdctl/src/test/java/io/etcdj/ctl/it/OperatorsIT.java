@@ -34,7 +34,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class OperatorsIT {
     private static final Path ETCDCTL = OurMembers.ROOT.resolve("bin/etcdctl");
-    private static final Pattern REMOVED = Pattern.compile("^Member ([0-9a-f]+) removed from cluster ([0-9a-f]+)$",
+    private static final Pattern REMOVED = Pattern.compile("^Member +([0-9a-f]+) removed from cluster +([0-9a-f]+)$",
             Pattern.MULTILINE);
 
     @TempDir
