@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import org.openqa.selenium.By;
+import org.openqa.selenium.ElementNotInteractableException;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
@@ -51,10 +52,14 @@ final class Browser implements AutoCloseable {
         driver.get(url);
     }
 
-    /** Waits until {@code condition} gives a non-null, non-false value; elements redrawn meanwhile are retried. */
+    /**
+     * Waits until {@code condition} gives a non-null, non-false value; elements redrawn meanwhile, or
+     * not interactable for a moment (a card being redrawn after an action), are retried.
+     */
     <T> T await(String what, Function<WebDriver, T> condition) {
         return new WebDriverWait(driver, WAIT).withMessage(what)
                 .ignoring(StaleElementReferenceException.class)
+                .ignoring(ElementNotInteractableException.class)
                 .until(condition);
     }
 
