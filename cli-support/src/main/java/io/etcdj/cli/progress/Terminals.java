@@ -74,6 +74,7 @@ public final class Terminals {
         try {
             return isTerminalDevice(Files.readSymbolicLink(Path.of("/proc/self/fd/" + fd)).toString());
         } catch (IOException | UnsupportedOperationException | SecurityException e) {
+            // no /proc/self/fd link to read (not Linux, a closed descriptor, no permission): draw nothing
             return false;
         }
     }
