@@ -141,6 +141,8 @@ public final class Main {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        return fatal.get() ? 1 : 0;
+        // a member removed from the cluster stops its server and exits 0, as etcd's main does when its
+        // server stops
+        return fatal.get() && !member.server().isRemoved() ? 1 : 0;
     }
 }

@@ -12,7 +12,10 @@ import java.util.function.LongSupplier;
 /**
  * etcd's backend quota (--quota-backend-bytes): a request that would grow the database is
  * available only while the backend's size plus the request's estimated cost stays under the
- * quota. The cost is etcd's: a put costs its key-value record plus a fixed overhead for the
+ * quota. The size is that of the pages holding data ({@code Backend.recentSizeInUse}): etcd counts
+ * its bbolt file, whose free pages are few, while an LMDB file keeps more freed pages for reuse (a
+ * fresh member's 19 pages hold 7 of data), so its size would refuse writes etcd accepts under a
+ * small quota. The cost is etcd's: a put costs its key-value record plus a fixed overhead for the
  * index and the page, a lease grant a small fixed amount, a transaction its costlier branch.
  */
 public final class BackendQuota {

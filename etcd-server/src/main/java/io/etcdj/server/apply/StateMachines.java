@@ -45,7 +45,7 @@ public final class StateMachines implements AutoCloseable {
         this.alarms = new AlarmStore();
         this.auth = new AuthStore(new SimpleTokens(nanoClock, 300));
         restoreOthers();
-        this.quota = new BackendQuota(backend::recentSize, quotaBytes);
+        this.quota = new BackendQuota(backend::recentSizeInUse, quotaBytes);
         this.applier = RequestApplier.chain(alarms, auth, lessor, quota, new Applier(lessor, membership, alarms, auth, downgrade));
     }
 

@@ -72,8 +72,9 @@ public final class Backend implements AutoCloseable {
     private Txn<byte[]> durablePin;
     /** A test's and a failpoint's hook inside each defragment, before the copy. */
     private volatile Runnable beforeDefragCopy = () -> { };
-    /** The file's size and the pages in use as of the last refresh: read on every write's path. */
+    /** The file's size, its pages up to the last one written and the pages holding data, as of the last refresh: read on every write's path. */
     private volatile long cachedSize;
+    private volatile long cachedExtent;
     private volatile long cachedInUse;
     /** Writer-side only (the one write transaction at a time): what happened since that refresh. */
     private long growthSinceRefresh;
@@ -276,11 +277,11 @@ public final class Backend implements AutoCloseable {
         long growth = 2 * bytes + TXN_PAGE_SLACK;
         // The cached in-use size plus every write's worst case since it was taken bounds the pages
         // in use from above; only when that bound comes near the map is the exact figure read.
-        if (cachedInUse + growthSinceRefresh + growth + HEADROOM > mapSize) {
+        if (cachedExtent + growthSinceRefresh + growth + HEADROOM > mapSize) {
             refreshSizes();
         }
         growthSinceRefresh += growth;
-        long need = cachedInUse + growthSinceRefresh + HEADROOM;
+        long need = cachedExtent + growthSinceRefresh + HEADROOM;
         if (need <= mapSize) {
             return;
         }
@@ -310,6 +311,7 @@ public final class Backend implements AutoCloseable {
     }
 
     private void refreshSizes() {
+        cachedExtent = extent();
         cachedInUse = sizeInUse();
         cachedSize = size();
         growthSinceRefresh = 0;
@@ -340,13 +342,36 @@ public final class Backend implements AutoCloseable {
         return cachedInUse;
     }
 
-    /** Bytes of pages in use (etcd's dbSizeInUse): the file size less pages on LMDB's free list. */
+    /**
+     * Bytes of the pages that hold data (etcd's dbSizeInUse, and what the space quota counts): the
+     * two meta pages and every bucket's branch, leaf and overflow pages. The file also holds pages
+     * LMDB freed and will reuse, more of them than bbolt keeps (the durable commit's pages stay
+     * pinned until the next sync), so the file's size says less about what the data needs: a fresh
+     * member's file is 19 pages of which 7 hold data.
+     */
     public long sizeInUse() {
+        envLock.readLock().lock();
+        try (Txn<byte[]> txn = env.txnRead()) {
+            long pages = 2 + pages(env.stat());
+            for (Dbi<byte[]> dbi : dbis.values()) {
+                pages += pages(dbi.stat(txn));
+            }
+            return pages * env.stat().pageSize;
+        } finally {
+            envLock.readLock().unlock();
+        }
+    }
+
+    private static long pages(Stat stat) {
+        return stat.branchPages + stat.leafPages + stat.overflowPages;
+    }
+
+    /** Bytes of the file up to its last page written: what the map must leave room beyond. */
+    private long extent() {
         envLock.readLock().lock();
         try {
             EnvInfo info = env.info();
-            Stat stat = env.stat();
-            return (info.lastPageNumber + 1) * (long) stat.pageSize;
+            return (info.lastPageNumber + 1) * (long) env.stat().pageSize;
         } finally {
             envLock.readLock().unlock();
         }

@@ -123,6 +123,7 @@ public final class EtcdServer implements AutoCloseable {
     private volatile long lastSnapshotIndex;
     private volatile boolean published;
     private final CompletableFuture<Void> publishedFuture = new CompletableFuture<>();
+    private volatile boolean removed;
     private volatile boolean closed;
     /** The member's own instruments and failpoints (nothing of them is process-wide). */
     private final Metrics metrics;
@@ -736,6 +737,11 @@ public final class EtcdServer implements AutoCloseable {
      * loop or a removal asks first wins, and a second failure seen while the member stops (the
      * other loop failing as the storage closes under it) must not log or stop it again.
      */
+    /** Whether this member stopped because it was removed from the cluster (not a failure). */
+    public boolean isRemoved() {
+        return removed;
+    }
+
     private boolean stopForFailure() {
         if (closed || !stopping.compareAndSet(false, true)) {
             return false;
@@ -747,8 +753,12 @@ public final class EtcdServer implements AutoCloseable {
         return true;
     }
 
-    /** Another member refused us as removed: stop, as etcd does. */
+    /**
+     * Another member refused us as removed, or our own removal was applied: stop, as etcd does. etcd's
+     * process then exits with status 0 (the server stopped, nothing failed): {@link #isRemoved}.
+     */
     void removedFromCluster() {
+        removed = true;
         log.error("the member has been permanently removed from the cluster",
                 "local-member-id", MemberIds.hex(memberId));
         log.error("the data-dir used by this member must be removed");
