@@ -33,6 +33,8 @@ import java.util.function.Function;
  * a fresh token when the server reports the token invalid. Thread-safe; close it when done.
  */
 public final class EtcdClient implements AutoCloseable {
+    /** The Go client's unary attempts (clientv3's defaultUnaryMaxRetries). */
+    private static final int MAX_AUTH_RETRIES = 100;
 
     private static volatile boolean ownEventLoops;
 
@@ -261,24 +263,36 @@ public final class EtcdClient implements AutoCloseable {
         return invokeWithRefresh(stub, op, true, config.commandTimeout());
     }
 
+    /**
+     * The Go client's unary retry for auth errors: after "invalid auth token" or "revision of auth
+     * store is old" (the auth store changed between the server's permission check and the apply,
+     * as when users are added while a certificate's user writes) it fetches a new token when it
+     * has a user and password and calls again, up to its {@value #MAX_AUTH_RETRIES} attempts.
+     */
     private <S extends AbstractStub<S>, R> R invokeWithRefresh(S stub, Function<S, R> op, boolean withToken,
                                                               Duration timeout) {
-        try {
-            return invoke(stub, op, withToken, timeout);
-        } catch (EtcdClientException e) {
-            if (config.user() == null || !e.isInvalidAuthToken()) {
-                throw e;
+        for (int attempt = 0; ; attempt++) {
+            try {
+                return invoke(stub, op, withToken, timeout, attempt);
+            } catch (EtcdClientException e) {
+                boolean tokenStale = e.isInvalidAuthToken() && config.user() != null;
+                if (!(tokenStale || e.isAuthOldRevision()) || attempt + 1 >= MAX_AUTH_RETRIES) {
+                    throw e;
+                }
+                backOff();
+                if (config.user() != null) {
+                    authenticate();
+                }
             }
-            authenticate();
-            return invoke(stub, op, withToken, timeout);
         }
     }
 
     private <S extends AbstractStub<S>, R> R invokeOnce(S stub, Function<S, R> op, boolean withToken) {
-        return invoke(stub, op, withToken, config.commandTimeout());
+        return invoke(stub, op, withToken, config.commandTimeout(), 0);
     }
 
-    private <S extends AbstractStub<S>, R> R invoke(S stub, Function<S, R> op, boolean withToken, Duration timeout) {
+    private <S extends AbstractStub<S>, R> R invoke(S stub, Function<S, R> op, boolean withToken, Duration timeout,
+                                                    int attempt) {
         S s = stub.withWaitForReady();
         if (timeout != null) {
             s = s.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS);
@@ -290,7 +304,7 @@ public final class EtcdClient implements AutoCloseable {
             return op.apply(s);
         } catch (StatusRuntimeException e) {
             Status status = describe(e.getStatus());
-            config.listener().unaryCallFailed(primaryEndpoint(), status, 0);
+            config.listener().unaryCallFailed(primaryEndpoint(), status, attempt);
             throw EtcdClientException.from(status);
         }
     }

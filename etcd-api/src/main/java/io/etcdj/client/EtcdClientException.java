@@ -24,6 +24,11 @@ public final class EtcdClientException extends RuntimeException {
         return code == Status.Code.UNAUTHENTICATED && "etcdserver: invalid auth token".equals(getMessage());
     }
 
+    /** True when the auth store changed after the server checked the caller (rpctypes.ErrAuthOldRevision). */
+    public boolean isAuthOldRevision() {
+        return code == Status.Code.INVALID_ARGUMENT && "etcdserver: revision of auth store is old".equals(getMessage());
+    }
+
     /** True when the server has authentication switched off (rpctypes.ErrAuthNotEnabled). */
     public boolean isAuthNotEnabled() {
         return code == Status.Code.FAILED_PRECONDITION && "etcdserver: authentication is not enabled".equals(getMessage());

@@ -16,8 +16,19 @@ final class GoCompareScanner {
     private int pos;
 
     GoCompareScanner(String in) {
+        this(in, true);
+    }
+
+    private GoCompareScanner(String in, boolean scan) {
         this.in = in;
-        scan();
+        if (scan) {
+            scan();
+        }
+    }
+
+    /** Go's {@code fmt.Sscanf(word, "%q", &s)}: the quoted string {@code word} starts with, or null. */
+    static String scanQuoted(String word) {
+        return new GoCompareScanner(word, false).quoted();
     }
 
     private void scan() {

@@ -22,24 +22,42 @@ import picocli.CommandLine.Parameters;
             RoleCommand.GrantPermission.class, RoleCommand.RevokePermission.class})
 public final class RoleCommand {
 
-    /** The range end for a permission: explicit, prefix, from-key, or none for a single key. */
-    static ByteString rangeEnd(String key, List<String> a, int endIndex, boolean prefix, boolean fromKey) {
-        if (prefix && fromKey) {
-            throw CliException.badArgs("--from-key and --prefix flags are mutually exclusive");
-        }
-        if (a.size() > endIndex) {
-            if (prefix || fromKey) {
-                throw CliException.badArgs("unexpected endkey argument with --prefix or --from-key flag");
+    /**
+     * etcdctl's {@code permRange}: the key and range end of a permission from the key argument, an
+     * optional end argument and the flags. An empty key is sent as {@code "\x00"} (the server
+     * keeps permissions as byte intervals, so the empty prefix is {@code ["\x00", end)}), and
+     * with {@code --prefix} or {@code --from-key} it gets the open end {@code "\x00"}: the whole
+     * key space.
+     */
+    static ByteString[] permRange(List<String> a, int keyIndex, boolean prefix, boolean fromKey) {
+        String key = a.get(keyIndex);
+        if (key.isEmpty()) {
+            if (prefix && fromKey) {
+                throw CliException.badArgs("--from-key and --prefix flags are mutually exclusive");
             }
-            return Args.bytes(a.get(endIndex));
+            return new ByteString[] {KeyRanges.FROM_KEY, prefix || fromKey ? KeyRanges.FROM_KEY : ByteString.EMPTY};
+        }
+        return new ByteString[] {Args.bytes(key), rangeEnd(key, a, keyIndex + 1, prefix, fromKey)};
+    }
+
+    /** etcdctl's {@code rangeEndFromPermFlags}: explicit, prefix, from-key, or none for a single key. */
+    private static ByteString rangeEnd(String key, List<String> a, int endIndex, boolean prefix, boolean fromKey) {
+        if (a.size() <= endIndex) {
+            if (prefix) {
+                if (fromKey) {
+                    throw CliException.badArgs("--from-key and --prefix flags are mutually exclusive");
+                }
+                return KeyRanges.prefixEnd(Args.bytes(key));
+            }
+            return fromKey ? KeyRanges.FROM_KEY : ByteString.EMPTY;
         }
         if (prefix) {
-            return key.isEmpty() ? KeyRanges.FROM_KEY : KeyRanges.prefixEnd(Args.bytes(key));
+            throw CliException.badArgs("unexpected endkey argument with --prefix flag");
         }
         if (fromKey) {
-            return KeyRanges.FROM_KEY;
+            throw CliException.badArgs("unexpected endkey argument with --from-key flag");
         }
-        return ByteString.EMPTY;
+        return Args.bytes(a.get(endIndex));
     }
 
     /** {@code role add name}. */
@@ -129,10 +147,10 @@ public final class RoleCommand {
                 case "readwrite" -> Permission.Type.READWRITE;
                 default -> throw CliException.badArgs("invalid permission type: " + a.get(1));
             };
-            ByteString end = rangeEnd(a.get(2), a, 3, prefix, fromKey);
+            ByteString[] range = permRange(a, 2, prefix, fromKey);
             ctx.checkFormat();
             AuthRoleGrantPermissionRequest req = AuthRoleGrantPermissionRequest.newBuilder().setName(a.get(0))
-                    .setPerm(Permission.newBuilder().setPermType(type).setKey(Args.bytes(a.get(2))).setRangeEnd(end))
+                    .setPerm(Permission.newBuilder().setPermType(type).setKey(range[0]).setRangeEnd(range[1]))
                     .build();
             var resp = ctx.client().auth(s -> s.roleGrantPermission(req));
             ctx.printer().authMessage(resp, "Role " + a.get(0) + " updated");
@@ -159,10 +177,11 @@ public final class RoleCommand {
             if (a.size() < 2) {
                 throw CliException.badArgs("role revoke-permission command requires role name and key [endkey] as its argument");
             }
-            ByteString end = rangeEnd(a.get(1), a, 2, prefix, fromKey);
+            ByteString[] range = permRange(a, 1, prefix, fromKey);
+            ByteString end = range[1];
             ctx.checkFormat();
             AuthRoleRevokePermissionRequest req = AuthRoleRevokePermissionRequest.newBuilder().setRole(a.get(0))
-                    .setKey(Args.bytes(a.get(1))).setRangeEnd(end).build();
+                    .setKey(range[0]).setRangeEnd(end).build();
             var resp = ctx.client().auth(s -> s.roleRevokePermission(req));
             String text;
             if (end.isEmpty()) {

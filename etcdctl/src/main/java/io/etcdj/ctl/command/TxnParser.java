@@ -7,6 +7,8 @@ import io.etcdj.cli.ExitCodes;
 import io.etcdj.cli.GoValues;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import picocli.CommandLine;
 
 /**
@@ -14,6 +16,8 @@ import picocli.CommandLine;
  * get/put/del command syntax.
  */
 final class TxnParser {
+    /** etcdctl's argify expression: "(?:[^"\\]|\\.)*"|'[^']*'|[^'"\s]\S*[^'"\s]? */
+    private static final Pattern WORD = Pattern.compile("\"(?:[^\"\\\\]|\\\\.)*\"|'[^']*'|[^'\"\\s]\\S*[^'\"\\s]?");
 
     private TxnParser() {
     }
@@ -96,35 +100,27 @@ final class TxnParser {
         }
     }
 
-    /** Splits on spaces, keeping double- or single-quoted words together. */
+    /**
+     * etcdctl's {@code argify}: the words of a txn request line as its regular expression finds
+     * them (a double-quoted Go string with escapes, a single-quoted string, or a run of non-spaces),
+     * each double-quoted word read with Go's {@code %q} ({@code "key \"with\" space"} is the key
+     * {@code key "with" space}). A single-quoted word loses its quotes (etcdctl 3.4 cuts it by the
+     * number of words instead, a slip this keeps out).
+     */
     static List<String> split(String line) {
         List<String> out = new ArrayList<>();
-        StringBuilder cur = new StringBuilder();
-        char quote = 0;
-        boolean inWord = false;
-        for (char ch : line.toCharArray()) {
-            if (quote != 0) {
-                if (ch == quote) {
-                    quote = 0;
-                } else {
-                    cur.append(ch);
+        Matcher m = WORD.matcher(line);
+        while (m.find()) {
+            String word = m.group();
+            if (word.startsWith("'")) {
+                word = word.substring(1, word.length() - 1);
+            } else if (word.startsWith("\"")) {
+                word = GoCompareScanner.scanQuoted(word);
+                if (word == null) {
+                    throw new CliException(ExitCodes.INVALID_INPUT, "invalid txn request: " + line);
                 }
-            } else if (ch == '"' || ch == '\'') {
-                quote = ch;
-                inWord = true;
-            } else if (Character.isWhitespace(ch)) {
-                if (inWord) {
-                    out.add(cur.toString());
-                    cur.setLength(0);
-                    inWord = false;
-                }
-            } else {
-                cur.append(ch);
-                inWord = true;
             }
-        }
-        if (inWord) {
-            out.add(cur.toString());
+            out.add(word);
         }
         return out;
     }

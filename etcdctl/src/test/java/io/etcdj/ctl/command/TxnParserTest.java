@@ -37,4 +37,17 @@ class TxnParserTest {
         assertEquals("two words", put.getRequestPut().getValue().toStringUtf8());
         assertEquals(List.of("put", "a b", "c"), TxnParser.split("put 'a b' c"));
     }
+
+    /** etcd's e2e TestCtlV3TxnInteractiveSuccess: a key with escaped quotes and a '#' in the value. */
+    @Test
+    void readsDoubleQuotedWordsAsGoStrings() {
+        RequestOp put = TxnParser.request("put \"key \\\"with\\\" space\" \"value \\x23\"");
+        assertEquals("key \"with\" space", put.getRequestPut().getKey().toStringUtf8());
+        assertEquals("value #", put.getRequestPut().getValue().toStringUtf8());
+        RequestOp get = TxnParser.request("get \"key \\\"with\\\" space\"");
+        assertEquals("key \"with\" space", get.getRequestRange().getKey().toStringUtf8());
+        assertEquals(List.of("put", "a\"b", "c"), TxnParser.split("put a\"b c"));
+        CliException e = assertThrows(CliException.class, () -> TxnParser.request("put \"bad \\q\" v"));
+        assertEquals(3, e.exitCode());
+    }
 }

@@ -198,6 +198,16 @@ final class DifferentialSteps {
         s.add(run("role", "revoke-permission", "r1", "k", "--from-key"));
         s.add(run("role", "grant-permission", "r1", "write", "p", "--prefix"));
         s.add(run("role", "revoke-permission", "r1", "p", "--prefix", "-w", "json"));
+        // an empty key is etcdctl's "\x00": with --prefix or --from-key the whole key space (etcd's e2e TestCtlV3AuthPrefixPerm)
+        s.add(run("role", "grant-permission", "r1", "readwrite", "", "--prefix"));
+        s.add(run("role", "grant-permission", "r1", "read", "", "--from-key"));
+        s.add(run("role", "grant-permission", "r1", "write", ""));
+        s.add(run("role", "get", "r1", "-w", "json"));
+        s.add(run("role", "grant-permission", "r1", "read", "", "--from-key", "--prefix"));
+        s.add(run("role", "grant-permission", "r1", "read", "a", "b", "--prefix"));
+        s.add(run("role", "grant-permission", "r1", "read", "a", "b", "--from-key"));
+        s.add(run("role", "revoke-permission", "r1", "", "--prefix"));
+        s.add(run("role", "revoke-permission", "r1", ""));
         s.add(run("user", "add", "u1:p1"));
         s.add(run("user", "grant-role", "u1", "r1"));
         s.add(run("user", "get", "u1", "--detail"));
