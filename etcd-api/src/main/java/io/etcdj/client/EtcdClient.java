@@ -10,6 +10,7 @@ import io.etcdj.api.etcdserverpb.WatchGrpc;
 import io.etcdj.api.v3electionpb.ElectionGrpc;
 import io.etcdj.api.v3lockpb.LockGrpc;
 import io.grpc.ChannelCredentials;
+import io.grpc.Context;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
@@ -189,6 +190,19 @@ public final class EtcdClient implements AutoCloseable {
         }
     }
 
+    /**
+     * For a stream refused with an expired token before it sent anything (a JWT's {@code ttl} can
+     * be a second): gets a new token and says whether the stream is worth opening again.
+     */
+    public boolean renewTokenAfter(StatusRuntimeException e) {
+        String desc = e.getStatus().getDescription();
+        if (config.user() == null || desc == null || !desc.endsWith("invalid auth token")) {
+            return false;
+        }
+        authenticate();
+        return true;
+    }
+
     public <R> R kv(Function<KVGrpc.KVBlockingStub, R> op) {
         return call(KVGrpc.newBlockingStub(channel), op);
     }
@@ -304,7 +318,10 @@ public final class EtcdClient implements AutoCloseable {
             return op.apply(s);
         } catch (StatusRuntimeException e) {
             Status status = describe(e.getStatus());
-            config.listener().unaryCallFailed(primaryEndpoint(), status, attempt);
+            if (!Context.current().isCancelled()) {
+                // a call the caller canceled (etcdctl's lock or elect on Ctrl-C) is not a failed attempt
+                config.listener().unaryCallFailed(primaryEndpoint(), status, attempt);
+            }
             throw EtcdClientException.from(status);
         }
     }

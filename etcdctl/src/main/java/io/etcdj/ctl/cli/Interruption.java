@@ -1,41 +1,69 @@
 package io.etcdj.ctl.cli;
 
+import io.etcdj.cli.CliException;
+import io.etcdj.client.EtcdClientException;
+import io.grpc.Context;
+import io.grpc.Status;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * The "stop" of one invocation in a shared JVM. A direct run stops when its JVM gets Ctrl-C or
- * SIGTERM; in the warm server many invocations share a JVM, so each gets a latch the server counts
- * down when that invocation's caller is signalled. Threads the invocation starts inherit it.
+ * SIGTERM; in the warm server many invocations share a JVM, so each gets a {@link Stop} the server
+ * fires when that invocation's caller is signalled. Threads the invocation starts inherit it.
  */
 public final class Interruption {
 
-    private static final InheritableThreadLocal<CountDownLatch> CURRENT = new InheritableThreadLocal<>();
+    private static final InheritableThreadLocal<Stop> CURRENT = new InheritableThreadLocal<>();
 
     private Interruption() {
     }
 
-    /** The latch of the invocation running on this thread, or null in a process of its own. */
-    public static CountDownLatch current() {
+    /**
+     * One invocation's stop: fired once by its caller's signal. While a command has taken the
+     * signal ({@link #onStop}), the signal is the command's to answer, as etcdctl's lock and elect
+     * answer it (unlock and exit 0, or "context canceled" and exit 1) instead of dying by it.
+     */
+    public static final class Stop {
+        private static final int SIGINT = 2;
+        private final CountDownLatch fired = new CountDownLatch(1);
+        private final AtomicInteger takers = new AtomicInteger();
+
+        public void fire() {
+            fired.countDown();
+        }
+
+        /** Whether the running command answers {@code signal} itself: only SIGINT is ever taken. */
+        public boolean taken(int signal) {
+            return signal == SIGINT && takers.get() > 0;
+        }
+    }
+
+    /** The stop of the invocation running on this thread, or null in a process of its own. */
+    public static Stop current() {
         return CURRENT.get();
     }
 
     /** Marks the calling thread (and threads it starts from now on) as running the invocation {@code stop} ends. */
-    public static void bind(CountDownLatch stop) {
+    public static void bind(Stop stop) {
         CURRENT.set(stop);
     }
 
     /**
-     * Runs {@code onStop} once this invocation is asked to stop: Ctrl-C or SIGTERM in a process of
-     * its own (the signal is taken, so the command can finish its work and exit as etcdctl does,
-     * e.g. unlocking and exiting 0), the caller's signal in the warm server. Closing the handle
-     * gives the signals back.
+     * Runs {@code onStop} once this invocation is asked to stop: Ctrl-C in a process of its own (the
+     * signal is taken, so the command can finish its work and exit as etcdctl does, e.g. unlocking
+     * and exiting 0), the caller's Ctrl-C in the warm server. etcdctl's lock and elect take only
+     * SIGINT ({@code signal.Notify(sigc, os.Interrupt, os.Kill)}: SIGKILL cannot be taken), so
+     * SIGTERM still ends them as it ends any process. Closing the handle gives the signal back.
      */
     public static AutoCloseable onStop(Runnable onStop) {
-        CountDownLatch perCall = current();
+        Stop perCall = current();
         if (perCall != null) {
+            perCall.takers.incrementAndGet();
             Thread waiter = new Thread(() -> {
                 try {
-                    perCall.await();
+                    perCall.fired.await();
                     onStop.run();
                 } catch (InterruptedException done) {
                     // the command ended first
@@ -43,16 +71,36 @@ public final class Interruption {
             }, "interruption");
             waiter.setDaemon(true);
             waiter.start();
-            return waiter::interrupt;
+            return () -> {
+                waiter.interrupt();
+                perCall.takers.decrementAndGet();
+            };
         }
-        sun.misc.SignalHandler handler = sig -> onStop.run();
         sun.misc.Signal interrupt = new sun.misc.Signal("INT");
-        sun.misc.Signal terminate = new sun.misc.Signal("TERM");
-        sun.misc.SignalHandler previousInterrupt = sun.misc.Signal.handle(interrupt, handler);
-        sun.misc.SignalHandler previousTerminate = sun.misc.Signal.handle(terminate, handler);
-        return () -> {
-            sun.misc.Signal.handle(interrupt, previousInterrupt);
-            sun.misc.Signal.handle(terminate, previousTerminate);
-        };
+        sun.misc.SignalHandler previous = sun.misc.Signal.handle(interrupt, sig -> onStop.run());
+        return () -> sun.misc.Signal.handle(interrupt, previous);
+    }
+
+    /**
+     * Runs {@code call} (gRPC calls that may wait: a lock, a campaign) so that a stop cancels it,
+     * as etcdctl cancels its context on SIGINT: the call then fails with "context canceled" (etcdctl
+     * prints {@code Error: context canceled} and exits 1).
+     */
+    public static <T> T cancelledOnStop(Supplier<T> call) {
+        Context.CancellableContext context = Context.current().withCancellation();
+        try (AutoCloseable signals = onStop(() -> context.cancel(null))) {
+            return context.call(call::get);
+        } catch (EtcdClientException | CliException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            if (context.isCancelled()) {
+                throw new EtcdClientException(Status.Code.CANCELLED, "context canceled", e);
+            }
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        } finally {
+            context.cancel(null);
+        }
     }
 }

@@ -10,6 +10,7 @@ import io.etcdj.cli.CliException;
 import io.etcdj.cli.ExitCodes;
 import io.etcdj.client.EtcdClientException;
 import io.etcdj.ctl.cli.CtlCommand;
+import io.etcdj.ctl.cli.Interruption;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.util.Iterator;
@@ -45,9 +46,11 @@ public final class ElectCommand extends CtlCommand {
         if (a.size() != 2) {
             throw CliException.badArgs("no proposal argument but -l not set");
         }
-        try (Session session = new Session(ctx.client(), 60)) {
-            CampaignResponse won = ctx.client().election(s -> s.campaign(CampaignRequest.newBuilder()
-                    .setName(Args.bytes(a.get(0))).setLease(session.leaseId()).setValue(Args.bytes(a.get(1))).build()));
+        try (Session session = Interruption.cancelledOnStop(() -> new Session(ctx.client(), 60))) {
+            // a signal while campaigning cancels the campaign: etcdctl says "context canceled" and exits 1
+            CampaignResponse won = Interruption.cancelledOnStop(() -> ctx.client().election(s -> s.campaign(
+                    CampaignRequest.newBuilder().setName(Args.bytes(a.get(0))).setLease(session.leaseId())
+                            .setValue(Args.bytes(a.get(1))).build())));
             ctx.out().println(won.getLeader().getKey().toStringUtf8());
             ctx.out().println(a.get(1));
             try {

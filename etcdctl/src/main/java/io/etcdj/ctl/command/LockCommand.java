@@ -43,9 +43,10 @@ public final class LockCommand extends CtlCommand {
             throw CliException.badArgs("lock takes a lock name argument and an optional command to execute");
         }
         String name = a.remove(0);
-        try (Session session = new Session(ctx.client(), ttl)) {
-            LockResponse held = ctx.client().lock(s -> s.lock(LockRequest.newBuilder().setName(Args.bytes(name))
-                    .setLease(session.leaseId()).build()));
+        try (Session session = Interruption.cancelledOnStop(() -> new Session(ctx.client(), ttl))) {
+            // a signal while waiting cancels the wait: etcdctl says "context canceled" and exits 1
+            LockResponse held = Interruption.cancelledOnStop(() -> ctx.client().lock(s -> s.lock(
+                    LockRequest.newBuilder().setName(Args.bytes(name)).setLease(session.leaseId()).build())));
             try {
                 if (!a.isEmpty()) {
                     int code = ChildProcess.run(ctx, a, Map.of(

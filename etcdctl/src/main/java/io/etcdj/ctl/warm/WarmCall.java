@@ -13,15 +13,15 @@ import java.io.PrintStream;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.Charset;
 import java.nio.file.Path;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One client connection: reads the call, runs the command line on a thread of its own with the
  * caller's arguments, environment, working directory and streams, and ends with the exit code.
  * Meanwhile it forwards the caller's stdin answers and signals; a signal (or the client going away)
- * ends the command the way the signal ends a direct run: the command's stop latch fires (lock and
- * elect release), its output stops, and the exit code is 128 + the signal number.
+ * ends the command the way the signal ends a direct run: a command that took the signal answers it
+ * (lock and elect release or cancel their wait and exit as etcdctl does); any other command's output
+ * stops and the exit code is 128 + the signal number.
  */
 final class WarmCall implements Runnable {
 
@@ -72,7 +72,7 @@ final class WarmCall implements Runnable {
         PrintStream ps = new PrintStream(new BufferedOutputStream(stdout, 8192), true, charset);
         PrintStream pe = new PrintStream(new BufferedOutputStream(stderr, 8192), true, charset);
         RemoteStdin stdin = new RemoteStdin(out);
-        CountDownLatch stop = new CountDownLatch(1);
+        Interruption.Stop stop = new Interruption.Stop();
         AtomicBoolean live = new AtomicBoolean(true);
         Thread worker = new Thread(() -> {
             Interruption.bind(stop);
@@ -124,15 +124,28 @@ final class WarmCall implements Runnable {
         }
     }
 
-    private void signalled(Thread worker, CountDownLatch stop, CallOutput stdout, CallOutput stderr,
+    private void signalled(Thread worker, Interruption.Stop stop, CallOutput stdout, CallOutput stderr,
             DataOutputStream out, int signal, boolean answer) {
         if (finished.get()) {
             return;
         }
+        if (answer && stop.taken(signal)) {
+            // the command answers the signal itself (lock unlocks and exits 0, a canceled wait says
+            // "context canceled" and exits 1), as etcdctl does in a process of its own
+            stop.fire();
+            try {
+                worker.join(GRACE_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (finished.get()) {
+                return;
+            }
+        }
         killedBy = signal;
         stdout.mute();
         stderr.mute();
-        stop.countDown();
+        stop.fire();
         try {
             worker.join(GRACE_MILLIS);
         } catch (InterruptedException e) {

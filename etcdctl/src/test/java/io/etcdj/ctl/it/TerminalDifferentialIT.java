@@ -176,6 +176,12 @@ class TerminalDifferentialIT {
         same(twins, report, List.of(), "lock", "tlock", "echo", "held");
         same(twins, report, List.of(ctrlC("proposal")), "elect", "telect", "proposal");
         same(twins, report, List.of(ctrlC(null)), "elect", "-l", "telect");
+        // a lock or campaign waits while an older key under its name exists; Ctrl-C cancels the
+        // wait: "Error: context canceled", exit 1 (etcd's e2e TestCtlV3Lock and TestCtlV3Elect)
+        same(twins, report, List.of(), "put", "tblocked/holder", "x");
+        same(twins, report, List.of(new Key(null, 1500, CTRL_C)), "lock", "tblocked");
+        same(twins, report, List.of(new Key(null, 1500, CTRL_C)), "elect", "tblocked", "p2");
+        same(twins, report, List.of(), "del", "tblocked/holder");
         // range delete at a terminal, and what is left
         same(twins, report, List.of(), "del", "t", "--prefix");
         same(twins, report, List.of(), "get", "t", "--prefix");
