@@ -59,6 +59,9 @@ final class PackageRules {
     private static final String[] STORAGE = server("backend", "mvcc", "wal", "snap", "bbolt", "datadir");
     /** The running member: its core, its start-up, its client and peer services. */
     private static final String[] MEMBER = server("etcdserver", "embed", "api", "gateway", "transport", "apply");
+    /** The member's whole metrics registry and the Prometheus client: storage is handed its own instruments instead. */
+    private static final DescribedPredicate<JavaClass> REGISTRY = DescribedPredicate.<JavaClass>describe("metrics.Metrics", c -> c.getName().equals(SERVER + "metrics.Metrics"))
+            .or(resideInAPackage("io.prometheus.."));
     private static final String[] GRPC_AND_HTTP = {"io.grpc..", "io.netty.handler.codec.http..", SERVER + "gateway.."};
 
     /** Starting threads or handing work to one. */
@@ -95,10 +98,10 @@ final class PackageRules {
         add(rules, "`apply`", server("apply"), packages(RAFT).or(THREADS));
         add(rules, "`auth`", server("auth"),
                 packages(concat(concat(RAFT, MEMBER), concat(new String[] {"io.grpc.."}, server("config")))));
-        add(rules, "`mvcc`, `backend`", server("mvcc", "backend"), packages(RAFT));
+        add(rules, "`mvcc`, `backend`", server("mvcc", "backend"), packages(RAFT).or(REGISTRY));
         add(rules, "`lease`, `membership`, `watch`", server("lease", "membership", "watch"),
-                packages(concat(GRPC_AND_HTTP, server("api"))));
-        add(rules, "`wal`, `snap`, `datadir`", server("wal", "snap", "datadir"), packages(MEMBER));
+                packages(concat(GRPC_AND_HTTP, server("api"))).or(REGISTRY));
+        add(rules, "`wal`, `snap`, `datadir`", server("wal", "snap", "datadir"), packages(MEMBER).or(REGISTRY));
         add(rules, "`api`, `gateway`", server("api", "gateway"),
                 packages(concat(concat(RAFT, STORAGE),
                         server("etcdserver", "embed", "apply", "transport", "lease", "watch", "membership", "read", "wait"))));
@@ -116,7 +119,7 @@ final class PackageRules {
                         .as("io.etcdj.* but clock"));
         add(rules, "`discovery`", server("discovery"),
                 packages(concat(concat(MEMBER, STORAGE), concat(RAFT, server("config")))));
-        add(rules, "`bbolt`", server("bbolt"), packages(concat(MEMBER, RAFT)));
+        add(rules, "`bbolt`", server("bbolt"), packages(concat(MEMBER, RAFT)).or(REGISTRY));
         add(rules, "`fileutil`, `osutil`", server("fileutil", "osutil"),
                 resideInAPackage("io.etcdj.server..").and(DescribedPredicate.not(resideInAnyPackage(
                         server("fileutil", "osutil", "log")))).as("io.etcdj.server.* but fileutil, osutil, log"));
