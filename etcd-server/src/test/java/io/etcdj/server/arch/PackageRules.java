@@ -1,7 +1,9 @@
 package io.etcdj.server.arch;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.simpleName;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.simpleNameEndingWith;
 import static com.tngtech.archunit.lang.conditions.ArchConditions.callMethod;
 import static com.tngtech.archunit.lang.conditions.ArchConditions.never;
@@ -14,12 +16,23 @@ import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
+import java.io.File;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.RandomAccessFile;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.Timer;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.stream.Stream;
 
 /**
  * One rule per row of docs/server.md's package table, keyed by the row's first cell as written
@@ -35,21 +48,7 @@ final class PackageRules {
      * mapped to what must change. The list can only shrink: a listed breach the code no longer has
      * fails {@code PackageStructureTest.everyKnownBreachIsStillThere}.
      */
-    static final Map<String, String> KNOWN_BREACHES = breaches(
-            "the server reads the caller from gRPC's Context through api.Callers; the split passes caller and deadline"
-                    + " from api into the core as arguments (issue 27 item 2)",
-            List.of("etcdserver.EtcdServer -> api.Callers", "etcdserver.KvOps -> api.Callers", "etcdserver.AuthOps -> api.Callers"),
-            "api's watch streams hold the concrete watch hub: WatchOperations is to offer api-owned interfaces (a watch"
-                    + " created from a key range, start revision and filters, delivering events and compactions to an"
-                    + " api-owned sink; progress listeners), implemented by etcdserver's WatchOps over watch.WatchHub",
-            List.of("api.WatchOperations -> watch.WatchHub", "api.WatchOperations -> watch.ProgressNotifier",
-                    "api.WatchStream -> watch.WatchHub", "api.WatchStream -> watch.Watcher", "api.WatchStream -> watch.WatchSink",
-                    "api.WatchStream -> watch.ProgressNotifier", "api.Recipes -> watch.WatchHub", "api.Recipes -> watch.Watcher",
-                    "api.Recipes -> watch.WatchSink"),
-            "auth builds its token provider from the flags' record and throws the flags' exception; EtcdServer.open"
-                    + " (the bootstrap) is to hand auth its token settings in auth's own terms and turn auth's error into"
-                    + " the ConfigException",
-            List.of("auth.Tokens -> config.AuthOptions", "auth.Tokens -> config.ConfigException"));
+    static final Map<String, String> KNOWN_BREACHES = knownBreaches();
 
     private static final Set<String> USED_BREACHES = ConcurrentHashMap.newKeySet();
 
@@ -57,19 +56,17 @@ final class PackageRules {
     private static final String[] RAFT = {"io.etcdj.raft..", "io.etcdj.raftpb.."};
     /** The member's files: the backend and its formats, the WAL and snapshots, the offline tools. */
     private static final String[] STORAGE = server("backend", "mvcc", "wal", "snap", "bbolt", "datadir");
-    /** The running member: its core, its start-up, its client and peer services. */
+    /** The running member: its core, its start-up, its client and peer services, its applier. */
     private static final String[] MEMBER = server("etcdserver", "embed", "api", "gateway", "transport", "apply");
-    /** The member's whole metrics registry and the Prometheus client: storage is handed its own instruments instead. */
-    private static final DescribedPredicate<JavaClass> REGISTRY = DescribedPredicate.<JavaClass>describe("metrics.Metrics", c -> c.getName().equals(SERVER + "metrics.Metrics"))
-            .or(resideInAPackage("io.prometheus.."));
     private static final String[] GRPC_AND_HTTP = {"io.grpc..", "io.netty.handler.codec.http..", SERVER + "gateway.."};
-
+    /** The member's whole metrics registry and the Prometheus client: storage is handed its own instruments instead. */
+    private static final DescribedPredicate<JavaClass> REGISTRY = DescribedPredicate
+            .<JavaClass>describe("metrics.Metrics", c -> c.getName().equals(SERVER + "metrics.Metrics"))
+            .or(resideInAPackage("io.prometheus..")).as("the member's Metrics, the Prometheus client");
     /** Starting threads or handing work to one. */
-    private static final DescribedPredicate<JavaClass> THREADS = JavaClass.Predicates.belongToAnyOf(Thread.class,
-            java.util.concurrent.Executor.class, java.util.concurrent.ExecutorService.class,
-            java.util.concurrent.ScheduledExecutorService.class, java.util.concurrent.Executors.class,
-            java.util.concurrent.ThreadFactory.class, java.util.concurrent.ForkJoinPool.class, java.util.Timer.class)
-            .as("threads and executors");
+    private static final DescribedPredicate<JavaClass> THREADS = belongToAnyOf(Thread.class, Executor.class,
+            ExecutorService.class, ScheduledExecutorService.class, Executors.class, ThreadFactory.class, ForkJoinPool.class,
+            Timer.class).as("threads and executors");
 
     static final Map<String, ArchRule> ALL = rules();
 
@@ -78,67 +75,73 @@ final class PackageRules {
 
     private static Map<String, ArchRule> rules() {
         Map<String, ArchRule> rules = new LinkedHashMap<>();
-        add(rules, "`io.etcdj.server`", new String[] {"io.etcdj.server"},
-                resideInAPackage("io.etcdj.server..").and(DescribedPredicate.not(resideInAnyPackage(
-                        "io.etcdj.server", SERVER + "embed..", SERVER + "config..", SERVER + "log..", SERVER + "version..",
-                        SERVER + "osutil..", SERVER + "proxy..")))
-                        .as("io.etcdj.server.* but embed, config, log, version, osutil, proxy"));
-        add(rules, "`embed`", server("embed"), packages(concat(RAFT, STORAGE)));
+        add(rules, "`io.etcdj.server`", new String[] {"io.etcdj.server"}, allBut("io.etcdj.server..", "io.etcdj.server",
+                SERVER + "embed..", SERVER + "config..", SERVER + "log..", SERVER + "version..", SERVER + "osutil..",
+                SERVER + "proxy.."));
+        add(rules, "`embed`", server("embed"), packages(RAFT, STORAGE));
         add(rules, "`etcdserver`", server("etcdserver"), packages(GRPC_AND_HTTP)
                 .or(resideInAPackage(SERVER + "api..").and(DescribedPredicate.not(simpleNameEndingWith("Operations"))))
                 .as("gRPC, HTTP, the gateway, api's classes but its *Operations interfaces"));
-        rules.put("`raft` (module `raft`)", rule("`raft` (module `raft`)", new String[] {"io.etcdj.raft.."}, notDependOn(packages("io.etcdj.server..", "io.grpc..", "io.netty..", "java.util.concurrent..",
-                        "java.net..", "java.nio.channels..", "java.nio.file..", "java.time..")
-                        .or(JavaClass.Predicates.belongToAnyOf(Thread.class, java.io.File.class, java.io.FileInputStream.class,
-                                java.io.FileOutputStream.class, java.io.RandomAccessFile.class, java.util.Timer.class))
+        rules.put("`raft` (module `raft`)", rule("`raft` (module `raft`)", new String[] {"io.etcdj.raft.."},
+                notDependOn(packages(new String[] {"io.etcdj.server..", "io.grpc..", "io.netty..", "java.util.concurrent..",
+                    "java.net..", "java.nio.channels..", "java.nio.file..", "java.time.."})
+                        .or(belongToAnyOf(Thread.class, Timer.class, File.class, FileInputStream.class, FileOutputStream.class,
+                                RandomAccessFile.class))
                         .as("the server, gRPC, Netty, threads and java.util.concurrent, sockets, files, java.time"))
-                .and(never(callMethod(System.class, "nanoTime"))).and(never(callMethod(System.class, "currentTimeMillis")))));
-        add(rules, "`read`, `wait`", server("read", "wait"),
-                packages(concat(RAFT, server("apply", "etcdserver"))));
+                        .and(never(callMethod(System.class, "nanoTime")))
+                        .and(never(callMethod(System.class, "currentTimeMillis")))));
+        add(rules, "`read`, `wait`", server("read", "wait"), packages(RAFT, server("apply", "etcdserver")));
         add(rules, "`apply`", server("apply"), packages(RAFT).or(THREADS));
-        add(rules, "`auth`", server("auth"),
-                packages(concat(concat(RAFT, MEMBER), concat(new String[] {"io.grpc.."}, server("config")))));
+        add(rules, "`auth`", server("auth"), packages(RAFT, MEMBER, new String[] {"io.grpc.."}, server("config")));
         add(rules, "`mvcc`, `backend`", server("mvcc", "backend"), packages(RAFT).or(REGISTRY));
         add(rules, "`lease`, `membership`, `watch`", server("lease", "membership", "watch"),
-                packages(concat(GRPC_AND_HTTP, server("api"))).or(REGISTRY));
+                packages(GRPC_AND_HTTP, server("api")).or(REGISTRY));
         add(rules, "`wal`, `snap`, `datadir`", server("wal", "snap", "datadir"), packages(MEMBER).or(REGISTRY));
-        add(rules, "`api`, `gateway`", server("api", "gateway"),
-                packages(concat(concat(RAFT, STORAGE),
-                        server("etcdserver", "embed", "apply", "transport", "lease", "watch", "membership", "read", "wait"))));
-        add(rules, "`transport`", server("transport"),
-                packages(server("etcdserver", "embed", "api", "gateway", "apply")));
-        add(rules, "`compactor`, `metrics`, `version`", server("compactor", "metrics", "version"),
-                packages(MEMBER));
+        add(rules, "`api`, `gateway`", server("api", "gateway"), packages(RAFT, STORAGE,
+                server("etcdserver", "embed", "apply", "transport", "lease", "watch", "membership", "read", "wait")));
+        add(rules, "`transport`", server("transport"), packages(server("etcdserver", "embed", "api", "gateway", "apply")));
+        add(rules, "`compactor`, `metrics`, `version`", server("compactor", "metrics", "version"), packages(MEMBER));
         add(rules, "`config`, `log`, `error`, `tls`", server("config", "log", "error", "tls"),
-                packages(concat(concat(MEMBER, STORAGE), concat(RAFT, server("listen"))))
+                packages(MEMBER, STORAGE, RAFT, server("listen"))
                         .or(resideInAPackage(SERVER + "discovery..")
-                                .and(DescribedPredicate.not(JavaClass.Predicates.simpleName("V3DiscoverySettings"))))
+                                .and(DescribedPredicate.not(simpleName("V3DiscoverySettings"))))
                         .as("the member, storage, Raft, listeners, discovery but its settings record"));
-        add(rules, "`clock`", server("clock"),
-                resideInAPackage("io.etcdj..").and(DescribedPredicate.not(resideInAPackage(SERVER + "clock..")))
-                        .as("io.etcdj.* but clock"));
-        add(rules, "`discovery`", server("discovery"),
-                packages(concat(concat(MEMBER, STORAGE), concat(RAFT, server("config")))));
-        add(rules, "`bbolt`", server("bbolt"), packages(concat(MEMBER, RAFT)).or(REGISTRY));
+        add(rules, "`clock`", server("clock"), allBut("io.etcdj..", SERVER + "clock.."));
+        add(rules, "`discovery`", server("discovery"), packages(MEMBER, STORAGE, RAFT, server("config")));
+        add(rules, "`bbolt`", server("bbolt"), packages(MEMBER, RAFT).or(REGISTRY));
         add(rules, "`fileutil`, `osutil`", server("fileutil", "osutil"),
-                resideInAPackage("io.etcdj.server..").and(DescribedPredicate.not(resideInAnyPackage(
-                        server("fileutil", "osutil", "log")))).as("io.etcdj.server.* but fileutil, osutil, log"));
-        add(rules, "`listen`", server("listen"), packages(concat(concat(MEMBER, STORAGE), RAFT)));
-        add(rules, "`proxy`", server("proxy"),
-                packages(concat(concat(MEMBER, STORAGE), concat(RAFT, server("auth", "lease", "membership", "watch")))));
-        add(rules, "`slowlog`", server("slowlog"), packages(concat(concat(MEMBER, STORAGE), RAFT)));
+                allBut("io.etcdj.server..", server("fileutil", "osutil", "log")));
+        add(rules, "`listen`", server("listen"), packages(MEMBER, STORAGE, RAFT));
+        add(rules, "`proxy`", server("proxy"), packages(MEMBER, STORAGE, RAFT, server("auth", "lease", "membership", "watch")));
+        add(rules, "`slowlog`", server("slowlog"), packages(MEMBER, STORAGE, RAFT));
         return Map.copyOf(rules);
     }
 
-    private static Map<String, String> breaches(Object... whyAndWhich) {
-        Map<String, String> all = new LinkedHashMap<>();
-        for (int i = 0; i < whyAndWhich.length; i += 2) {
-            for (Object breach : (List<?>) whyAndWhich[i + 1]) {
-                String[] ends = ((String) breach).split(" -> ");
-                all.put(SERVER + ends[0] + " -> " + SERVER + ends[1], (String) whyAndWhich[i]);
-            }
+    private static Map<String, String> knownBreaches() {
+        Map<String, String> breaches = new LinkedHashMap<>();
+        known(breaches, "the server reads the caller from gRPC's Context through api.Callers; the split passes caller and"
+                        + " deadline from api into the core as arguments (issue 27 item 2)",
+                "etcdserver.EtcdServer -> api.Callers", "etcdserver.KvOps -> api.Callers", "etcdserver.AuthOps -> api.Callers");
+        known(breaches, "api's watch streams hold the concrete watch hub: WatchOperations is to offer api-owned interfaces (a"
+                        + " watch created from a key range, start revision and filters, delivering events and compactions to an"
+                        + " api-owned sink; progress listeners), implemented by etcdserver's WatchOps over watch.WatchHub",
+                "api.WatchOperations -> watch.WatchHub", "api.WatchOperations -> watch.ProgressNotifier",
+                "api.WatchStream -> watch.WatchHub", "api.WatchStream -> watch.Watcher", "api.WatchStream -> watch.WatchSink",
+                "api.WatchStream -> watch.ProgressNotifier", "api.Recipes -> watch.WatchHub", "api.Recipes -> watch.Watcher",
+                "api.Recipes -> watch.WatchSink");
+        known(breaches, "auth builds its token provider from the flags' record and throws the flags' exception; EtcdServer.open"
+                        + " (the bootstrap) is to hand auth its token settings in auth's own terms and turn auth's error into"
+                        + " the ConfigException",
+                "auth.Tokens -> config.AuthOptions", "auth.Tokens -> config.ConfigException");
+        return Map.copyOf(breaches);
+    }
+
+    /** {@code which}: "origin -> target", classes named from below io.etcdj.server. */
+    private static void known(Map<String, String> into, String why, String... which) {
+        for (String breach : which) {
+            String[] ends = breach.split(" -> ");
+            into.put(SERVER + ends[0] + " -> " + SERVER + ends[1], why);
         }
-        return Map.copyOf(all);
     }
 
     static Set<String> usedBreaches() {
@@ -181,17 +184,19 @@ final class PackageRules {
         return dollar < 0 ? name : name.substring(0, dollar);
     }
 
-    private static DescribedPredicate<JavaClass> packages(String... patterns) {
+    /** Classes in any of the package patterns of {@code groups}. */
+    private static DescribedPredicate<JavaClass> packages(String[]... groups) {
+        String[] patterns = Stream.of(groups).flatMap(Stream::of).toArray(String[]::new);
         return resideInAnyPackage(patterns).as(String.join(", ", patterns));
+    }
+
+    /** Classes in {@code within} but not in {@code allowed}. */
+    private static DescribedPredicate<JavaClass> allBut(String within, String... allowed) {
+        return resideInAPackage(within).and(DescribedPredicate.not(resideInAnyPackage(allowed)))
+                .as(within + " but " + String.join(", ", allowed));
     }
 
     private static String[] server(String... names) {
         return Arrays.stream(names).map(n -> SERVER + n + "..").toArray(String[]::new);
-    }
-
-    private static String[] concat(String[] a, String[] b) {
-        String[] all = Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, all, a.length, b.length);
-        return all;
     }
 }
