@@ -30,9 +30,6 @@ import java.util.function.LongSupplier;
  * <p>Time comes from an injected nanosecond clock so tests control it.
  */
 public final class Lessor {
-    /** etcd's MaxLeaseTTL: about 285 years. */
-    public static final long MAX_TTL_SECONDS = 9_000_000_000L;
-
     private final ConcurrentHashMap<Long, Lease> leases = new ConcurrentHashMap<>();
     private final LongSupplier clock;
     private final io.etcdj.server.metrics.LeaseMetrics metrics;
