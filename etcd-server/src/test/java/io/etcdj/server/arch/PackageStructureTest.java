@@ -13,9 +13,12 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
@@ -34,6 +37,8 @@ class PackageStructureTest {
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .importPackages("io.etcdj.server", "io.etcdj.raft");
     private static final Path SERVER_MD = Path.of("../docs/server.md");
+    /** A class named with its package (an import, a static import, a qualified name in code). */
+    private static final Pattern QUALIFIED_NAME = Pattern.compile("io\\.etcdj\\.[a-z][a-z0-9.]*\\.[A-Z]\\w*");
 
     /** Each row of the table, checked by the rule of the same name. */
     @TestFactory
@@ -71,6 +76,33 @@ class PackageStructureTest {
         Set<String> unused = new TreeSet<>(PackageRules.KNOWN_BREACHES.keySet());
         unused.removeAll(PackageRules.usedBreaches());
         assertTrue(unused.isEmpty(), "PackageRules.KNOWN_BREACHES that the code no longer has (remove them): " + unused);
+    }
+
+    /**
+     * The rows hold for the sources too: a class used only for a constant leaves no trace in the
+     * bytecode (javac copies the value), so the sources are searched for the classes they name.
+     */
+    @Test
+    void noSourceNamesAClassItsRowForbids() throws IOException {
+        List<String> breaches = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".java") && !f.endsWith("package-info.java")).toList()) {
+                String name = Path.of("src/main/java").relativize(file).toString().replace('/', '.').replaceAll("\\.java$", "");
+                if (!SERVER.contain(name)) {
+                    continue;
+                }
+                JavaClass origin = SERVER.get(name);
+                Matcher named = QUALIFIED_NAME.matcher(Files.readString(file));
+                while (named.find()) {
+                    if (SERVER.contain(named.group())) {
+                        for (String row : PackageRules.rowsBrokenBy(origin, SERVER.get(named.group()))) {
+                            breaches.add(file + " names " + named.group() + ": row " + row);
+                        }
+                    }
+                }
+            }
+        }
+        assertTrue(breaches.isEmpty(), "sources that name what their row of docs/server.md's table forbids: " + breaches);
     }
 
     @Test
