@@ -4,11 +4,7 @@ import io.etcdj.server.config.ConfigException;
 import io.etcdj.server.config.FlagParser;
 import io.etcdj.server.config.ServerConfig;
 import io.etcdj.server.embed.Member;
-import io.etcdj.server.etcdserver.Failpoints;
-import io.etcdj.server.etcdserver.MemberContext;
 import io.etcdj.server.log.Log;
-import io.etcdj.server.log.LogSink;
-import io.etcdj.server.metrics.Metrics;
 import io.etcdj.server.osutil.Interrupts;
 import io.etcdj.server.version.Versions;
 import java.io.IOException;
@@ -92,16 +88,6 @@ public final class Main {
             LOG.info("recognized and used environment variable", "variable-name", env.substring(0, env.indexOf('=')),
                     "variable-value", env.substring(env.indexOf('=') + 1));
         }
-        // read once, at start: this member's failpoints (docs/testing.md)
-        MemberContext context;
-        try {
-            // the member writes where the flags said the process writes
-            LogSink logs = Log.processSink();
-            context = new MemberContext(new Metrics(), Failpoints.fromEnvironment(logs.logger("etcdserver/failpoints")), logs);
-        } catch (IllegalArgumentException e) {
-            System.err.println("etcd: " + e.getMessage());
-            return 1;
-        }
         CountDownLatch stop = new CountDownLatch(1);
         java.util.concurrent.atomic.AtomicBoolean fatal = new java.util.concurrent.atomic.AtomicBoolean();
         // handled from before the start, as etcd: a signal during start-up ends the process by that signal too
@@ -116,7 +102,8 @@ public final class Main {
         }, "shutdown");
         Member member;
         try {
-            member = Member.start(cfg, context, () -> {
+            // the member writes where the flags said the process writes
+            member = Member.start(cfg, Log.processSink(), () -> {
                 fatal.set(true);
                 stop.countDown();
             });

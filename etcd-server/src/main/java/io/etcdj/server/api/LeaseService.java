@@ -12,12 +12,14 @@ import io.etcdj.api.etcdserverpb.LeaseRevokeResponse;
 import io.etcdj.api.etcdserverpb.LeaseTimeToLiveRequest;
 import io.etcdj.api.etcdserverpb.LeaseTimeToLiveResponse;
 import io.etcdj.server.error.EtcdError;
-import io.etcdj.server.lease.Lessor;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 
 /** etcd's Lease service: grant and revoke through Raft; renewals and TTL queries on the leader. */
 public final class LeaseService extends LeaseGrpc.LeaseImplBase {
+    /** etcd's MaxLeaseTTL (about 285 years): a grant asking for more is refused before it reaches the member. */
+    private static final long MAX_TTL_SECONDS = 9_000_000_000L;
+
     private final LeaseOperations leases;
 
     public LeaseService(LeaseOperations leases) {
@@ -27,7 +29,7 @@ public final class LeaseService extends LeaseGrpc.LeaseImplBase {
     @Override
     public void leaseGrant(LeaseGrantRequest r, StreamObserver<LeaseGrantResponse> out) {
         Replies.async(() -> {
-            if (r.getTTL() > Lessor.MAX_TTL_SECONDS) {
+            if (r.getTTL() > MAX_TTL_SECONDS) {
                 throw EtcdError.LEASE_TTL_TOO_LARGE.exception();
             }
             return leases.grant(r);

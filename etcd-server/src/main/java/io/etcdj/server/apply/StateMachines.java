@@ -39,8 +39,8 @@ public final class StateMachines implements AutoCloseable {
     private StateMachines(Backend backend, long quotaBytes, LongSupplier nanoClock, long minLeaseTtl, Metrics metrics,
                           LogSink logs) {
         this.backend = backend;
-        this.store = MvccStore.open(backend, metrics, logs);
-        this.lessor = new Lessor(nanoClock, minLeaseTtl, metrics);
+        this.store = MvccStore.open(backend, metrics.mvcc, logs);
+        this.lessor = new Lessor(nanoClock, minLeaseTtl, metrics.leases);
         this.membership = new Membership(metrics.v2store);
         this.alarms = new AlarmStore();
         this.auth = new AuthStore(new SimpleTokens(nanoClock, 300));
@@ -84,11 +84,11 @@ public final class StateMachines implements AutoCloseable {
 
     /**
      * A member's state machines, counting into its {@code metrics}, logging to its {@code logs};
-     * {@code unsafeNoFsync}: see {@link Backend#open(Path, long, Metrics, LogSink, boolean)}.
+     * {@code unsafeNoFsync}: see {@link Backend#open(Path, long, io.etcdj.server.metrics.BackendMetrics, LogSink, boolean)}.
      */
     public static StateMachines open(Path dbFile, long quotaBytes, LongSupplier nanoClock, long minLeaseTtl, Metrics metrics,
                                      LogSink logs, boolean unsafeNoFsync) {
-        return new StateMachines(Backend.open(dbFile, quotaBytes, metrics, logs, unsafeNoFsync), quotaBytes, nanoClock,
+        return new StateMachines(Backend.open(dbFile, quotaBytes, metrics.backend, logs, unsafeNoFsync), quotaBytes, nanoClock,
                 minLeaseTtl, metrics, logs);
     }
 

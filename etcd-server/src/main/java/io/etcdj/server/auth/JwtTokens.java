@@ -13,6 +13,7 @@ import com.nimbusds.jose.crypto.RSASSASigner;
 import com.nimbusds.jose.crypto.RSASSAVerifier;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
+import io.etcdj.cli.GoValues;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
@@ -105,8 +106,8 @@ public final class JwtTokens implements TokenProvider {
 
     private static Duration parseTtl(String s) {
         try {
-            return io.etcdj.server.config.Durations.parse(s, "auth-token ttl");
-        } catch (io.etcdj.server.config.ConfigException e) {
+            return GoValues.parseDuration(s);
+        } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("jwt: invalid ttl " + s, e);
         }
     }

@@ -3,7 +3,7 @@ package io.etcdj.server.backend;
 import io.etcdj.server.fileutil.Fsync;
 import io.etcdj.server.log.Log;
 import io.etcdj.server.log.LogSink;
-import io.etcdj.server.metrics.Metrics;
+import io.etcdj.server.metrics.BackendMetrics;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -81,9 +81,9 @@ public final class Backend implements AutoCloseable {
     private int commitsSinceRefresh;
     private long refreshedAtNanos;
     /** The member's instruments (open read transactions, commit durations). */
-    private final Metrics metrics;
+    private final BackendMetrics metrics;
 
-    private Backend(Path file, long mapSize, Metrics metrics, LogSink logs, boolean unsafeNoFsync) {
+    private Backend(Path file, long mapSize, BackendMetrics metrics, LogSink logs, boolean unsafeNoFsync) {
         this.log = logs.logger("backend");
         this.file = file;
         this.metrics = metrics;
@@ -96,20 +96,20 @@ public final class Backend implements AutoCloseable {
      * a little larger so that deletes and compaction still work once the quota alarm is raised.
      */
     public static Backend open(Path file, long quotaBytes) {
-        return open(file, quotaBytes, new Metrics(), Log.processSink());
+        return open(file, quotaBytes, BackendMetrics.unexported(), Log.processSink());
     }
 
     /** As {@link #open(Path, long)}, for a member: counting into its {@code metrics}, logging to its {@code logs}. */
-    public static Backend open(Path file, long quotaBytes, Metrics metrics, LogSink logs) {
+    public static Backend open(Path file, long quotaBytes, BackendMetrics metrics, LogSink logs) {
         return open(file, quotaBytes, metrics, logs, false);
     }
 
     /**
-     * As {@link #open(Path, long, Metrics, LogSink)}; with {@code unsafeNoFsync} (etcd 3.5's
+     * As {@link #open(Path, long, BackendMetrics, LogSink)}; with {@code unsafeNoFsync} (etcd 3.5's
      * {@code --unsafe-no-fsync}, which sets bbolt's NoSync) {@link #sync} does nothing, so a power
      * cut loses what was written since the file was opened, defragmented or replaced.
      */
-    public static Backend open(Path file, long quotaBytes, Metrics metrics, LogSink logs, boolean unsafeNoFsync) {
+    public static Backend open(Path file, long quotaBytes, BackendMetrics metrics, LogSink logs, boolean unsafeNoFsync) {
         Backend b = new Backend(file, quotaBytes + HEADROOM, metrics, logs, unsafeNoFsync);
         b.openEnv();
         return b;

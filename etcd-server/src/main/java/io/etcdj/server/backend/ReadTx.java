@@ -1,6 +1,6 @@
 package io.etcdj.server.backend;
 
-import io.etcdj.server.metrics.Metrics;
+import io.etcdj.server.metrics.BackendMetrics;
 import java.util.Map;
 import java.util.concurrent.locks.Lock;
 import org.lmdbjava.CursorIterable;
@@ -13,16 +13,16 @@ public class ReadTx implements AutoCloseable {
     final Txn<byte[]> txn;
     final Map<Bucket, Dbi<byte[]>> dbis;
     private final Lock envReadLock;
-    final Metrics metrics;
+    final BackendMetrics metrics;
     private boolean closed;
 
-    ReadTx(Txn<byte[]> txn, Map<Bucket, Dbi<byte[]>> dbis, Lock envReadLock, Metrics metrics) {
+    ReadTx(Txn<byte[]> txn, Map<Bucket, Dbi<byte[]>> dbis, Lock envReadLock, BackendMetrics metrics) {
         this.txn = txn;
         this.metrics = metrics;
         this.dbis = dbis;
         this.envReadLock = envReadLock;
         if (txn.isReadOnly()) {
-            metrics.openReadTxns.inc();
+            metrics.readTxnOpened();
         }
     }
 
@@ -56,7 +56,7 @@ public class ReadTx implements AutoCloseable {
         if (!closed) {
             closed = true;
             if (txn.isReadOnly()) {
-                metrics.openReadTxns.dec();
+                metrics.readTxnClosed();
             }
             try {
                 txn.close();

@@ -1,6 +1,6 @@
 package io.etcdj.server.backend;
 
-import io.etcdj.server.metrics.Metrics;
+import io.etcdj.server.metrics.BackendMetrics;
 import java.util.Map;
 import java.util.concurrent.locks.Lock;
 import org.lmdbjava.Dbi;
@@ -14,7 +14,7 @@ public final class WriteTx extends ReadTx {
     private final java.nio.file.Path file;
 
     WriteTx(Txn<byte[]> txn, Map<Bucket, Dbi<byte[]>> dbis, Lock envReadLock, Lock commitLock, Runnable onCommit,
-            java.nio.file.Path file, Metrics metrics) {
+            java.nio.file.Path file, BackendMetrics metrics) {
         super(txn, dbis, envReadLock, metrics);
         this.commitLock = commitLock;
         this.onCommit = onCommit;
@@ -40,7 +40,7 @@ public final class WriteTx extends ReadTx {
             } finally {
                 commitLock.unlock();
             }
-            metrics.backendCommitted(start);
+            metrics.committed(start);
             onCommit.run();
         } catch (RuntimeException e) {
             throw new BackendException("backend commit failed: " + WriteFailure.describe(file, e), e);

@@ -43,7 +43,9 @@ public record ServerConfig(
         TransportSecurity clientSecurity,
         TransportSecurity peerSecurity,
         TlsOptions tlsOptions,
-        MemberOptions options) {
+        MemberOptions options,
+        /** How the cluster is found when --initial-cluster does not say; {@link #initialCluster} is empty then. */
+        DiscoveryOptions discovery) {
 
     /** etcd's default space quota: 2 GiB. */
     public static final long DEFAULT_QUOTA = 2L << 30;
@@ -69,6 +71,16 @@ public record ServerConfig(
     /** --bcrypt-cost. */
     public int bcryptCost() {
         return options.auth().bcryptCost();
+    }
+
+    /** This config with the cluster that discovery found (see {@link DiscoveryOptions}). */
+    public ServerConfig withInitialCluster(Map<String, List<URI>> cluster) {
+        return new ServerConfig(name, dataDir, walDir, listenClientUrls, advertiseClientUrls, listenPeerUrls,
+                initialAdvertisePeerUrls, cluster, initialClusterStateNew, initialClusterToken, quotaBackendBytes,
+                maxRequestBytes, maxTxnOps, autoCompactionMode, autoCompactionRetention, snapshotCount, maxSnapshots, maxWals,
+                heartbeatMillis, electionMillis, strictReconfigCheck, preVote, forceNewCluster, unsafeNoFsync, logLevel,
+                logOutputs, logConsole, watchProgressNotifyInterval, snapshotCatchupEntries, clientSecurity, peerSecurity,
+                tlsOptions, options, DiscoveryOptions.NONE);
     }
 
     public long electionTicks() {
@@ -133,7 +145,7 @@ public record ServerConfig(
                 urls(all, "advertise-client-urls"),
                 urls(all, "listen-peer-urls"),
                 urls(all, "initial-advertise-peer-urls"),
-                initialCluster(bootstrapCluster(all, name, Path.of(dataDir))),
+                bootstrapCluster(all),
                 state.equals("new"),
                 clusterToken(all),
                 quota,
@@ -159,7 +171,8 @@ public record ServerConfig(
                 security(all, "peer-"),
                 TlsOptions.parse(all.get("cipher-suites"), all.get("tls-min-version"), all.get("tls-max-version"),
                         (int) positiveLong(all, "self-signed-cert-validity")),
-                options(all, resolver));
+                options(all, resolver),
+                discovery(all));
     }
 
     private static MemberOptions options(Map<String, String> all, FlagResolver resolver) throws ConfigException {
@@ -315,43 +328,17 @@ public record ServerConfig(
     }
 
     /**
-     * The --initial-cluster to bootstrap with: the flag, or what --discovery-srv finds (the
-     * default --initial-cluster gives way to discovery; an explicit one conflicts, as in etcd).
+     * --initial-cluster, or none when discovery is to find the cluster (the discovery flags checked
+     * first; an explicit --initial-cluster beside discovery conflicts, as in etcd).
      */
-    private static String bootstrapCluster(Map<String, String> all, String name, Path dataDir) throws ConfigException {
+    private static Map<String, List<URI>> bootstrapCluster(Map<String, String> all) throws ConfigException {
         DiscoveryFlags.validate(all);
-        String srv = all.get("discovery-srv");
-        String durl = all.get("discovery");
-        boolean v3 = DiscoveryFlags.v3(all);
-        if (srv.isEmpty() && durl.isEmpty() && !v3) {
-            return all.get("initial-cluster");
-        }
-        List<URI> advertised = urls(all, "initial-advertise-peer-urls");
-        if (!durl.isEmpty() || v3) {
-            String self = advertised.stream().map(u -> name + "=" + u).collect(java.util.stream.Collectors.joining(","));
-            String walDir = all.getOrDefault("wal-dir", "");
-            if (java.nio.file.Files.isDirectory(walDir.isEmpty() ? dataDir.resolve("member").resolve("wal") : Path.of(walDir))) {
-                // a member that already bootstrapped restarts from its log; the discovery token is not used again
-                return self;
-            }
-            long id = io.etcdj.server.membership.MemberIds.memberId(
-                    advertised.stream().map(URI::toString).toList(), clusterToken(all), null);
-            try {
-                if (v3) {
-                    io.etcdj.server.log.Log.get("etcdserver/bootstrap.go").info("Bootstrapping cluster using v3 discovery.");
-                    return io.etcdj.server.discovery.V3Discovery.join(DiscoveryFlags.v3Settings(all), id, self);
-                }
-                return io.etcdj.server.discovery.V2Discovery.join(durl, all.get("discovery-proxy"), id, self);
-            } catch (io.etcdj.server.discovery.DiscoveryException e) {
-                throw new ConfigException("failed to join discovery cluster (" + e.getMessage() + ")");
-            }
-        }
-        try {
-            return io.etcdj.server.discovery.SrvCluster.initialCluster(srv, all.getOrDefault("discovery-srv-name", ""),
-                    name, advertised);
-        } catch (io.etcdj.server.discovery.DiscoveryException e) {
-            throw new ConfigException("error setting up initial cluster: " + e.getMessage());
-        }
+        return discovery(all).any() ? Map.of() : initialCluster(all.get("initial-cluster"));
+    }
+
+    private static DiscoveryOptions discovery(Map<String, String> all) throws ConfigException {
+        return new DiscoveryOptions(all.get("discovery-srv"), all.getOrDefault("discovery-srv-name", ""), all.get("discovery"),
+                all.get("discovery-proxy"), DiscoveryFlags.v3(all) ? DiscoveryFlags.v3Settings(all) : null);
     }
 
     /**
@@ -368,7 +355,8 @@ public record ServerConfig(
         return all.get("initial-cluster-token");
     }
 
-    static Map<String, List<URI>> initialCluster(String s) throws ConfigException {
+    /** The cluster of an --initial-cluster value (name=peer URL, ...), its URLs checked. */
+    public static Map<String, List<URI>> initialCluster(String s) throws ConfigException {
         Map<String, List<URI>> out = new LinkedHashMap<>();
         for (String part : s.split(",")) {
             part = part.trim();

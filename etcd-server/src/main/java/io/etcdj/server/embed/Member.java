@@ -3,8 +3,11 @@ package io.etcdj.server.embed;
 import io.etcdj.server.config.ConfigException;
 import io.etcdj.server.config.ServerConfig;
 import io.etcdj.server.etcdserver.EtcdServer;
+import io.etcdj.server.etcdserver.Failpoints;
 import io.etcdj.server.etcdserver.MemberContext;
 import io.etcdj.server.log.Log;
+import io.etcdj.server.log.LogSink;
+import io.etcdj.server.metrics.Metrics;
 import io.etcdj.server.tls.MemberTls;
 import io.etcdj.server.tls.TlsStartupCheck;
 import io.etcdj.server.transport.PeerTransport;
@@ -31,6 +34,20 @@ public final class Member implements AutoCloseable {
     }
 
     /** Opens the data dir, starts Raft and the listeners; returns once clients can connect. */
+    /**
+     * Starts the member of the {@code etcd} command: a registry of its own, the failpoints of
+     * the environment (read once, at start; docs/testing.md), its lines to {@code logs}.
+     */
+    public static Member start(ServerConfig config, LogSink logs, Runnable onFatal) throws ConfigException, IOException {
+        MemberContext context;
+        try {
+            context = new MemberContext(new Metrics(), Failpoints.fromEnvironment(logs.logger("etcdserver/failpoints")), logs);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
+        }
+        return start(config, context, onFatal);
+    }
+
     public static Member start(ServerConfig config, MemberContext context, Runnable onFatal) throws ConfigException, IOException {
         Member m = new Member(config, context);
         Log log = m.log;
@@ -57,7 +74,9 @@ public final class Member implements AutoCloseable {
                 throw new Fatal(e.getMessage());
             }
         }
-        m.server = EtcdServer.open(config, context, onFatal, handler -> {
+        // as etcd's bootstrap: the cluster is looked up once the member is starting, not while flags are read
+        ServerConfig bootstrap = ClusterDiscovery.resolve(config, context.logs());
+        m.server = EtcdServer.open(bootstrap, context, onFatal, handler -> {
             PeerTransport peers = new PeerTransport(handler, context.metrics(), context.logs());
             try {
                 peers.useTls(tls.peerServer(), tls.peerClient());

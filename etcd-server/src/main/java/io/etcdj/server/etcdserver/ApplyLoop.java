@@ -65,7 +65,7 @@ final class ApplyLoop implements AutoCloseable {
 
     private final StateMachines sm;
     private final WatchHub hub;
-    private final Waiters waiters;
+    private final Waiters<ApplyResult> waiters;
     private final ReadBarrier reads;
     private final long memberId;
     private final Hooks hooks;
@@ -86,7 +86,7 @@ final class ApplyLoop implements AutoCloseable {
     private final Failpoints failpoints;
     private final SlowApplies slowApplies;
 
-    ApplyLoop(StateMachines sm, WatchHub hub, Waiters waiters, ReadBarrier reads, long memberId, Hooks hooks, Clock clock,
+    ApplyLoop(StateMachines sm, WatchHub hub, Waiters<ApplyResult> waiters, ReadBarrier reads, long memberId, Hooks hooks, Clock clock,
               Metrics metrics, Failpoints failpoints, SlowApplies slowApplies, io.etcdj.server.log.LogSink logs) {
         this.log = logs.logger("etcdserver/apply");
         this.sm = sm;
@@ -200,7 +200,7 @@ final class ApplyLoop implements AutoCloseable {
         }
         sm.backend.ensureRoom(bytes);
         WriteBatch wb = sm.store.openWriteBatch();
-        List<Done> done = new ArrayList<>();
+        List<Done<ApplyResult>> done = new ArrayList<>();
         long last = appliedIndex;
         long lastTerm = 0;
         long lastEntry = 0;
@@ -216,7 +216,7 @@ final class ApplyLoop implements AutoCloseable {
                         confChanged = true;
                         hooks.confChange(cc, wb, fresh);
                         if (fresh && cc.getId() != 0) {
-                            done.add(new Done(cc.getId(), ApplyResult.ok(null, wb.revision())));
+                            done.add(new Done<>(cc.getId(), ApplyResult.ok(null, wb.revision())));
                         }
                     } else if (fresh && !e.getData().isEmpty()) {
                         InternalRaftRequest r = parse(e);
@@ -228,7 +228,7 @@ final class ApplyLoop implements AutoCloseable {
                             overQuota = true;
                         }
                         if (r.getOrigin() == memberId) {
-                            done.add(new Done(r.getId(), res));
+                            done.add(new Done<>(r.getId(), res));
                         }
                     }
                     last = Math.max(last, e.getIndex());

@@ -87,7 +87,7 @@ final class Storage {
         Fsync.createDirectories(cfg.snapDir());
         WalOptions walOptions = WalOptions.builder().unsafeNoFsync(cfg.unsafeNoFsync()).maxWals(cfg.maxWals())
                 .fsyncDurationNanos(metrics.walFsync::observeNanos).writtenBytes(metrics.walWriteBytes::inc).build();
-        Snapshotter snapshotter = new Snapshotter(cfg.snapDir(), io.etcdj.server.wal.DiskIo.real(), metrics);
+        Snapshotter snapshotter = new Snapshotter(cfg.snapDir(), io.etcdj.server.wal.DiskIo.real(), metrics.snap);
         long minTtl = Lessor.minTtlSeconds(cfg.heartbeatMillis(), cfg.electionTicks());
         StateMachines sm = StateMachines.open(cfg.backendFile(), cfg.quotaBackendBytes(), clock::nanoTime, minTtl, metrics,
                 logs, cfg.unsafeNoFsync());

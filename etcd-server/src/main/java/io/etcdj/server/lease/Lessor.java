@@ -30,12 +30,9 @@ import java.util.function.LongSupplier;
  * <p>Time comes from an injected nanosecond clock so tests control it.
  */
 public final class Lessor {
-    /** etcd's MaxLeaseTTL: about 285 years. */
-    public static final long MAX_TTL_SECONDS = 9_000_000_000L;
-
     private final ConcurrentHashMap<Long, Lease> leases = new ConcurrentHashMap<>();
     private final LongSupplier clock;
-    private final io.etcdj.server.metrics.Metrics metrics;
+    private final io.etcdj.server.metrics.LeaseMetrics metrics;
     private final long minTtlSeconds;
     private volatile boolean primary;
     /** Where the leader's checkpoints go (the server proposes them); null while checkpoints are off. */
@@ -65,7 +62,7 @@ public final class Lessor {
         }
     }
 
-    public Lessor(LongSupplier nanoClock, long minTtlSeconds, io.etcdj.server.metrics.Metrics metrics) {
+    public Lessor(LongSupplier nanoClock, long minTtlSeconds, io.etcdj.server.metrics.LeaseMetrics metrics) {
         this.clock = nanoClock;
         this.metrics = metrics;
         this.minTtlSeconds = minTtlSeconds;
@@ -122,7 +119,7 @@ public final class Lessor {
         if (primary) {
             scheduleCheckpoint(lease);
         }
-        metrics.leaseGranted(lease.ttlSeconds());
+        metrics.granted(lease.ttlSeconds());
         return lease;
     }
 
@@ -133,7 +130,7 @@ public final class Lessor {
             throw EtcdError.LEASE_NOT_FOUND.exception();
         }
         tx.delete(Bucket.LEASE, Bytes.longBytes(id));
-        metrics.leaseRevoked.inc();
+        metrics.revoked();
         return lease;
     }
 
@@ -256,7 +253,7 @@ public final class Lessor {
                         LeaseCheckpoint.newBuilder().setID(id).setRemainingTTL(0)).build());
             }
             lease.refresh(clock.getAsLong(), 0);
-            metrics.leaseRenewed.inc();
+            metrics.renewed();
         }
         return lease.ttlSeconds();
     }

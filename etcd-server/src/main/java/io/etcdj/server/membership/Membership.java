@@ -36,7 +36,7 @@ public final class Membership {
 
     /** Members outside a running member (offline tools): counted nowhere anyone reads. */
     public Membership() {
-        this(new io.etcdj.server.metrics.Metrics().v2store);
+        this(V2StoreMetrics.unexported());
     }
 
     public long clusterId() {

@@ -53,22 +53,22 @@ public final class Metrics {
     public final Gauge defragInflight = gauge("etcd_disk_defrag_inflight",
             "Whether or not defrag is active on the member. 1 means active, 0 means not.");
     /** bbolt's commit phases; for LMDB: spill = writing the batch into the transaction, write = LMDB's commit. */
-    public final Timing backendCommitRebalance = seconds("etcd_debugging_disk_backend_commit_rebalance_duration_seconds",
+    final Timing backendCommitRebalance = seconds("etcd_debugging_disk_backend_commit_rebalance_duration_seconds",
             "The latency distributions of commit.rebalance called by bboltdb backend.", 0.001, 14);
-    public final Timing backendCommitSpill = seconds("etcd_debugging_disk_backend_commit_spill_duration_seconds",
+    final Timing backendCommitSpill = seconds("etcd_debugging_disk_backend_commit_spill_duration_seconds",
             "The latency distributions of commit.spill called by bboltdb backend.", 0.001, 14);
-    public final Timing backendCommitWrite = seconds("etcd_debugging_disk_backend_commit_write_duration_seconds",
+    final Timing backendCommitWrite = seconds("etcd_debugging_disk_backend_commit_write_duration_seconds",
             "The latency distributions of commit.write called by bboltdb backend.", 0.001, 14);
 
-    public final Timing snapFsync = seconds("etcd_snap_fsync_duration_seconds",
+    final Timing snapFsync = seconds("etcd_snap_fsync_duration_seconds",
             "The latency distributions of fsync called by snap.", 0.001, 14);
     public final Timing snapDbFsync = seconds("etcd_snap_db_fsync_duration_seconds",
             "The latency distributions of fsyncing .snap.db file", 0.001, 14);
     public final Timing snapDbSave = seconds("etcd_snap_db_save_total_duration_seconds",
             "The total latency distributions of v3 snapshot save", 0.1, 10);
-    public final Timing snapSaveMarshalling = seconds("etcd_debugging_snap_save_marshalling_duration_seconds",
+    final Timing snapSaveMarshalling = seconds("etcd_debugging_snap_save_marshalling_duration_seconds",
             "The marshalling cost distributions of save called by snapshot.", 0.001, 14);
-    public final Timing snapSaveTotal = seconds("etcd_debugging_snap_save_total_duration_seconds",
+    final Timing snapSaveTotal = seconds("etcd_debugging_snap_save_total_duration_seconds",
             "The total latency distributions of save called by snapshot.", 0.001, 14);
 
     /** Requests served, counted per request (etcd counts inside the store, per operation). */
@@ -76,7 +76,7 @@ public final class Metrics {
     public final Counter puts = counter("etcd_mvcc_put_total", "Total number of puts seen by this member.");
     public final Counter deletes = counter("etcd_mvcc_delete_total", "Total number of deletes seen by this member.");
     public final Counter txns = counter("etcd_mvcc_txn_total", "Total number of txns seen by this member.");
-    public final Gauge openReadTxns = gauge("etcd_mvcc_db_open_read_transactions",
+    final Gauge openReadTxns = gauge("etcd_mvcc_db_open_read_transactions",
             "The number of currently open read transactions");
     public final Timing hash = seconds("etcd_mvcc_hash_duration_seconds",
             "The latency distribution of storage hash operation.", 0.01, 15);
@@ -88,26 +88,31 @@ public final class Metrics {
     public final Gauge pendingEvents = gauge("etcd_debugging_mvcc_pending_events_total",
             "Total number of pending events to be sent.");
     public final Counter events = counter("etcd_debugging_mvcc_events_total", "Total number of events sent by this member.");
-    public final Counter compactionKeys = counter("etcd_debugging_mvcc_db_compaction_keys_total",
+    final Counter compactionKeys = counter("etcd_debugging_mvcc_db_compaction_keys_total",
             "Total number of db keys compacted.");
-    public final Histogram compactionPauseMs = histogram("etcd_debugging_mvcc_db_compaction_pause_duration_milliseconds",
+    final Histogram compactionPauseMs = histogram("etcd_debugging_mvcc_db_compaction_pause_duration_milliseconds",
             "Bucketed histogram of db compaction pause duration.", 1, 13);
-    public final Histogram compactionTotalMs = histogram("etcd_debugging_mvcc_db_compaction_total_duration_milliseconds",
+    final Histogram compactionTotalMs = histogram("etcd_debugging_mvcc_db_compaction_total_duration_milliseconds",
             "Bucketed histogram of db compaction total duration.", 100, 14);
-    public final Histogram indexCompactionPauseMs = histogram(
+    final Histogram indexCompactionPauseMs = histogram(
             "etcd_debugging_mvcc_index_compaction_pause_duration_milliseconds",
             "Bucketed histogram of index compaction pause duration.", 0.5, 14);
 
-    private final Counter leaseGranted = counter("etcd_debugging_lease_granted_total", "The total number of granted leases.");
-    public final Counter leaseRevoked = counter("etcd_debugging_lease_revoked_total", "The total number of revoked leases.");
-    public final Counter leaseRenewed = counter("etcd_debugging_lease_renewed_total",
+    final Counter leaseGranted = counter("etcd_debugging_lease_granted_total", "The total number of granted leases.");
+    final Counter leaseRevoked = counter("etcd_debugging_lease_revoked_total", "The total number of revoked leases.");
+    final Counter leaseRenewed = counter("etcd_debugging_lease_renewed_total",
             "The number of renewed leases seen by the leader.");
-    public final Histogram leaseTtl = histogram("etcd_debugging_lease_ttl_total", "Bucketed histogram of lease TTLs.", 1, 24);
+    final Histogram leaseTtl = histogram("etcd_debugging_lease_ttl_total", "Bucketed histogram of lease TTLs.", 1, 24);
     public final Counter leaseExpired = counter("etcd_debugging_server_lease_expired_total",
             "The total number of expired leases.");
 
     /** etcd's etcd_debugging_store_* families (membership operations). */
     public final V2StoreMetrics v2store = new V2StoreMetrics(this);
+    /** The instruments the storage packages count into, each given only its own (docs/server.md's package table). */
+    public final BackendMetrics backend = new BackendMetrics(this);
+    public final MvccMetrics mvcc = new MvccMetrics(this);
+    public final LeaseMetrics leases = new LeaseMetrics(this);
+    public final SnapMetrics snap = new SnapMetrics(this);
     /** go-grpc-prometheus' server families and etcd's client request counts, for the client port's interceptor. */
     public final GrpcMetrics.Families grpc = new GrpcMetrics.Families(this);
     /** etcd_network_* peer families. */
@@ -126,27 +131,10 @@ public final class Metrics {
         return exposition.render(server);
     }
 
-    /**
-     * A backend transaction committed (started at {@code startNanos}). LMDB has no separate
-     * rebalance and spill phases (it rebalances within each delete and writes its dirty pages in
-     * the commit): those two are observed as zero per commit, so their counts are the commits.
-     */
-    public void backendCommitted(long startNanos) {
-        backendCommitWrite.since(startNanos);
-        backendCommitSpill.observeNanos(0);
-        backendCommitRebalance.observeNanos(0);
-    }
-
     /** A put request of a key and value of {@code bytes} together. */
     public void put(int bytes) {
         puts.inc();
         totalPutSize.inc(bytes);
-    }
-
-    /** A lease granted with {@code ttlSeconds}. */
-    public void leaseGranted(long ttlSeconds) {
-        leaseGranted.inc();
-        leaseTtl.observe(ttlSeconds);
     }
 
     Counter counter(String name, String help, String... labels) {

@@ -23,6 +23,11 @@ public final class V2StoreMetrics {
         m.gauge("etcd_debugging_store_watchers", "Count of currently active watchers.");
     }
 
+    /** Instruments that count into a registry of their own, for membership records outside a member (tests, tools). */
+    public static V2StoreMetrics unexported() {
+        return new Metrics().v2store;
+    }
+
     /** A read of the membership records: {@code getRecursive} for all of them. */
     public void read(String action) {
         reads.labelValues(action).inc();

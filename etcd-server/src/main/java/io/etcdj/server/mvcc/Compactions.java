@@ -6,7 +6,7 @@ import io.etcdj.server.backend.Bytes;
 import io.etcdj.server.backend.MetaKeys;
 import io.etcdj.server.backend.WriteTx;
 import io.etcdj.server.log.Log;
-import io.etcdj.server.metrics.Metrics;
+import io.etcdj.server.metrics.MvccMetrics;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -52,9 +52,9 @@ final class Compactions {
     private volatile long epoch;
     /** Test hook: runs after each committed batch that did not finish the job. */
     volatile Runnable afterBatch = () -> { };
-    private final Metrics metrics;
+    private final MvccMetrics metrics;
 
-    Compactions(MvccStore store, Backend backend, Metrics metrics, io.etcdj.server.log.LogSink logs) {
+    Compactions(MvccStore store, Backend backend, MvccMetrics metrics, io.etcdj.server.log.LogSink logs) {
         this.log = logs.logger("mvcc");
         this.store = store;
         this.metrics = metrics;
@@ -168,7 +168,7 @@ final class Compactions {
         } finally {
             store.lockForIndex().unlock();
         }
-        metrics.indexCompactionPauseMs.observe((System.nanoTime() - start) / 1e6);
+        metrics.indexCompacted(start);
         CRC32C crc = new CRC32C();
         crc.update(Bucket.KEY.dbName().getBytes(StandardCharsets.UTF_8));
         byte[] end = Revision.startKey(rev + 1);
@@ -209,8 +209,7 @@ final class Compactions {
                 tx.close();
             }
             removed += drop.size();
-            metrics.compactionKeys.inc(drop.size());
-            metrics.compactionPauseMs.observe((System.nanoTime() - batchStart) / 1e6);
+            metrics.batchCompacted(drop.size(), batchStart);
             if (done) {
                 break;
             }
@@ -221,7 +220,7 @@ final class Compactions {
                 return false;
             }
         }
-        metrics.compactionTotalMs.observe((System.nanoTime() - start) / 1e6);
+        metrics.compacted(start);
         long hash = crc.getValue();
         if (job.prevCompleted()) {
             store.compactionHashes.add(new CompactionHashes.Entry(hash, job.prevCompactRev(), rev));

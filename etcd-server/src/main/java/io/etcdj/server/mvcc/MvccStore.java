@@ -37,7 +37,7 @@ public final class MvccStore {
     /** A compaction a previous run applied but did not finish, resumed by {@link #startBackgroundCompaction}. */
     private Compactions.Job interrupted;
 
-    private MvccStore(Backend backend, io.etcdj.server.metrics.Metrics metrics, io.etcdj.server.log.LogSink logs) {
+    private MvccStore(Backend backend, io.etcdj.server.metrics.MvccMetrics metrics, io.etcdj.server.log.LogSink logs) {
         this.log = logs.logger("mvcc");
         this.backend = backend;
         this.compactions = new Compactions(this, backend, metrics, logs);
@@ -45,11 +45,11 @@ public final class MvccStore {
 
     /** Opens the store over the backend, rebuilding the key index from the key bucket. */
     public static MvccStore open(Backend backend) {
-        return open(backend, new io.etcdj.server.metrics.Metrics(), io.etcdj.server.log.Log.processSink());
+        return open(backend, io.etcdj.server.metrics.MvccMetrics.unexported(), io.etcdj.server.log.Log.processSink());
     }
 
     /** As {@link #open(Backend)}, for a member: timing compactions into its {@code metrics}, logging to its {@code logs}. */
-    public static MvccStore open(Backend backend, io.etcdj.server.metrics.Metrics metrics, io.etcdj.server.log.LogSink logs) {
+    public static MvccStore open(Backend backend, io.etcdj.server.metrics.MvccMetrics metrics, io.etcdj.server.log.LogSink logs) {
         MvccStore s = new MvccStore(backend, metrics, logs);
         s.restore();
         return s;

@@ -2,7 +2,7 @@ package io.etcdj.server.snap;
 
 import io.etcdj.raftpb.Snapshot;
 import io.etcdj.raftpb.SnapshotMetadata;
-import io.etcdj.server.metrics.Metrics;
+import io.etcdj.server.metrics.SnapMetrics;
 import io.etcdj.server.wal.DiskFile;
 import io.etcdj.server.wal.DiskIo;
 import io.etcdj.server.wal.WalSnapshot;
@@ -25,18 +25,18 @@ public final class Snapshotter {
 
     private final Path dir;
     private final DiskIo io;
-    private final Metrics metrics;
+    private final SnapMetrics metrics;
 
     public Snapshotter(Path snapDir) {
         this(snapDir, DiskIo.real());
     }
 
     public Snapshotter(Path snapDir, DiskIo io) {
-        this(snapDir, io, new Metrics());
+        this(snapDir, io, SnapMetrics.unexported());
     }
 
     /** A member's snapshotter, timing its saves into the member's {@code metrics}. */
-    public Snapshotter(Path snapDir, DiskIo io, Metrics metrics) {
+    public Snapshotter(Path snapDir, DiskIo io, SnapMetrics metrics) {
         this.dir = snapDir;
         this.io = io;
         this.metrics = metrics;
@@ -63,15 +63,15 @@ public final class Snapshotter {
         try (DiskFile f = io.createTruncated(temp)) {
             long marshalling = System.nanoTime();
             ByteBuffer encoded = ByteBuffer.wrap(SnapshotFileFormat.encode(snapshot));
-            metrics.snapSaveMarshalling.since(marshalling);
+            metrics.marshalled(marshalling);
             f.write(encoded, 0);
             long fsync = System.nanoTime();
             f.sync();
-            metrics.snapFsync.since(fsync);
+            metrics.fsynced(fsync);
         }
         io.rename(temp, dir.resolve(name));
         io.syncDirectory(dir);
-        metrics.snapSaveTotal.since(start);
+        metrics.saved(start);
     }
 
     /**

@@ -1,6 +1,5 @@
 package io.etcdj.server.wait;
 
-import io.etcdj.server.apply.ApplyResult;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -24,16 +23,19 @@ import java.util.function.Supplier;
  * {@link #expire()} next runs (the server runs it on a timer). One sweep over the pending calls
  * replaces a timer task per call, which at thousands of writes a second filled the JDK's shared
  * delay queue with cancelled tasks.
+ *
+ * <p>{@code R} is what a call is answered with (the server's apply result): this package only
+ * hands it over and knows nothing of applying.
  */
-public final class Waiters {
+public final class Waiters<R> {
     /** A request this member proposed, applied with {@code result}. */
-    public record Done(long id, ApplyResult result) {
+    public record Done<R>(long id, R result) {
     }
 
-    private record Pending(CompletableFuture<ApplyResult> future, long deadlineNanos, Executor answerOn) {
+    private record Pending<R>(CompletableFuture<R> future, long deadlineNanos, Executor answerOn) {
     }
 
-    private final ConcurrentHashMap<Long, Pending> pending = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Long, Pending<R>> pending = new ConcurrentHashMap<>();
     private final Executor completer;
     private final LongSupplier clock;
     /** The executor of the registering thread's own loop, or null when it has none. */
@@ -59,40 +61,40 @@ public final class Waiters {
     }
 
     /** A call that waits without a deadline (it ends by {@link #complete} or {@link #failAll}). */
-    public CompletableFuture<ApplyResult> register(long id) {
+    public CompletableFuture<R> register(long id) {
         return register(id, Long.MAX_VALUE);
     }
 
     /** A call that fails with a {@link TimeoutException} once {@code timeoutNanos} have passed unanswered. */
-    public CompletableFuture<ApplyResult> register(long id, long timeoutNanos) {
-        CompletableFuture<ApplyResult> f = new CompletableFuture<>();
+    public CompletableFuture<R> register(long id, long timeoutNanos) {
+        CompletableFuture<R> f = new CompletableFuture<>();
         long now = clock.getAsLong();
         long deadline = timeoutNanos >= Long.MAX_VALUE - now ? Long.MAX_VALUE : now + timeoutNanos;
         Executor loop = callerLoop.get();
-        pending.put(id, new Pending(f, deadline, loop != null ? loop : completer));
+        pending.put(id, new Pending<>(f, deadline, loop != null ? loop : completer));
         return f;
     }
 
-    public void complete(long id, ApplyResult r) {
-        completeAll(List.of(new Done(id, r)));
+    public void complete(long id, R r) {
+        completeAll(List.of(new Done<>(id, r)));
     }
 
     /**
      * Answers the calls of an applied batch (ids nobody waits for here are skipped) with one task
      * per executor they are answered on.
      */
-    public void completeAll(List<Done> done) {
-        List<Answer> answers = new ArrayList<>(done.size());
-        for (Done d : done) {
-            Pending p = pending.remove(d.id());
+    public void completeAll(List<Done<R>> done) {
+        List<Answer<R>> answers = new ArrayList<>(done.size());
+        for (Done<R> d : done) {
+            Pending<R> p = pending.remove(d.id());
             if (p != null) {
-                answers.add(new Answer(p, d.result()));
+                answers.add(new Answer<>(p, d.result()));
             }
         }
         PerExecutor.run(answers, a -> a.call().answerOn(), a -> a.call().future().complete(a.result()));
     }
 
-    private record Answer(Pending call, ApplyResult result) {
+    private record Answer<R>(Pending<R> call, R result) {
     }
 
     /**
@@ -102,8 +104,8 @@ public final class Waiters {
     public int expire() {
         long now = clock.getAsLong();
         int n = 0;
-        for (Iterator<Map.Entry<Long, Pending>> it = pending.entrySet().iterator(); it.hasNext();) {
-            Pending p = it.next().getValue();
+        for (Iterator<Map.Entry<Long, Pending<R>>> it = pending.entrySet().iterator(); it.hasNext();) {
+            Pending<R> p = it.next().getValue();
             if (p.future().isDone()) {
                 it.remove();
             } else if (p.deadlineNanos() != Long.MAX_VALUE && p.deadlineNanos() - now <= 0) {
@@ -116,8 +118,8 @@ public final class Waiters {
     }
 
     public void failAll(Throwable t) {
-        for (Iterator<Pending> it = pending.values().iterator(); it.hasNext();) {
-            Pending p = it.next();
+        for (Iterator<Pending<R>> it = pending.values().iterator(); it.hasNext();) {
+            Pending<R> p = it.next();
             it.remove();
             p.future().completeExceptionally(t);
         }

@@ -50,14 +50,14 @@ class ApplyLoopTest {
     /** The member's log lines: the loop is given a sink of its own, as each member is. */
     private final List<String> logLines = new CopyOnWriteArrayList<>();
     private final io.etcdj.server.log.LogSink logs = io.etcdj.server.log.LogSink.to(logLines::add);
-    private Waiters waiters;
+    private Waiters<ApplyResult> waiters;
 
     @BeforeEach
     void open() {
         sm = StateMachines.open(dir.resolve("db"), 64L << 20, System::nanoTime, 2);
         hub = new WatchHub(sm.store);
         completer = Executors.newSingleThreadExecutor(r -> new Thread(r, "completer"));
-        waiters = new Waiters(completer);
+        waiters = new Waiters<>(completer);
         loop = new ApplyLoop(sm, hub, waiters, new ReadBarrier(completer), MEMBER, new ApplyLoop.Hooks() {
             @Override
             public void confChange(ConfChange cc, WriteBatch batch, boolean fresh) {

@@ -257,6 +257,13 @@ class RealEtcdctlIT {
         Etcdctl.Result putUnknown = ctl.run("put", "lease/x", "y", "--lease", "1234abcd");
         assertEquals(1, putUnknown.exitCode(), putUnknown.toString());
         assertTrue(putUnknown.stderr().contains("Error: etcdserver: requested lease not found"), putUnknown.toString());
+
+        // etcd's MaxLeaseTTL, 9000000000 s, is granted; one second more is refused (etcd 3.4's exit code and text)
+        assertTrue(ok("lease", "grant", "9000000000").stdout().endsWith(" granted with TTL(9000000000s)\n"));
+        Etcdctl.Result tooLong = ctl.run("lease", "grant", "9000000001");
+        assertEquals(1, tooLong.exitCode(), tooLong.toString());
+        assertTrue(tooLong.stderr().endsWith("Error: failed to grant lease (etcdserver: too large lease TTL)\n"),
+                tooLong.toString());
     }
 
     @Test

@@ -20,7 +20,7 @@ class WaitersTest {
     @Test
     void completesTheCallerOfARequestOnTheCompleterOnly() {
         List<Runnable> completions = new ArrayList<>();
-        Waiters w = new Waiters(completions::add);
+        Waiters<ApplyResult> w = new Waiters<>(completions::add);
         CompletableFuture<ApplyResult> mine = w.register(1);
         w.complete(2, ApplyResult.ok(null, 5)); // another member's request: nobody waits here
         assertEquals(0, completions.size());
@@ -35,11 +35,11 @@ class WaitersTest {
     @Test
     void aBatchIsAnsweredByOneTaskInOrder() {
         List<Runnable> completions = new ArrayList<>();
-        Waiters w = new Waiters(completions::add);
+        Waiters<ApplyResult> w = new Waiters<>(completions::add);
         CompletableFuture<ApplyResult> a = w.register(1, 1_000);
         CompletableFuture<ApplyResult> b = w.register(2, 1_000);
-        w.completeAll(List.of(new Waiters.Done(1, ApplyResult.ok(null, 10)), new Waiters.Done(9, ApplyResult.ok(null, 11)),
-                new Waiters.Done(2, ApplyResult.ok(null, 12))));
+        w.completeAll(List.of(new Waiters.Done<>(1, ApplyResult.ok(null, 10)), new Waiters.Done<>(9, ApplyResult.ok(null, 11)),
+                new Waiters.Done<>(2, ApplyResult.ok(null, 12))));
         assertEquals(1, completions.size(), "one hand-off for the batch");
         completions.get(0).run();
         assertEquals(10, a.join().revision());
@@ -52,7 +52,7 @@ class WaitersTest {
         List<Runnable> loopA = new ArrayList<>();
         List<Runnable> loopB = new ArrayList<>();
         Executor[] registering = {null};
-        Waiters w = new Waiters(completer::add, System::nanoTime, () -> registering[0]);
+        Waiters<ApplyResult> w = new Waiters<>(completer::add, System::nanoTime, () -> registering[0]);
         registering[0] = loopA::add;
         CompletableFuture<ApplyResult> a1 = w.register(1);
         CompletableFuture<ApplyResult> a2 = w.register(2);
@@ -61,8 +61,8 @@ class WaitersTest {
         registering[0] = null;
         CompletableFuture<ApplyResult> elsewhere = w.register(4);
 
-        w.completeAll(List.of(new Waiters.Done(1, ApplyResult.ok(null, 1)), new Waiters.Done(3, ApplyResult.ok(null, 3)),
-                new Waiters.Done(4, ApplyResult.ok(null, 4)), new Waiters.Done(2, ApplyResult.ok(null, 2))));
+        w.completeAll(List.of(new Waiters.Done<>(1, ApplyResult.ok(null, 1)), new Waiters.Done<>(3, ApplyResult.ok(null, 3)),
+                new Waiters.Done<>(4, ApplyResult.ok(null, 4)), new Waiters.Done<>(2, ApplyResult.ok(null, 2))));
         assertEquals(1, loopA.size(), "the two calls of loop A in one task");
         assertEquals(1, loopB.size());
         assertEquals(1, completer.size(), "a call made off any loop goes to the completer");
@@ -80,7 +80,7 @@ class WaitersTest {
     @Test
     void aCallNotAnsweredInTimeFailsWithATimeout() {
         AtomicLong now = new AtomicLong();
-        Waiters w = new Waiters(Runnable::run, now::get);
+        Waiters<ApplyResult> w = new Waiters<>(Runnable::run, now::get);
         CompletableFuture<ApplyResult> slow = w.register(1, 500);
         CompletableFuture<ApplyResult> unbounded = w.register(2);
         now.set(499);
@@ -97,7 +97,7 @@ class WaitersTest {
 
     @Test
     void failAllFailsWhatIsPending() {
-        Waiters w = new Waiters(Runnable::run);
+        Waiters<ApplyResult> w = new Waiters<>(Runnable::run);
         CompletableFuture<ApplyResult> f = w.register(3);
         w.failAll(new IllegalStateException("stopped"));
         assertTrue(f.isCompletedExceptionally());

@@ -1,0 +1,223 @@
+package io.etcdj.server.arch;
+
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.simpleName;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.simpleNameEndingWith;
+import static com.tngtech.archunit.lang.conditions.ArchConditions.callMethod;
+import static com.tngtech.archunit.lang.conditions.ArchConditions.never;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.Dependency;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+import java.io.File;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.RandomAccessFile;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.Timer;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.stream.Stream;
+
+/**
+ * One rule per row of docs/server.md's package table, keyed by the row's first cell as written
+ * there: the "must not touch" column as dependencies the row's packages must not have. A rule's
+ * description names the row, so a build broken by a new dependency says which row it breaks.
+ */
+final class PackageRules {
+    private static final String SERVER = "io.etcdj.server.";
+
+    /**
+     * Dependencies that break a row and can only be removed in a class another branch is
+     * rewriting (the server's split, issue 27 items 1 and 2): origin class, arrow, target class,
+     * mapped to what must change. The list can only shrink: a listed breach the code no longer has
+     * fails {@code PackageStructureTest.everyKnownBreachIsStillThere}.
+     */
+    static final Map<String, String> KNOWN_BREACHES = knownBreaches();
+
+    private static final Set<String> USED_BREACHES = ConcurrentHashMap.newKeySet();
+
+    /** Raft's core and its message types. */
+    private static final String[] RAFT = {"io.etcdj.raft..", "io.etcdj.raftpb.."};
+    /** The member's files: the backend and its formats, the WAL and snapshots, the offline tools. */
+    private static final String[] STORAGE = server("backend", "mvcc", "wal", "snap", "bbolt", "datadir");
+    /** The running member: its core, its start-up, its client and peer services, its applier. */
+    private static final String[] MEMBER = server("etcdserver", "embed", "api", "gateway", "transport", "apply");
+    private static final String[] GRPC_AND_HTTP = {"io.grpc..", "io.netty.handler.codec.http..", SERVER + "gateway.."};
+    /** The member's whole metrics registry and the Prometheus client: storage is handed its own instruments instead. */
+    private static final DescribedPredicate<JavaClass> REGISTRY = DescribedPredicate
+            .<JavaClass>describe("metrics.Metrics", c -> c.getName().equals(SERVER + "metrics.Metrics"))
+            .or(resideInAPackage("io.prometheus..")).as("the member's Metrics, the Prometheus client");
+    /** Starting threads or handing work to one. */
+    private static final DescribedPredicate<JavaClass> THREADS = belongToAnyOf(Thread.class, Executor.class,
+            ExecutorService.class, ScheduledExecutorService.class, Executors.class, ThreadFactory.class, ForkJoinPool.class,
+            Timer.class).as("threads and executors");
+
+    /** Each row's packages and what they must not depend on (the raft row's calls to the clock aside). */
+    private static final Map<String, Row> ROWS = new LinkedHashMap<>();
+
+    static final Map<String, ArchRule> ALL = rules();
+
+    private PackageRules() {
+    }
+
+    private static Map<String, ArchRule> rules() {
+        Map<String, ArchRule> rules = new LinkedHashMap<>();
+        add(rules, "`io.etcdj.server`", new String[] {"io.etcdj.server"}, allBut("io.etcdj.server..", "io.etcdj.server",
+                SERVER + "embed..", SERVER + "config..", SERVER + "log..", SERVER + "version..", SERVER + "osutil..",
+                SERVER + "proxy.."));
+        add(rules, "`embed`", server("embed"), packages(RAFT, STORAGE));
+        add(rules, "`etcdserver`", server("etcdserver"), packages(GRPC_AND_HTTP)
+                .or(resideInAPackage(SERVER + "api..").and(DescribedPredicate.not(simpleNameEndingWith("Operations"))))
+                .as("gRPC, HTTP, the gateway, api's classes but its *Operations interfaces"));
+        DescribedPredicate<JavaClass> raftForbidden = packages(new String[] {"io.etcdj.server..", "io.grpc..", "io.netty..",
+            "java.util.concurrent..", "java.net..", "java.nio.channels..", "java.nio.file..", "java.time.."})
+                .or(belongToAnyOf(Thread.class, Timer.class, File.class, FileInputStream.class, FileOutputStream.class,
+                        RandomAccessFile.class))
+                .as("the server, gRPC, Netty, threads and java.util.concurrent, sockets, files, java.time");
+        String[] raft = {"io.etcdj.raft.."};
+        ROWS.put("`raft` (module `raft`)", new Row(resideInAnyPackage(raft), raftForbidden));
+        rules.put("`raft` (module `raft`)", rule("`raft` (module `raft`)", raft, notDependOn(raftForbidden)
+                .and(never(callMethod(System.class, "nanoTime"))).and(never(callMethod(System.class, "currentTimeMillis")))));
+        add(rules, "`read`, `wait`", server("read", "wait"), packages(RAFT, server("apply", "etcdserver")));
+        add(rules, "`apply`", server("apply"), packages(RAFT).or(THREADS));
+        add(rules, "`auth`", server("auth"), packages(RAFT, MEMBER, new String[] {"io.grpc.."}, server("config")));
+        add(rules, "`mvcc`, `backend`", server("mvcc", "backend"), packages(RAFT).or(REGISTRY));
+        add(rules, "`lease`, `membership`, `watch`", server("lease", "membership", "watch"),
+                packages(GRPC_AND_HTTP, server("api")).or(REGISTRY));
+        add(rules, "`wal`, `snap`, `datadir`", server("wal", "snap", "datadir"), packages(MEMBER).or(REGISTRY));
+        add(rules, "`api`, `gateway`", server("api", "gateway"), packages(RAFT, STORAGE,
+                server("etcdserver", "embed", "apply", "transport", "lease", "watch", "membership", "read", "wait")));
+        add(rules, "`transport`", server("transport"), packages(server("etcdserver", "embed", "api", "gateway", "apply")));
+        add(rules, "`compactor`, `metrics`, `version`", server("compactor", "metrics", "version"), packages(MEMBER));
+        add(rules, "`config`, `log`, `error`, `tls`", server("config", "log", "error", "tls"),
+                packages(MEMBER, STORAGE, RAFT, server("listen"))
+                        .or(resideInAPackage(SERVER + "discovery..")
+                                .and(DescribedPredicate.not(simpleName("V3DiscoverySettings"))))
+                        .as("the member, storage, Raft, listeners, discovery but its settings record"));
+        add(rules, "`clock`", server("clock"), allBut("io.etcdj..", SERVER + "clock.."));
+        add(rules, "`discovery`", server("discovery"), packages(MEMBER, STORAGE, RAFT, server("config")));
+        add(rules, "`bbolt`", server("bbolt"), packages(MEMBER, RAFT).or(REGISTRY));
+        add(rules, "`fileutil`, `osutil`", server("fileutil", "osutil"),
+                allBut("io.etcdj.server..", server("fileutil", "osutil", "log")));
+        add(rules, "`listen`", server("listen"), packages(MEMBER, STORAGE, RAFT));
+        add(rules, "`proxy`", server("proxy"), packages(MEMBER, STORAGE, RAFT, server("auth", "lease", "membership", "watch")));
+        add(rules, "`slowlog`", server("slowlog"), packages(MEMBER, STORAGE, RAFT));
+        return Map.copyOf(rules);
+    }
+
+    private static Map<String, String> knownBreaches() {
+        Map<String, String> breaches = new LinkedHashMap<>();
+        known(breaches, "the server reads the caller from gRPC's Context through api.Callers; the split passes caller and"
+                        + " deadline from api into the core as arguments (issue 27 item 2)",
+                "etcdserver.EtcdServer -> api.Callers", "etcdserver.KvOps -> api.Callers", "etcdserver.AuthOps -> api.Callers");
+        known(breaches, "api's watch streams hold the concrete watch hub: WatchOperations is to offer api-owned interfaces (a"
+                        + " watch created from a key range, start revision and filters, delivering events and compactions to an"
+                        + " api-owned sink; progress listeners), implemented by etcdserver's WatchOps over watch.WatchHub",
+                "api.WatchOperations -> watch.WatchHub", "api.WatchOperations -> watch.ProgressNotifier",
+                "api.WatchStream -> watch.WatchHub", "api.WatchStream -> watch.Watcher", "api.WatchStream -> watch.WatchSink",
+                "api.WatchStream -> watch.ProgressNotifier", "api.Recipes -> watch.WatchHub", "api.Recipes -> watch.Watcher",
+                "api.Recipes -> watch.WatchSink");
+        known(breaches, "auth builds its token provider from the flags' record and throws the flags' exception; EtcdServer.open"
+                        + " (the bootstrap) is to hand auth its token settings in auth's own terms and turn auth's error into"
+                        + " the ConfigException",
+                "auth.Tokens -> config.AuthOptions", "auth.Tokens -> config.ConfigException");
+        return Map.copyOf(breaches);
+    }
+
+    /** {@code which}: "origin -> target", classes named from below io.etcdj.server. */
+    private static void known(Map<String, String> into, String why, String... which) {
+        for (String breach : which) {
+            String[] ends = breach.split(" -> ");
+            into.put(SERVER + ends[0] + " -> " + SERVER + ends[1], why);
+        }
+    }
+
+    static Set<String> usedBreaches() {
+        return USED_BREACHES;
+    }
+
+    private static void add(Map<String, ArchRule> rules, String row, String[] packagesOfRow,
+                            DescribedPredicate<JavaClass> forbidden) {
+        ROWS.put(row, new Row(resideInAnyPackage(packagesOfRow), forbidden));
+        rules.put(row, rule(row, packagesOfRow, notDependOn(forbidden)));
+    }
+
+    /**
+     * The rows {@code origin} breaks by naming {@code target}, known breaches aside: for what the
+     * bytecode does not show (a constant, which javac copies into the class that reads it).
+     */
+    static List<String> rowsBrokenBy(JavaClass origin, JavaClass target) {
+        if (KNOWN_BREACHES.containsKey(outermost(origin) + " -> " + outermost(target))) {
+            return List.of();
+        }
+        return ROWS.entrySet().stream().filter(r -> r.getValue().packages().test(origin) && r.getValue().forbidden().test(target))
+                .map(Map.Entry::getKey).toList();
+    }
+
+    private record Row(DescribedPredicate<JavaClass> packages, DescribedPredicate<JavaClass> forbidden) {
+    }
+
+    /** The row's rule; the test names it after the row with the table's "must not touch" text. */
+    private static ArchRule rule(String row, String[] packagesOfRow, ArchCondition<JavaClass> condition) {
+        return classes().that().resideInAnyPackage(packagesOfRow).should(condition).as("docs/server.md, row " + row);
+    }
+
+    private static ArchCondition<JavaClass> notDependOn(DescribedPredicate<JavaClass> forbidden) {
+        return new ArchCondition<>("not depend on " + forbidden.getDescription()) {
+            @Override
+            public void check(JavaClass origin, ConditionEvents events) {
+                for (Dependency d : origin.getDirectDependenciesFromSelf()) {
+                    JavaClass target = d.getTargetClass().getBaseComponentType();
+                    if (!forbidden.test(target)) {
+                        continue;
+                    }
+                    String breach = outermost(d.getOriginClass()) + " -> " + outermost(target);
+                    if (KNOWN_BREACHES.containsKey(breach)) {
+                        USED_BREACHES.add(breach);
+                    } else {
+                        events.add(SimpleConditionEvent.violated(d, d.getDescription()));
+                    }
+                }
+            }
+        };
+    }
+
+    private static String outermost(JavaClass c) {
+        String name = c.getName();
+        int dollar = name.indexOf('$');
+        return dollar < 0 ? name : name.substring(0, dollar);
+    }
+
+    /** Classes in any of the package patterns of {@code groups}. */
+    private static DescribedPredicate<JavaClass> packages(String[]... groups) {
+        String[] patterns = Stream.of(groups).flatMap(Stream::of).toArray(String[]::new);
+        return resideInAnyPackage(patterns).as(String.join(", ", patterns));
+    }
+
+    /** Classes in {@code within} but not in {@code allowed}. */
+    private static DescribedPredicate<JavaClass> allBut(String within, String... allowed) {
+        return resideInAPackage(within).and(DescribedPredicate.not(resideInAnyPackage(allowed)))
+                .as(within + " but " + String.join(", ", allowed));
+    }
+
+    private static String[] server(String... names) {
+        return Arrays.stream(names).map(n -> SERVER + n + "..").toArray(String[]::new);
+    }
+}
