@@ -19,7 +19,8 @@ _qualified = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_qualified)
 code_mask = _qualified.code_mask
 
-TYPE_WORD = re.compile(r'\b(class|interface|enum|record)\b')
+# a type declaration's keyword and name (not `Foo.class`, nor a method called record)
+TYPE_WORD = re.compile(r'(?<![.\w])(?:(?:class|interface|enum)\s+\w+|record\s+\w+\s*[(<])')
 
 
 def members(code, start, end):
@@ -59,7 +60,7 @@ def members(code, start, end):
 def classify(head, has_body):
     text = re.sub(r'@\w+(\.\w+)*(\s*\([^)]*\))?', ' ', head).strip()  # annotations
     if has_body:
-        if TYPE_WORD.search(text.split('(')[0]):
+        if TYPE_WORD.search(text):
             return 'type'
         if text in ('', 'static'):
             return 'init'
@@ -78,7 +79,7 @@ def class_bodies(code):
             stack.append(i)
         elif c == '}' and stack:
             o = stack.pop()
-            head = code[max(0, o - 400):o]
+            head = code[max(0, o - 5000):o]
             head = head[max(head.rfind(';'), head.rfind('}'), head.rfind('{')) + 1:]
             if TYPE_WORD.search(head) or anonymous_class(code, o):
                 bodies.append((o, i, re.search(r'\benum\b', head) is not None))
