@@ -10,6 +10,7 @@ import io.etcdj.api.etcdserverpb.WatchGrpc;
 import io.etcdj.api.v3electionpb.ElectionGrpc;
 import io.etcdj.api.v3lockpb.LockGrpc;
 import io.grpc.ChannelCredentials;
+import io.grpc.ConnectivityState;
 import io.grpc.Context;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
@@ -22,7 +23,12 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -130,7 +136,7 @@ public final class EtcdClient implements AutoCloseable {
             byte[] key;
             try {
                 key = PemPrivateKeys.pkcs8Pem(tls.keyFile());
-            } catch (java.nio.file.NoSuchFileException e) {
+            } catch (NoSuchFileException e) {
                 throw new TlsFilesException("open " + tls.keyFile() + ": no such file or directory", e);
             } catch (IOException e) {
                 throw new TlsFilesException("tls: failed to parse private key", e);
@@ -143,7 +149,7 @@ public final class EtcdClient implements AutoCloseable {
             } catch (IOException e) {
                 throw new TlsFilesException("tls: failed to find any PEM data in certificate input", e);
             }
-            try (var cert = open(tls.certFile()); var k = new java.io.ByteArrayInputStream(key)) {
+            try (var cert = open(tls.certFile()); var k = new ByteArrayInputStream(key)) {
                 b.keyManager(cert, k);
             } catch (IOException | IllegalArgumentException e) {
                 throw new TlsFilesException("tls: private key does not match public key", e);
@@ -153,10 +159,10 @@ public final class EtcdClient implements AutoCloseable {
     }
 
     /** Opens a TLS file, failing with Go's text when it is missing. */
-    private static java.io.InputStream open(java.nio.file.Path file) {
+    private static InputStream open(Path file) {
         try {
-            return java.nio.file.Files.newInputStream(file);
-        } catch (java.nio.file.NoSuchFileException e) {
+            return Files.newInputStream(file);
+        } catch (NoSuchFileException e) {
             throw new TlsFilesException("open " + file + ": no such file or directory", e);
         } catch (IOException e) {
             throw new TlsFilesException("open " + file + ": " + e.getMessage(), e);
@@ -339,7 +345,7 @@ public final class EtcdClient implements AutoCloseable {
     /** Replaces gRPC-Java's deadline text by what Go's balancer reports when no endpoint is usable. */
     private Status describe(Status status) {
         if (status.getCode() == Status.Code.DEADLINE_EXCEEDED
-                && channel.getState(false) == io.grpc.ConnectivityState.TRANSIENT_FAILURE) {
+                && channel.getState(false) == ConnectivityState.TRANSIENT_FAILURE) {
             return status.withDescription("latest balancer error: all SubConns are in TransientFailure");
         }
         if (status.getCode() == Status.Code.DEADLINE_EXCEEDED) {

@@ -1,6 +1,7 @@
 package io.etcdj.client;
 
 import io.grpc.Status;
+import java.util.Locale;
 
 /** gRPC status code names as Go spells them ("NotFound", "OutOfRange"), for messages that mirror Go's. */
 public final class GoStatusNames {
@@ -14,7 +15,7 @@ public final class GoStatusNames {
         }
         StringBuilder b = new StringBuilder();
         for (String part : code.name().split("_")) {
-            b.append(part.charAt(0)).append(part.substring(1).toLowerCase(java.util.Locale.ROOT));
+            b.append(part.charAt(0)).append(part.substring(1).toLowerCase(Locale.ROOT));
         }
         return b.toString();
     }

@@ -5,6 +5,14 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.security.Signature;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateFactory;
+import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.Base64;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -62,32 +70,32 @@ public final class PemPrivateKeys {
      * signs what the certificate's public key verifies. Returns null when they match, else Go's text.
      */
     public static String mismatch(Path certFile, byte[] pkcs8Pem) throws IOException {
-        java.security.PublicKey pub;
+        PublicKey pub;
         try (var in = Files.newInputStream(certFile)) {
-            pub = java.security.cert.CertificateFactory.getInstance("X.509").generateCertificate(in).getPublicKey();
-        } catch (java.security.cert.CertificateException e) {
+            pub = CertificateFactory.getInstance("X.509").generateCertificate(in).getPublicKey();
+        } catch (CertificateException e) {
             throw new IOException("failed to find any PEM data in certificate input", e);
         }
         String pem = new String(pkcs8Pem, StandardCharsets.US_ASCII).replaceAll("-----[A-Z ]+-----", "").trim();
-        java.security.spec.PKCS8EncodedKeySpec spec = new java.security.spec.PKCS8EncodedKeySpec(Base64.getMimeDecoder().decode(pem));
-        java.security.PrivateKey key;
+        PKCS8EncodedKeySpec spec = new PKCS8EncodedKeySpec(Base64.getMimeDecoder().decode(pem));
+        PrivateKey key;
         try {
-            key = java.security.KeyFactory.getInstance(pub.getAlgorithm()).generatePrivate(spec);
-        } catch (java.security.GeneralSecurityException e) {
+            key = KeyFactory.getInstance(pub.getAlgorithm()).generatePrivate(spec);
+        } catch (GeneralSecurityException e) {
             return "tls: private key type does not match public key type";
         }
         try {
             String alg = pub.getAlgorithm().equals("EC") ? "SHA256withECDSA" : "SHA256with" + pub.getAlgorithm();
             byte[] probe = "etcdctl key pair check".getBytes(StandardCharsets.US_ASCII);
-            java.security.Signature signer = java.security.Signature.getInstance(alg);
+            Signature signer = Signature.getInstance(alg);
             signer.initSign(key);
             signer.update(probe);
             byte[] sig = signer.sign();
-            java.security.Signature verifier = java.security.Signature.getInstance(alg);
+            Signature verifier = Signature.getInstance(alg);
             verifier.initVerify(pub);
             verifier.update(probe);
             return verifier.verify(sig) ? null : "tls: private key does not match public key";
-        } catch (java.security.GeneralSecurityException e) {
+        } catch (GeneralSecurityException e) {
             return "tls: private key does not match public key";
         }
     }

@@ -11,7 +11,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyFactory;
 import java.security.PrivateKey;
+import java.security.interfaces.ECPrivateKey;
+import java.security.interfaces.RSAPrivateCrtKey;
 import java.security.spec.PKCS8EncodedKeySpec;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -26,7 +29,7 @@ class PemPrivateKeysTest {
 
     private Path openssl(String out, String... args) throws Exception {
         Path file = dir.resolve(out);
-        List<String> cmd = new java.util.ArrayList<>(List.of("openssl"));
+        List<String> cmd = new ArrayList<>(List.of("openssl"));
         cmd.addAll(List.of(args));
         cmd.addAll(List.of("-out", file.toString()));
         Process p;
@@ -55,8 +58,8 @@ class PemPrivateKeysTest {
         Path pkcs8 = openssl("rsa8.pem", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048");
         Path pkcs1 = openssl("rsa1.pem", "rsa", "-traditional", "-in", pkcs8.toString());
         assertTrue(Files.readString(pkcs1).contains("BEGIN RSA PRIVATE KEY"));
-        var want = (java.security.interfaces.RSAPrivateCrtKey) load(Files.readAllBytes(pkcs8), "RSA");
-        var got = (java.security.interfaces.RSAPrivateCrtKey) load(PemPrivateKeys.pkcs8Pem(pkcs1), "RSA");
+        var want = (RSAPrivateCrtKey) load(Files.readAllBytes(pkcs8), "RSA");
+        var got = (RSAPrivateCrtKey) load(PemPrivateKeys.pkcs8Pem(pkcs1), "RSA");
         assertEquals(want.getModulus(), got.getModulus());
         assertEquals(want.getPrivateExponent(), got.getPrivateExponent());
     }
@@ -67,8 +70,8 @@ class PemPrivateKeysTest {
         String text = Files.readString(sec1);
         assertTrue(text.contains("BEGIN EC PARAMETERS") && text.contains("BEGIN EC PRIVATE KEY"), text);
         Path pkcs8 = openssl("ec8.pem", "pkcs8", "-topk8", "-nocrypt", "-in", sec1.toString());
-        var want = (java.security.interfaces.ECPrivateKey) load(Files.readAllBytes(pkcs8), "EC");
-        var got = (java.security.interfaces.ECPrivateKey) load(PemPrivateKeys.pkcs8Pem(sec1), "EC");
+        var want = (ECPrivateKey) load(Files.readAllBytes(pkcs8), "EC");
+        var got = (ECPrivateKey) load(PemPrivateKeys.pkcs8Pem(sec1), "EC");
         assertEquals(want.getS(), got.getS());
         assertEquals(want.getParams().getCurve(), got.getParams().getCurve());
     }

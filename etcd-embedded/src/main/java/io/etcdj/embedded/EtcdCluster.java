@@ -3,8 +3,11 @@ package io.etcdj.embedded;
 import io.etcdj.certs.ClusterCertificates;
 import io.etcdj.certs.ClusterTlsLayout;
 import io.etcdj.certs.TlsFiles;
+import io.etcdj.server.etcdserver.Failpoints;
 import io.etcdj.server.log.LogSink;
+import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -12,13 +15,19 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Consumer;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
@@ -40,13 +49,13 @@ public final class EtcdCluster implements AutoCloseable {
     private final ClusterTlsLayout tls;
     private final List<EtcdMember> members;
     /** The log file the builder named, open while the cluster is; null otherwise. */
-    private final java.io.PrintStream logFile;
+    private final PrintStream logFile;
 
     private EtcdCluster(Builder b) {
         this.name = b.name;
         try {
             this.logFile = b.logFile == null ? null
-                    : new java.io.PrintStream(new java.io.FileOutputStream(b.logFile.toFile(), true), true, StandardCharsets.UTF_8);
+                    : new PrintStream(new FileOutputStream(b.logFile.toFile(), true), true, StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new EtcdClusterException("cannot open the log file " + b.logFile + ": " + e.getMessage(), e);
         }
@@ -152,7 +161,7 @@ public final class EtcdCluster implements AutoCloseable {
         start();
     }
 
-    private void forEachMember(java.util.function.Consumer<EtcdMember> action) {
+    private void forEachMember(Consumer<EtcdMember> action) {
         ExecutorService pool = Executors.newFixedThreadPool(members.size(), r -> {
             Thread t = new Thread(r, "etcd-embedded-" + name);
             t.setDaemon(true);
@@ -286,9 +295,9 @@ public final class EtcdCluster implements AutoCloseable {
         private final List<String> additionalArgs = new ArrayList<>();
         private Path dataRoot;
         private Duration startTimeout = Duration.ofSeconds(60);
-        private final java.util.Map<String, TlsFiles> serverCertificates = new java.util.HashMap<>();
-        private final java.util.Map<String, String> failpoints = new java.util.HashMap<>();
-        private java.util.function.Consumer<String> logLines;
+        private final Map<String, TlsFiles> serverCertificates = new HashMap<>();
+        private final Map<String, String> failpoints = new HashMap<>();
+        private Consumer<String> logLines;
         private Path logFile;
 
         private Builder() {
@@ -322,7 +331,7 @@ public final class EtcdCluster implements AutoCloseable {
         }
 
         public Builder mode(Mode value) {
-            this.mode = java.util.Objects.requireNonNull(value, "mode");
+            this.mode = Objects.requireNonNull(value, "mode");
             return this;
         }
 
@@ -332,7 +341,7 @@ public final class EtcdCluster implements AutoCloseable {
             return this;
         }
 
-        public Builder additionalArgs(java.util.Collection<String> args) {
+        public Builder additionalArgs(Collection<String> args) {
             this.additionalArgs.addAll(args);
             return this;
         }
@@ -355,7 +364,7 @@ public final class EtcdCluster implements AutoCloseable {
          * @throws IllegalArgumentException if {@code spec} is malformed
          */
         public Builder failpoints(String memberName, String spec) {
-            io.etcdj.server.etcdserver.Failpoints.validate(spec);
+            Failpoints.validate(spec);
             this.failpoints.put(requireText(memberName, "member name"), spec);
             return this;
         }
@@ -365,15 +374,15 @@ public final class EtcdCluster implements AutoCloseable {
          * {@code lines} instead of standard error. In-process members only: a child process writes
          * {@code <member>.log} beside its data dir.
          */
-        public Builder logTo(java.util.function.Consumer<String> lines) {
-            this.logLines = java.util.Objects.requireNonNull(lines, "lines");
+        public Builder logTo(Consumer<String> lines) {
+            this.logLines = Objects.requireNonNull(lines, "lines");
             this.logFile = null;
             return this;
         }
 
         /** The members' log lines appended to {@code file} instead of standard error (in-process members only, as {@link #logTo}). */
         public Builder logFile(Path file) {
-            this.logFile = java.util.Objects.requireNonNull(file, "file");
+            this.logFile = Objects.requireNonNull(file, "file");
             this.logLines = null;
             return this;
         }
@@ -396,7 +405,7 @@ public final class EtcdCluster implements AutoCloseable {
                         + " a child process member writes <member>.log beside its data dir");
             }
             for (var e : failpoints.entrySet()) {
-                if (java.util.stream.IntStream.range(0, size).noneMatch(i -> e.getKey().equals(prefix + i))) {
+                if (IntStream.range(0, size).noneMatch(i -> e.getKey().equals(prefix + i))) {
                     throw new IllegalArgumentException("failpoints for " + e.getKey() + ", which is not a member of this cluster");
                 }
                 if (mode == Mode.IN_PROCESS && e.getValue().contains("=crash")) {

@@ -1,6 +1,7 @@
 package io.etcdj.embedded;
 
 import java.net.URI;
+import java.time.Duration;
 import java.util.List;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
@@ -141,7 +142,7 @@ public final class EtcdExtension implements BeforeAllCallback, AfterAllCallback,
             return with(b -> b.additionalArgs(args));
         }
 
-        public Builder startTimeout(java.time.Duration value) {
+        public Builder startTimeout(Duration value) {
             return with(b -> b.startTimeout(value));
         }
 

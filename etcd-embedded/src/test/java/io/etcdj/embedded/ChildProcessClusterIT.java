@@ -11,6 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.etcd.jetcd.Client;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +30,7 @@ class ChildProcessClusterIT {
             assertFalse(follower.probe().healthy(), "a paused member does not answer");
             client.getKVClient().put(bytes("while-paused"), bytes("1")).get(20, TimeUnit.SECONDS);
             follower.resume();
-            try (Client direct = client(java.util.List.of(follower.clientEndpoint()))) {
+            try (Client direct = client(List.of(follower.clientEndpoint()))) {
                 assertEquals("1", direct.getKVClient().get(bytes("while-paused")).get(20, TimeUnit.SECONDS)
                         .getKvs().get(0).getValue().toString(StandardCharsets.UTF_8));
             }
@@ -49,7 +51,7 @@ class ChildProcessClusterIT {
                 Client client = client(etcd.clientEndpoints())) {
             etcd.waitForLeader(LEADER);
             client.getMaintenanceClient().defragmentMember(etcd.member(0).clientEndpoint().toString()).get(30, TimeUnit.SECONDS);
-            assertThrows(java.util.concurrent.ExecutionException.class, () -> client.getMaintenanceClient()
+            assertThrows(ExecutionException.class, () -> client.getMaintenanceClient()
                     .defragmentMember(etcd.member(2).clientEndpoint().toString()).get(30, TimeUnit.SECONDS));
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
             while (etcd.member(2).isRunning() && System.nanoTime() < deadline) {

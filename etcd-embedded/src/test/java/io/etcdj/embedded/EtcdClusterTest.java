@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -65,7 +66,7 @@ class EtcdClusterTest {
             ca.getKVClient().put(bytes("only-in-a"), bytes("1")).get(10, TimeUnit.SECONDS);
             assertEquals(0, cb.getKVClient().get(bytes("only-in-a")).get(10, TimeUnit.SECONDS).getCount());
             assertEquals(1, ca.getKVClient().get(bytes("only-in-a")).get(10, TimeUnit.SECONDS).getCount());
-            assertTrue(java.util.Collections.disjoint(a.clientEndpoints(), b.clientEndpoints()), "ports of their own");
+            assertTrue(Collections.disjoint(a.clientEndpoints(), b.clientEndpoints()), "ports of their own");
         }
     }
 

@@ -2,6 +2,7 @@ package io.etcdj.embedded;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,7 +22,7 @@ public final class StartupFigures {
             for (int i = 0; i < rounds; i++) {
                 long t0 = System.nanoTime();
                 EtcdCluster c = EtcdCluster.builder().members(members).build().start();
-                c.waitForLeader(java.time.Duration.ofSeconds(30));
+                c.waitForLeader(Duration.ofSeconds(30));
                 millis.add((System.nanoTime() - t0) / 1_000_000);
                 if (members == 3 && i == rounds - 1) {
                     System.out.printf("rss with 3 members up: %d MB%n", rssKb() / 1024);

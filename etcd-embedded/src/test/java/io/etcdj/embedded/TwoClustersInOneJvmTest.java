@@ -8,14 +8,21 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.etcd.jetcd.Client;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Two clusters started in this JVM are as independent as two clusters of processes: each member
@@ -30,7 +37,7 @@ class TwoClustersInOneJvmTest {
         try (EtcdCluster a = EtcdCluster.builder().name("metrics-a").members(3).build().start();
                 EtcdCluster b = EtcdCluster.builder().name("metrics-b").build().start();
                 Client ca = client(List.of(a.member(1).clientEndpoint()))) {
-            a.waitForLeader(java.time.Duration.ofSeconds(15));
+            a.waitForLeader(Duration.ofSeconds(15));
             for (int i = 0; i < 3; i++) {
                 ca.getKVClient().put(bytes("k" + i), bytes("v")).get(10, TimeUnit.SECONDS);
             }
@@ -63,14 +70,14 @@ class TwoClustersInOneJvmTest {
     }
 
     @Test
-    void eachClustersLogLinesGoToItsOwnSink(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
-        List<String> alphaLines = new java.util.concurrent.CopyOnWriteArrayList<>();
-        java.nio.file.Path betaLog = tmp.resolve("beta.log");
+    void eachClustersLogLinesGoToItsOwnSink(@TempDir Path tmp) throws Exception {
+        List<String> alphaLines = new CopyOnWriteArrayList<>();
+        Path betaLog = tmp.resolve("beta.log");
         try (EtcdCluster a = EtcdCluster.builder().name("logs-a").memberNamePrefix("alpha").members(3).logTo(alphaLines::add)
                         .build().start();
                 EtcdCluster b = EtcdCluster.builder().name("logs-b").memberNamePrefix("beta").logFile(betaLog).build().start()) {
-            a.waitForLeader(java.time.Duration.ofSeconds(15));
-            List<String> betaLines = java.nio.file.Files.readAllLines(betaLog);
+            a.waitForLeader(Duration.ofSeconds(15));
+            List<String> betaLines = Files.readAllLines(betaLog);
             for (String member : List.of("alpha0", "alpha1", "alpha2")) {
                 assertTrue(alphaLines.stream().anyMatch(l -> l.contains("\"msg\":\"starting an etcd server\"")
                         && l.contains("\"name\":\"" + member + "\"")), member + " started in a's sink");
@@ -92,7 +99,7 @@ class TwoClustersInOneJvmTest {
         List<String> memberThreads = List.of("raft", "apply", "peer-io", "peer-accept", "client-io", "client-accept");
         try (EtcdCluster a = EtcdCluster.builder().name("threads-a").members(3).build().start();
                 EtcdCluster b = EtcdCluster.builder().name("threads-b").build().start()) {
-            a.waitForLeader(java.time.Duration.ofSeconds(15));
+            a.waitForLeader(Duration.ofSeconds(15));
             assertTrue(threadsNamed(memberThreads).size() >= 4 * 2, "raft and apply threads of 4 members: " + threadsNamed(memberThreads));
         }
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
@@ -128,8 +135,8 @@ class TwoClustersInOneJvmTest {
             List<String> lines = text.lines().filter(l -> l.startsWith(name + " ")).toList();
             assertEquals(1, lines.size(), name + " on " + member + ":\n" + text);
             return Double.parseDouble(lines.get(0).substring(name.length() + 1));
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);

@@ -1,6 +1,7 @@
 package io.etcdj.ctl;
 
 import io.etcdj.client.EtcdClient;
+import io.etcdj.client.NettyDefaults;
 import io.etcdj.ctl.cli.EtcdctlApp;
 
 /** Entry point of bin/etcdctl. */
@@ -10,7 +11,7 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        io.etcdj.client.NettyDefaults.apply();
+        NettyDefaults.apply();
         EtcdClient.useOwnEventLoops(); // this process exits after the command: see there
         int code = new EtcdctlApp(RootCommand::tree).run(args, System.out, System.err, System.in, System.getenv());
         System.out.flush();

@@ -26,6 +26,7 @@ import io.etcdj.ctl.command.UserCommand;
 import io.etcdj.ctl.command.VersionCommand;
 import io.etcdj.ctl.command.WatchCommand;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import picocli.CommandLine;
@@ -41,6 +42,15 @@ public final class RootCommand {
 
     /** Top-level command names and how to create each, in registration order. */
     public static final Map<String, Supplier<Object>> COMMANDS = commands();
+
+    /**
+     * etcdctl's own registration order (its ctl.go), which cobra's "Did you mean this?" follows;
+     * the 3.6 additions and the shell come last.
+     */
+    public static final List<String> SUGGESTION_ORDER = List.of("get", "put", "del", "txn",
+            "compaction", "alarm", "defrag", "endpoint", "move-leader", "watch", "version", "lease", "member",
+            "snapshot", "make-mirror", "lock", "elect", "auth", "user", "role", "check", "completion", "downgrade",
+            "shell", "recover-space");
 
     private static Map<String, Supplier<Object>> commands() {
         Map<String, Supplier<Object>> m = new LinkedHashMap<>();
@@ -71,15 +81,6 @@ public final class RootCommand {
         m.put("shell", ShellCommand::new);
         return m;
     }
-
-    /**
-     * etcdctl's own registration order (its ctl.go), which cobra's "Did you mean this?" follows;
-     * the 3.6 additions and the shell come last.
-     */
-    public static final java.util.List<String> SUGGESTION_ORDER = java.util.List.of("get", "put", "del", "txn",
-            "compaction", "alarm", "defrag", "endpoint", "move-leader", "watch", "version", "lease", "member",
-            "snapshot", "make-mirror", "lock", "elect", "auth", "user", "role", "check", "completion", "downgrade",
-            "shell", "recover-space");
 
     /** The whole tree (help, the shell's completion). */
     public static CommandLine tree() {

@@ -2,6 +2,7 @@ package io.etcdj.etcdutl;
 
 import io.etcdj.cli.CliException;
 import io.etcdj.cli.ExitCodes;
+import io.etcdj.format.GoBytes;
 import io.etcdj.server.datadir.DataDirException;
 import io.etcdj.server.datadir.Defragmenter;
 import java.nio.file.Files;
@@ -41,7 +42,7 @@ final class DefragCommand implements Callable<Integer> {
             Defragmenter.Result r = Defragmenter.defragment(dir);
             log.info("finished defragmenting directory", "path", r.file(),
                     "current-db-size-bytes-diff", r.sizeAfter() - r.sizeBefore(),
-                    "current-db-size-bytes", r.sizeAfter(), "current-db-size", io.etcdj.format.GoBytes.format(r.sizeAfter()),
+                    "current-db-size-bytes", r.sizeAfter(), "current-db-size", GoBytes.format(r.sizeAfter()),
                     "took", String.format("%.3fms", (System.nanoTime() - start) / 1e6));
             return ExitCodes.SUCCESS;
         } catch (DataDirException e) {

@@ -24,6 +24,10 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * No stack trace reaches the user.
  */
 public final class Main {
+    /** etcdutl's one global flag, {@code -w/--write-out}: a persistent flag, accepted anywhere on the line. */
+    static final GlobalFlag WRITE_OUT = new GlobalFlag("write-out", "w", GlobalFlag.Kind.STRING, "simple",
+            "set the output format (fields, json, protobuf, simple, table)");
+
     private Main() {
     }
 
@@ -71,10 +75,6 @@ public final class Main {
             self.usage(out);
         }
     }
-
-    /** etcdutl's one global flag, {@code -w/--write-out}: a persistent flag, accepted anywhere on the line. */
-    static final GlobalFlag WRITE_OUT = new GlobalFlag("write-out", "w", GlobalFlag.Kind.STRING, "simple",
-            "set the output format (fields, json, protobuf, simple, table)");
 
     /** Runs one command line; returns the exit code. */
     public static int run(String[] args, PrintStream out, PrintStream err) {

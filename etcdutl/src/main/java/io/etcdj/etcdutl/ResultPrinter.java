@@ -4,6 +4,7 @@ import io.etcdj.cli.AsciiTable;
 import io.etcdj.cli.CliException;
 import io.etcdj.cli.GoJsonString;
 import io.etcdj.cli.OutputFormat;
+import io.etcdj.format.GoBytes;
 import io.etcdj.server.datadir.KvHash;
 import io.etcdj.server.datadir.SnapshotStatus;
 import java.io.PrintStream;
@@ -25,7 +26,7 @@ final class ResultPrinter {
     void print(SnapshotStatus s) {
         String[] headers = {"HASH", "REVISION", "TOTAL KEYS", "TOTAL SIZE", "VERSION"};
         List<String> row = List.of(Long.toHexString(s.hash()), Long.toString(s.revision()),
-                Long.toString(s.totalKeys()), io.etcdj.format.GoBytes.format(s.totalSize()), s.version());
+                Long.toString(s.totalKeys()), GoBytes.format(s.totalSize()), s.version());
         switch (format) {
             case SIMPLE -> out.println(String.join(", ", row));
             case TABLE -> out.print(AsciiTable.render(headers, List.of(row)));

@@ -2,6 +2,7 @@ package io.etcdj.etcdutl;
 
 import io.etcdj.cli.CliException;
 import io.etcdj.cli.ExitCodes;
+import io.etcdj.format.GoBytes;
 import io.etcdj.server.datadir.DataDirException;
 import io.etcdj.server.datadir.EtcdExport;
 import io.etcdj.server.datadir.SnapshotStatus;
@@ -58,7 +59,7 @@ final class SnapshotExportCommand implements Callable<Integer> {
         log.info("exporting snapshot", "source", source, "output", output, "format", format);
         SnapshotStatus status = EtcdExport.export(source, output, skipHashCheck);
         log.info("exported snapshot", "output", output, "revision", status.revision(), "total-keys", status.totalKeys(),
-                "size", io.etcdj.format.GoBytes.format(status.totalSize()));
+                "size", GoBytes.format(status.totalSize()));
         ctx.out().println("Snapshot exported at " + output);
         return ExitCodes.SUCCESS;
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.etcdj.server.version.Versions;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -128,7 +129,7 @@ class CommandLineTest {
     @Test
     void aFileThatIsNotABackendIsAnErrorNotAStackTrace() throws Exception {
         Path junk = dir.resolve("junk.db");
-        java.nio.file.Files.write(junk, new byte[8192]);
+        Files.write(junk, new byte[8192]);
         Run r = Run.of("snapshot", "status", junk.toString());
         assertEquals(1, r.code());
         assertTrue(r.error().startsWith("Error: cannot open database at " + junk), r.err());

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.CodedOutputStream;
 import io.etcdj.api.etcdserverpb.AlarmMember;
 import io.etcdj.api.etcdserverpb.AlarmType;
 import io.etcdj.api.mvccpb.KeyValue;
@@ -16,6 +17,7 @@ import io.etcdj.server.backend.MetaKeys;
 import io.etcdj.server.backend.ReadTx;
 import io.etcdj.server.bbolt.BboltReader;
 import io.etcdj.server.bbolt.BboltWriter;
+import java.io.ByteArrayOutputStream;
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -23,9 +25,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -59,8 +65,8 @@ class EtcdSnapshotFormatTest {
 
     /** etcd's leasepb.Lease{ID, TTL}, as Go encodes it. */
     private static byte[] etcdLease(long id, long ttl) throws Exception {
-        var out = new java.io.ByteArrayOutputStream();
-        var o = com.google.protobuf.CodedOutputStream.newInstance(out);
+        var out = new ByteArrayOutputStream();
+        var o = CodedOutputStream.newInstance(out);
         o.writeInt64(1, id);
         o.writeInt64(2, ttl);
         o.flush();
@@ -169,7 +175,7 @@ class EtcdSnapshotFormatTest {
         assertEquals(0, e.code(), e.err());
         assertEquals("Snapshot exported at " + exported, e.out().strip());
         Map<String, Map<String, String>> back = read(exported);
-        assertEquals(java.util.Set.of("alarm", "auth", "authRoles", "authUsers", "key", "lease", "members",
+        assertEquals(Set.of("alarm", "auth", "authRoles", "authUsers", "key", "lease", "members",
                 "members_removed", "meta"), back.keySet());
         for (String same : new String[] {"alarm", "auth", "authUsers", "key", "lease"}) {
             assertEquals(hex(buckets.get(same)), back.get(same), same);
@@ -180,9 +186,9 @@ class EtcdSnapshotFormatTest {
         // key, Go's JSON of membership.Member as the value (no client URLs yet: omitted, as Go omits them)
         assertEquals(1, back.get("members").size(), back.get("members").toString());
         var member = back.get("members").entrySet().iterator().next();
-        String key = new String(java.util.HexFormat.of().parseHex(member.getKey()), StandardCharsets.US_ASCII);
-        String json = new String(java.util.HexFormat.of().parseHex(member.getValue()), StandardCharsets.UTF_8);
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\{\"id\":(\\d+),\"peerURLs\":\\[\"http://127.0.0.1:1\"],\"name\":\"m1\"}")
+        String key = new String(HexFormat.of().parseHex(member.getKey()), StandardCharsets.US_ASCII);
+        String json = new String(HexFormat.of().parseHex(member.getValue()), StandardCharsets.UTF_8);
+        Matcher m = Pattern.compile("\\{\"id\":(\\d+),\"peerURLs\":\\[\"http://127.0.0.1:1\"],\"name\":\"m1\"}")
                 .matcher(json);
         assertTrue(m.matches(), json);
         assertEquals(Long.toHexString(Long.parseUnsignedLong(m.group(1))), key);
@@ -322,6 +328,6 @@ class EtcdSnapshotFormatTest {
     }
 
     private static String hex(byte[] b) {
-        return java.util.HexFormat.of().formatHex(b);
+        return HexFormat.of().formatHex(b);
     }
 }

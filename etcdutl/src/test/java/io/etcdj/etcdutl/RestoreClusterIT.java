@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -154,7 +155,7 @@ class RestoreClusterIT {
         assertTrue(old.err().contains("required revision has been compacted"), old.err());
         JsonNode put = JSON.readTree(Tool.etcdctl(m.endpoint(), "put", "k", "v", "-w", "json").ok().out());
         assertEquals(sourceRevision + 1001, put.get("header").get("revision").asLong());
-        assertEquals("value1", new String(java.util.Base64.getDecoder().decode(JSON.readTree(Tool.etcdctl(
+        assertEquals("value1", new String(Base64.getDecoder().decode(JSON.readTree(Tool.etcdctl(
                 m.endpoint(), "get", "key1", "-w", "json").ok().out()).get("kvs").get(0).get("value").asText())));
     }
 

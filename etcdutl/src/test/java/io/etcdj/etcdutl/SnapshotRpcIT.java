@@ -15,7 +15,9 @@ import io.etcdj.harness.Resources;
 import io.etcdj.harness.ServerCommand;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -153,7 +155,7 @@ class SnapshotRpcIT {
         byte[] db = Files.readAllBytes(source.dataDir().resolve("member").resolve("snap").resolve("db"));
         Path old = home.resolve("old-lmdb.db");
         Files.write(old, db);
-        Files.write(old, MessageDigest.getInstance("SHA-256").digest(db), java.nio.file.StandardOpenOption.APPEND);
+        Files.write(old, MessageDigest.getInstance("SHA-256").digest(db), StandardOpenOption.APPEND);
 
         EtcdProcess restored = RES.track(EtcdProcess.of(ServerCommand.ours(), "from-lmdb", home));
         Tool.etcdutl("snapshot", "restore", old.toString(), "--data-dir", restored.dataDir().toString(),
@@ -192,7 +194,7 @@ class SnapshotRpcIT {
             }
             assertEquals(32, in.readNBytes(trailer, 0, 32));
         }
-        return java.util.Arrays.equals(sha.digest(), trailer);
+        return Arrays.equals(sha.digest(), trailer);
     }
 
     /** No snapshot file is left in the member's data dir once the stream has ended. */

@@ -7,9 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.etcdj.api.etcdserverpb.Member;
+import io.etcdj.format.GoBytes;
 import io.etcdj.raftpb.ConfChange;
 import io.etcdj.raftpb.ConfChangeType;
 import io.etcdj.raftpb.Entry;
+import io.etcdj.raftpb.Snapshot;
 import io.etcdj.server.backend.Backend;
 import io.etcdj.server.backend.Bucket;
 import io.etcdj.server.backend.Bytes;
@@ -24,6 +26,7 @@ import io.etcdj.server.wal.WalOptions;
 import io.etcdj.server.wal.WalReadResult;
 import io.etcdj.server.wal.WalSnapshot;
 import io.etcdj.serverpb.WalMetadata;
+import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,7 +65,7 @@ class SnapshotToolsTest {
                 + size + ",\"version\":\"3.6.0\"}\n"), json.out());
         long hash = Long.parseLong(json.out().replaceAll(".*\"hash\":(\\d+),.*\n", "$1"));
         Run simple = Run.of("snapshot", "status", snapshot.toString());
-        assertEquals(Long.toHexString(hash) + ", 6, " + entries + ", " + io.etcdj.format.GoBytes.format(size) + ", 3.6.0\n", simple.out());
+        assertEquals(Long.toHexString(hash) + ", 6, " + entries + ", " + GoBytes.format(size) + ", 3.6.0\n", simple.out());
         Run fields = Run.of("snapshot", "status", "--write-out=fields", snapshot.toString());
         assertEquals("\"Hash\" : " + hash + "\n\"Revision\" : 6\n\"Keys\" : " + entries + "\n\"Size\" : " + size
                 + "\n\"Version\" : 3.6.0\n", fields.out());
@@ -74,7 +77,7 @@ class SnapshotToolsTest {
     }
 
     /** The files of {@code dir}, sorted (the fixture's backend, its durable-commit record, the snapshot). */
-    private static List<Path> listing(Path dir) throws java.io.IOException {
+    private static List<Path> listing(Path dir) throws IOException {
         try (Stream<Path> s = Files.list(dir)) {
             return s.sorted().toList();
         }
@@ -138,7 +141,8 @@ class SnapshotToolsTest {
         assertEquals("Error: couldn't find local name \"x\" in the initial cluster configuration",
                 Run.of("snapshot", "restore", snap, "--data-dir", target, "--name", "x").error());
         assertEquals("Error: --initial-cluster has a=http://127.0.0.1:1 but missing from "
-                        + "--initial-advertise-peer-urls=http://127.0.0.1:3 (resolved urls: \"http://127.0.0.1:3\" != \"http://127.0.0.1:1\")",
+                        + "--initial-advertise-peer-urls=http://127.0.0.1:3 "
+                        + "(resolved urls: \"http://127.0.0.1:3\" != \"http://127.0.0.1:1\")",
                 Run.of("snapshot", "restore", snap, "--data-dir", target, "--name", "a", "--initial-cluster",
                         "a=http://127.0.0.1:1,b=http://127.0.0.1:2", "--initial-advertise-peer-urls", "http://127.0.0.1:3").error());
         assertEquals("Error: URL scheme must be http, https, unix, or unixs: foo",
@@ -189,7 +193,7 @@ class SnapshotToolsTest {
 
         Path walDir = target.resolve("member/wal");
         List<WalSnapshot> valid = Wal.validSnapshots(walDir, WalOptions.DEFAULT);
-        Optional<io.etcdj.raftpb.Snapshot> snap = new Snapshotter(target.resolve("member/snap")).loadNewestAvailable(valid::contains);
+        Optional<Snapshot> snap = new Snapshotter(target.resolve("member/snap")).loadNewestAvailable(valid::contains);
         assertTrue(snap.isPresent());
         assertEquals(3, snap.get().getMetadata().getIndex());
         assertEquals(ids, snap.get().getMetadata().getConfState().getVotersList());

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -16,7 +18,7 @@ import java.util.concurrent.ThreadLocalRandom;
 public final class FreePorts {
     private static final int LOW = 20000;
     private static final int HIGH = 32000;
-    private static final java.util.Set<Integer> HANDED_OUT = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
 
     private FreePorts() {
     }

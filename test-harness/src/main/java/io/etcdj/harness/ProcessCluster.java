@@ -2,6 +2,7 @@ package io.etcdj.harness;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
@@ -38,19 +39,19 @@ public final class ProcessCluster implements AutoCloseable {
      * publish their ports in a test DNS server.
      */
     public static ProcessCluster start(EtcdProcess.Binary binary, int size, List<String> jvmOptions,
-            java.util.function.Consumer<List<EtcdProcess>> beforeLaunch, String... extraFlags) throws Exception {
+            Consumer<List<EtcdProcess>> beforeLaunch, String... extraFlags) throws Exception {
         return start(binary, size, m -> m.jvmOptions(jvmOptions), beforeLaunch, extraFlags);
     }
 
     /** As {@link #start(EtcdProcess.Binary, int, String...)}, each member set up by {@code setup} before it launches. */
-    public static ProcessCluster start(EtcdProcess.Binary binary, int size, java.util.function.Consumer<EtcdProcess> setup,
+    public static ProcessCluster start(EtcdProcess.Binary binary, int size, Consumer<EtcdProcess> setup,
             String... extraFlags) throws Exception {
         return start(binary, size, setup, ms -> { }, extraFlags);
     }
 
     private static ProcessCluster start(EtcdProcess.Binary binary, int size,
-            java.util.function.Consumer<EtcdProcess> setup,
-            java.util.function.Consumer<List<EtcdProcess>> beforeLaunch, String... extraFlags) throws Exception {
+            Consumer<EtcdProcess> setup,
+            Consumer<List<EtcdProcess>> beforeLaunch, String... extraFlags) throws Exception {
         return start(binary.command(), size, setup, beforeLaunch, extraFlags);
     }
 
@@ -59,8 +60,8 @@ public final class ProcessCluster implements AutoCloseable {
      * handed together to {@code beforeLaunch}, then launched together.
      */
     public static ProcessCluster start(ServerCommand binary, int size,
-            java.util.function.Consumer<EtcdProcess> setup,
-            java.util.function.Consumer<List<EtcdProcess>> beforeLaunch, String... extraFlags) throws Exception {
+            Consumer<EtcdProcess> setup,
+            Consumer<List<EtcdProcess>> beforeLaunch, String... extraFlags) throws Exception {
         List<String> flags = new ArrayList<>(FAST_RAFT);
         flags.add("--initial-cluster-token=it-cluster");
         flags.addAll(List.of(extraFlags));

@@ -6,6 +6,7 @@ import io.etcdj.client.ClientConfig;
 import io.etcdj.client.Endpoint;
 import io.etcdj.client.EtcdClient;
 import io.etcdj.client.EtcdClientException;
+import io.etcdj.client.TlsFilesException;
 import io.etcdj.client.TlsOptions;
 import io.etcdj.ctl.printer.Out;
 import io.etcdj.ctl.printer.Printer;
@@ -20,6 +21,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import javax.naming.NamingException;
 
 /**
  * Everything one command invocation needs: global options, streams, environment, and the client,
@@ -155,7 +157,7 @@ public final class CtlContext implements AutoCloseable {
         SrvLookup.Clients found;
         try {
             found = SrvLookup.clients("etcd-client", options.discoverySrv(), options.discoverySrvName());
-        } catch (javax.naming.NamingException e) {
+        } catch (NamingException e) {
             throw new CliException(ExitCodes.ERROR, e.getMessage(), e);
         }
         List<String> out = new ArrayList<>();
@@ -197,7 +199,7 @@ public final class CtlContext implements AutoCloseable {
     public EtcdClient newClient(List<String> endpoints) {
         try {
             return EtcdClient.connect(config(endpoints));
-        } catch (io.etcdj.client.TlsFilesException e) {
+        } catch (TlsFilesException e) {
             // etcdctl fails this way before it dials: a bad argument, naming the file as it was typed
             throw new CliException(ExitCodes.BAD_ARGS, asTyped(e.getMessage()), e);
         } catch (EtcdClientException e) {

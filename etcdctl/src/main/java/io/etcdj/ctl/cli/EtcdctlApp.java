@@ -7,6 +7,7 @@ import io.etcdj.cli.ExitCodes;
 import io.etcdj.cli.GoConverters;
 import io.etcdj.cli.GoValues;
 import io.etcdj.cli.PflagErrors;
+import io.etcdj.ctl.RootCommand;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -32,6 +33,21 @@ public final class EtcdctlApp {
     public interface Placement {
         boolean runsHere(CtlCommand command, CtlContext ctx);
     }
+
+    /** cobra's command search over the picocli tree (null stands for the root in {@link #words} before it is built). */
+    private static final CommandFinder<CommandLine> FINDER = new CommandFinder<>(new CommandFinder.Model<>() {
+        @Override
+        public CommandLine subcommand(CommandLine command, String word) {
+            return resolve(command, word);
+        }
+
+        @Override
+        public boolean takesNoValue(CommandLine command, String flag, boolean shorthand) {
+            // help is not among them: cobra adds its flag only to the command found
+            OptionSpec o = command == null ? null : command.getCommandSpec().findOption((shorthand ? "-" : "--") + flag);
+            return o != null && (o.type() == boolean.class || o.type() == Boolean.class);
+        }
+    });
 
     /**
      * @param treeFactory builds a fresh command tree per invocation; given the first argument, it may
@@ -145,21 +161,6 @@ public final class EtcdctlApp {
         }
     }
 
-    /** cobra's command search over the picocli tree (null stands for the root in {@link #words} before it is built). */
-    private static final CommandFinder<CommandLine> FINDER = new CommandFinder<>(new CommandFinder.Model<>() {
-        @Override
-        public CommandLine subcommand(CommandLine command, String word) {
-            return resolve(command, word);
-        }
-
-        @Override
-        public boolean takesNoValue(CommandLine command, String flag, boolean shorthand) {
-            // help is not among them: cobra adds its flag only to the command found
-            OptionSpec o = command == null ? null : command.getCommandSpec().findOption((shorthand ? "-" : "--") + flag);
-            return o != null && (o.type() == boolean.class || o.type() == Boolean.class);
-        }
-    });
-
     /** The first flag of {@code args} before {@code --}, or null. */
     private static String firstFlag(List<String> args) {
         for (String a : args) {
@@ -201,7 +202,7 @@ public final class EtcdctlApp {
      */
     static String suggestions(CommandLine root, String typed) {
         StringBuilder sb = new StringBuilder();
-        for (String name : io.etcdj.ctl.RootCommand.SUGGESTION_ORDER) {
+        for (String name : RootCommand.SUGGESTION_ORDER) {
             if (!root.getSubcommands().containsKey(name)) {
                 continue;
             }

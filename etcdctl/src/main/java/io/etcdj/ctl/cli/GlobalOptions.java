@@ -4,8 +4,11 @@ import io.etcdj.cli.GlobalFlag;
 import io.etcdj.cli.GoValues;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Values of etcdctl's global flags. Parsed out of the arguments (and ETCDCTL_* variables) before the
@@ -51,8 +54,8 @@ public final class GlobalOptions {
             new GlobalFlag("write-out", "w", GlobalFlag.Kind.STRING, "simple",
                     "set the output format (fields, json, protobuf, simple, table)"));
 
-    private final Map<String, Object> values = new java.util.HashMap<>();
-    private final java.util.Set<String> listSetOnce = new java.util.HashSet<>();
+    private final Map<String, Object> values = new HashMap<>();
+    private final Set<String> listSetOnce = new HashSet<>();
 
     public GlobalOptions() {
         for (GlobalFlag f : FLAGS) {

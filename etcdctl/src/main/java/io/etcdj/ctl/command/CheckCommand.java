@@ -137,6 +137,8 @@ public final class CheckCommand {
         @Parameters(arity = "0..*", hidden = true)
         List<String> ignored;
 
+        private final Duration duration;
+
         /**
          * Always: the counter's width comes from the caller's controlling terminal, which only a
          * process of the caller's own has (and at a terminal the clean-up's progress line needs its
@@ -146,8 +148,6 @@ public final class CheckCommand {
         public boolean needsOwnProcess(boolean terminal) {
             return true;
         }
-
-        private final Duration duration;
 
         public Perf() {
             this(PerfLoad.DURATION);
@@ -230,7 +230,8 @@ public final class CheckCommand {
     @Command(name = "datascale",
             description = "Check the memory usage of holding data for different workloads on a given server endpoint.",
             customSynopsis = "etcdctl check datascale [options] [flags]",
-            header = {"If no endpoint is provided, localhost will be used. If multiple endpoints are provided, first endpoint will be used."})
+            header = {"If no endpoint is provided, localhost will be used. "
+                + "If multiple endpoints are provided, first endpoint will be used."})
     public static final class Datascale extends CtlCommand {
 
         @Option(names = "--load", defaultValue = "s",

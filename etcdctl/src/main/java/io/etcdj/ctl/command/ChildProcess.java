@@ -1,10 +1,12 @@
 package io.etcdj.ctl.command;
 
 import io.etcdj.ctl.cli.CtlContext;
+import io.etcdj.ctl.printer.GoQuote;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -78,7 +80,7 @@ final class ChildProcess {
      */
     static String startError(String name, IOException e) {
         if (!name.contains("/")) {
-            return "exec: " + io.etcdj.ctl.printer.GoQuote.quote(name.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+            return "exec: " + GoQuote.quote(name.getBytes(StandardCharsets.UTF_8))
                     + ": executable file not found in $PATH";
         }
         Matcher m = JAVA_START_ERROR.matcher(String.valueOf(e.getMessage()));
@@ -94,7 +96,7 @@ final class ChildProcess {
         StringBuilder s = new StringBuilder("[");
         for (String w : words) {
             s.append(s.length() == 1 ? "" : " ")
-                    .append(io.etcdj.ctl.printer.GoQuote.quote(w.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+                    .append(GoQuote.quote(w.getBytes(StandardCharsets.UTF_8)));
         }
         return s.append(']').toString();
     }

@@ -11,10 +11,12 @@ import io.etcdj.cli.ExitCodes;
 import io.etcdj.client.EtcdClientException;
 import io.etcdj.ctl.cli.CtlCommand;
 import io.etcdj.ctl.cli.Interruption;
+import io.grpc.Context;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -62,10 +64,10 @@ public final class ElectCommand extends CtlCommand {
     }
 
     private void observe(String name) {
-        io.grpc.Context.CancellableContext call = io.grpc.Context.current().withCancellation();
-        java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
+        Context.CancellableContext call = Context.current().withCancellation();
+        AtomicBoolean stopped = new AtomicBoolean();
         // Ctrl-C ends the observation and etcdctl exits 0
-        try (AutoCloseable signals = io.etcdj.ctl.cli.Interruption.onStop(() -> {
+        try (AutoCloseable signals = Interruption.onStop(() -> {
             stopped.set(true);
             call.cancel(null);
         })) {

@@ -67,7 +67,8 @@ public final class EndpointCommand {
     @Command(name = "status", description = "Prints out the status of endpoints specified in `--endpoints` flag",
             customSynopsis = "etcdctl endpoint status [flags]",
             header = {"When --write-out is set to simple, this command prints out comma-separated status lists for each endpoint.",
-                "The items in the lists are endpoint, ID, version, db size, is leader, is learner, raft term, raft index, raft applied index, errors."})
+                "The items in the lists are endpoint, ID, version, db size, is leader, is learner, "
+                    + "raft term, raft index, raft applied index, errors."})
     public static final class Status extends CtlCommand {
         @Option(names = "--cluster", arity = "0..1", description = "use all endpoints from the cluster member list")
         boolean cluster;

@@ -7,6 +7,7 @@ import io.etcdj.cli.ExitCodes;
 import io.etcdj.ctl.cli.CtlCommand;
 import io.etcdj.ctl.printer.KeyRanges;
 import java.util.List;
+import java.util.Locale;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -100,13 +101,13 @@ public final class GetCommand extends CtlCommand {
             case "s" -> b.setSerializable(true);
             default -> throw new CliException(ExitCodes.BAD_FEATURE, "unknown consistency flag \"" + consistency + "\"");
         }
-        RangeRequest.SortOrder sortOrder = switch (order.toUpperCase(java.util.Locale.ROOT)) {
+        RangeRequest.SortOrder sortOrder = switch (order.toUpperCase(Locale.ROOT)) {
             case "ASCEND" -> RangeRequest.SortOrder.ASCEND;
             case "DESCEND" -> RangeRequest.SortOrder.DESCEND;
             case "" -> RangeRequest.SortOrder.NONE;
             default -> throw new CliException(ExitCodes.BAD_FEATURE, "bad sort order " + order);
         };
-        RangeRequest.SortTarget target = switch (sortBy.toUpperCase(java.util.Locale.ROOT)) {
+        RangeRequest.SortTarget target = switch (sortBy.toUpperCase(Locale.ROOT)) {
             case "CREATE" -> RangeRequest.SortTarget.CREATE;
             case "KEY", "" -> RangeRequest.SortTarget.KEY;
             case "MODIFY" -> RangeRequest.SortTarget.MOD;

@@ -8,6 +8,7 @@ import io.etcdj.api.etcdserverpb.LeaseTimeToLiveRequest;
 import io.etcdj.cli.CliException;
 import io.etcdj.cli.ExitCodes;
 import io.etcdj.cli.GoValues;
+import io.etcdj.client.EtcdClientException;
 import io.etcdj.ctl.cli.CtlCommand;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -40,7 +41,7 @@ public final class LeaseCommand {
             try {
                 var resp = ctx.client().lease(s -> s.leaseGrant(req));
                 ctx.printer().grant(resp);
-            } catch (io.etcdj.client.EtcdClientException e) {
+            } catch (EtcdClientException e) {
                 throw CliException.error("failed to grant lease (" + e.getMessage() + ")");
             }
         }
@@ -61,7 +62,7 @@ public final class LeaseCommand {
             try {
                 var resp = ctx.client().lease(s -> s.leaseRevoke(req));
                 ctx.printer().revoke(id, resp);
-            } catch (io.etcdj.client.EtcdClientException e) {
+            } catch (EtcdClientException e) {
                 throw CliException.error("failed to revoke lease (" + e.getMessage() + ")");
             }
         }

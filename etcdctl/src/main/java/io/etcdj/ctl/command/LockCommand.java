@@ -1,5 +1,7 @@
 package io.etcdj.ctl.command;
 
+import io.etcdj.api.etcdserverpb.RangeRequest;
+import io.etcdj.api.etcdserverpb.RangeResponse;
 import io.etcdj.api.v3lockpb.LockRequest;
 import io.etcdj.api.v3lockpb.LockResponse;
 import io.etcdj.api.v3lockpb.UnlockRequest;
@@ -58,8 +60,8 @@ public final class LockCommand extends CtlCommand {
                     return;
                 }
                 // as etcdctl: the lock's key-value as `get` prints it (the key, then its empty value)
-                io.etcdj.api.etcdserverpb.RangeResponse k = ctx.client().kvRead(s -> s.range(
-                        io.etcdj.api.etcdserverpb.RangeRequest.newBuilder().setKey(held.getKey()).build()));
+                RangeResponse k = ctx.client().kvRead(s -> s.range(
+                        RangeRequest.newBuilder().setKey(held.getKey()).build()));
                 if (k.getKvsCount() == 0) {
                     throw new CliException(ExitCodes.ERROR, "lock lost on init");
                 }

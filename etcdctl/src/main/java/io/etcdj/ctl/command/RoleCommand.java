@@ -12,6 +12,7 @@ import io.etcdj.cli.CliException;
 import io.etcdj.ctl.cli.CtlCommand;
 import io.etcdj.ctl.printer.KeyRanges;
 import java.util.List;
+import java.util.Locale;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -141,7 +142,7 @@ public final class RoleCommand {
                 throw CliException.badArgs(
                         "role grant command requires role name, permission type, and key [endkey] as its argument");
             }
-            Permission.Type type = switch (a.get(1).toLowerCase(java.util.Locale.ROOT)) {
+            Permission.Type type = switch (a.get(1).toLowerCase(Locale.ROOT)) {
                 case "read" -> Permission.Type.READ;
                 case "write" -> Permission.Type.WRITE;
                 case "readwrite" -> Permission.Type.READWRITE;

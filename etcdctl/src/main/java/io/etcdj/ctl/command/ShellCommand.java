@@ -23,15 +23,14 @@ import picocli.CommandLine.Parameters;
             "Tab completes commands, flags, and keys that exist in the cluster."})
 public final class ShellCommand extends CtlCommand {
 
+    @Parameters(arity = "0..*", hidden = true)
+    List<String> ignored;
+
     /** At a terminal the shell edits lines and keeps history through the console. */
     @Override
     public boolean needsOwnProcess(boolean terminal) {
         return terminal;
     }
-
-
-    @Parameters(arity = "0..*", hidden = true)
-    List<String> ignored;
 
     @Override
     protected void run() {

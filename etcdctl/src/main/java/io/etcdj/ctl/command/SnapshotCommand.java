@@ -3,10 +3,13 @@ package io.etcdj.ctl.command;
 import io.etcdj.cli.CliException;
 import io.etcdj.cli.ExitCodes;
 import io.etcdj.ctl.cli.CtlCommand;
+import io.etcdj.ctl.cli.CtlContext;
+import io.etcdj.etcdutl.Main;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -22,12 +25,12 @@ import picocli.CommandLine.Parameters;
 public final class SnapshotCommand {
 
     /** Runs an etcdutl command line with etcdctl's streams; a failure keeps etcdutl's exit code and message. */
-    private static void etcdutl(io.etcdj.ctl.cli.CtlContext ctx, String command, List<String> args) {
+    private static void etcdutl(CtlContext ctx, String command, List<String> args) {
         ctx.err().print("Deprecated: Use `etcdutl snapshot " + command + "` instead.\n\n");
-        List<String> all = new java.util.ArrayList<>(List.of("snapshot", command));
+        List<String> all = new ArrayList<>(List.of("snapshot", command));
         all.addAll(args);
         all.addAll(List.of("-w", ctx.options().writeOut()));
-        int code = io.etcdj.etcdutl.Main.run(all.toArray(new String[0]), ctx.out().stream(), ctx.err());
+        int code = Main.run(all.toArray(new String[0]), ctx.out().stream(), ctx.err());
         if (code != ExitCodes.SUCCESS) {
             throw new CliException(code, null);
         }
@@ -36,12 +39,6 @@ public final class SnapshotCommand {
     @Command(name = "restore", description = "Restores an etcd member snapshot to an etcd directory",
             customSynopsis = "etcdctl snapshot restore <filename> [options] [flags]")
     public static final class Restore extends CtlCommand {
-        /** etcdutl's code opens its paths against the process's working directory. */
-        @Override
-        public boolean needsOwnProcess(boolean terminal) {
-            return true;
-        }
-
         @picocli.CommandLine.Option(names = "--data-dir", defaultValue = "", description = "Path to the data directory")
         String dataDir;
 
@@ -71,9 +68,15 @@ public final class SnapshotCommand {
         @Parameters(arity = "0..*")
         List<String> args;
 
+        /** etcdutl's code opens its paths against the process's working directory. */
+        @Override
+        public boolean needsOwnProcess(boolean terminal) {
+            return true;
+        }
+
         @Override
         protected void run() {
-            List<String> a = new java.util.ArrayList<>(orEmpty(args));
+            List<String> a = new ArrayList<>(orEmpty(args));
             a.addAll(List.of("--initial-cluster", initialCluster, "--initial-cluster-token", initialClusterToken,
                     "--initial-advertise-peer-urls", initialAdvertisePeerUrls, "--name", name));
             if (!dataDir.isEmpty()) {
@@ -94,14 +97,14 @@ public final class SnapshotCommand {
             header = {"When --write-out is set to simple, this command prints out comma-separated status lists for each endpoint.",
                 "The items in the lists are hash, revision, total keys, total size."})
     public static final class StatusOfFile extends CtlCommand {
+        @Parameters(arity = "0..*")
+        List<String> args;
+
         /** etcdutl's code opens its paths against the process's working directory. */
         @Override
         public boolean needsOwnProcess(boolean terminal) {
             return true;
         }
-
-        @Parameters(arity = "0..*")
-        List<String> args;
 
         @Override
         protected void run() {

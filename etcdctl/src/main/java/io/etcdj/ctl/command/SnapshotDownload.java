@@ -11,6 +11,7 @@ import io.etcdj.cli.progress.ProgressLine;
 import io.etcdj.client.EtcdClient;
 import io.etcdj.client.EtcdClientException;
 import io.etcdj.ctl.cli.CtlContext;
+import io.etcdj.format.GoBytes;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.io.IOException;
@@ -85,7 +86,7 @@ final class SnapshotDownload {
             throw new CliException(ExitCodes.INTERRUPTED, e.getMessage(), e);
         }
         log.epoch("snapshot/v3_snapshot.go:142", "fetched snapshot", ",\"endpoint\":\"" + ep
-                + "\",\"size\":\"" + io.etcdj.format.GoBytes.format(size) + "\",\"took\":"
+                + "\",\"size\":\"" + GoBytes.format(size) + "\",\"took\":"
                 + SnapshotLog.seconds(System.nanoTime() - start));
         return new Result(ep, member, size);
     }

@@ -8,6 +8,7 @@ import io.etcdj.ctl.cli.CtlCommand;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.util.List;
+import java.util.function.Consumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -55,7 +56,7 @@ public final class TxnCommand extends CtlCommand {
      * Reads one section up to its empty line, handing each line over as it is read: as etcdctl does,
      * a malformed line is reported at once, before the rest is typed.
      */
-    private static void section(BufferedReader in, java.util.function.Consumer<String> eachLine) {
+    private static void section(BufferedReader in, Consumer<String> eachLine) {
         while (true) {
             String line;
             try {

@@ -5,6 +5,8 @@ import io.etcdj.api.etcdserverpb.RequestOp;
 import io.etcdj.cli.CliException;
 import io.etcdj.cli.ExitCodes;
 import io.etcdj.cli.GoValues;
+import io.etcdj.ctl.printer.GoQuote;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -62,7 +64,7 @@ final class TxnParser {
     }
 
     private static String goQuote(String s) {
-        return io.etcdj.ctl.printer.GoQuote.quote(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return GoQuote.quote(s.getBytes(StandardCharsets.UTF_8));
     }
 
     static RequestOp request(String line) {

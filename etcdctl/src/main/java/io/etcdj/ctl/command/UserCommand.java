@@ -13,6 +13,8 @@ import io.etcdj.api.etcdserverpb.AuthUserRevokeRoleRequest;
 import io.etcdj.cli.CliException;
 import io.etcdj.cli.ExitCodes;
 import io.etcdj.ctl.cli.CtlCommand;
+import io.etcdj.ctl.cli.CtlContext;
+import java.io.Console;
 import java.io.IOException;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -26,8 +28,8 @@ import picocli.CommandLine.Parameters;
 public final class UserCommand {
 
     /** Reads a password line from standard input (non-interactive) or the console. */
-    static String readPassword(io.etcdj.ctl.cli.CtlContext ctx, String prompt) {
-        java.io.Console console = System.console();
+    static String readPassword(CtlContext ctx, String prompt) {
+        Console console = System.console();
         if (console != null) {
             char[] pw = console.readPassword(prompt);
             return pw == null ? "" : new String(pw);
@@ -45,7 +47,7 @@ public final class UserCommand {
      * ("Password of NAME: ", then "Type password of NAME again for confirmation: ") and refuses a
      * mismatch; otherwise it reads one line.
      */
-    static String readNewPassword(io.etcdj.ctl.cli.CtlContext ctx, String name, boolean interactive) {
+    static String readNewPassword(CtlContext ctx, String name, boolean interactive) {
         if (!interactive) {
             // --interactive=false: one word from standard input, no prompt (Go's Scanf("%s"))
             try {
@@ -73,14 +75,6 @@ public final class UserCommand {
     @Command(name = "add", description = "Adds a new user",
             customSynopsis = "etcdctl user add <user name or user:password> [options] [flags]")
     public static final class Add extends CtlCommand {
-        /** At a terminal the password is read from the console without echo. */
-        @Override
-        public boolean needsOwnProcess(boolean terminal) {
-            // only a prompt needs the console: not for name:password, --new-user-password or --no-password
-            return terminal && interactive && args != null && args.size() == 1 && !args.get(0).contains(":")
-                    && newUserPassword.isEmpty() && !noPassword;
-        }
-
         @Option(names = "--interactive", arity = "0..1", defaultValue = "true",
                 description = "Read password from stdin instead of interactive terminal")
         boolean interactive;
@@ -93,6 +87,14 @@ public final class UserCommand {
 
         @Parameters(arity = "0..*")
         List<String> args;
+
+        /** At a terminal the password is read from the console without echo. */
+        @Override
+        public boolean needsOwnProcess(boolean terminal) {
+            // only a prompt needs the console: not for name:password, --new-user-password or --no-password
+            return terminal && interactive && args != null && args.size() == 1 && !args.get(0).contains(":")
+                    && newUserPassword.isEmpty() && !noPassword;
+        }
 
         @Override
         protected void run() {
@@ -185,18 +187,18 @@ public final class UserCommand {
     @Command(name = "passwd", description = "Changes password of user",
             customSynopsis = "etcdctl user passwd <user name> [options] [flags]")
     public static final class Passwd extends CtlCommand {
-        /** At a terminal the password is read from the console without echo. */
-        @Override
-        public boolean needsOwnProcess(boolean terminal) {
-            return terminal;
-        }
-
         @Option(names = "--interactive", arity = "0..1", defaultValue = "true",
                 description = "If true, read password from stdin instead of interactive terminal")
         boolean interactive;
 
         @Parameters(arity = "0..*")
         List<String> args;
+
+        /** At a terminal the password is read from the console without echo. */
+        @Override
+        public boolean needsOwnProcess(boolean terminal) {
+            return terminal;
+        }
 
         @Override
         protected void run() {

@@ -7,6 +7,7 @@ import io.etcdj.api.etcdserverpb.WatchResponse;
 import io.etcdj.api.mvccpb.Event;
 import io.etcdj.cli.CliException;
 import io.etcdj.cli.ExitCodes;
+import io.etcdj.cli.PflagErrors;
 import io.etcdj.client.EtcdClientException;
 import io.etcdj.ctl.cli.CtlCommand;
 import io.etcdj.ctl.printer.GoQuote;
@@ -22,6 +23,7 @@ import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.function.LongConsumer;
 import java.util.function.LongFunction;
@@ -245,7 +247,7 @@ public final class WatchCommand extends CtlCommand {
             throw ended.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             throw new IllegalStateException(e.getCause());
         } finally {
             printer.interrupt();
@@ -277,7 +279,7 @@ public final class WatchCommand extends CtlCommand {
         try {
             new CommandLine(w).parseArgs(watchArgs.toArray(new String[0]));
         } catch (CommandLine.ParameterException e) {
-            throw CliException.badArgs(io.etcdj.cli.PflagErrors.describe(e));
+            throw CliException.badArgs(PflagErrors.describe(e));
         }
         List<String> positional = orEmpty(w.args);
         if (execIdx < 0 && positional.isEmpty() && envKey.isEmpty()) {

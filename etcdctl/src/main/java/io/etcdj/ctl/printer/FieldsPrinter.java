@@ -33,6 +33,7 @@ import io.etcdj.api.etcdserverpb.WatchResponse;
 import io.etcdj.api.mvccpb.Event;
 import io.etcdj.api.mvccpb.KeyValue;
 import io.etcdj.cli.CliException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /** {@code -w fields}: one {@code "Name" : value} line per field, strings and bytes Go-quoted. */
@@ -53,7 +54,7 @@ public final class FieldsPrinter implements Printer {
     }
 
     private static String q(String s) {
-        return GoQuote.quote(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return GoQuote.quote(s.getBytes(StandardCharsets.UTF_8));
     }
 
     private void hdr(ResponseHeader h) {

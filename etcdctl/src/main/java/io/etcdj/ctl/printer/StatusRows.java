@@ -1,6 +1,7 @@
 package io.etcdj.ctl.printer;
 
 import io.etcdj.api.etcdserverpb.StatusResponse;
+import io.etcdj.format.GoBytes;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -18,7 +19,7 @@ final class StatusRows {
         for (EndpointStatus e : statuses) {
             StatusResponse s = e.status();
             rows.add(List.of(e.endpoint(), Long.toHexString(s.getHeader().getMemberId()), s.getVersion(),
-                    io.etcdj.format.GoBytes.format(s.getDbSize()),
+                    GoBytes.format(s.getDbSize()),
                     Boolean.toString(s.getLeader() == s.getHeader().getMemberId()),
                     Boolean.toString(s.getIsLearner()),
                     Long.toUnsignedString(s.getRaftTerm()), Long.toUnsignedString(s.getRaftIndex()),

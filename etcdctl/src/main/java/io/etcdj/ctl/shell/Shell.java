@@ -3,6 +3,7 @@ package io.etcdj.ctl.shell;
 import io.etcdj.ctl.cli.CtlContext;
 import io.etcdj.ctl.cli.EtcdctlApp;
 import io.etcdj.ctl.cli.GlobalArgs;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -85,7 +86,7 @@ public final class Shell {
                 out.flush();
             }
             reader.getHistory().save();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             out.println("Error: could not save history: " + e.getMessage());
         }
         return last;

@@ -13,8 +13,9 @@ import java.io.IOException;
  * request; empty means end of input) and {@link #SIGNAL} (one byte, the signal number).
  * Server to client: {@link #STARTED} once the call is taken (before it a lost connection means the
  * command never ran, so the client may run it directly; after it, never), {@link #STDOUT},
- * {@link #STDERR}, {@link #READ} (a 32-bit byte count the command wants from stdin), and one final {@link #EXIT} (32-bit code), {@link #OWN_PROCESS} (run the command
- * line directly) or {@link #STALE} (this server is outdated: start a new one and run directly).
+ * {@link #STDERR}, {@link #READ} (a 32-bit byte count the command wants from stdin), and one final
+ * {@link #EXIT} (32-bit code), {@link #OWN_PROCESS} (run the command line directly) or
+ * {@link #STALE} (this server is outdated: start a new one and run directly).
  */
 final class Frames {
 

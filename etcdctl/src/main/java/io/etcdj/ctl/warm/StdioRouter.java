@@ -20,12 +20,12 @@ final class StdioRouter extends OutputStream {
     private final OutputStream fallback;
     private final InheritableThreadLocal<Target> current = new InheritableThreadLocal<>();
 
+    private static final StdioRouter OUT = new StdioRouter(System.out);
+    private static final StdioRouter ERR = new StdioRouter(System.err);
+
     private StdioRouter(OutputStream fallback) {
         this.fallback = fallback;
     }
-
-    private static final StdioRouter OUT = new StdioRouter(System.out);
-    private static final StdioRouter ERR = new StdioRouter(System.err);
 
     /** Replaces System.out and System.err with the routers; once, at server start. */
     static void install() {

@@ -4,12 +4,14 @@ import io.etcdj.ctl.RootCommand;
 import io.etcdj.ctl.cli.EtcdctlApp;
 import io.etcdj.ctl.cli.Interruption;
 import io.etcdj.ctl.cli.OwnProcessRequired;
+import io.etcdj.etcdutl.Main;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.Charset;
 import java.nio.file.Path;
@@ -181,7 +183,7 @@ final class WarmCall implements Runnable {
                 throw new OwnProcessRequired();
             }
             release.release();
-            return io.etcdj.etcdutl.Main.run(args, out, err);
+            return Main.run(args, out, err);
         }
         EtcdctlApp app = new EtcdctlApp(RootCommand::tree, (command, ctx) -> {
             if (!Placement.etcdctlRunsHere(command, ctx, terminal)) {
@@ -190,7 +192,7 @@ final class WarmCall implements Runnable {
             try {
                 release.release();
             } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
+                throw new UncheckedIOException(e);
             }
             return true;
         });

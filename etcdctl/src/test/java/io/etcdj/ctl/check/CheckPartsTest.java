@@ -3,6 +3,11 @@ package io.etcdj.ctl.check;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.etcdj.ctl.printer.Out;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class CheckPartsTest {
@@ -39,7 +44,7 @@ class CheckPartsTest {
         assertEquals(1.0, s.stddev(), 1e-12);
         assertEquals(3.0, s.slowest());
         assertEquals(0.5, s.requestsPerSecond(4));
-        assertEquals(java.util.Map.of("boom", 2), s.errors());
+        assertEquals(Map.of("boom", 2), s.errors());
     }
 
     @Test
@@ -53,9 +58,9 @@ class CheckPartsTest {
     /** The clean-up's progress line is drawn only after the counter ended its own line (see CheckCommand). */
     @Test
     void aCounterEndsItsLineOnlyWhenItFinishes() {
-        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-        io.etcdj.ctl.printer.Out out = new io.etcdj.ctl.printer.Out(new java.io.PrintStream(bytes, true,
-                java.nio.charset.StandardCharsets.UTF_8));
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        Out out = new Out(new PrintStream(bytes, true,
+                StandardCharsets.UTF_8));
         ProgressCounter cut = ProgressCounter.steps(out, 10, 0);
         cut.increment();
         cut.close();
@@ -65,7 +70,7 @@ class CheckPartsTest {
         done.finish();
         done.close();
         assertEquals(true, done.endedItsLine());
-        assertEquals(true, bytes.toString(java.nio.charset.StandardCharsets.UTF_8).endsWith("\n"));
+        assertEquals(true, bytes.toString(StandardCharsets.UTF_8).endsWith("\n"));
     }
 
     /** Frames etcdctl 3.4's check datascale drew with a controlling terminal 100 columns wide. */

@@ -10,17 +10,21 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
@@ -31,7 +35,8 @@ import picocli.CommandLine;
  */
 class CheckIT {
 
-    private static final Pattern OUTPUT = Pattern.compile("((?:\\r [0-3] / 3 +[0-9]+\\.[0-9]{2}%(?: 00m0[0-9]s)?)+(?:\\r 3 / 3  100\\.00% [34]s\n)?)"
+    private static final Pattern OUTPUT = Pattern.compile(
+            "((?:\\r [0-3] / 3 +[0-9]+\\.[0-9]{2}%(?: 00m0[0-9]s)?)+(?:\\r 3 / 3  100\\.00% [34]s\n)?)"
             + "((?:Compacting with revision [0-9]+\nCompacted with revision [0-9]+\n)?)"
             + "(PASS: Throughput is|FAIL: Throughput too low:) ([0-9]+) writes/s\n"
             + "(PASS: Slowest request took|Slowest request took too long:) ([0-9]+\\.[0-9]{6})s\n"
@@ -45,6 +50,12 @@ class CheckIT {
             + "PASS: Approximate system memory used : -?[0-9]+\\.[0-9]{2} MB\\.\n");
 
     private static RealEtcd etcd;
+
+    /** One redraw of the counter with a bar: counters, the bar, percent, time left or spent, padding. */
+    private static final Pattern BAR_FRAME =
+            Pattern.compile(" (\\d+) / (\\d+) (B(o*m?)( *)!)( +\\d+\\.\\d{2}%)( \\d{2}m\\d{2}s| \\d+s)? *");
+    private static final Pattern PLAIN_FRAME = Pattern.compile(" (\\d+) / (\\d+)  +\\d+\\.\\d{2}%( \\d{2}m\\d{2}s| \\d+s)?");
+    private static final int COLUMNS = 100;
 
     @BeforeAll
     static void start() throws Exception {
@@ -150,11 +161,6 @@ class CheckIT {
         assertEquals(reference("check", "--help").toString(), ours("check", "--help").toString());
     }
 
-    /** One redraw of the counter with a bar: counters, the bar, percent, time left or spent, padding. */
-    private static final Pattern BAR_FRAME = Pattern.compile(" (\\d+) / (\\d+) (B(o*m?)( *)!)( +\\d+\\.\\d{2}%)( \\d{2}m\\d{2}s| \\d+s)? *");
-    private static final Pattern PLAIN_FRAME = Pattern.compile(" (\\d+) / (\\d+)  +\\d+\\.\\d{2}%( \\d{2}m\\d{2}s| \\d+s)?");
-    private static final int COLUMNS = 100;
-
     /**
      * A datascale run by {@code etcdctl} (the real one or ours) as a process: with a controlling
      * terminal {@value #COLUMNS} columns wide and stdout in a file ({@code script} gives it the
@@ -172,13 +178,13 @@ class CheckIT {
         pb.environment().put("ETCDJ_NO_DAEMON", "1");
         pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
         Process p = pb.start();
-        assertTrue(p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), command);
-        return java.nio.file.Files.readString(out, StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), command);
+        return Files.readString(out, StandardCharsets.UTF_8);
     }
 
     /** The counter's redraws of a datascale run's stdout. */
     private static List<String> frames(String out) {
-        return java.util.Arrays.stream(out.replace("\n", "\r").split("\r"))
+        return Arrays.stream(out.replace("\n", "\r").split("\r"))
                 .filter(f -> f.matches(" \\d+ / \\d+ .*")).toList();
     }
 
@@ -189,7 +195,7 @@ class CheckIT {
      * padding. The lines around the counter are the same.
      */
     @Test
-    void theCounterIsEtcdctlsWithAndWithoutAControllingTerminal(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+    void theCounterIsEtcdctlsWithAndWithoutAControllingTerminal(@TempDir Path dir) throws Exception {
         String ourEtcdctl = OurMembers.ROOT.resolve("bin/etcdctl").toString();
         int run = 0;
         for (String etcdctl : List.of(RealEtcd.ETCDCTL.toString(), ourEtcdctl)) {

@@ -2,9 +2,18 @@ package io.etcdj.ctl.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.etcdj.ctl.RootCommand;
+import io.etcdj.ctl.cli.EtcdctlApp;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -54,24 +63,24 @@ class ClientSideChecksIT {
     }
 
     /** With no server to reach, the failures are worded as etcdctl words them ("failed to grant lease (...)"). */
-    @org.junit.jupiter.api.Test
+    @Test
     void unreachableEndpointFailuresWordedAsEtcdctl() throws Exception {
         for (List<String> line : List.of(List.of("lease", "grant", "10"), List.of("lease", "revoke", "1234"))) {
-            List<String> args = new java.util.ArrayList<>(List.of("--endpoints=127.0.0.1:1", "--dial-timeout=1s",
+            List<String> args = new ArrayList<>(List.of("--endpoints=127.0.0.1:1", "--dial-timeout=1s",
                     "--command-timeout=1s"));
             args.addAll(line);
-            List<String> cmd = new java.util.ArrayList<>(List.of(RealEtcd.ETCDCTL.toString()));
+            List<String> cmd = new ArrayList<>(List.of(RealEtcd.ETCDCTL.toString()));
             cmd.addAll(args);
             ProcessBuilder pb = new ProcessBuilder(cmd);
             pb.environment().keySet().removeIf(k -> k.startsWith("ETCDCTL"));
             pb.environment().put("ETCDCTL_API", "3");
             Process p = pb.start();
-            String realErr = new String(p.getErrorStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            String realErr = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
             int realCode = p.waitFor();
-            java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
-            int code = new io.etcdj.ctl.cli.EtcdctlApp(io.etcdj.ctl.RootCommand::tree).run(args.toArray(new String[0]),
-                    new java.io.PrintStream(new java.io.ByteArrayOutputStream()), new java.io.PrintStream(err, true),
-                    new java.io.ByteArrayInputStream(new byte[0]), java.util.Map.of());
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            int code = new EtcdctlApp(RootCommand::tree).run(args.toArray(new String[0]),
+                    new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true),
+                    new ByteArrayInputStream(new byte[0]), Map.of());
             assertEquals(realCode + " " + lastLine(realErr), code + " " + lastLine(err.toString()), String.join(" ", line));
         }
     }

@@ -5,12 +5,16 @@ import io.etcdj.ctl.cli.EtcdctlApp;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 
 /** Runs the real etcdctl and ours with the same arguments and normalises what must differ. */
 final class Differ {
@@ -28,6 +32,12 @@ final class Differ {
     }
 
     private final TwinEtcdExtension.Twins twins;
+
+    /**
+     * With {@code -Detcdj.differ.viaLauncher=true} ours runs as {@code bin/etcdctl} processes (with
+     * {@code -Detcdj.noDaemon=} too, through the warm path) instead of in-process.
+     */
+    private static final boolean VIA_LAUNCHER = Boolean.getBoolean("etcdj.differ.viaLauncher");
 
     Differ(TwinEtcdExtension.Twins twins) {
         this.twins = twins;
@@ -75,12 +85,6 @@ final class Differ {
         return new Result(new String(raw, StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8), code, raw);
     }
 
-    /**
-     * With {@code -Detcdj.differ.viaLauncher=true} ours runs as {@code bin/etcdctl} processes (with
-     * {@code -Detcdj.noDaemon=} too, through the warm path) instead of in-process.
-     */
-    private static final boolean VIA_LAUNCHER = Boolean.getBoolean("etcdj.differ.viaLauncher");
-
     Result ours(String stdin, String... args) {
         return ours(stdin, false, Map.of(), args);
     }
@@ -94,7 +98,7 @@ final class Differ {
             try {
                 return launcher(stdin, inputStaysOpen, vars, all);
             } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
+                throw new UncheckedIOException(e);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException(e);
@@ -117,10 +121,10 @@ final class Differ {
     }
 
     /** Standard input that, once its bytes are read, either ends or blocks until closed (the pipe stays open). */
-    private static final class OpenInput extends java.io.InputStream {
+    private static final class OpenInput extends InputStream {
         private final ByteArrayInputStream bytes;
         private final boolean staysOpen;
-        private final java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
+        private final CountDownLatch closed = new CountDownLatch(1);
 
         OpenInput(byte[] b, boolean staysOpen) {
             this.bytes = new ByteArrayInputStream(b);
@@ -156,7 +160,7 @@ final class Differ {
     private static Result launcher(String stdin, boolean inputStaysOpen, Map<String, String> vars, List<String> args)
             throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
-        cmd.add(java.nio.file.Path.of("..", "bin", "etcdctl").toAbsolutePath().normalize().toString());
+        cmd.add(Path.of("..", "bin", "etcdctl").toAbsolutePath().normalize().toString());
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.environment().keySet().removeIf(k -> k.startsWith("ETCDCTL"));

@@ -2,7 +2,12 @@ package io.etcdj.ctl.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -16,15 +21,15 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(TwinEtcdExtension.class)
 class DifferentialIT {
 
-    private static final java.nio.file.Path SNAPSHOT = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"),
+    private static final Path SNAPSHOT = Path.of(System.getProperty("java.io.tmpdir"),
             "etcdctl-it-" + ProcessHandle.current().pid() + ".db");
 
     private String referenceLease = "0";
     private String ourLease = "0";
 
-    @org.junit.jupiter.api.AfterAll
-    static void deleteSnapshot() throws java.io.IOException {
-        java.nio.file.Files.deleteIfExists(SNAPSHOT);
+    @AfterAll
+    static void deleteSnapshot() throws IOException {
+        Files.deleteIfExists(SNAPSHOT);
     }
 
     @TestFactory
@@ -42,7 +47,7 @@ class DifferentialIT {
             }
             if (step.protobuf() && expected.code() == 0) {
                 String want = DifferentialSteps.decoded(step, expected);
-                org.junit.jupiter.api.Assertions.assertTrue(want.contains("header {"), want);
+                Assertions.assertTrue(want.contains("header {"), want);
                 assertEquals(want, DifferentialSteps.decoded(step, actual));
                 assertEquals(expected.err(), actual.err());
                 return;

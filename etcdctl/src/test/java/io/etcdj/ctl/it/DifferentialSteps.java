@@ -1,9 +1,19 @@
 package io.etcdj.ctl.it;
 
+import com.google.protobuf.Message;
+import io.etcdj.api.etcdserverpb.DeleteRangeResponse;
+import io.etcdj.api.etcdserverpb.MemberListResponse;
+import io.etcdj.api.etcdserverpb.PutResponse;
+import io.etcdj.api.etcdserverpb.RangeResponse;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Assertions;
 
 /**
  * The differential script, written once: the etcdctl command lines (and what is typed on standard
@@ -16,6 +26,9 @@ final class DifferentialSteps {
 
     private static final Pattern GRANTED = Pattern.compile("lease ([0-9a-f]{16}) granted");
 
+    /** etcdctl 3.6's global flags, on every help page that lists the global options. */
+    static final List<String> GLOBALS_ADDED_IN_36 = List.of("--max-recv-bytes=", "--max-request-bytes=");
+
     private DifferentialSteps() {
     }
 
@@ -25,7 +38,7 @@ final class DifferentialSteps {
      * input is still open, as {@code watch -i} does when a line's command fails. {@code env} holds
      * variables set for this command only (as {@code NAME=value etcdctl ...} at a shell).
      */
-    record Step(String stdin, boolean inputStaysOpen, java.util.Map<String, String> env, String... args) {
+    record Step(String stdin, boolean inputStaysOpen, Map<String, String> env, String... args) {
         boolean protobuf() {
             return String.join(" ", args).endsWith("-w protobuf");
         }
@@ -38,22 +51,22 @@ final class DifferentialSteps {
     }
 
     private static Step run(String... args) {
-        return new Step("", false, java.util.Map.of(), args);
+        return new Step("", false, Map.of(), args);
     }
 
     private static Step withInput(String stdin, String... args) {
-        return new Step(stdin, false, java.util.Map.of(), args);
+        return new Step(stdin, false, Map.of(), args);
     }
 
     private static Step withOpenInput(String stdin, String... args) {
-        return new Step(stdin, true, java.util.Map.of(), args);
+        return new Step(stdin, true, Map.of(), args);
     }
 
     private static Step withVariable(String name, String value, String... args) {
-        return new Step("", false, java.util.Map.of(name, value), args);
+        return new Step("", false, Map.of(name, value), args);
     }
 
-    static List<Step> script(java.nio.file.Path snapshot) {
+    static List<Step> script(Path snapshot) {
         List<Step> s = new ArrayList<>();
         // The seed's "interacting with etcd" session.
         s.add(run("put", "foo", "bar"));
@@ -335,13 +348,13 @@ final class DifferentialSteps {
             return false;
         }
         String etcd = reference.out() + reference.err();
-        org.junit.jupiter.api.Assertions.assertEquals(5, reference.code(), etcd);
-        org.junit.jupiter.api.Assertions.assertTrue(
+        Assertions.assertEquals(5, reference.code(), etcd);
+        Assertions.assertTrue(
                 etcd.contains("Error: snapshot must be requested to one selected node, not multiple ["), etcd);
         String got = ours.out() + ours.err();
-        org.junit.jupiter.api.Assertions.assertEquals(0, ours.code(), got);
-        org.junit.jupiter.api.Assertions.assertTrue(got.contains("Snapshot saved at " + a.get(a.size() - 1)), got);
-        org.junit.jupiter.api.Assertions.assertTrue(got.contains("Snapshot taken from member "), got);
+        Assertions.assertEquals(0, ours.code(), got);
+        Assertions.assertTrue(got.contains("Snapshot saved at " + a.get(a.size() - 1)), got);
+        Assertions.assertTrue(got.contains("Snapshot taken from member "), got);
         return true;
     }
 
@@ -350,26 +363,23 @@ final class DifferentialSteps {
      * NewerFlagsIT checks that those lines are there.
      */
     static Differ.Result without35And36FlagLines(Step step, Differ.Result r) {
-        List<String> added = new java.util.ArrayList<>(List.of("--count-only[=false]", "--min-create-rev=",
+        List<String> added = new ArrayList<>(List.of("--count-only[=false]", "--min-create-rev=",
                 "--max-create-rev=", "--min-mod-rev=", "--max-mod-rev=", "--range[=false]"));
         added.addAll(GLOBALS_ADDED_IN_36);
         if (List.of(step.args()).contains("member")) {
             added.add("--consistency=");
         }
-        String out = java.util.Arrays.stream(r.out().split("\n", -1))
+        String out = Arrays.stream(r.out().split("\n", -1))
                 .filter(line -> added.stream().noneMatch(f -> line.startsWith("      " + f)))
-                .collect(java.util.stream.Collectors.joining("\n"));
+                .collect(Collectors.joining("\n"));
         return out.equals(r.out()) ? r : new Differ.Result(out, r.err(), r.code());
     }
 
-    /** etcdctl 3.6's global flags, on every help page that lists the global options. */
-    static final List<String> GLOBALS_ADDED_IN_36 = List.of("--max-recv-bytes=", "--max-request-bytes=");
-
     /** {@code r} with the lines of etcdctl 3.6's global flags taken out of its usage text. */
     static Differ.Result withoutNewerGlobalFlagLines(Differ.Result r) {
-        String out = java.util.Arrays.stream(r.out().split("\n", -1))
+        String out = Arrays.stream(r.out().split("\n", -1))
                 .filter(line -> GLOBALS_ADDED_IN_36.stream().noneMatch(f -> line.startsWith("      " + f)))
-                .collect(java.util.stream.Collectors.joining("\n"));
+                .collect(Collectors.joining("\n"));
         return out.equals(r.out()) ? r : new Differ.Result(out, r.err(), r.code());
     }
 
@@ -380,11 +390,11 @@ final class DifferentialSteps {
 
     /** {@code bytes} parsed as the response type of the step's command, IDs and member URLs blanked. */
     static String decoded(Step step, byte[] bytes) throws Exception {
-        com.google.protobuf.Message m = switch (step.args()[0]) {
-            case "get" -> io.etcdj.api.etcdserverpb.RangeResponse.parseFrom(bytes);
-            case "put" -> io.etcdj.api.etcdserverpb.PutResponse.parseFrom(bytes);
-            case "del" -> io.etcdj.api.etcdserverpb.DeleteRangeResponse.parseFrom(bytes);
-            default -> io.etcdj.api.etcdserverpb.MemberListResponse.parseFrom(bytes);
+        Message m = switch (step.args()[0]) {
+            case "get" -> RangeResponse.parseFrom(bytes);
+            case "put" -> PutResponse.parseFrom(bytes);
+            case "del" -> DeleteRangeResponse.parseFrom(bytes);
+            default -> MemberListResponse.parseFrom(bytes);
         };
         return m.toString().replaceAll("(cluster_id|member_id|ID): [0-9]+", "$1: <ID>")
                 .replaceAll("127\\.0\\.0\\.1:[0-9]+", "127.0.0.1:<PORT>");

@@ -3,6 +3,7 @@ package io.etcdj.ctl.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -53,7 +54,7 @@ class FlagPlacementIT {
             String[] args = line.toArray(new String[0]);
             Differ.Result expected = differ.reference("", args);
             Differ.Result actual = DifferentialSteps.without35And36FlagLines(
-                    new DifferentialSteps.Step("", false, java.util.Map.of(), args), differ.ours("", args));
+                    new DifferentialSteps.Step("", false, Map.of(), args), differ.ours("", args));
             assertEquals(Differ.normalise(expected, twins.reference()).toString(),
                     Differ.normalise(actual, twins.ours()).toString());
         }));

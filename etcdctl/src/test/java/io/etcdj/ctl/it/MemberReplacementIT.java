@@ -6,11 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.etcdj.harness.Eventually;
 import io.etcdj.harness.LoggedProcess;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -65,7 +69,7 @@ class MemberReplacementIT {
     private List<String> replaceFailedMember(Path server, String tool, String run) throws Exception {
         List<String> seen = new ArrayList<>();
         try (OurMembers members = new OurMembers(dir.resolve(run), server)) {
-            java.nio.file.Files.createDirectories(dir.resolve(run));
+            Files.createDirectories(dir.resolve(run));
             List<OurMembers.Member> cluster = List.of(OurMembers.member("m1"), OurMembers.member("m2"),
                     OurMembers.member("m3"));
             String initial = OurMembers.initialCluster(cluster);
@@ -95,7 +99,7 @@ class MemberReplacementIT {
             OurMembers.Member m4 = OurMembers.member("m4");
             Run add = untilHealthy(tool, survivors, "member", "add", "m4", "--peer-urls=" + m4.peerUrl());
             seen.add("member add: exit " + add.code() + "\n" + add.out().strip() + add.err().strip());
-            Map<String, String> env = new java.util.HashMap<>();
+            Map<String, String> env = new HashMap<>();
             Matcher e = ENV.matcher(add.out());
             while (e.find()) {
                 env.put(e.group(1), e.group(2));
@@ -103,7 +107,7 @@ class MemberReplacementIT {
             assertEquals("existing", env.get("ETCD_INITIAL_CLUSTER_STATE"), run + ": " + add.out() + add.err() + remove.err());
             // as the seed: export ETCD_NAME, ETCD_INITIAL_CLUSTER and ETCD_INITIAL_CLUSTER_STATE (the
             // peer URLs go as flags; etcd refuses a variable that a flag shadows)
-            env.keySet().retainAll(java.util.Set.of("ETCD_NAME", "ETCD_INITIAL_CLUSTER", "ETCD_INITIAL_CLUSTER_STATE"));
+            env.keySet().retainAll(Set.of("ETCD_NAME", "ETCD_INITIAL_CLUSTER", "ETCD_INITIAL_CLUSTER_STATE"));
             members.launch(m4, env);
             OurMembers.awaitPort(m4.client());
             String now = survivors + "," + m4.endpoint();
@@ -121,11 +125,12 @@ class MemberReplacementIT {
         // etcdctl lists the initial cluster in the order of the member IDs, which are random
         Matcher ic = Pattern.compile("ETCD_INITIAL_CLUSTER=\"([^\"]*)\"").matcher(s);
         if (ic.find()) {
-            String sorted = String.join(",", java.util.Arrays.stream(ic.group(1).split(",")).sorted().toList());
+            String sorted = String.join(",", Arrays.stream(ic.group(1).split(",")).sorted().toList());
             s = s.substring(0, ic.start(1)) + sorted + s.substring(ic.end(1));
         }
         // IDs are random, and %16x pads a shorter one with spaces
-        return s.replaceAll(" *\\b[0-9a-f]{12,16}\\b", " <ID>").replaceAll("^ <ID>", "<ID>").replaceAll("\n <ID>", "\n<ID>").replaceAll("127\\.0\\.0\\.1:\\d+", "<ADDR>")
+        return s.replaceAll(" *\\b[0-9a-f]{12,16}\\b", " <ID>").replaceAll("^ <ID>", "<ID>").replaceAll("\n <ID>", "\n<ID>")
+                .replaceAll("127\\.0\\.0\\.1:\\d+", "<ADDR>")
                 // member list order follows the IDs, which are random
                 .lines().sorted().reduce((a, b) -> a + "\n" + b).orElse("");
     }

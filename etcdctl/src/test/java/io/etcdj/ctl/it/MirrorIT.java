@@ -2,13 +2,19 @@ package io.etcdj.ctl.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.google.protobuf.ByteString;
+import io.etcdj.api.etcdserverpb.DeleteRangeRequest;
+import io.etcdj.api.etcdserverpb.PutRequest;
 import io.etcdj.api.etcdserverpb.RangeRequest;
+import io.etcdj.api.etcdserverpb.RequestOp;
+import io.etcdj.api.etcdserverpb.TxnRequest;
 import io.etcdj.api.mvccpb.KeyValue;
 import io.etcdj.client.ClientConfig;
 import io.etcdj.client.Endpoint;
 import io.etcdj.client.EtcdClient;
 import io.etcdj.ctl.RootCommand;
 import io.etcdj.ctl.cli.EtcdctlApp;
+import io.etcdj.ctl.printer.KeyRanges;
 import io.etcdj.harness.Eventually;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -17,6 +23,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -29,15 +36,15 @@ class MirrorIT {
     }
 
     private static void put(EtcdClient c, String k, String v) {
-        c.kv(s -> s.put(io.etcdj.api.etcdserverpb.PutRequest.newBuilder()
-                .setKey(com.google.protobuf.ByteString.copyFromUtf8(k)).setValue(com.google.protobuf.ByteString.copyFromUtf8(v))
+        c.kv(s -> s.put(PutRequest.newBuilder()
+                .setKey(ByteString.copyFromUtf8(k)).setValue(ByteString.copyFromUtf8(v))
                 .build()));
     }
 
     private static Map<String, String> dump(EtcdClient c, String prefix) {
         Map<String, String> m = new TreeMap<>();
-        RangeRequest req = RangeRequest.newBuilder().setKey(com.google.protobuf.ByteString.copyFromUtf8(prefix))
-                .setRangeEnd(io.etcdj.ctl.printer.KeyRanges.prefixEnd(com.google.protobuf.ByteString.copyFromUtf8(prefix)))
+        RangeRequest req = RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8(prefix))
+                .setRangeEnd(KeyRanges.prefixEnd(ByteString.copyFromUtf8(prefix)))
                 .build();
         for (KeyValue kv : c.kv(s -> s.range(req)).getKvsList()) {
             m.put(kv.getKey().toStringUtf8(), kv.getValue().toStringUtf8());
@@ -60,8 +67,8 @@ class MirrorIT {
                 Map<String, String> base = Map.of("b/1", "one", "b/2", "two");
                 awaitEquals(base, () -> dump(dst, "b/"));
                 put(src, "a/3", "three");
-                src.kv(s -> s.deleteRange(io.etcdj.api.etcdserverpb.DeleteRangeRequest.newBuilder()
-                        .setKey(com.google.protobuf.ByteString.copyFromUtf8("a/1")).build()));
+                src.kv(s -> s.deleteRange(DeleteRangeRequest.newBuilder()
+                        .setKey(ByteString.copyFromUtf8("a/1")).build()));
                 awaitEquals(Map.of("b/2", "two", "b/3", "three"), () -> dump(dst, "b/"));
                 assertEquals(Map.of(), dump(dst, "other"));
             } finally {
@@ -89,11 +96,11 @@ class MirrorIT {
                 put(src, "r/new", "1");
                 awaitEquals(Map.of("r/new", "1"), () -> dump(dst, "r/"));
                 long before = revision(dst);
-                io.etcdj.api.etcdserverpb.TxnRequest.Builder txn = io.etcdj.api.etcdserverpb.TxnRequest.newBuilder();
+                TxnRequest.Builder txn = TxnRequest.newBuilder();
                 for (String k : List.of("r/t1", "r/t2", "r/t3")) {
-                    txn.addSuccess(io.etcdj.api.etcdserverpb.RequestOp.newBuilder().setRequestPut(
-                            io.etcdj.api.etcdserverpb.PutRequest.newBuilder().setKey(com.google.protobuf.ByteString.copyFromUtf8(k))
-                                    .setValue(com.google.protobuf.ByteString.copyFromUtf8("t"))));
+                    txn.addSuccess(RequestOp.newBuilder().setRequestPut(
+                            PutRequest.newBuilder().setKey(ByteString.copyFromUtf8(k))
+                                    .setValue(ByteString.copyFromUtf8("t"))));
                 }
                 src.kv(s -> s.txn(txn.build()));
                 awaitEquals(Map.of("r/new", "1", "r/t1", "t", "r/t2", "t", "r/t3", "t"), () -> dump(dst, "r/"));
@@ -106,7 +113,7 @@ class MirrorIT {
     }
 
     private static long revision(EtcdClient c) {
-        return c.kv(s -> s.range(RangeRequest.newBuilder().setKey(com.google.protobuf.ByteString.copyFromUtf8("r/"))
+        return c.kv(s -> s.range(RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("r/"))
                 .build())).getHeader().getRevision();
     }
 
@@ -120,7 +127,7 @@ class MirrorIT {
         assertEquals(128, actual.code());
     }
 
-    private static void awaitEquals(Map<String, String> expected, java.util.function.Supplier<Map<String, String>> actual)
+    private static void awaitEquals(Map<String, String> expected, Supplier<Map<String, String>> actual)
             throws Exception {
         assertEquals(expected, Eventually.poll(Duration.ofSeconds(20), Duration.ofMillis(50), actual::get, expected::equals));
     }

@@ -29,6 +29,9 @@ class NewerFlagsIT {
 
     private static RealEtcd etcd;
 
+    /** 3.6's global flags, listed on every command's help page. */
+    private static final List<String> ADDED_GLOBALS = List.of("--max-recv-bytes=0", "--max-request-bytes=0");
+
     @BeforeAll
     static void start() throws Exception {
         etcd = RealEtcd.start("newer-flags");
@@ -83,9 +86,6 @@ class NewerFlagsIT {
                 .filter(line -> addedFlags.stream().noneMatch(f -> line.startsWith("      " + f)))
                 .collect(Collectors.joining("\n"));
     }
-
-    /** 3.6's global flags, listed on every command's help page. */
-    private static final List<String> ADDED_GLOBALS = List.of("--max-recv-bytes=0", "--max-request-bytes=0");
 
     private static List<String> withGlobals(String... flags) {
         List<String> all = new ArrayList<>(List.of(flags));

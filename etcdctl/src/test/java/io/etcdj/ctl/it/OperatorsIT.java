@@ -12,6 +12,7 @@ import io.etcdj.client.EtcdClient;
 import io.etcdj.client.EtcdClientException;
 import io.etcdj.harness.Eventually;
 import io.etcdj.harness.FreePorts;
+import io.etcdj.harness.LoggedProcess;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,6 +23,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -226,7 +228,7 @@ class OperatorsIT {
         try (OurMembers members = new OurMembers(dir, server(which))) {
             List<OurMembers.Member> cluster = List.of(OurMembers.member("c1"), OurMembers.member("c2"),
                     OurMembers.member("c3"));
-            List<io.etcdj.harness.LoggedProcess> processes = new ArrayList<>();
+            List<LoggedProcess> processes = new ArrayList<>();
             for (OurMembers.Member m : cluster) {
                 processes.add(members.launch(m, Map.of(), "--name=" + m.name(),
                         "--initial-cluster=" + OurMembers.initialCluster(cluster), "--initial-cluster-state=new",
@@ -390,7 +392,7 @@ class OperatorsIT {
      * added with member add --learner becomes a voting member once it has caught up, and member list
      * shows it; the leader's log says so.
      */
-    @org.junit.jupiter.api.Test
+    @Test
     void aLearnerIsPromotedOnceInSync() throws Exception {
         try (OurMembers members = new OurMembers(dir)) {
             OurMembers.Member l1 = OurMembers.member("l1");

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.etcdj.harness.Eventually;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -12,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,6 +33,10 @@ class RbacGuideIT {
 
     private record Run(int code, String out) {
     }
+
+    /** etcdctl's password prompts: "Password: ", "Password of NAME: ", "Type password of NAME again for confirmation: ". */
+    private static final Pattern PROMPT =
+            Pattern.compile("(Password( of \\S+)?|Type password of \\S+ again for confirmation): ");
 
     /** Runs under a pseudo-terminal, typing {@code typed} (one line per prompt). */
     private Run typed(String tool, String endpoints, List<String> typed, String... args) throws Exception {
@@ -60,7 +66,7 @@ class RbacGuideIT {
                         }
                     }
                 });
-            } catch (java.io.IOException ended) {
+            } catch (IOException ended) {
                 // the terminal closed
             }
         });
@@ -77,7 +83,7 @@ class RbacGuideIT {
                 in.flush();
             }
             in.close();
-        } catch (java.io.IOException ended) {
+        } catch (IOException ended) {
             // the command ended before all was typed: its output says why
         }
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), cmd.toString());
@@ -88,10 +94,6 @@ class RbacGuideIT {
         }
         return new Run(p.exitValue(), normalize(out));
     }
-
-    /** etcdctl's password prompts: "Password: ", "Password of NAME: ", "Type password of NAME again for confirmation: ". */
-    private static final java.util.regex.Pattern PROMPT =
-            java.util.regex.Pattern.compile("(Password( of \\S+)?|Type password of \\S+ again for confirmation): ");
 
     /** How many password prompts the terminal has shown. */
     private static int prompts(ByteArrayOutputStream seen) {
@@ -124,10 +126,14 @@ class RbacGuideIT {
                 new Step(m2, List.of(), new String[] {"--user", "root:rootpw", "role", "list"}),
                 new Step(all, List.of(), new String[] {"--user", "root:rootpw", "role", "add", "myrolename"}),
                 new Step(all, List.of(), new String[] {"--user", "root:rootpw", "role", "grant-permission", "myrolename", "read", "/foo"}),
-                new Step(all, List.of(), new String[] {"--user", "root:rootpw", "role", "grant-permission", "myrolename", "--prefix=true", "read", "/foo/"}),
-                new Step(all, List.of(), new String[] {"--user", "root:rootpw", "role", "grant-permission", "myrolename", "write", "/foo/bar"}),
-                new Step(all, List.of(), new String[] {"--user", "root:rootpw", "role", "grant-permission", "myrolename", "readwrite", "key1", "key5"}),
-                new Step(all, List.of(), new String[] {"--user", "root:rootpw", "role", "grant-permission", "myrolename", "--prefix=true", "readwrite", "/pub/"}),
+                new Step(all, List.of(), new String[] {"--user", "root:rootpw", "role", "grant-permission", "myrolename",
+                        "--prefix=true", "read", "/foo/"}),
+                new Step(all, List.of(), new String[] {"--user", "root:rootpw", "role", "grant-permission", "myrolename",
+                        "write", "/foo/bar"}),
+                new Step(all, List.of(), new String[] {"--user", "root:rootpw", "role", "grant-permission", "myrolename",
+                        "readwrite", "key1", "key5"}),
+                new Step(all, List.of(), new String[] {"--user", "root:rootpw", "role", "grant-permission", "myrolename",
+                        "--prefix=true", "readwrite", "/pub/"}),
                 new Step(m3, List.of(), new String[] {"--user", "root:rootpw", "role", "get", "myrolename"}),
                 new Step(all, List.of(), new String[] {"--user", "root:rootpw", "role", "revoke-permission", "myrolename", "/foo/bar"}),
                 new Step(all, List.of("userpw", "userpw"), new String[] {"--user", "root:rootpw", "user", "add", "myusername"}),

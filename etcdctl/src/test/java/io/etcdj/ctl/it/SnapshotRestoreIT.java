@@ -3,10 +3,14 @@ package io.etcdj.ctl.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -53,11 +57,11 @@ class SnapshotRestoreIT {
     private static void assertEtcdsFormat(Path file) throws Exception {
         byte[] all = Files.readAllBytes(file);
         assertTrue(all.length > 4096 + 32, "size " + all.length);
-        int magic = java.nio.ByteBuffer.wrap(all, 16, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt();
+        int magic = ByteBuffer.wrap(all, 16, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
         assertEquals(0xED0CDAED, magic, "bbolt's magic in the first meta page");
-        byte[] body = java.util.Arrays.copyOf(all, all.length - 32);
-        byte[] trailer = java.util.Arrays.copyOfRange(all, all.length - 32, all.length);
-        assertTrue(java.util.Arrays.equals(java.security.MessageDigest.getInstance("SHA-256").digest(body), trailer),
+        byte[] body = Arrays.copyOf(all, all.length - 32);
+        byte[] trailer = Arrays.copyOfRange(all, all.length - 32, all.length);
+        assertTrue(Arrays.equals(MessageDigest.getInstance("SHA-256").digest(body), trailer),
                 "the SHA-256 trailer of the saved file");
     }
 

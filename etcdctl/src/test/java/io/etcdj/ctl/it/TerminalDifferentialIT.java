@@ -9,13 +9,18 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * etcdctl at a terminal, as a person uses it (and as etcd's own e2e tests drive it): each command
@@ -57,7 +62,7 @@ class TerminalDifferentialIT {
             synchronized (seen) {
                 return seen.toString(StandardCharsets.UTF_8);
             }
-        }, shown -> shown.split(java.util.regex.Pattern.quote(prompt), -1).length - 1 >= times);
+        }, shown -> shown.split(Pattern.quote(prompt), -1).length - 1 >= times);
     }
 
     private static String run(String tool, RealEtcd server, List<Key> keys, String... args) throws Exception {
@@ -85,7 +90,7 @@ class TerminalDifferentialIT {
         reader.start();
         OutputStream in = p.getOutputStream();
         try {
-            java.util.Map<String, Integer> prompts = new java.util.HashMap<>();
+            Map<String, Integer> prompts = new HashMap<>();
             for (Key k : keys) {
                 if (k.prompt() != null) {
                     await(seen, k.prompt(), prompts.merge(k.prompt(), 1, Integer::sum));
@@ -195,7 +200,7 @@ class TerminalDifferentialIT {
      * TLS etcd from revision 1, so they see the same event.
      */
     @Test
-    void watchInteractiveOverTls(@org.junit.jupiter.api.io.TempDir java.nio.file.Path certs) throws Exception {
+    void watchInteractiveOverTls(@TempDir Path certs) throws Exception {
         try (RealEtcd etcd = RealEtcd.start("tls-watch", TestCerts.create(certs))) {
             List<String> put = new ArrayList<>(etcd.tlsFlags());
             put.addAll(List.of("put", "tlsw", "secret-value"));

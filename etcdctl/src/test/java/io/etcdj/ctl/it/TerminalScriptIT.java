@@ -5,10 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.etcdj.harness.TempDirs;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -69,7 +70,7 @@ class TerminalScriptIT {
                 .redirectErrorStream(true);
         pb.environment().put("ETCDJ_WARM_DIR", temp.resolve("warm").toString());
         Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         p.waitFor();
         return out;
     }
@@ -111,8 +112,8 @@ class TerminalScriptIT {
                     new Differ.Result(TerminalSession.withoutProgressLines(actual.text()), "", actual.code(), actual.written()));
             if (TRANSCRIPT != null) {
                 Files.writeString(Path.of(TRANSCRIPT), "$ etcdctl " + step.name() + "\n" + want.out() + "[exit "
-                        + want.code() + "]\n", java.nio.file.StandardOpenOption.CREATE,
-                        java.nio.file.StandardOpenOption.APPEND);
+                        + want.code() + "]\n", StandardOpenOption.CREATE,
+                        StandardOpenOption.APPEND);
             }
             referenceLease = DifferentialSteps.lease(want, referenceLease);
             ourLease = DifferentialSteps.lease(got, ourLease);

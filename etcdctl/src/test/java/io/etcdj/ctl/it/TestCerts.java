@@ -3,6 +3,7 @@ package io.etcdj.ctl.it;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -40,7 +41,7 @@ record TestCerts(Path dir, Path caCert, Path serverCert, Path serverKey, Path cl
     }
 
     private static void openssl(Path dir, String... args) throws IOException, InterruptedException {
-        List<String> cmd = new java.util.ArrayList<>(List.of("/usr/bin/openssl"));
+        List<String> cmd = new ArrayList<>(List.of("/usr/bin/openssl"));
         cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes());

@@ -9,6 +9,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -106,7 +107,7 @@ class TlsIT {
             default -> openssl("genpkey", "-algorithm", "RSA", "-aes256", "-pass", "pass:x", "-out", key);
         }
         String cert = certDir.resolve("cert-" + form + ".pem").toString();
-        java.nio.file.Files.writeString(certDir.resolve("client.ext"), "extendedKeyUsage=clientAuth\n");
+        Files.writeString(certDir.resolve("client.ext"), "extendedKeyUsage=clientAuth\n");
         String signing = form.equals("encrypted") ? certDir.resolve("key-pkcs1.pem").toString() : key;
         openssl("req", "-new", "-key", signing, "-subj", "/CN=" + form, "-out", certDir.resolve(form + ".csr").toString());
         openssl("x509", "-req", "-in", certDir.resolve(form + ".csr").toString(), "-CA", etcd.tls.caCert().toString(),
@@ -116,7 +117,7 @@ class TlsIT {
     }
 
     /** PKCS#1 RSA and SEC1 EC keys (openssl's and cfssl's defaults), PKCS#8, and an encrypted key, as the real etcdctl takes them. */
-    @org.junit.jupiter.api.Test
+    @Test
     void everyKeyFormAsTheRealEtcdctl() throws Exception {
         for (String form : List.of("pkcs1", "sec1", "pkcs8", "encrypted")) {
             List<String> flags = clientWithKey(form);

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -228,9 +229,9 @@ class WarmPathIT {
     }
 
     private static Run same(String stdin, Map<String, String> env, String... args) throws Exception {
-        Map<String, String> w = new java.util.HashMap<>(env);
+        Map<String, String> w = new HashMap<>(env);
         w.put("JAVA_OPTS", NO_JVM);
-        Map<String, String> d = new java.util.HashMap<>(env);
+        Map<String, String> d = new HashMap<>(env);
         d.put("ETCDJ_NO_DAEMON", "1");
         Run warm = run(ETCDCTL, temp, stdin, w, args);
         Run direct = run(ETCDCTL, temp, stdin, d, args);

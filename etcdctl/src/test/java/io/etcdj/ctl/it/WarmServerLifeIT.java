@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.etcdj.harness.Eventually;
 import io.etcdj.harness.StrayProcesses;
 import io.etcdj.harness.TempDirs;
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
@@ -101,7 +103,7 @@ class WarmServerLifeIT {
         if (p.isPresent()) {
             try {
                 p.get().onExit().get(DEADLINE_SECONDS, TimeUnit.SECONDS);
-            } catch (java.util.concurrent.TimeoutException e) {
+            } catch (TimeoutException e) {
                 throw new AssertionError(failure + " (pid " + pid + ")");
             }
         }
@@ -144,7 +146,7 @@ class WarmServerLifeIT {
         pb.environment().keySet().removeIf(k -> k.startsWith("ETCDCTL") || k.startsWith("ETCDJ") || k.equals("JAVA_OPTS"));
         pb.environment().put("ETCDJ_WARM_DIR", warmDir.toString());
         pb.environment().putAll(env);
-        pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         Path err = Files.createTempFile(temp, "err", ".txt");
         pb.redirectError(err.toFile());
         Process p = pb.start();

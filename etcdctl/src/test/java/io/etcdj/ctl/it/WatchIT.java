@@ -9,6 +9,8 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PipedInputStream;
+import java.io.PipedOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -158,8 +160,8 @@ class WatchIT {
     @Test
     @Order(5)
     void interactiveWatchesStartPerLineAndEndWithInput() throws Exception {
-        java.io.PipedOutputStream feed = new java.io.PipedOutputStream();
-        java.io.PipedInputStream stdin = new java.io.PipedInputStream(feed);
+        PipedOutputStream feed = new PipedOutputStream();
+        PipedInputStream stdin = new PipedInputStream(feed);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int[] code = new int[1];

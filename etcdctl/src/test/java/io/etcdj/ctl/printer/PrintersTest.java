@@ -11,6 +11,7 @@ import io.etcdj.api.etcdserverpb.RangeResponse;
 import io.etcdj.api.etcdserverpb.ResponseHeader;
 import io.etcdj.api.mvccpb.KeyValue;
 import io.etcdj.cli.CliException;
+import io.etcdj.format.GoBytes;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -83,9 +84,9 @@ class PrintersTest {
 
     @Test
     void humanizesSizesLikeGo() {
-        assertEquals("20 kB", io.etcdj.format.GoBytes.format(20480));
-        assertEquals("9 B", io.etcdj.format.GoBytes.format(9));
-        assertEquals("1.5 MB", io.etcdj.format.GoBytes.format(1_500_000));
+        assertEquals("20 kB", GoBytes.format(20480));
+        assertEquals("9 B", GoBytes.format(9));
+        assertEquals("1.5 MB", GoBytes.format(1_500_000));
     }
 
     @Test

@@ -9,6 +9,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -39,7 +40,7 @@ class CallHeaderTest {
     @Test
     void refusesATruncatedHeader() throws IOException {
         byte[] full = encode("EJW1", "etcdctl", "/", "", "000", List.of("get", "foo"), List.of());
-        byte[] cut = java.util.Arrays.copyOf(full, full.length - 2);
+        byte[] cut = Arrays.copyOf(full, full.length - 2);
         assertThrows(IOException.class, () -> CallHeader.parse(cut));
     }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.test.EtcdClusterExtension;
+import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -33,12 +34,12 @@ class FeatureFlagsTest {
 
     @Test
     void flagsSurviveARestartOfTheWholeCluster() throws Exception {
-        try (Client a = Client.builder().endpoints(cluster.clientEndpoints().toArray(java.net.URI[]::new)).build();
+        try (Client a = Client.builder().endpoints(cluster.clientEndpoints().toArray(URI[]::new)).build();
                 FeatureFlags flags = new FeatureFlags(a, "/restart/")) {
             flags.set("beta", "10%");
             cluster.restart(200, TimeUnit.MILLISECONDS);
             // a new instance reads the flag from the restarted cluster; the old one's watch resumes
-            try (Client b = Client.builder().endpoints(cluster.clientEndpoints().toArray(java.net.URI[]::new)).build();
+            try (Client b = Client.builder().endpoints(cluster.clientEndpoints().toArray(URI[]::new)).build();
                     FeatureFlags fresh = new FeatureFlags(b, "/restart/")) {
                 assertEquals(Optional.of("10%"), fresh.get("beta"));
                 fresh.set("beta", "50%");

@@ -11,6 +11,7 @@ import io.etcdj.embedded.EtcdCluster;
 import io.etcdj.embedded.EtcdMember;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -34,7 +35,7 @@ class MemberRestartTest {
                     etcd.waitForLeader(Duration.ofSeconds(20));
                     client.getKVClient().put(of("restart/k"), of("after-" + member.name())).get(30, TimeUnit.SECONDS);
                 }
-                List<String> seen = new java.util.ArrayList<>();
+                List<String> seen = new ArrayList<>();
                 for (int i = 0; i < etcd.members().size(); i++) {
                     seen.add(Bytes.text(events.poll(30, TimeUnit.SECONDS).getKeyValue().getValue()));
                 }

@@ -1,6 +1,6 @@
 package io.etcd.jetcd.test;
 
-import io.etcd.jetcd.launcher.EtcdCluster;
+import io.etcdj.embedded.EtcdCluster;
 import io.etcdj.embedded.EtcdMember;
 import java.net.URI;
 import java.util.List;
@@ -10,17 +10,17 @@ import java.util.function.Supplier;
  * jetcd's cluster type over an etcdj embedded cluster. Its endpoints are fixed from the first
  * start on; {@link #close} deletes the data, and a start after it begins a new cluster.
  */
-final class EmbeddedCluster implements EtcdCluster {
-    private final Supplier<io.etcdj.embedded.EtcdCluster> factory;
+final class EmbeddedCluster implements io.etcd.jetcd.launcher.EtcdCluster { // qualified: etcdj's EtcdCluster is imported
+    private final Supplier<EtcdCluster> factory;
     private final String name;
-    private io.etcdj.embedded.EtcdCluster current;
+    private EtcdCluster current;
 
-    EmbeddedCluster(Supplier<io.etcdj.embedded.EtcdCluster> factory, String name) {
+    EmbeddedCluster(Supplier<EtcdCluster> factory, String name) {
         this.factory = factory;
         this.name = name;
     }
 
-    private synchronized io.etcdj.embedded.EtcdCluster current() {
+    private synchronized EtcdCluster current() {
         if (current == null) {
             current = factory.get();
         }

@@ -1,6 +1,7 @@
 package io.etcd.jetcd.test;
 
 import io.etcd.jetcd.launcher.EtcdCluster;
+import io.etcdj.embedded.EtcdMember;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -42,7 +43,7 @@ public final class EtcdClusterExtension implements BeforeAllCallback, BeforeEach
     }
 
     /** The running cluster's members, for the name resolver (null when none runs under that name). */
-    static List<io.etcdj.embedded.EtcdMember> members(String clusterName) {
+    static List<EtcdMember> members(String clusterName) {
         EtcdCluster c = RUNNING.get(clusterName);
         return c instanceof EmbeddedCluster e ? e.members() : null;
     }
@@ -181,6 +182,7 @@ public final class EtcdClusterExtension implements BeforeAllCallback, BeforeEach
             boolean tls = ssl;
             List<String> args = List.copyOf(additionalArgs);
             return new EtcdClusterExtension(new EmbeddedCluster(() -> {
+                // qualified: jetcd's EtcdCluster is the one imported here
                 io.etcdj.embedded.EtcdCluster.Builder b = io.etcdj.embedded.EtcdCluster.builder()
                         .name(name).memberNamePrefix(memberPrefix).members(size).tls(tls).additionalArgs(args);
                 if (tls) {

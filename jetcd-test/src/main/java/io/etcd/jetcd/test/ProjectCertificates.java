@@ -1,5 +1,6 @@
 package io.etcd.jetcd.test;
 
+import io.etcdj.embedded.EtcdCluster;
 import io.etcdj.embedded.EtcdClusterException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,7 +18,7 @@ final class ProjectCertificates {
     private ProjectCertificates() {
     }
 
-    static void apply(io.etcdj.embedded.EtcdCluster.Builder builder, String prefix, int members) {
+    static void apply(EtcdCluster.Builder builder, String prefix, int members) {
         ClassLoader loader = Thread.currentThread().getContextClassLoader();
         for (int i = 0; i < members; i++) {
             String name = prefix + i;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.kv.GetResponse;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -35,11 +36,11 @@ class EtcdClusterExtensionTest {
     @Test
     void dataSurvivesARestartOfTheWholeCluster() throws Exception {
         ByteSequence key = ByteSequence.from("kept", StandardCharsets.UTF_8);
-        try (Client client = Client.builder().endpoints(cluster.clientEndpoints().toArray(java.net.URI[]::new)).build()) {
+        try (Client client = Client.builder().endpoints(cluster.clientEndpoints().toArray(URI[]::new)).build()) {
             client.getKVClient().put(key, ByteSequence.from("1", StandardCharsets.UTF_8)).get(10, TimeUnit.SECONDS);
         }
         cluster.restart(100, TimeUnit.MILLISECONDS);
-        try (Client client = Client.builder().endpoints(cluster.clientEndpoints().toArray(java.net.URI[]::new)).build()) {
+        try (Client client = Client.builder().endpoints(cluster.clientEndpoints().toArray(URI[]::new)).build()) {
             assertEquals(1, client.getKVClient().get(key).get(20, TimeUnit.SECONDS).getCount());
         }
     }
