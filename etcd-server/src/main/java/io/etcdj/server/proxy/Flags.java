@@ -1,6 +1,6 @@
 package io.etcdj.server.proxy;
 
-import io.etcdj.server.config.Durations;
+import io.etcdj.cli.GoDuration;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -129,11 +129,11 @@ public final class Flags {
                 values.put(name, List.copyOf(list));
             }
             case DURATION -> {
-                Duration d = Durations.tryParse(value.startsWith("+") ? value.substring(1) : value);
-                if (d == null) {
-                    throw invalid(name, value, "time: invalid duration \"" + value + "\"");
+                try {
+                    values.put(name, GoDuration.parse(value));
+                } catch (IllegalArgumentException e) {
+                    throw invalid(name, value, e.getMessage());
                 }
-                values.put(name, d);
             }
             case INT -> {
                 try {
@@ -230,7 +230,7 @@ public final class Flags {
             case STRING -> ((String) d).isEmpty() ? "" : " (default \"" + d + "\")";
             case BOOL -> (Boolean) d ? " (default true)" : "";
             case STRINGS -> ((List<?>) d).isEmpty() ? "" : " (default [" + String.join(",", (List<String>) cast(d)) + "])";
-            case DURATION -> ((Duration) d).isZero() ? "" : " (default " + io.etcdj.server.config.Durations.format((Duration) d) + ")";
+            case DURATION -> ((Duration) d).isZero() ? "" : " (default " + GoDuration.format((Duration) d) + ")";
             case INT, UINT32 -> ((Long) d) == 0 ? "" : " (default " + d + ")";
         };
     }

@@ -82,11 +82,4 @@ class FlagParserTest {
         assertEquals(1234, c.listenClientUrls().get(0).getPort());
     }
 
-    @Test
-    void goDurations() {
-        assertEquals(Duration.ofMinutes(10), Durations.tryParse("10m0s"));
-        assertEquals(Duration.ofMillis(1500), Durations.tryParse("1.5s"));
-        assertEquals(Duration.ofMinutes(90), Durations.tryParse("1h30m"));
-        assertEquals(null, Durations.tryParse("10 minutes"));
-    }
 }
