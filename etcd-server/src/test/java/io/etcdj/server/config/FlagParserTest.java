@@ -70,6 +70,19 @@ class FlagParserTest {
     }
 
     @Test
+    void parsedAsGosFlagPackageParsesThem() throws Exception {
+        // as etcd 3.4: --version does not end the parse, "--" does, numbers take a base prefix
+        ConfigException late = assertThrows(ConfigException.class,
+                () -> FlagParser.parse(new String[] {"--version", "--bogus"}, Map.of()));
+        assertEquals("flag provided but not defined: -bogus", late.getMessage());
+        assertTrue(FlagParser.parse(new String[] {"--name=a", "--version"}, Map.of()).version());
+        assertTrue(FlagParser.parse(new String[] {"--help", "--bogus"}, Map.of()).help());
+        assertEquals("a", config("--name=a", "--").name());
+        assertEquals(16, config("--max-txn-ops=0x10").maxTxnOps());
+        assertEquals("bad flag syntax: ---x", assertThrows(ConfigException.class, () -> config("---x")).getMessage());
+    }
+
+    @Test
     void configFileReplacesFlagsAndEnvironment() throws Exception {
         Path yml = dir.resolve("etcd.yml");
         Files.writeString(yml, "name: fromfile\nmax-txn-ops: 7\nlisten-client-urls: http://127.0.0.1:1234\n"
