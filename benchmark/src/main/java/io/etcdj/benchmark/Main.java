@@ -39,7 +39,8 @@ public final class Main implements Runnable {
      */
     static ToolCommandLine commandLine(PrintWriter out, PrintWriter err) {
         return ToolCommandLine.of(new Main()).streams(out, err).errorPrefix("benchmark: ")
-                .failures(e -> e instanceof BenchmarkException ? new CliException(ExitCodes.ERROR, e.getMessage(), e) : null)
+                .failures(e -> e instanceof BenchmarkException b
+                        ? new CliException(ExitCodes.ERROR, b.getMessage(), b) : null)
                 .build();
     }
 }

@@ -3,6 +3,7 @@ package io.etcdj.cli.goflag;
 import io.etcdj.cli.GoDuration;
 import io.etcdj.cli.GoValues;
 import java.math.BigInteger;
+import java.util.regex.Pattern;
 
 /**
  * The value a flag takes, parsed as the Go flag value of that type parses it: {@link #parse} returns
@@ -31,6 +32,10 @@ public enum FlagKind {
      * then ignored, so an old unit file keeps working.
      */
     IGNORED;
+
+    /** ParseFloat's decimal and hex notations (inf and nan are matched apart). */
+    private static final Pattern GO_FLOAT = Pattern.compile(
+            "[+-]?((\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?|0[xX]([0-9a-fA-F]+\\.?[0-9a-fA-F]*|\\.[0-9a-fA-F]+)[pP][+-]?\\d+)");
 
     /** Whether the flag takes no separate value word (Go's IsBoolFlag). */
     public boolean boolLike() {
@@ -73,11 +78,11 @@ public enum FlagKind {
         }
         int radix = base;
         if (digits.isEmpty() || !digits.chars().allMatch(c -> Character.digit(c, radix) >= 0)) {
-            throw new IllegalArgumentException("strconv.ParseUint: parsing " + FlagSyntax.quote(text) + ": invalid syntax");
+            throw strconv("ParseUint", text, "invalid syntax");
         }
         BigInteger value = new BigInteger(digits, base);
         if (value.bitLength() > bits) {
-            throw new IllegalArgumentException("strconv.ParseUint: parsing " + FlagSyntax.quote(text) + ": value out of range");
+            throw strconv("ParseUint", text, "value out of range");
         }
         return value.longValue();
     }
@@ -92,13 +97,18 @@ public enum FlagKind {
             return Double.NaN;
         }
         // only Go's grammar: Java's parser would also take blanks around it and a d or f suffix
-        if (go.matches("[+-]?((\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?|0[xX]([0-9a-fA-F]+\\.?[0-9a-fA-F]*|\\.[0-9a-fA-F]+)[pP][+-]?\\d+)")) {
+        if (GO_FLOAT.matcher(go).matches()) {
             double value = Double.parseDouble(go);
             if (Double.isInfinite(value)) {
-                throw new IllegalArgumentException("strconv.ParseFloat: parsing " + FlagSyntax.quote(text) + ": value out of range");
+                throw strconv("ParseFloat", text, "value out of range");
             }
             return value;
         }
-        throw new IllegalArgumentException("strconv.ParseFloat: parsing " + FlagSyntax.quote(text) + ": invalid syntax");
+        throw strconv("ParseFloat", text, "invalid syntax");
+    }
+
+    /** strconv's error: {@code strconv.ParseUint: parsing "x": invalid syntax}. */
+    private static IllegalArgumentException strconv(String function, String text, String reason) {
+        return new IllegalArgumentException("strconv." + function + ": parsing " + FlagSyntax.quote(text) + ": " + reason);
     }
 }

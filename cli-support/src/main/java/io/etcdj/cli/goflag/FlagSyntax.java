@@ -44,7 +44,8 @@ public enum FlagSyntax {
 
     /** What Go's flag package (numError) keeps of a value's parse error. */
     public static String goFlagReason(IllegalArgumentException e) {
-        return e.getMessage() != null && e.getMessage().endsWith(": value out of range") ? "value out of range" : "parse error";
+        boolean range = e.getMessage() != null && e.getMessage().endsWith(": value out of range");
+        return range ? "value out of range" : "parse error";
     }
 
     /**

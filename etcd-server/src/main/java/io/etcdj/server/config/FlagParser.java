@@ -11,11 +11,14 @@ import java.util.Map;
 
 /**
  * Reads the server's settings as etcd does: Go's flag package conventions ({@code -name v},
- * {@code --name=v}, bare booleans; cli-support's {@link GoFlagParser}, the parser the gateway and
- * grpc-proxy commands share in pflag's conventions), then {@code ETCD_*} environment variables for flags not given (both given is an
- * error), or, with {@code --config-file}, only the YAML file (keyed by flag names).
+ * {@code --name=v}, bare booleans; cli-support's {@link GoFlagParser}, which reads the gateway's and
+ * grpc-proxy's flags in pflag's), then {@code ETCD_*} environment variables for flags not given
+ * (both given is an error), or, with {@code --config-file}, only the YAML file (keyed by flag names).
  */
 public final class FlagParser {
+    private static final String VERSION = "version";
+    private static final String CONFIG_FILE = "config-file";
+
     private FlagParser() {
     }
 
@@ -130,9 +133,6 @@ public final class FlagParser {
 
     private static final java.util.Set<String> KNOWN_ENV = Flag.ALL.stream().map(Flag::envName)
             .collect(java.util.stream.Collectors.toUnmodifiableSet());
-
-    private static final String VERSION = "version";
-    private static final String CONFIG_FILE = "config-file";
 
     /** The Go flag type of each flag etcd defines: its catalogue, --version, --config-file, the ignored ones. */
     private static FlagKind kindOf(String name) {
