@@ -14,7 +14,7 @@ public final class GoValues {
         return switch (s) {
             case "1", "t", "T", "TRUE", "true", "True" -> true;
             case "0", "f", "F", "FALSE", "false", "False" -> false;
-            default -> throw new IllegalArgumentException("strconv.ParseBool: parsing \"" + s + "\": invalid syntax");
+            default -> throw new IllegalArgumentException("strconv.ParseBool: parsing " + quote(s) + ": invalid syntax");
         };
     }
 
@@ -24,7 +24,7 @@ public final class GoValues {
             return Long.parseLong(s, base);
         } catch (NumberFormatException e) {
             String reason = s.matches("[+-]?[0-9a-fA-F]+") && isDigits(s, base) ? "value out of range" : "invalid syntax";
-            throw new IllegalArgumentException("strconv.ParseInt: parsing \"" + s + "\": " + reason, e);
+            throw new IllegalArgumentException("strconv.ParseInt: parsing " + quote(s) + ": " + reason, e);
         }
     }
 
@@ -51,7 +51,7 @@ public final class GoValues {
         try {
             return Long.parseLong(sign + digits, base);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("strconv.ParseInt: parsing \"" + s + "\": "
+            throw new IllegalArgumentException("strconv.ParseInt: parsing " + quote(s) + ": "
                     + (isDigits(digits, base) ? "value out of range" : "invalid syntax"), e);
         }
     }
@@ -65,7 +65,7 @@ public final class GoValues {
             return Long.parseUnsignedLong(s);
         } catch (NumberFormatException e) {
             String reason = s.matches("[0-9]+") ? "value out of range" : "invalid syntax";
-            throw new IllegalArgumentException("strconv.ParseUint: parsing \"" + s + "\": " + reason, e);
+            throw new IllegalArgumentException("strconv.ParseUint: parsing " + quote(s) + ": " + reason, e);
         }
     }
 
@@ -87,4 +87,34 @@ public final class GoValues {
         return parseInt(s, 16);
     }
 
+    /**
+     * Go's {@code %q} of a string (strconv.Quote): in double quotes, {@code "} and {@code \}
+     * escaped, control characters as Go escapes them; printable characters, non-ASCII ones too, as they are.
+     */
+    public static String quote(String s) {
+        StringBuilder b = new StringBuilder("\"");
+        s.codePoints().forEach(c -> {
+            switch (c) {
+                case '"' -> b.append("\\\"");
+                case '\\' -> b.append("\\\\");
+                case 7 -> b.append("\\a");
+                case '\b' -> b.append("\\b");
+                case '\f' -> b.append("\\f");
+                case '\n' -> b.append("\\n");
+                case '\r' -> b.append("\\r");
+                case '\t' -> b.append("\\t");
+                case 11 -> b.append("\\v");
+                default -> {
+                    if (c < 0x20 || c == 0x7f) {
+                        b.append(String.format("\\x%02x", c));
+                    } else if (Character.isISOControl(c) || !Character.isDefined(c)) {
+                        b.append(c > 0xffff ? String.format("\\U%08x", c) : String.format("\\u%04x", c));
+                    } else {
+                        b.appendCodePoint(c);
+                    }
+                }
+            }
+        });
+        return b.append('"').toString();
+    }
 }

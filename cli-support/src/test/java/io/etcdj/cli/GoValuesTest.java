@@ -31,4 +31,14 @@ class GoValuesTest {
         assertEquals("strconv.ParseInt: parsing \"++5\": invalid syntax",
                 assertThrows(IllegalArgumentException.class, () -> GoValues.parseInt("++5", 10)).getMessage());
     }
+
+    @Test
+    void quotesAsGosPercentQ() {
+        assertEquals("\"a\\\"b\\\\c\\n\\x01é\"", GoValues.quote("a\"b\\c\n\u0001é"));
+        // etcdctl 3.4: invalid argument "\"1s\"" for "--dial-timeout" flag: ...
+        assertEquals("invalid argument \"\\\"1s\\\"\" for \"--dial-timeout\" flag: x",
+                PflagErrors.invalidArgument("\"1s\"", "--dial-timeout", "x"));
+        assertEquals("strconv.ParseBool: parsing \"\\tx\": invalid syntax",
+                assertThrows(IllegalArgumentException.class, () -> GoValues.parseBool("\tx")).getMessage());
+    }
 }

@@ -109,6 +109,6 @@ public enum FlagKind {
 
     /** strconv's error: {@code strconv.ParseUint: parsing "x": invalid syntax}. */
     private static IllegalArgumentException strconv(String function, String text, String reason) {
-        return new IllegalArgumentException("strconv." + function + ": parsing " + FlagSyntax.quote(text) + ": " + reason);
+        return new IllegalArgumentException("strconv." + function + ": parsing " + GoValues.quote(text) + ": " + reason);
     }
 }

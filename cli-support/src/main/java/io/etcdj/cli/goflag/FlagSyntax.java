@@ -1,5 +1,7 @@
 package io.etcdj.cli.goflag;
 
+import io.etcdj.cli.GoValues;
+
 /**
  * The two ways Go programs read flags, with the words each uses for a bad command line. Go's
  * {@code flag} package: one or two dashes alike, the first word that is not a flag ends the flags,
@@ -34,48 +36,17 @@ public enum FlagSyntax {
      */
     String invalidValue(String name, FlagKind kind, String value, IllegalArgumentException e) {
         if (this == PFLAG) {
-            return "invalid argument " + quote(value) + " for \"--" + name + "\" flag: " + e.getMessage();
+            return "invalid argument " + GoValues.quote(value) + " for \"--" + name + "\" flag: " + e.getMessage();
         }
         String reason = goFlagReason(e);
         return kind == FlagKind.BOOL
-                ? "invalid boolean value " + quote(value) + " for -" + name + ": " + reason
-                : "invalid value " + quote(value) + " for flag -" + name + ": " + reason;
+                ? "invalid boolean value " + GoValues.quote(value) + " for -" + name + ": " + reason
+                : "invalid value " + GoValues.quote(value) + " for flag -" + name + ": " + reason;
     }
 
     /** What Go's flag package (numError) keeps of a value's parse error. */
     public static String goFlagReason(IllegalArgumentException e) {
         boolean range = e.getMessage() != null && e.getMessage().endsWith(": value out of range");
         return range ? "value out of range" : "parse error";
-    }
-
-    /**
-     * Go's {@code %q} of a string (strconv.Quote): in double quotes, {@code "} and {@code \}
-     * escaped, control characters as Go escapes them; printable characters, non-ASCII ones too, as they are.
-     */
-    public static String quote(String s) {
-        StringBuilder b = new StringBuilder("\"");
-        s.codePoints().forEach(c -> {
-            switch (c) {
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                case 7 -> b.append("\\a");
-                case '\b' -> b.append("\\b");
-                case '\f' -> b.append("\\f");
-                case '\n' -> b.append("\\n");
-                case '\r' -> b.append("\\r");
-                case '\t' -> b.append("\\t");
-                case 11 -> b.append("\\v");
-                default -> {
-                    if (c < 0x20 || c == 0x7f) {
-                        b.append(String.format("\\x%02x", c));
-                    } else if (Character.isISOControl(c) || !Character.isDefined(c)) {
-                        b.append(c > 0xffff ? String.format("\\U%08x", c) : String.format("\\u%04x", c));
-                    } else {
-                        b.appendCodePoint(c);
-                    }
-                }
-            }
-        });
-        return b.append('"').toString();
     }
 }

@@ -141,9 +141,4 @@ class GoFlagParserTest {
         assertEquals("strconv.ParseUint: parsing \"18446744073709551616\": value out of range",
                 assertThrows(IllegalArgumentException.class, () -> FlagKind.UINT.parse("18446744073709551616")).getMessage());
     }
-
-    @Test
-    void quotesAsGosPercentQ() {
-        assertEquals("\"a\\\"b\\\\c\\n\\x01é\"", FlagSyntax.quote("a\"b\\c\n\u0001é"));
-    }
 }

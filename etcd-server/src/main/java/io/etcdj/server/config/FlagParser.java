@@ -1,5 +1,6 @@
 package io.etcdj.server.config;
 
+import io.etcdj.cli.GoValues;
 import io.etcdj.cli.goflag.FlagException;
 import io.etcdj.cli.goflag.FlagKind;
 import io.etcdj.cli.goflag.FlagSyntax;
@@ -108,7 +109,7 @@ public final class FlagParser {
                 values.put(f.name(), canonical(new GoFlagParser.Setting(f.name(), v, kind.parse(v))));
             } catch (IllegalArgumentException e) {
                 // etcd's SetFlagsFromEnv words it, its config parsing wraps it; the reason is Go's flag value's
-                throw new ConfigException("error verifying flags, invalid value " + FlagSyntax.quote(v) + " for "
+                throw new ConfigException("error verifying flags, invalid value " + GoValues.quote(v) + " for "
                         + f.envName() + ": " + FlagSyntax.goFlagReason(e) + ". See 'etcd --help'.");
             }
             envUsed.add(f.envName() + "=" + v);
