@@ -8,7 +8,7 @@ import java.util.function.Function;
 import picocli.CommandLine;
 
 /**
- * The picocli set-up every tool of ours shares (cluster-launcher, etcd-certs, benchmark): the
+ * The picocli set-up every tool of ours shares (cluster-launcher, etcd-certs, benchmark, etcdutl): the
  * command line is built once here, writes to the streams it is given, answers {@code --help} and
  * {@code --version} as the root command declares them, reports a bad command line as picocli does
  * (the message and the usage on stderr, exit {@link ExitCodes#USAGE}) and a failed command as one
@@ -16,8 +16,9 @@ import picocli.CommandLine;
  * a stack trace. A tool says how its own exceptions read and exit ({@link Builder#failures}); every
  * other exception reads as {@link #describe}.
  *
- * <p>etcdctl and etcdutl keep their own loops, since they imitate cobra rather than picocli, but
- * report failures through the same {@link ErrorReporter}.
+ * <p>etcdutl words its parse errors as pflag and cobra do ({@link Builder#parseErrors}). etcdctl
+ * keeps its own loop (prefix matching, cobra's error-usage-error layout), but reports failures
+ * through the same {@link ErrorReporter}.
  */
 public final class ToolCommandLine {
 
@@ -30,6 +31,11 @@ public final class ToolCommandLine {
     /** Starts the set-up of a tool whose root command is {@code root} (a picocli command object). */
     public static Builder of(Object root) {
         return new Builder(new CommandLine(root));
+    }
+
+    /** Starts the set-up of a tool whose command tree was built by hand (etcdutl's, from command instances). */
+    public static Builder of(CommandLine commandLine) {
+        return new Builder(commandLine);
     }
 
     /** The command line, for what a tool adds (subcommands created by hand, its own converters). */
@@ -64,6 +70,7 @@ public final class ToolCommandLine {
         private final CommandLine commandLine;
         private String prefix = "Error: ";
         private Function<Exception, CliException> failures = e -> null;
+        private Function<CommandLine.ParameterException, CliException> parseErrors;
 
         private Builder(CommandLine commandLine) {
             this.commandLine = commandLine;
@@ -98,6 +105,16 @@ public final class ToolCommandLine {
             return this;
         }
 
+        /**
+         * A bad command line in the tool's words, printed like a failure ({@code <prefix><message>})
+         * with the failure's exit code, instead of picocli's message, usage and exit 2 (etcdutl:
+         * pflag's and cobra's texts, exit 1).
+         */
+        public Builder parseErrors(Function<CommandLine.ParameterException, CliException> wording) {
+            this.parseErrors = wording;
+            return this;
+        }
+
         /** Options typed long, int and boolean parse as Go's strconv does, with its texts. */
         public Builder goValues() {
             GoConverters.register(commandLine);
@@ -108,6 +125,9 @@ public final class ToolCommandLine {
             // picocli's own words for a bad command line (the message, then the usage), our exit code
             CommandLine.IParameterExceptionHandler usage = commandLine.getParameterExceptionHandler();
             commandLine.setParameterExceptionHandler((e, args) -> {
+                if (parseErrors != null) {
+                    return ErrorReporter.report(parseErrors.apply(e), prefix, commandLine.getErr());
+                }
                 usage.handleParseException(e, args);
                 return ExitCodes.USAGE;
             });

@@ -94,4 +94,12 @@ class ToolCommandLineTest {
         assertEquals(ExitCodes.USAGE, run("Error: ", "--count", "0x"));
         assertTrue(err.toString().contains("strconv.ParseInt: parsing \"0x\": invalid syntax"), err.toString());
     }
+
+    @Test
+    void aToolMayWordABadCommandLineItselfAsEtcdutlDoes() {
+        int code = ToolCommandLine.of(new Tool()).streams(new PrintWriter(out), new PrintWriter(err))
+                .parseErrors(e -> new CliException(ExitCodes.ERROR, PflagErrors.describe(e))).build().execute("--nope");
+        assertEquals(ExitCodes.ERROR, code);
+        assertEquals("Error: unknown flag: --nope\n", err.toString().replace("\r", ""));
+    }
 }
