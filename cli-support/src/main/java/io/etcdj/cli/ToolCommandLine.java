@@ -38,11 +38,6 @@ public final class ToolCommandLine {
         return new Builder(commandLine);
     }
 
-    /** The command line, for what a tool adds (subcommands created by hand, its own converters). */
-    public CommandLine commandLine() {
-        return commandLine;
-    }
-
     /** Runs one command line; returns its exit code, with everything written flushed. */
     public int execute(String... args) {
         try {
