@@ -1,5 +1,8 @@
 package io.etcdj.benchmark;
 
+import io.etcdj.cli.CliException;
+import io.etcdj.cli.ExitCodes;
+import io.etcdj.cli.ToolCommandLine;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -30,19 +33,14 @@ public final class Main implements Runnable {
                 new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true)).execute(args));
     }
 
-    /** The configured command line; tests pass their own writers. */
-    static CommandLine commandLine(PrintWriter out, PrintWriter err) {
-        CommandLine cl = new CommandLine(new Main());
-        cl.setOut(out);
-        cl.setErr(err);
-        cl.setExecutionExceptionHandler((ex, line, parseResult) -> {
-            if (ex instanceof BenchmarkException) {
-                line.getErr().println("benchmark: " + ex.getMessage());
-                line.getErr().flush();
-                return 1;
-            }
-            throw ex;
-        });
-        return cl;
+    /**
+     * The configured command line; tests pass their own writers. Bad input or an unusable set-up
+     * ({@link BenchmarkException}) reads {@code benchmark: <message>}, exit 1.
+     */
+    static ToolCommandLine commandLine(PrintWriter out, PrintWriter err) {
+        return ToolCommandLine.of(new Main()).streams(out, err).errorPrefix("benchmark: ")
+                .failures(e -> e instanceof BenchmarkException b
+                        ? new CliException(ExitCodes.ERROR, b.getMessage(), b) : null)
+                .build();
     }
 }

@@ -25,7 +25,7 @@ public final class GoConverters {
                 long v = GoValues.parseInt(s, 10);
                 if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
                     throw new CommandLine.TypeConversionException(
-                            "strconv.ParseInt: parsing \"" + s + "\": value out of range");
+                            "strconv.ParseInt: parsing " + GoValues.quote(s) + ": value out of range");
                 }
                 return (int) v;
             } catch (IllegalArgumentException e) {

@@ -1,10 +1,8 @@
 package io.etcdj.cli;
 
-import java.time.Duration;
-
 /**
- * Parses flag values the way Go's strconv and time packages do, with their error texts, so bad input
- * is reported exactly as etcdctl and etcdutl report it.
+ * Parses flag values the way Go's strconv package does, with its error texts, so bad input is
+ * reported exactly as etcdctl and etcdutl report it. Durations: {@link GoDuration}.
  */
 public final class GoValues {
 
@@ -16,7 +14,7 @@ public final class GoValues {
         return switch (s) {
             case "1", "t", "T", "TRUE", "true", "True" -> true;
             case "0", "f", "F", "FALSE", "false", "False" -> false;
-            default -> throw new IllegalArgumentException("strconv.ParseBool: parsing \"" + s + "\": invalid syntax");
+            default -> throw new IllegalArgumentException("strconv.ParseBool: parsing " + quote(s) + ": invalid syntax");
         };
     }
 
@@ -26,7 +24,7 @@ public final class GoValues {
             return Long.parseLong(s, base);
         } catch (NumberFormatException e) {
             String reason = s.matches("[+-]?[0-9a-fA-F]+") && isDigits(s, base) ? "value out of range" : "invalid syntax";
-            throw new IllegalArgumentException("strconv.ParseInt: parsing \"" + s + "\": " + reason, e);
+            throw new IllegalArgumentException("strconv.ParseInt: parsing " + quote(s) + ": " + reason, e);
         }
     }
 
@@ -53,7 +51,7 @@ public final class GoValues {
         try {
             return Long.parseLong(sign + digits, base);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("strconv.ParseInt: parsing \"" + s + "\": "
+            throw new IllegalArgumentException("strconv.ParseInt: parsing " + quote(s) + ": "
                     + (isDigits(digits, base) ? "value out of range" : "invalid syntax"), e);
         }
     }
@@ -67,7 +65,7 @@ public final class GoValues {
             return Long.parseUnsignedLong(s);
         } catch (NumberFormatException e) {
             String reason = s.matches("[0-9]+") ? "value out of range" : "invalid syntax";
-            throw new IllegalArgumentException("strconv.ParseUint: parsing \"" + s + "\": " + reason, e);
+            throw new IllegalArgumentException("strconv.ParseUint: parsing " + quote(s) + ": " + reason, e);
         }
     }
 
@@ -89,102 +87,34 @@ public final class GoValues {
         return parseInt(s, 16);
     }
 
-    /** time.ParseDuration: "1.5s", "300ms", "2h45m", "-1s", "0". */
-    public static Duration parseDuration(String s) {
-        String orig = s;
-        if (s.equals("0")) {
-            return Duration.ZERO;
-        }
-        boolean neg = false;
-        if (!s.isEmpty() && (s.charAt(0) == '-' || s.charAt(0) == '+')) {
-            neg = s.charAt(0) == '-';
-            s = s.substring(1);
-        }
-        if (s.equals("0")) {
-            return Duration.ZERO;
-        }
-        if (s.isEmpty()) {
-            throw invalidDuration(orig);
-        }
-        double totalNanos = 0;
-        int i = 0;
-        while (i < s.length()) {
-            int start = i;
-            while (i < s.length() && (Character.isDigit(s.charAt(i)) || s.charAt(i) == '.')) {
-                i++;
+    /**
+     * Go's {@code %q} of a string (strconv.Quote): in double quotes, {@code "} and {@code \}
+     * escaped, control characters as Go escapes them; printable characters, non-ASCII ones too, as they are.
+     */
+    public static String quote(String s) {
+        StringBuilder b = new StringBuilder("\"");
+        s.codePoints().forEach(c -> {
+            switch (c) {
+                case '"' -> b.append("\\\"");
+                case '\\' -> b.append("\\\\");
+                case 7 -> b.append("\\a");
+                case '\b' -> b.append("\\b");
+                case '\f' -> b.append("\\f");
+                case '\n' -> b.append("\\n");
+                case '\r' -> b.append("\\r");
+                case '\t' -> b.append("\\t");
+                case 11 -> b.append("\\v");
+                default -> {
+                    if (c < 0x20 || c == 0x7f) {
+                        b.append(String.format("\\x%02x", c));
+                    } else if (Character.isISOControl(c) || !Character.isDefined(c)) {
+                        b.append(c > 0xffff ? String.format("\\U%08x", c) : String.format("\\u%04x", c));
+                    } else {
+                        b.appendCodePoint(c);
+                    }
+                }
             }
-            String num = s.substring(start, i);
-            if (num.isEmpty() || num.equals(".")) {
-                throw invalidDuration(orig);
-            }
-            int unitStart = i;
-            while (i < s.length() && !Character.isDigit(s.charAt(i)) && s.charAt(i) != '.') {
-                i++;
-            }
-            String unit = s.substring(unitStart, i);
-            if (unit.isEmpty()) {
-                throw new IllegalArgumentException("time: missing unit in duration \"" + orig + "\"");
-            }
-            double scale = switch (unit) {
-                case "ns" -> 1;
-                case "us", "µs", "μs" -> 1e3;
-                case "ms" -> 1e6;
-                case "s" -> 1e9;
-                case "m" -> 60e9;
-                case "h" -> 3600e9;
-                default -> throw new IllegalArgumentException(
-                        "time: unknown unit \"" + unit + "\" in duration \"" + orig + "\"");
-            };
-            totalNanos += Double.parseDouble(num) * scale;
-        }
-        long nanos = Math.round(totalNanos);
-        return Duration.ofNanos(neg ? -nanos : nanos);
-    }
-
-    private static IllegalArgumentException invalidDuration(String s) {
-        return new IllegalArgumentException("time: invalid duration \"" + s + "\"");
-    }
-
-    /** time.Duration.String(): "1.026946ms", "874.889µs", "5.000511159s", "1m30s". */
-    public static String formatDuration(Duration d) {
-        long n = d.toNanos();
-        if (n == 0) {
-            return "0s";
-        }
-        String sign = n < 0 ? "-" : "";
-        long u = Math.abs(n);
-        if (u < 1_000) {
-            return sign + u + "ns";
-        }
-        if (u < 1_000_000) {
-            return sign + fraction(u, 1_000) + "µs";
-        }
-        if (u < 1_000_000_000) {
-            return sign + fraction(u, 1_000_000) + "ms";
-        }
-        StringBuilder b = new StringBuilder(sign);
-        long hours = u / 3_600_000_000_000L;
-        long rest = u % 3_600_000_000_000L;
-        long minutes = rest / 60_000_000_000L;
-        rest = rest % 60_000_000_000L;
-        if (hours > 0) {
-            b.append(hours).append('h');
-        }
-        if (hours > 0 || minutes > 0) {
-            b.append(minutes).append('m');
-        }
-        b.append(fraction(rest, 1_000_000_000)).append('s');
-        return b.toString();
-    }
-
-    private static String fraction(long value, long unit) {
-        long whole = value / unit;
-        long frac = value % unit;
-        if (frac == 0) {
-            return Long.toString(whole);
-        }
-        int digits = Long.toString(unit).length() - 1;
-        String f = String.format("%0" + digits + "d", frac).replaceAll("0+$", "");
-        return whole + "." + f;
+        });
+        return b.append('"').toString();
     }
 }

@@ -31,7 +31,7 @@ public final class PflagErrors {
 
     /** pflag's text for a value its flag cannot take; {@code shownName} as {@link #shownName} gives it. */
     public static String invalidArgument(String value, String shownName, String detail) {
-        return "invalid argument \"" + value + "\" for \"" + shownName + "\" flag: " + detail;
+        return "invalid argument " + GoValues.quote(value) + " for " + GoValues.quote(shownName) + " flag: " + detail;
     }
 
     /** cobra's text for a word that names no subcommand of {@code commandPath} (e.g. "etcdutl snapshot"). */

@@ -1,5 +1,7 @@
 package io.etcdj.launcher;
 
+import io.etcdj.cli.ExitCodes;
+
 /**
  * A failure the user can act on: printed as {@code Error: message} with no stack trace, and
  * turned into the process exit code by {@link Main}.
@@ -8,7 +10,7 @@ public class LauncherException extends RuntimeException {
     private final int exitCode;
 
     public LauncherException(String message) {
-        this(message, ExitCodes.FAILURE);
+        this(message, ExitCodes.ERROR);
     }
 
     public LauncherException(String message, int exitCode) {
@@ -18,7 +20,7 @@ public class LauncherException extends RuntimeException {
 
     public LauncherException(String message, Throwable cause) {
         super(message, cause);
-        this.exitCode = ExitCodes.FAILURE;
+        this.exitCode = ExitCodes.ERROR;
     }
 
     public int exitCode() {

@@ -1,9 +1,9 @@
 package io.etcdj.launcher;
 
+import io.etcdj.cli.CliException;
+import io.etcdj.cli.ToolCommandLine;
 import io.etcdj.launcher.cli.LauncherCommand;
 import io.etcdj.launcher.cli.LauncherContext;
-import java.io.PrintWriter;
-import picocli.CommandLine;
 
 /** Entry point of {@code bin/cluster-launcher}. */
 public final class Main {
@@ -13,24 +13,17 @@ public final class Main {
         System.exit(run(LauncherContext.fromSystem(), args));
     }
 
-    /** Runs one command line; tests call this with their own context. */
+    /**
+     * Runs one command line; tests call this with their own context. A {@link LauncherException}
+     * reads {@code Error: <message>} with its exit code; anything else, e.g. file-system trouble (a
+     * base dir that cannot be created, a full disk), as cli-support describes it
+     * ({@code Error: IOException: <message naming the path>}), exit 1.
+     */
     public static int run(LauncherContext context, String... args) {
-        CommandLine cli = new CommandLine(new LauncherCommand(context));
-        cli.setOut(new PrintWriter(context.out(), true));
-        cli.setErr(new PrintWriter(context.err(), true));
-        cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
-            if (e instanceof LauncherException le) {
-                context.err().println("Error: " + le.getMessage());
-                return le.exitCode();
-            }
-            if (e instanceof java.io.IOException io) {
-                // file-system trouble (a base dir that cannot be created, a full disk): the message names the path
-                context.err().println("Error: " + io.getClass().getSimpleName() + ": " + io.getMessage());
-                return ExitCodes.FAILURE;
-            }
-            context.err().println("Error: " + e);
-            return ExitCodes.FAILURE;
-        });
-        return cli.execute(args);
+        return ToolCommandLine.of(new LauncherCommand(context))
+                .streams(context.out(), context.err())
+                .failures(e -> e instanceof LauncherException le ? new CliException(le.exitCode(), le.getMessage(), le) : null)
+                .build()
+                .execute(args);
     }
 }

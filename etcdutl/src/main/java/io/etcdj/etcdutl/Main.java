@@ -8,8 +8,8 @@ import io.etcdj.cli.GoConverters;
 import io.etcdj.cli.OutputFormat;
 import io.etcdj.cli.PersistentFlags;
 import io.etcdj.cli.PflagErrors;
+import io.etcdj.cli.ToolCommandLine;
 import java.io.PrintStream;
-import java.io.PrintWriter;
 import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -18,9 +18,10 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
- * The etcdutl command line: its commands and the global {@code -w/--write-out}, on the plumbing it
- * shares with etcdctl (io.etcdj.cli): persistent flags, pflag's parse errors, and
- * {@link ErrorReporter}, where every failure becomes {@code Error: ...} on stderr and an exit code.
+ * The etcdutl command line: its commands and the global {@code -w/--write-out}, on the plumbing every
+ * tool shares (io.etcdj.cli): persistent flags, pflag's parse errors, {@link ToolCommandLine}'s
+ * set-up and {@link ErrorReporter}, where every failure becomes {@code Error: ...} on stderr and an
+ * exit code.
  * No stack trace reaches the user.
  */
 public final class Main {
@@ -85,17 +86,21 @@ public final class Main {
                 throw new CliException(ExitCodes.ERROR, global.error());
             }
             Context ctx = new Context(out, err, OutputFormat.parse(format[0]));
-            CommandLine cmd = commandLine(ctx);
-            cmd.setOut(new PrintWriter(out, true));
-            cmd.setErr(new PrintWriter(err, true));
-            cmd.setParameterExceptionHandler((ex, a) -> ErrorReporter.report(
-                    new CliException(ExitCodes.ERROR, describe(ex)), err));
-            cmd.setExecutionExceptionHandler((ex, c, parsed) -> ErrorReporter.report(ex, err));
-            return cmd.execute(global.rest().toArray(String[]::new));
+            return ToolCommandLine.of(commandLine(ctx))
+                    .streams(out, err)
+                    .parseErrors(ex -> new CliException(ExitCodes.ERROR, describe(ex)))
+                    .failures(Main::failure)
+                    .build()
+                    .execute(global.rest().toArray(String[]::new));
         } catch (RuntimeException | LinkageError e) {
             // a LinkageError: e.g. the native LMDB library cannot load; still one line, no stack trace
             return ErrorReporter.report(e, err);
         }
+    }
+
+    /** Any failure of a command: its message (or, without one, what it is), exit 1, as etcdutl's cobrautl. */
+    private static CliException failure(Exception e) {
+        return new CliException(ExitCodes.ERROR, e.getMessage() == null ? e.toString() : e.getMessage(), e);
     }
 
     private static CommandLine commandLine(Context ctx) {

@@ -1,5 +1,6 @@
 package io.etcdj.robustness;
 
+import io.etcdj.cli.GoDuration;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -45,7 +46,7 @@ public final class Robustness {
         }
         Cluster.Server server = Cluster.Server.parse(opts.getOrDefault("server", "ours"));
         int runs = Integer.parseInt(opts.getOrDefault("runs", "0"));
-        Duration duration = opts.containsKey("duration") ? parseDuration(opts.get("duration")) : null;
+        Duration duration = opts.containsKey("duration") ? GoDuration.parse(opts.get("duration")) : null;
         if (runs == 0 && duration == null) {
             runs = 3;
         }
@@ -90,14 +91,4 @@ public final class Robustness {
                 ops, unknown, rate, faults, mix);
     }
 
-    static Duration parseDuration(String s) {
-        char unit = s.charAt(s.length() - 1);
-        long n = Long.parseLong(s.substring(0, s.length() - 1));
-        return switch (unit) {
-            case 's' -> Duration.ofSeconds(n);
-            case 'm' -> Duration.ofMinutes(n);
-            case 'h' -> Duration.ofHours(n);
-            default -> throw new IllegalArgumentException("duration like 30s, 30m or 2h, not " + s);
-        };
-    }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdj.certs.CertificateRequest;
 import io.etcdj.certs.KeySpec;
 import io.etcdj.certs.SubjectName;
+import io.etcdj.cli.GoDuration;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -3,6 +3,7 @@ package io.etcdj.certs.cli;
 import io.etcdj.certs.CertificateAuthority;
 import io.etcdj.certs.CertificateRequest;
 import io.etcdj.certs.SubjectName;
+import io.etcdj.cli.ExitCodes;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -55,6 +56,6 @@ final class CaCommand implements Callable<Integer> {
         PrintWriter printer = spec.commandLine().getOut();
         printer.println("Wrote " + cert + " (CA certificate)");
         printer.println("Wrote " + keyFile + " (CA key, mode 0600)");
-        return ExitCodes.OK;
+        return ExitCodes.SUCCESS;
     }
 }

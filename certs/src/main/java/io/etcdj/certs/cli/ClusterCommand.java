@@ -4,6 +4,7 @@ import io.etcdj.certs.CertificateAuthority;
 import io.etcdj.certs.ClusterCertificates;
 import io.etcdj.certs.ClusterTlsLayout;
 import io.etcdj.certs.TlsFiles;
+import io.etcdj.cli.ExitCodes;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -81,7 +82,7 @@ final class ClusterCommand implements Callable<Integer> {
         ClusterTlsLayout layout = caCert == null ? plan.writeTo(out)
                 : plan.writeTo(out, CertificateAuthority.load(caCert, caKey));
         print(layout, parsed);
-        return ExitCodes.OK;
+        return ExitCodes.SUCCESS;
     }
 
     private List<Path> plannedFiles(List<ClusterCertificates.Member> parsed) {

@@ -5,6 +5,7 @@ import io.etcdj.certs.cfssl.CfsslCsr;
 import io.etcdj.certs.cfssl.CfsslGencert;
 import io.etcdj.certs.cfssl.CfsslResult;
 import io.etcdj.certs.cfssl.CfsslSigningConfig;
+import io.etcdj.cli.ExitCodes;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -80,11 +81,11 @@ final class GencertCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         if (bare == null) {
             out.println(result.toJson());
-            return ExitCodes.OK;
+            return ExitCodes.SUCCESS;
         }
         for (Path written : result.writeBare(bare)) {
             out.println("Wrote " + written);
         }
-        return ExitCodes.OK;
+        return ExitCodes.SUCCESS;
     }
 }

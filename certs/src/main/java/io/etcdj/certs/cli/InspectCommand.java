@@ -8,6 +8,7 @@ import io.etcdj.certs.PemFiles;
 import io.etcdj.certs.TlsMaterialCheck;
 import io.etcdj.certs.TlsMaterialException;
 import io.etcdj.certs.TlsPurpose;
+import io.etcdj.cli.ExitCodes;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
@@ -70,7 +71,7 @@ final class InspectCommand implements Callable<Integer> {
         }
         TlsMaterialCheck.expiryWarning(file, leaf, now).ifPresent(warning -> err.println("Warning: " + warning));
         runChecks(out, certificates, now);
-        return ExitCodes.OK;
+        return ExitCodes.SUCCESS;
     }
 
     private void runChecks(PrintWriter out, List<X509Certificate> chain, Instant now) {

@@ -5,6 +5,7 @@ import io.etcdj.certs.CertificateRequest;
 import io.etcdj.certs.ExtendedKeyUsage;
 import io.etcdj.certs.IssuedCertificate;
 import io.etcdj.certs.SubjectName;
+import io.etcdj.cli.ExitCodes;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -87,7 +88,7 @@ final class IssueCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("Warning: no --hosts: clients that verify the host name will reject "
                     + cert);
         }
-        return ExitCodes.OK;
+        return ExitCodes.SUCCESS;
     }
 
     private CertificateRequest template() {

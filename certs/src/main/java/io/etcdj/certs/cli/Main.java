@@ -1,7 +1,12 @@
 package io.etcdj.certs.cli;
 
+import io.etcdj.certs.CertsException;
+import io.etcdj.cli.CliException;
+import io.etcdj.cli.ExitCodes;
+import io.etcdj.cli.ToolCommandLine;
 import java.io.InputStream;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -41,13 +46,20 @@ public final class Main implements Runnable {
 
     /** Runs one command line with the given streams; returns the exit code. */
     public static int execute(String[] args, PrintWriter out, PrintWriter err, InputStream stdin) {
-        CommandLine commandLine = new CommandLine(new Main(stdin));
-        commandLine.setOut(out);
-        commandLine.setErr(err);
-        commandLine.setExecutionExceptionHandler(new ErrorHandler());
-        int code = commandLine.execute(args);
-        out.flush();
-        err.flush();
-        return code;
+        return ToolCommandLine.of(new Main(stdin)).streams(out, err).failures(Main::failure).build().execute(args);
+    }
+
+    /**
+     * What a failed command reads: bad material or input (a missing, unreadable or malformed file, a
+     * mismatch, an expired certificate, a wrong CA) as its own message, exit 1.
+     */
+    static CliException failure(Exception e) {
+        if (e instanceof CertsException || e instanceof IllegalArgumentException) {
+            return new CliException(ExitCodes.ERROR, e.getMessage(), e);
+        }
+        if (e instanceof UncheckedIOException io) {
+            return new CliException(ExitCodes.ERROR, io.getCause().getMessage(), e); // the message names the file
+        }
+        return null;
     }
 }

@@ -1,6 +1,7 @@
 package io.etcdj.certs.cli;
 
 import io.etcdj.certs.cfssl.CfsslDefaults;
+import io.etcdj.cli.ExitCodes;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -25,6 +26,6 @@ final class PrintDefaultsCommand implements Callable<Integer> {
             default -> throw new IllegalArgumentException("unknown default \"" + what + "\" (use config or csr)");
         };
         spec.commandLine().getOut().print(text);
-        return ExitCodes.OK;
+        return ExitCodes.SUCCESS;
     }
 }

@@ -1,6 +1,6 @@
 package io.etcdj.launcher.cli;
 
-import io.etcdj.launcher.ExitCodes;
+import io.etcdj.cli.ExitCodes;
 import io.etcdj.launcher.LauncherException;
 import io.etcdj.launcher.process.ClusterLayout;
 import io.etcdj.launcher.spec.ClusterSpec;
@@ -92,7 +92,7 @@ final class CleanCommand implements Callable<Integer> {
         if (removed == 0) {
             ctx.out().println("nothing to clean in " + layout.baseDir());
         }
-        return ExitCodes.OK;
+        return ExitCodes.SUCCESS;
     }
 
     private static void deleteTree(Path root) throws IOException {

@@ -1,6 +1,6 @@
 package io.etcdj.launcher.cli;
 
-import io.etcdj.launcher.ExitCodes;
+import io.etcdj.cli.ExitCodes;
 import io.etcdj.launcher.LauncherException;
 import io.etcdj.launcher.process.ClusterLayout;
 import io.etcdj.launcher.process.EtcdBinary;

@@ -1,6 +1,6 @@
 package io.etcdj.launcher.cli;
 
-import io.etcdj.launcher.ExitCodes;
+import io.etcdj.cli.ExitCodes;
 import io.etcdj.launcher.LauncherException;
 import io.etcdj.launcher.dashboard.Dashboard;
 import io.etcdj.launcher.process.ClusterLayout;
@@ -83,7 +83,7 @@ final class ClusterRunner {
                     .map(m -> m.clientUrl().toString()).toList()));
             dashboard.ifPresent(d -> progress.accept("dashboard: open " + d.url() + " in a browser"));
             supervisor.awaitShutdown();
-            return ExitCodes.OK;
+            return ExitCodes.SUCCESS;
         } finally {
             dashboard.ifPresent(Dashboard::close);
         }

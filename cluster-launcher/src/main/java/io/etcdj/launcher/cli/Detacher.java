@@ -1,7 +1,7 @@
 package io.etcdj.launcher.cli;
 
+import io.etcdj.cli.ExitCodes;
 import io.etcdj.cli.progress.Terminals;
-import io.etcdj.launcher.ExitCodes;
 import io.etcdj.launcher.LauncherException;
 import io.etcdj.launcher.process.ClusterLayout;
 import io.etcdj.launcher.process.EtcdBinary;
@@ -58,7 +58,7 @@ final class Detacher {
                 if (state.isPresent() && ClusterState.RUNNING.equals(state.get().phase()) && state.get().controlPort() > 0) {
                     progress.close();
                     printStarted(ctx, state.get(), binary);
-                    return ExitCodes.OK;
+                    return ExitCodes.SUCCESS;
                 }
                 if (state.isPresent() && ClusterState.FAILED.equals(state.get().phase())) {
                     supervisor.waitFor();

@@ -1,6 +1,6 @@
 package io.etcdj.launcher.cli;
 
-import io.etcdj.launcher.ExitCodes;
+import io.etcdj.cli.ExitCodes;
 import io.etcdj.launcher.spec.ClusterSpec;
 import io.etcdj.launcher.supervisor.ClusterState;
 import java.net.URI;
@@ -36,7 +36,7 @@ final class EnvCommand implements Callable<Integer> {
             ctx.out().println("export ETCDCTL_CERT=" + shellQuote(t.clientCert()));
             ctx.out().println("export ETCDCTL_KEY=" + shellQuote(t.clientKey()));
         });
-        return ExitCodes.OK;
+        return ExitCodes.SUCCESS;
     }
 
     /** Leaves plain values alone and single-quotes the rest, so eval never splits a path. */

@@ -1,6 +1,6 @@
 package io.etcdj.launcher.cli;
 
-import io.etcdj.launcher.ExitCodes;
+import io.etcdj.cli.ExitCodes;
 import io.etcdj.launcher.LauncherException;
 import io.etcdj.launcher.supervisor.ClusterState;
 import java.util.List;
@@ -28,13 +28,13 @@ final class LifecycleCommands {
             List<Leftovers.Leftover> leftovers = cluster.state(root.context()).map(Leftovers::find).orElse(List.of());
             if (names.isEmpty() && !leftovers.isEmpty()) {
                 Leftovers.stop(leftovers, root.context().out());
-                return ExitCodes.OK;
+                return ExitCodes.SUCCESS;
             }
             Optional<ClusterState> stopping = cluster.state(root.context())
                     .filter(s -> ClusterState.STOPPING.equals(s.phase()) && s.supervisorAlive());
             ClusterState state = names.isEmpty() && stopping.isPresent() ? stopping.get() : cluster.runningState(root.context());
-            int code = stopping.isPresent() && names.isEmpty() ? ExitCodes.OK : Forwarding.send(root, cluster, "stop", names);
-            if (code == ExitCodes.OK && names.isEmpty()) {
+            int code = stopping.isPresent() && names.isEmpty() ? ExitCodes.SUCCESS : Forwarding.send(root, cluster, "stop", names);
+            if (code == ExitCodes.SUCCESS && names.isEmpty()) {
                 Optional<ProcessHandle> launcher = ProcessHandle.of(state.supervisorPid());
                 if (launcher.isPresent()) {
                     try {

@@ -1,6 +1,6 @@
 package io.etcdj.launcher.cli;
 
-import io.etcdj.launcher.ExitCodes;
+import io.etcdj.cli.ExitCodes;
 import io.etcdj.launcher.LauncherException;
 import io.etcdj.launcher.process.ClusterLayout;
 import io.etcdj.launcher.process.ConsoleLog;
@@ -81,7 +81,7 @@ final class LogsCommand implements Callable<Integer> {
         if (follow) {
             followLogs(ctx, console, prefix, logs, offsets);
         }
-        return ExitCodes.OK;
+        return ExitCodes.SUCCESS;
     }
 
     private void followLogs(LauncherContext ctx, ConsoleLog console, boolean prefix, Map<String, Path> logs,

@@ -1,7 +1,7 @@
 package io.etcdj.launcher.cli;
 
 import io.etcdj.api.etcdserverpb.StatusResponse;
-import io.etcdj.launcher.ExitCodes;
+import io.etcdj.cli.ExitCodes;
 import io.etcdj.launcher.client.ClientTls;
 import io.etcdj.launcher.client.MemberCallException;
 import io.etcdj.launcher.client.MemberClient;
@@ -44,7 +44,7 @@ final class StatusCommand implements Callable<Integer> {
         List<List<String>> rows = new ArrayList<>();
         pending.forEach(f -> rows.add(f.join()));
         TablePrinter.print(ctx.out(), HEADERS, rows);
-        return ExitCodes.OK;
+        return ExitCodes.SUCCESS;
     }
 
     private static List<String> row(ClusterState.MemberState m, Optional<ClientTls> tls) {

@@ -1,6 +1,6 @@
 package io.etcdj.launcher.cli;
 
-import io.etcdj.launcher.ExitCodes;
+import io.etcdj.cli.ExitCodes;
 import io.etcdj.launcher.LauncherException;
 import io.etcdj.launcher.dashboard.Dashboard;
 import io.etcdj.launcher.process.ClusterLayout;
@@ -43,7 +43,7 @@ final class UiCommand implements Callable<Integer> {
         ctx.out().println("dashboard: open " + dashboard.url() + " in a browser (Ctrl-C stops it)");
         ctx.out().flush();
         new CountDownLatch(1).await(); // until Ctrl-C, SIGTERM or SIGHUP; the hook closes the server
-        return ExitCodes.OK;
+        return ExitCodes.SUCCESS;
     }
 
     /** The dashboard port to use, when one is wanted: {@code port}, or 0 for a free one. */

@@ -1,6 +1,6 @@
 package io.etcdj.launcher.dashboard;
 
-import io.etcdj.launcher.ExitCodes;
+import io.etcdj.cli.ExitCodes;
 import io.etcdj.launcher.LauncherException;
 import io.etcdj.launcher.supervisor.ClusterState;
 import io.etcdj.launcher.supervisor.ControlClient;
@@ -30,7 +30,7 @@ final class ControlActions {
     /** What the supervisor answered: its exit code and the lines it printed. */
     record Result(int exitCode, String output, String error) {
         boolean ok() {
-            return exitCode == ExitCodes.OK;
+            return exitCode == ExitCodes.SUCCESS;
         }
     }
 

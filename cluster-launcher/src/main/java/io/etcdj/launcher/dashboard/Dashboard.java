@@ -3,7 +3,7 @@ package io.etcdj.launcher.dashboard;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import io.etcdj.launcher.ExitCodes;
+import io.etcdj.cli.ExitCodes;
 import io.etcdj.launcher.LauncherException;
 import io.etcdj.launcher.client.MemberCallException;
 import io.etcdj.launcher.supervisor.StateFile;

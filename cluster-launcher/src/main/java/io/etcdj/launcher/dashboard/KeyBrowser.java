@@ -9,7 +9,7 @@ import io.etcdj.api.etcdserverpb.PutResponse;
 import io.etcdj.api.etcdserverpb.RangeRequest;
 import io.etcdj.api.etcdserverpb.RangeResponse;
 import io.etcdj.api.mvccpb.KeyValue;
-import io.etcdj.launcher.ExitCodes;
+import io.etcdj.cli.ExitCodes;
 import io.etcdj.launcher.LauncherException;
 import io.etcdj.launcher.client.MemberCallException;
 import io.etcdj.launcher.client.MemberClient;

@@ -1,6 +1,6 @@
 package io.etcdj.launcher.supervisor;
 
-import io.etcdj.launcher.ExitCodes;
+import io.etcdj.cli.ExitCodes;
 import io.etcdj.launcher.LauncherException;
 import java.io.BufferedReader;
 import java.io.IOException;

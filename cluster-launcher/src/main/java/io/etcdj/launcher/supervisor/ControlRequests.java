@@ -1,6 +1,6 @@
 package io.etcdj.launcher.supervisor;
 
-import io.etcdj.launcher.ExitCodes;
+import io.etcdj.cli.ExitCodes;
 import io.etcdj.launcher.LauncherException;
 import io.etcdj.launcher.process.MemberProcess;
 import io.etcdj.launcher.proxy.FaultRules;
@@ -67,7 +67,7 @@ final class ControlRequests {
             case "move-leader" -> new LeaderTransfer(supervisor).moveTo(supervisor.find(args.get(0)), reply);
             default -> throw new LauncherException("unknown control request " + request.get(0), ExitCodes.USAGE);
         }
-        return ExitCodes.OK;
+        return ExitCodes.SUCCESS;
     }
 
     private void start(MemberProcess mp, ControlServer.Reply reply) {

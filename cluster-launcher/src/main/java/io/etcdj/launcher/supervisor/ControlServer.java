@@ -1,6 +1,6 @@
 package io.etcdj.launcher.supervisor;
 
-import io.etcdj.launcher.ExitCodes;
+import io.etcdj.cli.ExitCodes;
 import io.etcdj.launcher.LauncherException;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -85,7 +85,7 @@ public final class ControlServer implements AutoCloseable {
         List<String> words = Arrays.asList(line.split(ControlProtocol.SEPARATOR, -1));
         if (words.isEmpty() || !words.get(0).equals(secret)) {
             out.println(ControlProtocol.ERR + "control request refused: wrong secret");
-            out.println(ControlProtocol.EXIT + Integer.toString(ExitCodes.FAILURE));
+            out.println(ControlProtocol.EXIT + Integer.toString(ExitCodes.ERROR));
             return;
         }
         Reply reply = text -> text.lines().forEach(l -> out.println(ControlProtocol.OUT + l));
@@ -97,7 +97,7 @@ public final class ControlServer implements AutoCloseable {
             code = e.exitCode();
         } catch (RuntimeException e) {
             out.println(ControlProtocol.ERR + "supervisor error: " + e);
-            code = ExitCodes.FAILURE;
+            code = ExitCodes.ERROR;
         }
         out.println(ControlProtocol.EXIT + Integer.toString(code));
     }

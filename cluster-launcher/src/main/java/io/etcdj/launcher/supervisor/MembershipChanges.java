@@ -2,7 +2,7 @@ package io.etcdj.launcher.supervisor;
 
 import io.etcdj.api.etcdserverpb.Member;
 import io.etcdj.api.etcdserverpb.MemberAddResponse;
-import io.etcdj.launcher.ExitCodes;
+import io.etcdj.cli.ExitCodes;
 import io.etcdj.launcher.LauncherException;
 import io.etcdj.launcher.client.MemberCallException;
 import io.etcdj.launcher.client.MemberClient;
@@ -152,7 +152,7 @@ final class MembershipChanges {
             }
         }
         throw new LauncherException(unreachable.isEmpty() ? "no member is running"
-                : "no member could be reached:\n  " + String.join("\n  ", unreachable), ExitCodes.FAILURE);
+                : "no member could be reached:\n  " + String.join("\n  ", unreachable), ExitCodes.ERROR);
     }
 
     /**

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.etcdj.launcher.ExitCodes;
+import io.etcdj.cli.ExitCodes;
 import io.etcdj.launcher.Main;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -78,7 +78,7 @@ class CommandLineTest {
 
     @Test
     void missingEtcdBinaryIsReportedBeforeAnythingStarts() throws Exception {
-        assertEquals(ExitCodes.FAILURE, run("up", "--etcd-binary", dir.resolve("no-etcd").toString()));
+        assertEquals(ExitCodes.ERROR, run("up", "--etcd-binary", dir.resolve("no-etcd").toString()));
         assertEquals("Error: etcd binary " + dir.resolve("no-etcd") + " (from --etcd-binary) does not exist\n", err());
         assertFalse(Files.exists(dir.resolve("local-cluster.etcd")), "nothing was created");
     }

@@ -3,7 +3,7 @@ package io.etcdj.launcher.supervisor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.etcdj.launcher.ExitCodes;
+import io.etcdj.cli.ExitCodes;
 import io.etcdj.launcher.LauncherException;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -29,7 +29,7 @@ class ControlProtocolTest {
                 throw new LauncherException("first line\nsecond line", ExitCodes.NOT_RUNNING);
             }
             reply.out("did " + String.join(" ", request) + "\nand more");
-            return ExitCodes.OK;
+            return ExitCodes.SUCCESS;
         });
         server.start();
     }
@@ -64,7 +64,7 @@ class ControlProtocolTest {
 
     @Test
     void wrongSecretIsRefused() {
-        assertEquals(ExitCodes.FAILURE, send(state("guess"), "kill", "a"));
+        assertEquals(ExitCodes.ERROR, send(state("guess"), "kill", "a"));
         assertEquals(List.of(), received);
         assertEquals("Error: control request refused: wrong secret\n", err.toString(StandardCharsets.UTF_8));
     }

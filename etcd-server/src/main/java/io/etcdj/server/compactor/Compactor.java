@@ -1,7 +1,7 @@
 package io.etcdj.server.compactor;
 
+import io.etcdj.cli.GoDuration;
 import io.etcdj.server.clock.Clock;
-import io.etcdj.server.config.Durations;
 import io.etcdj.server.config.ServerConfig;
 import io.etcdj.server.log.Log;
 import java.time.Duration;
@@ -73,11 +73,11 @@ public final class Compactor {
     }
 
     static Duration periodicRetention(String s) {
-        Duration d = Durations.tryParse(s);
-        if (d != null) {
-            return d;
+        try {
+            return GoDuration.parse(s);
+        } catch (IllegalArgumentException e) {
+            return Duration.ofHours(parseLong(s)); // etcd's --auto-compaction-retention: hours when it has no unit
         }
-        return Duration.ofHours(parseLong(s));
     }
 
     private static long parseLong(String s) {

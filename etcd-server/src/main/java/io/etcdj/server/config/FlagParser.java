@@ -1,16 +1,25 @@
 package io.etcdj.server.config;
 
+import io.etcdj.cli.GoValues;
+import io.etcdj.cli.goflag.FlagException;
+import io.etcdj.cli.goflag.FlagKind;
+import io.etcdj.cli.goflag.FlagSyntax;
+import io.etcdj.cli.goflag.GoFlagParser;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Reads the server's settings as etcd does: Go-style flags ({@code -name v}, {@code --name=v},
- * bare booleans), then {@code ETCD_*} environment variables for flags not given (both given is an
- * error), or, with {@code --config-file}, only the YAML file (keyed by flag names).
+ * Reads the server's settings as etcd does: Go's flag package conventions ({@code -name v},
+ * {@code --name=v}, bare booleans; cli-support's {@link GoFlagParser}, which reads the gateway's and
+ * grpc-proxy's flags in pflag's), then {@code ETCD_*} environment variables for flags not given
+ * (both given is an error), or, with {@code --config-file}, only the YAML file (keyed by flag names).
  */
 public final class FlagParser {
+    private static final String VERSION = "version";
+    private static final String CONFIG_FILE = "config-file";
+
     private FlagParser() {
     }
 
@@ -45,60 +54,38 @@ public final class FlagParser {
             "test.coverprofile", "test.outputdir");
 
     public static Parsed parse(String[] args, Map<String, String> env) throws ConfigException {
+        GoFlagParser.Result line;
+        try {
+            line = new GoFlagParser(FlagSyntax.GO_FLAG, FlagParser::kindOf).parse(List.of(args));
+        } catch (FlagException e) {
+            throw new ConfigException(e.getMessage(), 2, true);
+        }
+        if (line.help()) {
+            return new Parsed(Map.of(), true, false, List.of());
+        }
+        if (!line.positional().isEmpty()) {
+            throw new ConfigException("error verifying flags, '" + line.positional().get(0)
+                    + "' is not a valid flag. See 'etcd --help'.");
+        }
         Map<String, String> values = new LinkedHashMap<>();
         List<String> ignored = new java.util.ArrayList<>();
         String configFile = null;
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            if (!a.startsWith("-") || a.equals("-") || a.equals("--")) {
-                throw new ConfigException("error verifying flags, '" + a + "' is not a valid flag. See 'etcd --help'.");
-            }
-            String body = a.startsWith("--") ? a.substring(2) : a.substring(1);
-            String name = body;
-            String value = null;
-            int eq = body.indexOf('=');
-            if (eq >= 0) {
-                name = body.substring(0, eq);
-                value = body.substring(eq + 1);
-            }
-            if (name.equals("h") || name.equals("help")) {
-                return new Parsed(values, true, false, List.of());
-            }
-            if (name.equals("version")) {
-                return new Parsed(values, false, true, List.of());
-            }
-            if (name.equals("config-file")) {
-                if (value == null) {
-                    if (i + 1 >= args.length) {
-                        throw new ConfigException("flag needs an argument: -" + name, 2, true);
+        boolean version = false;
+        for (GoFlagParser.Setting s : line.settings()) {
+            switch (s.name()) {
+                case VERSION -> version = (Boolean) s.value();
+                case CONFIG_FILE -> configFile = s.text();
+                default -> {
+                    if (IGNORED.contains(s.name())) {
+                        ignored.add(s.name());
+                    } else {
+                        values.put(s.name(), canonical(s));
                     }
-                    value = args[++i];
                 }
-                configFile = value;
-                continue;
             }
-            Flag f = Flag.find(name);
-            if (f == null && IGNORED.contains(name)) {
-                ignored.add(name);
-                continue;
-            }
-            if (f == null) {
-                throw new ConfigException("flag provided but not defined: -" + name, 2, true);
-            }
-            if (value == null) {
-                if (f.bool()) {
-                    value = "true";
-                } else {
-                    if (i + 1 >= args.length) {
-                        throw new ConfigException("flag needs an argument: -" + name, 2, true);
-                    }
-                    value = args[++i];
-                }
-            } else if (f.bool() && !isBool(value)) {
-                throw new ConfigException("invalid boolean value \"" + value + "\" for -" + name + ": parse error", 2, true);
-            }
-            checkSyntax(f, value);
-            values.put(name, value);
+        }
+        if (version) {
+            return new Parsed(values, false, true, List.of());
         }
         if (configFile == null) {
             configFile = env.get("ETCD_CONFIG_FILE");
@@ -117,11 +104,14 @@ public final class FlagParser {
                 throw new ConfigException("conflicting environment variable \"" + f.envName()
                         + "\" is shadowed by corresponding command-line flag (either unset environment variable or disable flag)");
             }
-            if (f.bool() && !isBool(v)) {
-                throw new ConfigException("invalid value \"" + v + "\" for " + f.envName() + ": parse error");
+            FlagKind kind = kindOf(f);
+            try {
+                values.put(f.name(), canonical(new GoFlagParser.Setting(f.name(), v, kind.parse(v))));
+            } catch (IllegalArgumentException e) {
+                // etcd's SetFlagsFromEnv words it, its config parsing wraps it; the reason is Go's flag value's
+                throw new ConfigException("error verifying flags, invalid value " + GoValues.quote(v) + " for "
+                        + f.envName() + ": " + FlagSyntax.goFlagReason(e) + ". See 'etcd --help'.");
             }
-            checkSyntax(f, v);
-            values.put(f.name(), v);
             envUsed.add(f.envName() + "=" + v);
         }
         List<String> unrecognized = new java.util.ArrayList<>();
@@ -145,28 +135,41 @@ public final class FlagParser {
     private static final java.util.Set<String> KNOWN_ENV = Flag.ALL.stream().map(Flag::envName)
             .collect(java.util.stream.Collectors.toUnmodifiableSet());
 
-    /** Refuses values Go's flag types would not parse, with Go's message (exit 2 with usage). */
-    static void checkSyntax(Flag f, String value) throws ConfigException {
-        String v = value.trim();
-        boolean ok = switch (f.kind()) {
-            case INT -> parses(() -> Long.parseLong(v));
-            case UINT -> !v.startsWith("-") && parses(() -> Long.parseUnsignedLong(v));
-            case FLOAT -> parses(() -> Double.parseDouble(v));
-            case DURATION -> Durations.tryParse(v) != null;
-            default -> true;
-        };
-        if (!ok) {
-            throw new ConfigException("invalid value \"" + value + "\" for flag -" + f.name() + ": parse error", 2, true);
+    /** The Go flag type of each flag etcd defines: its catalogue, --version, --config-file, the ignored ones. */
+    private static FlagKind kindOf(String name) {
+        if (name.equals(VERSION)) {
+            return FlagKind.BOOL;
         }
+        if (name.equals(CONFIG_FILE)) {
+            return FlagKind.STRING;
+        }
+        Flag f = Flag.find(name);
+        if (f != null) {
+            return kindOf(f);
+        }
+        return IGNORED.contains(name) ? FlagKind.IGNORED : null;
     }
 
-    private static boolean parses(Runnable r) {
-        try {
-            r.run();
-            return true;
-        } catch (NumberFormatException e) {
-            return false;
+    private static FlagKind kindOf(Flag f) {
+        return switch (f.kind()) {
+            case STRING -> FlagKind.STRING;
+            case BOOL -> FlagKind.BOOL;
+            case INT -> FlagKind.INT;
+            case UINT -> FlagKind.UINT;
+            case FLOAT -> FlagKind.FLOAT;
+            case DURATION -> FlagKind.DURATION;
+        };
+    }
+
+    /**
+     * A number in decimal whatever base it was written in ({@code 0x10} as {@code 16}, as Go's flag
+     * stores it); any other value as typed.
+     */
+    private static String canonical(GoFlagParser.Setting s) {
+        if (s.value() instanceof Long n) {
+            return kindOf(s.name()) == FlagKind.UINT ? Long.toUnsignedString(n) : Long.toString(n);
         }
+        return s.text();
     }
 
     /** Go's strconv.ParseBool, or null. */
@@ -178,12 +181,6 @@ public final class FlagParser {
         };
     }
 
-    private static boolean isBool(String v) {
-        return switch (v) {
-            case "1", "0", "t", "f", "T", "F", "true", "false", "TRUE", "FALSE", "True", "False" -> true;
-            default -> false;
-        };
-    }
 
     /** etcd's usage text, listing the flags this server has. */
     public static String usage() {

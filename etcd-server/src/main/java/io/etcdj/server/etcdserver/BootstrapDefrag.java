@@ -45,6 +45,6 @@ final class BootstrapDefrag {
                 "current-db-size-bytes-diff", after - size, "current-db-size-bytes", after, "current-db-size", GoBytes.format(after),
                 "current-db-size-in-use-bytes-diff", inUseAfter - inUse, "current-db-size-in-use-bytes", inUseAfter,
                 "current-db-size-in-use", GoBytes.format(inUseAfter),
-                "took", io.etcdj.server.config.Durations.format(System.nanoTime() - start));
+                "took", io.etcdj.cli.GoDuration.format(System.nanoTime() - start));
     }
 }

@@ -1,6 +1,10 @@
 package io.etcdj.server.proxy;
 
-import io.etcdj.server.config.Durations;
+import io.etcdj.cli.GoDuration;
+import io.etcdj.cli.goflag.FlagException;
+import io.etcdj.cli.goflag.FlagKind;
+import io.etcdj.cli.goflag.FlagSyntax;
+import io.etcdj.cli.goflag.GoFlagParser;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -9,23 +13,12 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * A command's flags the way spf13/pflag parses and prints them: {@code --name=value} or
- * {@code --name value}, booleans without a value, comma-separated string lists, Go durations,
- * and pflag's error texts. Values are read back by name after {@link #parse}.
+ * A command's flags the way spf13/pflag parses (cli-support's GoFlagParser, the member's flag parser
+ * too) and prints them: {@code --name=value} or {@code --name value}, booleans without a value,
+ * comma-separated string lists, Go durations, and pflag's error texts. Values are read back by name after {@link #parse}.
  */
 public final class Flags {
-    /** The value kinds the proxy commands use; the name is what pflag shows in help. */
-    public enum Kind {
-        STRING("string"), BOOL(""), STRINGS("strings"), DURATION("duration"), INT("int"), UINT32("uint32");
-
-        private final String typeName;
-
-        Kind(String typeName) {
-            this.typeName = typeName;
-        }
-    }
-
-    private record Flag(String name, Kind kind, Object defaultValue, String usage) {
+    private record Flag(String name, FlagKind kind, Object defaultValue, String usage) {
     }
 
     private final Map<String, Flag> flags = new TreeMap<>();
@@ -37,27 +30,27 @@ public final class Flags {
     private boolean help;
 
     public Flags string(String name, String def, String usage) {
-        return add(new Flag(name, Kind.STRING, def, usage));
+        return add(new Flag(name, FlagKind.STRING, def, usage));
     }
 
     public Flags bool(String name, String usage) {
-        return add(new Flag(name, Kind.BOOL, false, usage));
+        return add(new Flag(name, FlagKind.BOOL, false, usage));
     }
 
     public Flags strings(String name, List<String> def, String usage) {
-        return add(new Flag(name, Kind.STRINGS, List.copyOf(def), usage));
+        return add(new Flag(name, FlagKind.STRINGS, List.copyOf(def), usage));
     }
 
     public Flags duration(String name, Duration def, String usage) {
-        return add(new Flag(name, Kind.DURATION, def, usage));
+        return add(new Flag(name, FlagKind.DURATION, def, usage));
     }
 
     public Flags integer(String name, long def, String usage) {
-        return add(new Flag(name, Kind.INT, def, usage));
+        return add(new Flag(name, FlagKind.INT, def, usage));
     }
 
     public Flags uint32(String name, long def, String usage) {
-        return add(new Flag(name, Kind.UINT32, def, usage));
+        return add(new Flag(name, FlagKind.UINT32, def, usage));
     }
 
     private Flags add(Flag f) {
@@ -68,107 +61,38 @@ public final class Flags {
 
     /** Parses {@code args}; {@link #help()} tells whether -h/--help was among them. */
     public void parse(List<String> args) throws UsageException {
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            if (a.equals("--")) {
-                positional.addAll(args.subList(i + 1, args.size()));
-                return;
-            }
-            if (a.startsWith("--")) {
-                String body = a.substring(2);
-                int eq = body.indexOf('=');
-                String name = eq < 0 ? body : body.substring(0, eq);
-                if (name.equals("help")) {
-                    help = true;
-                    continue;
-                }
-                Flag f = flags.get(name);
-                if (f == null) {
-                    throw new UsageException("unknown flag: --" + name);
-                }
-                String value;
-                if (eq >= 0) {
-                    value = body.substring(eq + 1);
-                } else if (f.kind() == Kind.BOOL) {
-                    value = "true";
-                } else if (i + 1 < args.size()) {
-                    value = args.get(++i);
-                } else {
-                    throw new UsageException("flag needs an argument: --" + name);
-                }
-                set(f, value);
-            } else if (a.startsWith("-") && a.length() > 1) {
-                // pflag reads single-dash words as shorthand clusters; only -h exists here
-                char c = a.charAt(1);
-                if (c != 'h') {
-                    throw new UsageException("unknown shorthand flag: '" + c + "' in " + a);
-                }
-                help = true;
-            } else {
-                positional.add(a);
-            }
+        GoFlagParser.Result line;
+        try {
+            line = new GoFlagParser(FlagSyntax.PFLAG, name -> flags.containsKey(name) ? flags.get(name).kind() : null)
+                    .parse(args);
+        } catch (FlagException e) {
+            throw new UsageException(e.getMessage());
+        }
+        help |= line.help();
+        positional.addAll(line.positional());
+        for (GoFlagParser.Setting s : line.settings()) {
+            set(flags.get(s.name()), s.value());
         }
     }
 
-    private void set(Flag f, String value) throws UsageException {
+    private void set(Flag f, Object value) {
         String name = f.name();
         changed.add(name);
-        switch (f.kind()) {
-            case STRING -> values.put(name, value);
-            case BOOL -> values.put(name, parseBool(name, value));
-            case STRINGS -> {
-                List<String> parsed = value.isEmpty() ? List.of() : Arrays.asList(value.split(",", -1));
-                List<String> list = new ArrayList<>();
-                if (listTouched.contains(name)) {
-                    @SuppressWarnings("unchecked")
-                    List<String> prior = (List<String>) values.get(name);
-                    list.addAll(prior);
-                }
-                list.addAll(parsed);
-                listTouched.add(name);
-                values.put(name, List.copyOf(list));
-            }
-            case DURATION -> {
-                Duration d = Durations.tryParse(value.startsWith("+") ? value.substring(1) : value);
-                if (d == null) {
-                    throw invalid(name, value, "time: invalid duration \"" + value + "\"");
-                }
-                values.put(name, d);
-            }
-            case INT -> {
-                try {
-                    values.put(name, Long.parseLong(value));
-                } catch (NumberFormatException e) {
-                    throw invalid(name, value, "strconv.ParseInt: parsing \"" + value + "\": invalid syntax");
-                }
-            }
-            case UINT32 -> {
-                long v;
-                try {
-                    v = Long.parseLong(value);
-                } catch (NumberFormatException e) {
-                    throw invalid(name, value, "strconv.ParseUint: parsing \"" + value + "\": invalid syntax");
-                }
-                if (v < 0 || v > 0xFFFF_FFFFL) {
-                    throw invalid(name, value, "strconv.ParseUint: parsing \"" + value + "\": "
-                            + (v < 0 ? "invalid syntax" : "value out of range"));
-                }
-                values.put(name, v);
-            }
-            default -> throw new IllegalStateException(f.kind().toString());
+        if (f.kind() != FlagKind.STRINGS) {
+            values.put(name, value);
+            return;
         }
-    }
-
-    private static boolean parseBool(String name, String value) throws UsageException {
-        return switch (value) {
-            case "1", "t", "T", "true", "TRUE", "True" -> true;
-            case "0", "f", "F", "false", "FALSE", "False" -> false;
-            default -> throw invalid(name, value, "strconv.ParseBool: parsing \"" + value + "\": invalid syntax");
-        };
-    }
-
-    private static UsageException invalid(String name, String value, String why) {
-        return new UsageException("invalid argument \"" + value + "\" for \"--" + name + "\" flag: " + why);
+        String text = (String) value;
+        List<String> parsed = text.isEmpty() ? List.of() : Arrays.asList(text.split(",", -1));
+        List<String> list = new ArrayList<>();
+        if (listTouched.contains(name)) {
+            @SuppressWarnings("unchecked")
+            List<String> prior = (List<String>) values.get(name);
+            list.addAll(prior);
+        }
+        list.addAll(parsed);
+        listTouched.add(name);
+        values.put(name, List.copyOf(list));
     }
 
     /** Whether the flag was given on the command line. */
@@ -212,7 +136,8 @@ public final class Flags {
     public String usages(String helpFor) {
         Map<String, String[]> rows = new TreeMap<>();
         for (Flag f : flags.values()) {
-            String left = "      --" + f.name() + (f.kind().typeName.isEmpty() ? "" : " " + f.kind().typeName);
+            String type = typeName(f.kind());
+            String left = "      --" + f.name() + (type.isEmpty() ? "" : " " + type);
             rows.put(f.name(), new String[] {left, f.usage() + defaultSuffix(f)});
         }
         rows.put("help", new String[] {"  -h, --help", "help for " + helpFor});
@@ -224,14 +149,25 @@ public final class Flags {
         return sb.toString();
     }
 
+    /** The value's type as pflag's help names it; none for a bool. */
+    private static String typeName(FlagKind kind) {
+        return switch (kind) {
+            case BOOL -> "";
+            case INT -> "int";
+            case UINT32 -> "uint32";
+            default -> kind.name().toLowerCase(); // string, strings, duration
+        };
+    }
+
     private static String defaultSuffix(Flag f) {
         Object d = f.defaultValue();
         return switch (f.kind()) {
             case STRING -> ((String) d).isEmpty() ? "" : " (default \"" + d + "\")";
             case BOOL -> (Boolean) d ? " (default true)" : "";
             case STRINGS -> ((List<?>) d).isEmpty() ? "" : " (default [" + String.join(",", (List<String>) cast(d)) + "])";
-            case DURATION -> ((Duration) d).isZero() ? "" : " (default " + io.etcdj.server.config.Durations.format((Duration) d) + ")";
+            case DURATION -> ((Duration) d).isZero() ? "" : " (default " + GoDuration.format((Duration) d) + ")";
             case INT, UINT32 -> ((Long) d) == 0 ? "" : " (default " + d + ")";
+            default -> throw new IllegalStateException("no proxy flag is " + f.kind());
         };
     }
 

@@ -9,7 +9,7 @@ import io.etcdj.api.etcdserverpb.RangeResponse;
 import io.etcdj.api.etcdserverpb.RequestOp;
 import io.etcdj.api.etcdserverpb.TxnRequest;
 import io.etcdj.api.etcdserverpb.TxnResponse;
-import io.etcdj.server.config.Durations;
+import io.etcdj.cli.GoDuration;
 import io.etcdj.server.log.Log;
 import io.grpc.ForwardingServerCall;
 import io.grpc.ForwardingServerCallListener;
@@ -65,7 +65,7 @@ public final class RequestStats implements ServerInterceptor {
                         log(Instant.now().minusNanos(took), took, call, exchanged[0], exchanged[1]);
                     }
                 } catch (RuntimeException e) {
-                    log.warn("request stats", e, "time spent", Durations.format(System.nanoTime() - start), "format-error", String.valueOf(e));
+                    log.warn("request stats", e, "time spent", GoDuration.format(System.nanoTime() - start), "format-error", String.valueOf(e));
                 } finally {
                     super.close(status, trailers);
                 }
@@ -83,7 +83,7 @@ public final class RequestStats implements ServerInterceptor {
     private void log(Instant startTime, long took, ServerCall<?, ?> call, Object req, Object resp) {
         SocketAddress remote = call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR);
         Counts c = counts(req, resp);
-        log.warn("request stats", "start time", startTime.toString(), "time spent", Durations.format(took),
+        log.warn("request stats", "start time", startTime.toString(), "time spent", GoDuration.format(took),
                 "remote", remote == null ? "No remote client info." : remote.toString().replaceFirst("^/", ""),
                 "response type", "/" + call.getMethodDescriptor().getFullMethodName(),
                 "request count", c.reqCount(), "request size", c.reqSize(), "response count", c.respCount(),

@@ -3,7 +3,7 @@ package io.etcdj.server.slowlog;
 import com.google.protobuf.Message;
 import io.etcdj.api.etcdserverpb.RangeRequest;
 import io.etcdj.api.etcdserverpb.RangeResponse;
-import io.etcdj.server.config.Durations;
+import io.etcdj.cli.GoDuration;
 import io.etcdj.server.log.Log;
 import java.time.Duration;
 import java.util.concurrent.CompletionException;
@@ -35,7 +35,7 @@ public final class SlowApplies {
             warn(threshold, took, request, response, error);
         } catch (RuntimeException e) {
             // a warning must never stop the apply loop that called it
-            log.warn("apply request took too long", e, "took", Durations.format(took), "format-error", String.valueOf(e));
+            log.warn("apply request took too long", e, "took", GoDuration.format(took), "format-error", String.valueOf(e));
         }
     }
 
@@ -54,28 +54,28 @@ public final class SlowApplies {
             Throwable cause = error instanceof CompletionException && error.getCause() != null
                     ? error.getCause() : error;
             if (cause == null) {
-                log.warn("apply request took too long", "took", Durations.format(took), "expected-duration",
-                        Durations.format(threshold.toNanos()), "prefix", "read-only range ", "request", GoText.of(request),
+                log.warn("apply request took too long", "took", GoDuration.format(took), "expected-duration",
+                        GoDuration.format(threshold.toNanos()), "prefix", "read-only range ", "request", GoText.of(request),
                         "response", resp);
             } else {
-                log.warn("apply request took too long", "took", Durations.format(took), "expected-duration",
-                        Durations.format(threshold.toNanos()), "prefix", "read-only range ", "request", GoText.of(request),
+                log.warn("apply request took too long", "took", GoDuration.format(took), "expected-duration",
+                        GoDuration.format(threshold.toNanos()), "prefix", "read-only range ", "request", GoText.of(request),
                         "response", resp, "error", String.valueOf(cause.getMessage()));
             }
             metrics.slowApplies.inc();
         } catch (RuntimeException e) {
-            log.warn("apply request took too long", e, "took", Durations.format(took), "format-error", String.valueOf(e));
+            log.warn("apply request took too long", e, "took", GoDuration.format(took), "format-error", String.valueOf(e));
         }
     }
 
     private void warn(Duration threshold, long took, Message request, Message response, Throwable error) {
         String resp = response == null ? "" : "size:" + response.getSerializedSize();
         if (error == null) {
-            log.warn("apply request took too long", "took", Durations.format(took), "expected-duration",
-                    Durations.format(threshold.toNanos()), "prefix", "", "request", ApplyText.of(request), "response", resp);
+            log.warn("apply request took too long", "took", GoDuration.format(took), "expected-duration",
+                    GoDuration.format(threshold.toNanos()), "prefix", "", "request", ApplyText.of(request), "response", resp);
         } else {
-            log.warn("apply request took too long", "took", Durations.format(took), "expected-duration",
-                    Durations.format(threshold.toNanos()), "prefix", "", "request", ApplyText.of(request), "response", resp,
+            log.warn("apply request took too long", "took", GoDuration.format(took), "expected-duration",
+                    GoDuration.format(threshold.toNanos()), "prefix", "", "request", ApplyText.of(request), "response", resp,
                     "error", String.valueOf(error.getMessage()));
         }
         metrics.slowApplies.inc();

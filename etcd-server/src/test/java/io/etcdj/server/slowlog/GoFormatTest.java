@@ -17,17 +17,6 @@ import org.junit.jupiter.api.Test;
 /** Durations and requests written as etcd's logs write them. */
 class GoFormatTest {
 
-    @Test
-    void durationsPrintAsGosDurationString() {
-        assertEquals("0s", io.etcdj.server.config.Durations.format(0));
-        assertEquals("999ns", io.etcdj.server.config.Durations.format(999));
-        assertEquals("1.5µs", io.etcdj.server.config.Durations.format(1_500));
-        assertEquals("100ms", io.etcdj.server.config.Durations.format(100_000_000));
-        assertEquals("123.456789ms", io.etcdj.server.config.Durations.format(123_456_789));
-        assertEquals("1.5s", io.etcdj.server.config.Durations.format(1_500_000_000));
-        assertEquals("1m0s", io.etcdj.server.config.Durations.format(60_000_000_000L));
-        assertEquals("1h2m3.5s", io.etcdj.server.config.Durations.format(3_723_500_000_000L));
-    }
 
     @Test
     void requestsPrintAsGoCompactTextWithPutValuesReplacedByTheirSize() {

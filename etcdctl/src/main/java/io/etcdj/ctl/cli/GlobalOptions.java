@@ -1,6 +1,7 @@
 package io.etcdj.ctl.cli;
 
 import io.etcdj.cli.GlobalFlag;
+import io.etcdj.cli.GoDuration;
 import io.etcdj.cli.GoValues;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -86,7 +87,7 @@ public final class GlobalOptions {
         return switch (f.kind()) {
             case BOOL -> GoValues.parseBool(text);
             case STRING -> text;
-            case DURATION -> GoValues.parseDuration(text);
+            case DURATION -> GoDuration.parse(text);
             case INT -> GoValues.parseIntAnyBase(text);
             case STRING_LIST -> {
                 List<String> l = new ArrayList<>();

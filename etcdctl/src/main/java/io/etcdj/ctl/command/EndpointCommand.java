@@ -5,7 +5,7 @@ import io.etcdj.api.etcdserverpb.RangeRequest;
 import io.etcdj.api.etcdserverpb.StatusRequest;
 import io.etcdj.cli.CliException;
 import io.etcdj.cli.ExitCodes;
-import io.etcdj.cli.GoValues;
+import io.etcdj.cli.GoDuration;
 import io.etcdj.client.EtcdClient;
 import io.etcdj.client.EtcdClientException;
 import io.etcdj.ctl.cli.CtlCommand;
@@ -52,7 +52,7 @@ public final class EndpointCommand {
                 } catch (CliException e) {
                     error = e.getMessage();
                 }
-                String took = GoValues.formatDuration(Duration.ofNanos(System.nanoTime() - start));
+                String took = GoDuration.format(Duration.ofNanos(System.nanoTime() - start));
                 allHealthy &= error.isEmpty();
                 results.add(new EndpointHealth(ep, error.isEmpty(), took, error));
             }

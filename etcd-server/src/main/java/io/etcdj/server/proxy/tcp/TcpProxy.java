@@ -1,7 +1,7 @@
 package io.etcdj.server.proxy.tcp;
 
+import io.etcdj.cli.GoDuration;
 import io.etcdj.server.log.Log;
-import io.etcdj.server.proxy.GoDuration;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
