@@ -13,7 +13,7 @@ import com.nimbusds.jose.crypto.RSASSASigner;
 import com.nimbusds.jose.crypto.RSASSAVerifier;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
-import io.etcdj.cli.GoValues;
+import io.etcdj.cli.GoDuration;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
@@ -106,7 +106,7 @@ public final class JwtTokens implements TokenProvider {
 
     private static Duration parseTtl(String s) {
         try {
-            return GoValues.parseDuration(s);
+            return GoDuration.parse(s);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("jwt: invalid ttl " + s, e);
         }
