@@ -259,8 +259,8 @@ final class ClientListeners implements AutoCloseable {
         }
 
         private CompletableFuture<HttpHandler.Health> check(boolean serializable, List<String> exclude) {
-            String reason = server.leader() != 0 ? "" : "RAFT NO LEADER";
-            for (var a : server.alarmList()) {
+            String reason = server.memberStatus().leader() != 0 ? "" : "RAFT NO LEADER";
+            for (var a : server.memberStatus().alarms()) {
                 if (!exclude.contains(a.getAlarm().name())) {
                     reason = "ALARM " + a.getAlarm().name();
                 }
@@ -276,7 +276,7 @@ final class ClientListeners implements AutoCloseable {
 
         @Override
         public String version() {
-            return "{\"etcdserver\":\"" + Versions.SERVER + "\",\"etcdcluster\":\"" + server.clusterVersion()
+            return "{\"etcdserver\":\"" + Versions.SERVER + "\",\"etcdcluster\":\"" + server.memberStatus().clusterVersion()
                     + "\",\"storage\":\"" + Versions.STORAGE + "\"}";
         }
 
@@ -284,7 +284,7 @@ final class ClientListeners implements AutoCloseable {
         public String metrics() {
             // the gRPC families list every method of every service, as etcd's do
             services.all();
-            return server.metrics().render(server.metricsGauges());
+            return server.metrics().render(server.memberStatus().metricsGauges());
         }
 
         private CompletableFuture<String> serializableRead() {
@@ -302,7 +302,7 @@ final class ClientListeners implements AutoCloseable {
         }
 
         private CompletableFuture<String> corruption() {
-            boolean corrupt = server.alarmList().stream()
+            boolean corrupt = server.memberStatus().alarms().stream()
                     .anyMatch(a -> a.getAlarm() == io.etcdj.api.etcdserverpb.AlarmType.CORRUPT);
             return CompletableFuture.completedFuture(corrupt ? "alarm activated: CORRUPT" : "");
         }
@@ -319,7 +319,7 @@ final class ClientListeners implements AutoCloseable {
 
         /** etcd 3.6's learnerCheck: a learner serves no client requests but serializable reads, so it is not ready. */
         private CompletableFuture<String> nonLearner() {
-            return CompletableFuture.completedFuture(server.isLearner() ? "not supported for learner" : "");
+            return CompletableFuture.completedFuture(server.memberStatus().isLearner() ? "not supported for learner" : "");
         }
     }
 

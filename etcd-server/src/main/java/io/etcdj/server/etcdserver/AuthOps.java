@@ -50,47 +50,52 @@ import java.util.function.Function;
  * them in clear and every member stores the same hash.
  */
 final class AuthOps implements AuthOperations {
-    private final EtcdServer server;
+    private final Proposer proposer;
+    private final Reads reads;
+    private final Headers headers;
+    private final AuthStore store;
+    /** --bcrypt-cost: passwords are hashed here, before they are proposed. */
+    private final int bcryptCost;
 
-    AuthOps(EtcdServer server) {
-        this.server = server;
-    }
-
-    private AuthStore store() {
-        return server.stateMachines().auth;
+    AuthOps(Proposer proposer, Reads reads, Headers headers, AuthStore store, int bcryptCost) {
+        this.proposer = proposer;
+        this.reads = reads;
+        this.headers = headers;
+        this.store = store;
+        this.bcryptCost = bcryptCost;
     }
 
     @Override
     public AuthInfo authInfo(String token, String commonName) {
         if (token != null) {
-            return store().infoFromToken(token);
+            return store.infoFromToken(token);
         }
         if (commonName != null && !commonName.isEmpty()) {
-            return store().infoFromCommonName(commonName);
+            return store.infoFromCommonName(commonName);
         }
         return AuthInfo.NONE;
     }
 
     @Override
     public void checkAdmin(AuthInfo caller) {
-        store().checkAdmin(caller);
+        store.checkAdmin(caller);
     }
 
     @Override
     public void checkRead(AuthInfo caller, byte[] key, byte[] rangeEnd) {
-        store().checkRead(caller, key, rangeEnd);
+        store.checkRead(caller, key, rangeEnd);
     }
 
     /** Proposes as the current caller; the response gets its header from the applied revision. */
     private <T extends Message> CompletableFuture<T> propose(InternalRaftRequest.Builder r,
                                                              BiFunction<Message, ResponseHeader, T> withHeader) {
-        return server.proposeAsCaller(r).thenApply(res -> withHeader.apply(res.response(), server.header(res.revision())));
+        return proposer.proposeAsCaller(r).thenApply(res -> withHeader.apply(res.response(), headers.header(res.revision())));
     }
 
     /** Answers a read after the barrier, acting as the caller of this call. */
     private <T> CompletableFuture<T> read(Function<AuthInfo, T> body) {
         AuthInfo caller = Callers.current();
-        return server.linearizableBarrier().thenApply(x -> body.apply(caller));
+        return reads.barrier().thenApply(x -> body.apply(caller));
     }
 
     @Override
@@ -108,27 +113,27 @@ final class AuthOps implements AuthOperations {
     @Override
     public CompletableFuture<AuthStatusResponse> status() {
         return read(caller -> {
-            store().checkAdmin(caller);
-            return AuthStatusResponse.newBuilder().setHeader(server.header()).setEnabled(store().enabled())
-                    .setAuthRevision(store().revision()).build();
+            store.checkAdmin(caller);
+            return AuthStatusResponse.newBuilder().setHeader(headers.header()).setEnabled(store.enabled())
+                    .setAuthRevision(store.revision()).build();
         });
     }
 
     @Override
     public CompletableFuture<AuthenticateResponse> authenticate(String name, String password) {
-        store().checkPassword(name, password);
+        store.checkPassword(name, password);
         InternalAuthenticateRequest login = InternalAuthenticateRequest.newBuilder().setName(name)
                 .setSimpleToken(SimpleTokens.newPrefix()).build();
         // a login needs no identity of its own: it carries none, and the auth stage lets it pass
-        return server.propose(InternalRaftRequest.newBuilder().setAuthenticate(login)).thenApply(res ->
-                ((AuthenticateResponse) res.response()).toBuilder().setHeader(server.header(res.revision())).build());
+        return proposer.propose(InternalRaftRequest.newBuilder().setAuthenticate(login)).thenApply(res ->
+                ((AuthenticateResponse) res.response()).toBuilder().setHeader(headers.header(res.revision())).build());
     }
 
     @Override
     public CompletableFuture<AuthUserAddResponse> userAdd(AuthUserAddRequest r) {
         AuthUserAddRequest.Builder b = r.toBuilder().clearPassword();
         if (!(r.hasOptions() && r.getOptions().getNoPassword())) {
-            b.setHashedPassword(Passwords.hash(r.getPassword(), server.config().bcryptCost()));
+            b.setHashedPassword(Passwords.hash(r.getPassword(), bcryptCost));
         }
         return propose(InternalRaftRequest.newBuilder().setUserAdd(b),
                 (m, h) -> ((AuthUserAddResponse) m).toBuilder().setHeader(h).build());
@@ -138,16 +143,16 @@ final class AuthOps implements AuthOperations {
     public CompletableFuture<AuthUserGetResponse> userGet(String name) {
         return read(caller -> {
             checkAdminUnless(caller, caller.username().equals(name));
-            return AuthUserGetResponse.newBuilder().setHeader(server.header())
-                    .addAllRoles(store().user(name).getRolesList()).build();
+            return AuthUserGetResponse.newBuilder().setHeader(headers.header())
+                    .addAllRoles(store.user(name).getRolesList()).build();
         });
     }
 
     @Override
     public CompletableFuture<AuthUserListResponse> userList() {
         return read(caller -> {
-            store().checkAdmin(caller);
-            return AuthUserListResponse.newBuilder().setHeader(server.header()).addAllUsers(store().userNames()).build();
+            store.checkAdmin(caller);
+            return AuthUserListResponse.newBuilder().setHeader(headers.header()).addAllUsers(store.userNames()).build();
         });
     }
 
@@ -160,7 +165,7 @@ final class AuthOps implements AuthOperations {
     @Override
     public CompletableFuture<AuthUserChangePasswordResponse> userChangePassword(String name, String password) {
         AuthUserChangePasswordRequest r = AuthUserChangePasswordRequest.newBuilder().setName(name)
-                .setHashedPassword(Passwords.hash(password, server.config().bcryptCost())).build();
+                .setHashedPassword(Passwords.hash(password, bcryptCost)).build();
         return propose(InternalRaftRequest.newBuilder().setUserChangePassword(r),
                 (m, h) -> ((AuthUserChangePasswordResponse) m).toBuilder().setHeader(h).build());
     }
@@ -188,17 +193,17 @@ final class AuthOps implements AuthOperations {
     @Override
     public CompletableFuture<AuthRoleGetResponse> roleGet(String name) {
         return read(caller -> {
-            checkAdminUnless(caller, store().hasRole(caller.username(), name));
-            return AuthRoleGetResponse.newBuilder().setHeader(server.header())
-                    .addAllPerm(store().role(name).getKeyPermissionList()).build();
+            checkAdminUnless(caller, store.hasRole(caller.username(), name));
+            return AuthRoleGetResponse.newBuilder().setHeader(headers.header())
+                    .addAllPerm(store.role(name).getKeyPermissionList()).build();
         });
     }
 
     @Override
     public CompletableFuture<AuthRoleListResponse> roleList() {
         return read(caller -> {
-            store().checkAdmin(caller);
-            return AuthRoleListResponse.newBuilder().setHeader(server.header()).addAllRoles(store().roleNames()).build();
+            store.checkAdmin(caller);
+            return AuthRoleListResponse.newBuilder().setHeader(headers.header()).addAllRoles(store.roleNames()).build();
         });
     }
 
@@ -223,7 +228,7 @@ final class AuthOps implements AuthOperations {
     /** etcd lets users read themselves and their own roles; anything else needs root. */
     private void checkAdminUnless(AuthInfo caller, boolean own) {
         try {
-            store().checkAdmin(caller);
+            store.checkAdmin(caller);
         } catch (AuthException e) {
             if (!own) {
                 throw e;

@@ -68,6 +68,18 @@ final class BackgroundJobs implements AutoCloseable {
         this.memberId = memberId;
     }
 
+    /**
+     * Starts the store's background compaction (before the apply loop, which hands it the
+     * compactions it applies), with the member's failpoints between batches and before a
+     * defragment's copy.
+     */
+    void startBackgroundCompaction(Failpoints failpoints) {
+        sm.store.afterCompactionBatch(() -> failpoints.hit("compactAfterCommitBatch"));
+        sm.backend.beforeDefragCopy(() -> failpoints.hit("defragBeforeCopy"));
+        StoreTuning t = config.options().storeTuning();
+        sm.store.startBackgroundCompaction(t.compactionBatchLimit(), t.compactionSleepInterval().toNanos());
+    }
+
     /** Configures lease checkpoints and schedules every task; the loops must be started. */
     void start(LogSink logs) {
         configureLeaseCheckpoints();

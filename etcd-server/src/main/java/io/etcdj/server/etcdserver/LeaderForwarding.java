@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  * learner caught up, and leader transfers (MoveLeader). Calls that go to another member run on
  * the {@code forward-to-leader} pool, so a gRPC thread never waits on the network.
  */
-final class LeaderForwarding implements AutoCloseable {
+final class LeaderForwarding implements LeaseLeader, AutoCloseable {
     /** Runs calls forwarded to the leader, so gRPC threads never block on another member. */
     private final ExecutorService forwarders = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "forward-to-leader");
@@ -43,8 +43,8 @@ final class LeaderForwarding implements AutoCloseable {
     private final long requestTimeoutMillis;
 
     LeaderForwarding(RaftLoop raft, Transporter transport, PeerHandler local, Lessor lessor, Membership membership,
-                     Headers headers, ExecutorService responders, Clock clock, long memberId, long requestTimeoutMillis) {
-        this.leaderWaits = new LeaderWaits(responders);
+                     Headers headers, LeaderWaits leaderWaits, Clock clock, long memberId, long requestTimeoutMillis) {
+        this.leaderWaits = leaderWaits;
         this.raft = raft;
         this.transport = transport;
         this.local = local;
@@ -57,7 +57,8 @@ final class LeaderForwarding implements AutoCloseable {
     }
 
     /** Renews a lease on the leader; answers with the TTL. */
-    CompletableFuture<Long> renewLease(long id) {
+    @Override
+    public CompletableFuture<Long> renew(long id) {
         if (!raft.isLeader()) {
             long lead = raft.lead();
             if (lead == 0) {
@@ -79,7 +80,8 @@ final class LeaderForwarding implements AutoCloseable {
     }
 
     /** A lease's time to live as the leader knows it (a follower asks the leader). */
-    CompletableFuture<LeaseTimeToLiveResponse> timeToLive(LeaseTimeToLiveRequest r) {
+    @Override
+    public CompletableFuture<LeaseTimeToLiveResponse> timeToLive(LeaseTimeToLiveRequest r) {
         if (raft.isLeader()) {
             return CompletableFuture.completedFuture(localTimeToLive(r));
         }
@@ -144,11 +146,6 @@ final class LeaderForwarding implements AutoCloseable {
             return null;
         });
         return led;
-    }
-
-    /** The raft thread saw {@code lead} become (or stay) leader: transfers to it are done. */
-    void leaderIs(long lead) {
-        leaderWaits.leaderIs(lead);
     }
 
     /** Fails the leader transfers past their deadline (the deadline sweep). */

@@ -1,5 +1,6 @@
 package io.etcdj.server.etcdserver;
 
+import io.etcdj.api.etcdserverpb.AlarmMember;
 import io.etcdj.api.etcdserverpb.DowngradeInfo;
 import io.etcdj.api.etcdserverpb.Member;
 import io.etcdj.api.etcdserverpb.ResponseHeader;
@@ -10,12 +11,13 @@ import io.etcdj.server.metrics.Metrics;
 import io.etcdj.server.version.Versions;
 import io.etcdj.server.wait.Waiters;
 import io.etcdj.server.watch.WatchHub;
+import java.util.List;
 
 /**
  * What the member says about itself: response headers, the Status RPC, the gauges of a /metrics
  * scrape, the cluster version, the Raft leader, term and indexes (etcd's server.go getters).
  */
-final class MemberStatus implements Headers {
+public final class MemberStatus implements MemberState {
     private final ServerConfig config;
     private final StateMachines sm;
     private final RaftLoop raft;
@@ -35,32 +37,37 @@ final class MemberStatus implements Headers {
         this.memberId = memberId;
     }
 
-    long clusterId() {
+    public long clusterId() {
         return sm.membership.clusterId();
     }
 
-    long leader() {
+    public long leader() {
         return raft.lead();
     }
 
-    boolean isLeader() {
+    public boolean isLeader() {
         return raft.isLeader();
     }
 
-    long term() {
+    public long term() {
         return raft.term();
     }
 
-    long committedIndex() {
+    public long committedIndex() {
         return raft.commitIndex();
     }
 
-    long appliedIndex() {
+    public long appliedIndex() {
         return apply.appliedIndex();
     }
 
+    /** The raised alarms, as /health reports them. */
+    public List<AlarmMember> alarms() {
+        return sm.alarms.list();
+    }
+
     /** Whether this member is a learner (as the membership it has applied says). */
-    boolean isLearner() {
+    public boolean isLearner() {
         Member self = sm.membership.member(memberId);
         return self != null && self.getIsLearner();
     }
@@ -80,12 +87,14 @@ final class MemberStatus implements Headers {
      * The cluster version: our version, or a downgrade job's target while one is enabled (etcd 3.6
      * lowers the cluster version to the target when the job starts).
      */
-    String clusterVersion() {
+    @Override
+    public String clusterVersion() {
         var d = sm.downgrade.info();
         return d.enabled() ? d.targetVersion() : Versions.CLUSTER;
     }
 
-    StatusResponse status() {
+    @Override
+    public StatusResponse status() {
         StatusResponse.Builder b = StatusResponse.newBuilder()
                 .setHeader(header())
                 .setVersion(Versions.SERVER)
@@ -105,7 +114,7 @@ final class MemberStatus implements Headers {
     }
 
     /** The member's gauges for a /metrics scrape. */
-    Metrics.Gauges metricsGauges() {
+    public Metrics.Gauges metricsGauges() {
         String cv = clusterVersion();
         return new Metrics.Gauges(raft.commitIndex(), config.quotaBackendBytes(), sm.backend.size(), sm.backend.recentSizeInUse(),
                 sm.store.currentRevision(), sm.store.compactRevision(), hub.watcherCount(), sm.lessor.leases().size(),

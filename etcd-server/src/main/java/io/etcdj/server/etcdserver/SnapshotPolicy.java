@@ -17,27 +17,22 @@ import java.util.concurrent.ConcurrentHashMap;
  * When the member takes a Raft snapshot (every --snapshot-count applied entries), and what
  * becomes of the backend files that arrive with a leader's snapshot (etcd's snapshot.go and
  * the snapshot half of its apply): each is made durable under its index before Raft sees the
- * snapshot, and installed by the apply loop once Raft has installed the snapshot.
+ * snapshot, and handed to the apply loop once Raft has installed the snapshot.
  */
 final class SnapshotPolicy {
     private final Log log;
     private final ServerConfig config;
     private final Metrics metrics;
     private final Backend backend;
-    private final RaftLoop raft;
-    private final ApplyLoop apply;
     /** Backend files received with a snapshot, by the snapshot's index, until Raft installs it. */
     private final Map<Long, Path> incoming = new ConcurrentHashMap<>();
     private volatile long lastSnapshotIndex;
 
-    SnapshotPolicy(ServerConfig config, Metrics metrics, Backend backend, RaftLoop raft, ApplyLoop apply,
-                   long lastSnapshotIndex, LogSink logs) {
+    SnapshotPolicy(ServerConfig config, Metrics metrics, Backend backend, long lastSnapshotIndex, LogSink logs) {
         this.log = logs.logger("etcdserver/server");
         this.config = config;
         this.metrics = metrics;
         this.backend = backend;
-        this.raft = raft;
-        this.apply = apply;
         this.lastSnapshotIndex = lastSnapshotIndex;
     }
 
@@ -60,20 +55,25 @@ final class SnapshotPolicy {
         }
     }
 
-    /** Raft installed a leader's snapshot (on the raft thread): the apply loop installs its backend file. */
-    void installed(Snapshot snapshot) {
+    /**
+     * Raft installed a leader's snapshot (on the raft thread): returns the backend file that came
+     * with it, for the apply loop to install, or null when none did (the local one is kept).
+     */
+    Path installed(Snapshot snapshot) {
         long index = snapshot.getMetadata().getIndex();
         Path db = incoming.remove(index);
-        if (db != null) {
-            apply.submitSnapshot(db, index);
-        } else {
+        if (db == null) {
             log.warn("raft snapshot has no backend file; keeping the local one", "snapshot-index", index);
         }
         lastSnapshotIndex = index;
+        return db;
     }
 
-    /** Everything up to {@code index} is applied (on the apply thread): a snapshot if --snapshot-count entries passed. */
-    void applied(long index) {
+    /**
+     * Everything up to {@code index} is applied (on the apply thread): {@code raft} takes a
+     * snapshot if --snapshot-count entries passed since the last one.
+     */
+    void applied(long index, RaftLoop raft) {
         if (config.snapshotCount() > 0 && index - lastSnapshotIndex >= config.snapshotCount()) {
             lastSnapshotIndex = index;
             // The backend must be durable up to the snapshot before the snapshot is: a restart
