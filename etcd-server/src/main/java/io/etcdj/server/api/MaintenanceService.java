@@ -60,7 +60,7 @@ public final class MaintenanceService extends MaintenanceGrpc.MaintenanceImplBas
             Replies.now(() -> server.alarms(r), out);
             return;
         }
-        Replies.async(() -> server.changeAlarm(r), out);
+        Replies.async(() -> server.changeAlarm(Callers.caller(), r), out);
     }
 
     @Override
@@ -115,7 +115,7 @@ public final class MaintenanceService extends MaintenanceGrpc.MaintenanceImplBas
         if (!admitted(out)) {
             return;
         }
-        Replies.async(() -> server.downgrade(r), out);
+        Replies.async(() -> server.downgrade(Callers.caller(), r), out);
     }
 
     /**

@@ -10,6 +10,7 @@ import io.etcdj.api.v3electionpb.ElectionGrpc;
 import io.etcdj.api.v3lockpb.LockGrpc;
 import io.etcdj.healthpb.HealthGrpc;
 import io.etcdj.server.api.AuthService;
+import io.etcdj.server.api.Caller;
 import io.etcdj.server.api.Callers;
 import io.etcdj.server.api.ClusterService;
 import io.etcdj.server.api.ElectionService;
@@ -288,7 +289,7 @@ final class ClientListeners implements AutoCloseable {
         }
 
         private CompletableFuture<String> serializableRead() {
-            return server.kv().range(io.etcdj.api.etcdserverpb.RangeRequest.newBuilder()
+            return server.kv().range(Caller.ANONYMOUS, io.etcdj.api.etcdserverpb.RangeRequest.newBuilder()
                             .setKey(com.google.protobuf.ByteString.copyFromUtf8("health")).setSerializable(true).build())
                     .handle((r, err) -> err == null ? "" : String.valueOf(err.getMessage()));
         }

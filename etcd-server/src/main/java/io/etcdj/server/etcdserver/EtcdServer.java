@@ -202,9 +202,12 @@ public final class EtcdServer implements Proposer, AutoCloseable {
         new CorruptionCheck(this, logs).initial(requestTimeoutMillis);
     }
 
-    /** Proposes a request and completes with its applied result (errors as exceptions). */
+    /**
+     * Proposes a request and completes with its applied result (errors as exceptions), waiting at
+     * most {@code timeoutNanos} and never longer than the request timeout.
+     */
     @Override
-    public CompletableFuture<ApplyResult> propose(InternalRaftRequest.Builder r) {
+    public CompletableFuture<ApplyResult> propose(InternalRaftRequest.Builder r, long timeoutNanos) {
         if (lifecycle.closed()) {
             return CompletableFuture.failedFuture(EtcdError.STOPPED.exception());
         }
@@ -224,7 +227,8 @@ public final class EtcdServer implements Proposer, AutoCloseable {
         if (!limits.tryAcquire(size)) {
             return CompletableFuture.failedFuture(EtcdError.TOO_MANY_REQUESTS.exception());
         }
-        CompletableFuture<ApplyResult> f = waiters.register(id, TimeUnit.MILLISECONDS.toNanos(requestTimeoutMillis));
+        long wait = Math.min(timeoutNanos, TimeUnit.MILLISECONDS.toNanos(requestTimeoutMillis));
+        CompletableFuture<ApplyResult> f = waiters.register(id, wait);
         f.whenComplete((res, err) -> limits.release(size));
         raft.propose(data, f);
         return f.handle((res, err) -> {

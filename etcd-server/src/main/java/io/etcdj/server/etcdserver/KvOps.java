@@ -10,9 +10,8 @@ import io.etcdj.api.etcdserverpb.RangeRequest;
 import io.etcdj.api.etcdserverpb.RangeResponse;
 import io.etcdj.api.etcdserverpb.TxnRequest;
 import io.etcdj.api.etcdserverpb.TxnResponse;
-import io.etcdj.server.api.Callers;
+import io.etcdj.server.api.Caller;
 import io.etcdj.server.api.KvOperations;
-import io.etcdj.server.auth.AuthInfo;
 import io.etcdj.server.auth.AuthStore;
 import io.etcdj.server.metrics.Metrics;
 import io.etcdj.server.mvcc.MvccStore;
@@ -53,44 +52,43 @@ final class KvOps implements KvOperations {
     }
 
     @Override
-    public CompletableFuture<RangeResponse> range(RangeRequest r) {
+    public CompletableFuture<RangeResponse> range(Caller caller, RangeRequest r) {
         metrics.ranges.inc();
         long start = System.nanoTime();
-        AuthInfo caller = Callers.current();
         CompletableFuture<Void> ready = r.getSerializable()
                 ? CompletableFuture.completedFuture(null) : reads.barrier();
         return ready.thenCompose(x -> {
             // checked once the read is ordered, against the permissions it will be served under
-            auth.checkRead(caller, r.getKey().toByteArray(), r.getRangeEnd().toByteArray());
+            auth.checkRead(caller.auth(), r.getKey().toByteArray(), r.getRangeEnd().toByteArray());
             // on an event loop: a read that would wait for a writer waits off the loop
             return reads.read(v -> v.range(r).setHeader(headers.header(v.revision())).build());
         }).whenComplete((resp, err) -> slowApplies.checkRange(warnAfter, start, r, resp, err));
     }
 
     @Override
-    public CompletableFuture<PutResponse> put(PutRequest r) {
+    public CompletableFuture<PutResponse> put(Caller caller, PutRequest r) {
         metrics.put(r.getKey().size() + r.getValue().size());
-        return proposer.proposeAsCaller(InternalRaftRequest.newBuilder().setPut(r)).thenApply(res ->
+        return proposer.propose(caller, InternalRaftRequest.newBuilder().setPut(r)).thenApply(res ->
                 ((PutResponse) res.response()).toBuilder().setHeader(headers.header(res.revision())).build());
     }
 
     @Override
-    public CompletableFuture<DeleteRangeResponse> deleteRange(DeleteRangeRequest r) {
+    public CompletableFuture<DeleteRangeResponse> deleteRange(Caller caller, DeleteRangeRequest r) {
         metrics.deletes.inc();
-        return proposer.proposeAsCaller(InternalRaftRequest.newBuilder().setDeleteRange(r)).thenApply(res ->
+        return proposer.propose(caller, InternalRaftRequest.newBuilder().setDeleteRange(r)).thenApply(res ->
                 ((DeleteRangeResponse) res.response()).toBuilder().setHeader(headers.header(res.revision())).build());
     }
 
     @Override
-    public CompletableFuture<TxnResponse> txn(TxnRequest r) {
+    public CompletableFuture<TxnResponse> txn(Caller caller, TxnRequest r) {
         metrics.txns.inc();
-        return proposer.proposeAsCaller(InternalRaftRequest.newBuilder().setTxn(r)).thenApply(res ->
+        return proposer.propose(caller, InternalRaftRequest.newBuilder().setTxn(r)).thenApply(res ->
                 ((TxnResponse) res.response()).toBuilder().setHeader(headers.header(res.revision())).build());
     }
 
     @Override
-    public CompletableFuture<CompactionResponse> compact(CompactionRequest r) {
-        return proposer.proposeAsCaller(InternalRaftRequest.newBuilder().setCompaction(r)).thenCompose(res -> {
+    public CompletableFuture<CompactionResponse> compact(Caller caller, CompactionRequest r) {
+        return proposer.propose(caller, InternalRaftRequest.newBuilder().setCompaction(r)).thenCompose(res -> {
             CompactionResponse resp = ((CompactionResponse) res.response()).toBuilder()
                     .setHeader(headers.header(res.revision())).build();
             if (!r.getPhysical()) {

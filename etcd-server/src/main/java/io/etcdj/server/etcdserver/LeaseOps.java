@@ -9,6 +9,7 @@ import io.etcdj.api.etcdserverpb.LeaseRevokeResponse;
 import io.etcdj.api.etcdserverpb.LeaseStatus;
 import io.etcdj.api.etcdserverpb.LeaseTimeToLiveRequest;
 import io.etcdj.api.etcdserverpb.LeaseTimeToLiveResponse;
+import io.etcdj.server.api.Caller;
 import io.etcdj.server.api.LeaseOperations;
 import io.etcdj.server.error.EtcdError;
 import io.etcdj.server.error.EtcdException;
@@ -40,15 +41,15 @@ final class LeaseOps implements LeaseOperations {
     }
 
     @Override
-    public CompletableFuture<LeaseGrantResponse> grant(LeaseGrantRequest r) {
+    public CompletableFuture<LeaseGrantResponse> grant(Caller caller, LeaseGrantRequest r) {
         LeaseGrantRequest withId = r.getID() == 0 ? r.toBuilder().setID(nextId.getAsLong()).build() : r;
-        return proposer.proposeAsCaller(InternalRaftRequest.newBuilder().setLeaseGrant(withId)).thenApply(res ->
+        return proposer.propose(caller, InternalRaftRequest.newBuilder().setLeaseGrant(withId)).thenApply(res ->
                 ((LeaseGrantResponse) res.response()).toBuilder().setHeader(headers.header(res.revision())).build());
     }
 
     @Override
-    public CompletableFuture<LeaseRevokeResponse> revoke(LeaseRevokeRequest r) {
-        return proposer.proposeAsCaller(InternalRaftRequest.newBuilder().setLeaseRevoke(r)).thenApply(res ->
+    public CompletableFuture<LeaseRevokeResponse> revoke(Caller caller, LeaseRevokeRequest r) {
+        return proposer.propose(caller, InternalRaftRequest.newBuilder().setLeaseRevoke(r)).thenApply(res ->
                 ((LeaseRevokeResponse) res.response()).toBuilder().setHeader(headers.header(res.revision())).build());
     }
 

@@ -11,6 +11,7 @@ import io.etcdj.api.etcdserverpb.HashResponse;
 import io.etcdj.api.etcdserverpb.MoveLeaderResponse;
 import io.etcdj.api.etcdserverpb.ResponseHeader;
 import io.etcdj.api.etcdserverpb.StatusResponse;
+import io.etcdj.server.api.Caller;
 import io.etcdj.server.api.MaintenanceOperations;
 import io.etcdj.server.apply.AlarmStore;
 import io.etcdj.server.apply.DowngradeStore;
@@ -90,8 +91,8 @@ final class MaintenanceOps implements MaintenanceOperations {
     }
 
     @Override
-    public CompletableFuture<AlarmResponse> changeAlarm(AlarmRequest r) {
-        return proposer.proposeAsCaller(InternalRaftRequest.newBuilder().setAlarm(r)).thenApply(res ->
+    public CompletableFuture<AlarmResponse> changeAlarm(Caller caller, AlarmRequest r) {
+        return proposer.propose(caller, InternalRaftRequest.newBuilder().setAlarm(r)).thenApply(res ->
                 ((AlarmResponse) res.response()).toBuilder().setHeader(member.header(res.revision())).build());
     }
 
@@ -218,7 +219,7 @@ final class MaintenanceOps implements MaintenanceOperations {
     }
 
     @Override
-    public CompletableFuture<DowngradeResponse> downgrade(DowngradeRequest r) {
+    public CompletableFuture<DowngradeResponse> downgrade(Caller caller, DowngradeRequest r) {
         return reads.barrier().thenCompose(x -> switch (r.getAction()) {
             case VALIDATE -> {
                 validate(r.getVersion());
@@ -227,14 +228,14 @@ final class MaintenanceOps implements MaintenanceOperations {
             case ENABLE -> {
                 String target = validate(r.getVersion());
                 String before = member.clusterVersion();
-                yield proposer.proposeAsCaller(InternalRaftRequest.newBuilder().setDowngradeInfoSet(
+                yield proposer.propose(caller, InternalRaftRequest.newBuilder().setDowngradeInfoSet(
                         DowngradeInfoSet.newBuilder().setEnabled(true).setVer(target))).thenApply(res -> response(before));
             }
             case CANCEL -> {
                 if (!downgrade.info().enabled()) {
                     throw EtcdError.NO_INFLIGHT_DOWNGRADE.exception();
                 }
-                yield proposer.proposeAsCaller(InternalRaftRequest.newBuilder().setDowngradeInfoSet(
+                yield proposer.propose(caller, InternalRaftRequest.newBuilder().setDowngradeInfoSet(
                         DowngradeInfoSet.newBuilder().setEnabled(false)))
                         .thenApply(res -> response(member.clusterVersion()));
             }

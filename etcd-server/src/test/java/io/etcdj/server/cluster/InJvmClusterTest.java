@@ -13,6 +13,7 @@ import io.etcdj.api.etcdserverpb.LeaseTimeToLiveRequest;
 import io.etcdj.api.etcdserverpb.PutRequest;
 import io.etcdj.api.etcdserverpb.RangeRequest;
 import io.etcdj.api.etcdserverpb.RangeResponse;
+import io.etcdj.server.api.Caller;
 import io.etcdj.server.cluster.InJvmCluster.Node;
 import java.time.Duration;
 import java.util.List;
@@ -42,11 +43,11 @@ class InJvmClusterTest {
     }
 
     private static long put(InJvmCluster c, Node n, String key, String value) throws Exception {
-        return c.await(n.server.kv().put(putRequest(key, value).build())).getHeader().getRevision();
+        return c.await(n.server.kv().put(Caller.ANONYMOUS, putRequest(key, value).build())).getHeader().getRevision();
     }
 
     private static CompletableFuture<RangeResponse> range(Node n, String key, boolean serializable) {
-        return n.server.kv().range(RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8(key))
+        return n.server.kv().range(Caller.ANONYMOUS, RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8(key))
                 .setSerializable(serializable).build());
     }
 
@@ -239,7 +240,7 @@ class InJvmClusterTest {
         try (InJvmCluster c = InJvmCluster.start(3)) {
             Node f = follower(c, c.leader());
             long granted = c.now();
-            long id = c.await(f.server.leases().grant(LeaseGrantRequest.newBuilder().setTTL(30).build())).getID();
+            long id = c.await(f.server.leases().grant(Caller.ANONYMOUS, LeaseGrantRequest.newBuilder().setTTL(30).build())).getID();
             c.advance(Duration.ofSeconds(10));
             LeaseTimeToLiveRequest ttl = LeaseTimeToLiveRequest.newBuilder().setID(id).build();
             long left = c.await(f.server.leases().timeToLive(ttl)).getTTL();
@@ -260,8 +261,8 @@ class InJvmClusterTest {
             Node leader = c.leader();
             Node f = follower(c, leader);
             long granted = c.now();
-            long id = c.await(f.server.leases().grant(LeaseGrantRequest.newBuilder().setTTL(5).build())).getID();
-            c.await(f.server.kv().put(putRequest("leased", "v").setLease(id).build()));
+            long id = c.await(f.server.leases().grant(Caller.ANONYMOUS, LeaseGrantRequest.newBuilder().setTTL(5).build())).getID();
+            c.await(f.server.kv().put(Caller.ANONYMOUS, putRequest("leased", "v").setLease(id).build()));
             c.advance(Duration.ofSeconds(2));
             long left = (granted + 5 * SECOND - c.now()) / SECOND;
             assertEquals(left, c.await(f.server.leases().timeToLive(LeaseTimeToLiveRequest.newBuilder().setID(id).build()))
@@ -282,8 +283,8 @@ class InJvmClusterTest {
     void aNewLeaderGivesEveryLeaseAFullTtlPlusAnElectionTimeout() throws Exception {
         try (InJvmCluster c = InJvmCluster.start(3)) {
             Node old = c.leader();
-            long id = c.await(old.server.leases().grant(LeaseGrantRequest.newBuilder().setTTL(5).build())).getID();
-            c.await(old.server.kv().put(putRequest("leased", "v").setLease(id).build()));
+            long id = c.await(old.server.leases().grant(Caller.ANONYMOUS, LeaseGrantRequest.newBuilder().setTTL(5).build())).getID();
+            c.await(old.server.kv().put(Caller.ANONYMOUS, putRequest("leased", "v").setLease(id).build()));
             c.advance(Duration.ofSeconds(4));
             old.stop();
             Node next = c.leader();
