@@ -1,10 +1,12 @@
 package io.etcdj.server.embed;
 
+import com.google.protobuf.ByteString;
 import io.etcdj.api.etcdserverpb.AuthGrpc;
 import io.etcdj.api.etcdserverpb.ClusterGrpc;
 import io.etcdj.api.etcdserverpb.KVGrpc;
 import io.etcdj.api.etcdserverpb.LeaseGrpc;
 import io.etcdj.api.etcdserverpb.MaintenanceGrpc;
+import io.etcdj.api.etcdserverpb.RangeRequest;
 import io.etcdj.api.etcdserverpb.WatchGrpc;
 import io.etcdj.api.v3electionpb.ElectionGrpc;
 import io.etcdj.api.v3lockpb.LockGrpc;
@@ -289,8 +291,8 @@ final class ClientListeners implements AutoCloseable {
         }
 
         private CompletableFuture<String> serializableRead() {
-            return server.kv().range(Caller.ANONYMOUS, io.etcdj.api.etcdserverpb.RangeRequest.newBuilder()
-                            .setKey(com.google.protobuf.ByteString.copyFromUtf8("health")).setSerializable(true).build())
+            return server.kv().range(Caller.ANONYMOUS, RangeRequest.newBuilder()
+                            .setKey(ByteString.copyFromUtf8("health")).setSerializable(true).build())
                     .handle((r, err) -> err == null ? "" : String.valueOf(err.getMessage()));
         }
 

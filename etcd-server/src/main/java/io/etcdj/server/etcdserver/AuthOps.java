@@ -213,13 +213,15 @@ final class AuthOps implements AuthOperations {
     }
 
     @Override
-    public CompletableFuture<AuthRoleGrantPermissionResponse> roleGrantPermission(Caller caller, AuthRoleGrantPermissionRequest r) {
+    public CompletableFuture<AuthRoleGrantPermissionResponse> roleGrantPermission(Caller caller,
+                                                                                  AuthRoleGrantPermissionRequest r) {
         return propose(caller, InternalRaftRequest.newBuilder().setRoleGrantPermission(r),
                 (m, h) -> ((AuthRoleGrantPermissionResponse) m).toBuilder().setHeader(h).build());
     }
 
     @Override
-    public CompletableFuture<AuthRoleRevokePermissionResponse> roleRevokePermission(Caller caller, AuthRoleRevokePermissionRequest r) {
+    public CompletableFuture<AuthRoleRevokePermissionResponse> roleRevokePermission(Caller caller,
+                                                                                    AuthRoleRevokePermissionRequest r) {
         return propose(caller, InternalRaftRequest.newBuilder().setRoleRevokePermission(r),
                 (m, h) -> ((AuthRoleRevokePermissionResponse) m).toBuilder().setHeader(h).build());
     }

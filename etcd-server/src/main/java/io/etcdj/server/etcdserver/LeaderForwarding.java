@@ -140,7 +140,8 @@ final class LeaderForwarding implements LeaseLeader, AutoCloseable {
             return CompletableFuture.completedFuture(null);
         }
         // registered before the transfer starts, so the raft thread's report of the new leader cannot be missed
-        CompletableFuture<Void> led = leaderWaits.await(target, clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(requestTimeoutMillis));
+        long deadline = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(requestTimeoutMillis);
+        CompletableFuture<Void> led = leaderWaits.await(target, deadline);
         raft.call(n -> {
             n.transferLeader(target);
             return null;

@@ -59,7 +59,8 @@ class LeaseOpsTest {
     @Test
     void aGrantWithoutAnIdGetsOneMadeByTheMemberAndTheRevisionItWasAppliedAt() throws Exception {
         LeaseGrantResponse made = answer(leases.grant(Caller.ANONYMOUS, LeaseGrantRequest.newBuilder().setTTL(60).build()));
-        LeaseGrantResponse chosen = answer(leases.grant(Caller.ANONYMOUS, LeaseGrantRequest.newBuilder().setID(5).setTTL(60).build()));
+        LeaseGrantResponse chosen = answer(leases.grant(Caller.ANONYMOUS,
+                LeaseGrantRequest.newBuilder().setID(5).setTTL(60).build()));
         assertEquals(0x70, made.getID());
         assertEquals(60, made.getTTL());
         assertEquals(5, chosen.getID());

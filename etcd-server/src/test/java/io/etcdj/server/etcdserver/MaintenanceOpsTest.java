@@ -13,6 +13,7 @@ import io.etcdj.api.etcdserverpb.AlarmRequest;
 import io.etcdj.api.etcdserverpb.AlarmResponse;
 import io.etcdj.api.etcdserverpb.AlarmType;
 import io.etcdj.api.etcdserverpb.DowngradeRequest;
+import io.etcdj.api.etcdserverpb.DowngradeRequest.DowngradeAction;
 import io.etcdj.api.etcdserverpb.PutRequest;
 import io.etcdj.api.etcdserverpb.ResponseHeader;
 import io.etcdj.api.etcdserverpb.StatusResponse;
@@ -94,21 +95,21 @@ class MaintenanceOpsTest {
 
     @Test
     void aDowngradeIsValidatedAsEtcdDoesAndAnsweredWithTheClusterVersionBeforeIt() throws Exception {
-        Status format = clientSees(() -> maintenance.downgrade(Caller.ANONYMOUS, downgrade(DowngradeRequest.DowngradeAction.VALIDATE, "3")));
+        Status format = clientSees(() -> maintenance.downgrade(Caller.ANONYMOUS, downgrade(DowngradeAction.VALIDATE, "3")));
         assertEquals(Status.Code.INVALID_ARGUMENT, format.getCode());
         assertEquals("etcdserver: wrong downgrade target version format", format.getDescription());
-        Status target = clientSees(() -> maintenance.downgrade(Caller.ANONYMOUS, downgrade(DowngradeRequest.DowngradeAction.VALIDATE, "3.4")));
+        Status target = clientSees(() -> maintenance.downgrade(Caller.ANONYMOUS, downgrade(DowngradeAction.VALIDATE, "3.4")));
         assertEquals("etcdserver: invalid downgrade target version", target.getDescription());
 
-        assertEquals("3.6", answer(maintenance.downgrade(f.as("root"), downgrade(DowngradeRequest.DowngradeAction.ENABLE, "3.5")))
+        assertEquals("3.6", answer(maintenance.downgrade(f.as("root"), downgrade(DowngradeAction.ENABLE, "3.5")))
                 .getVersion());
         InternalRaftRequest enable = f.lastProposed();
         assertEquals("root", enable.getHeader().getUsername());
         assertEquals("3.5.0", enable.getDowngradeInfoSet().getVer());
-        Status again = clientSees(() -> maintenance.downgrade(Caller.ANONYMOUS, downgrade(DowngradeRequest.DowngradeAction.ENABLE, "3.5")));
+        Status again = clientSees(() -> maintenance.downgrade(Caller.ANONYMOUS, downgrade(DowngradeAction.ENABLE, "3.5")));
         assertEquals(Status.Code.FAILED_PRECONDITION, again.getCode());
         assertEquals("etcdserver: cluster has a downgrade job in progress", again.getDescription());
-        assertEquals("3.6", answer(maintenance.downgrade(Caller.ANONYMOUS, downgrade(DowngradeRequest.DowngradeAction.CANCEL, "")))
+        assertEquals("3.6", answer(maintenance.downgrade(Caller.ANONYMOUS, downgrade(DowngradeAction.CANCEL, "")))
                 .getVersion());
     }
 
