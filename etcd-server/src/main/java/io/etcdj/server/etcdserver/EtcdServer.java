@@ -49,7 +49,7 @@ import java.util.concurrent.TimeUnit;
  * {@link BackgroundJobs} and {@link ClusterChecks}; the API layer's operations are the adapters
  * {@link KvOps} ... {@link AuthOps}.
  */
-public final class EtcdServer implements Proposer, AutoCloseable {
+public final class EtcdServer implements AutoCloseable {
     /** Sends responses of applied requests, off the apply loop. */
     private final ExecutorService responders = Executors.newFixedThreadPool(2, r -> {
         Thread t = new Thread(r, "respond");
@@ -57,6 +57,8 @@ public final class EtcdServer implements Proposer, AutoCloseable {
         return t;
     });
     private final ProposalLimits limits = new ProposalLimits();
+    /** {@link #propose}, for what the server builds: package-private, not part of the member's API. */
+    private final Proposer proposer = this::propose;
     /** The member's logger (its sink, see MemberContext). */
     private final Log log;
     private final ServerConfig config;
@@ -113,7 +115,7 @@ public final class EtcdServer implements Proposer, AutoCloseable {
         this.requestTimeoutMillis = 5000 + 2 * config.electionMillis();
         ReadDeadlines readDeadlines = new ReadDeadlines(TimeUnit.MILLISECONDS.toNanos(2L * config.electionMillis()),
                 TimeUnit.MILLISECONDS.toNanos(requestTimeoutMillis), clock::nanoTime, metrics.readIndexesFailed::inc);
-        this.alarms = new MemberAlarms(sm, this, lifecycle, memberId, logs);
+        this.alarms = new MemberAlarms(sm, proposer, lifecycle, memberId, logs);
         this.snapshots = new SnapshotPolicy(config, metrics, sm.backend, opened.snapshotIndex(), logs);
         LeaderWaits leaderWaits = new LeaderWaits(responders);
         ApplyEvents applyEvents = new ApplyEvents(metrics, alarms, snapshots, lifecycle);
@@ -131,21 +133,21 @@ public final class EtcdServer implements Proposer, AutoCloseable {
         this.status = new MemberStatus(config, sm, raft, apply, hub, waiters, memberId);
         this.forwarding = new LeaderForwarding(raft, transport, peers, sm.lessor, sm.membership, status, leaderWaits, clock,
                 memberId, requestTimeoutMillis);
-        this.jobs = new BackgroundJobs(config, clock, metrics, sm, raft, transport, this, waiters, readDeadlines, forwarding,
+        this.jobs = new BackgroundJobs(config, clock, metrics, sm, raft, transport, proposer, waiters, readDeadlines, forwarding,
                 lifecycle, status::clusterVersion, memberId, logs);
-        this.checks = new ClusterChecks(config, clock, sm, raft, transport, this, memberId, requestTimeoutMillis, logs);
+        this.checks = new ClusterChecks(config, clock, sm, raft, transport, proposer, memberId, requestTimeoutMillis, logs);
         this.confChanges = new ConfChanges(raft, transport, sm.membership, waiters, ids, lifecycle, jobs::execute, memberId,
                 requestTimeoutMillis, logs);
         applyEvents.connect(raft, confChanges);
-        this.kv = new KvOps(this, reads, status, sm.auth, sm.store, jobs::syncBackendAsync, metrics,
+        this.kv = new KvOps(proposer, reads, status, sm.auth, sm.store, jobs::syncBackendAsync, metrics,
                 slowApplies, config.options().watchdog().warningApplyDuration(), config.maxTxnOps());
-        this.leases = new LeaseOps(this, reads, status, forwarding, sm.lessor, ids::nextLeaseId);
+        this.leases = new LeaseOps(proposer, reads, status, forwarding, sm.lessor, ids::nextLeaseId);
         this.cluster = new ClusterOps(sm.membership, confChanges::propose, forwarding::learnerReadyAsync, reads,
                 status, config, metrics);
-        this.maintenance = new MaintenanceOps(this, reads, status, sm.alarms, sm.downgrade, sm.store,
+        this.maintenance = new MaintenanceOps(proposer, reads, status, sm.alarms, sm.downgrade, sm.store,
                 sm.backend, forwarding::moveLeader, config.dataDir(), metrics, logs);
         this.watches = new WatchOps(hub, progress, status, config.maxRequestBytes());
-        this.auth = new AuthOps(this, reads, status, sm.auth, config.bcryptCost());
+        this.auth = new AuthOps(proposer, reads, status, sm.auth, config.bcryptCost());
     }
 
     /**
@@ -191,7 +193,7 @@ public final class EtcdServer implements Proposer, AutoCloseable {
         // Publishing waits for its proposal: off the timer thread, whose sweeps fail proposals that time out.
         MemberAttributes attrs = MemberAttributes.newBuilder().setMemberId(memberId).setName(config.name())
                 .addAllClientUrls(config.advertiseClientUrls().stream().map(URI::toString).toList()).build();
-        forwarding.execute(() -> lifecycle.publish(this, attrs, sm.membership::clusterId, requestTimeoutMillis));
+        forwarding.execute(() -> lifecycle.publish(proposer, attrs, sm.membership::clusterId, requestTimeoutMillis));
     }
 
     /**
@@ -206,8 +208,7 @@ public final class EtcdServer implements Proposer, AutoCloseable {
      * Proposes a request and completes with its applied result (errors as exceptions), waiting at
      * most {@code timeoutNanos} and never longer than the request timeout.
      */
-    @Override
-    public CompletableFuture<ApplyResult> propose(InternalRaftRequest.Builder r, long timeoutNanos) {
+    CompletableFuture<ApplyResult> propose(InternalRaftRequest.Builder r, long timeoutNanos) {
         if (lifecycle.closed()) {
             return CompletableFuture.failedFuture(EtcdError.STOPPED.exception());
         }
