@@ -130,6 +130,6 @@ public final class Main {
         }
         // a member removed from the cluster stops its server and exits 0, as etcd's main does when its
         // server stops
-        return fatal.get() && !member.server().isRemoved() ? 1 : 0;
+        return fatal.get() && !member.wasRemoved() ? 1 : 0;
     }
 }

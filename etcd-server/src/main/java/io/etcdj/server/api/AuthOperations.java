@@ -26,8 +26,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * What the Auth service and the access checks of the other services need of the member (owned
  * here, implemented by the server). Changes go through Raft and are checked when applied; reads
- * are answered after the ReadIndex barrier. Every method acts as the current caller
- * ({@link Callers#current()}).
+ * are answered after the ReadIndex barrier. Every change and read is made as its {@link Caller},
+ * which the API layer resolves once per call ({@link Callers}).
  */
 public interface AuthOperations {
     /** Who a token or certificate names (the token wins); {@link AuthInfo#NONE} for neither. */
@@ -39,37 +39,37 @@ public interface AuthOperations {
     /** Whether the caller may read [key, rangeEnd) (watches are checked when created). */
     void checkRead(AuthInfo caller, byte[] key, byte[] rangeEnd);
 
-    CompletableFuture<AuthEnableResponse> enable();
+    CompletableFuture<AuthEnableResponse> enable(Caller caller);
 
-    CompletableFuture<AuthDisableResponse> disable();
+    CompletableFuture<AuthDisableResponse> disable(Caller caller);
 
-    CompletableFuture<AuthStatusResponse> status();
+    CompletableFuture<AuthStatusResponse> status(Caller caller);
 
     CompletableFuture<AuthenticateResponse> authenticate(String name, String password);
 
-    CompletableFuture<AuthUserAddResponse> userAdd(AuthUserAddRequest r);
+    CompletableFuture<AuthUserAddResponse> userAdd(Caller caller, AuthUserAddRequest r);
 
-    CompletableFuture<AuthUserGetResponse> userGet(String name);
+    CompletableFuture<AuthUserGetResponse> userGet(Caller caller, String name);
 
-    CompletableFuture<AuthUserListResponse> userList();
+    CompletableFuture<AuthUserListResponse> userList(Caller caller);
 
-    CompletableFuture<AuthUserDeleteResponse> userDelete(String name);
+    CompletableFuture<AuthUserDeleteResponse> userDelete(Caller caller, String name);
 
-    CompletableFuture<AuthUserChangePasswordResponse> userChangePassword(String name, String password);
+    CompletableFuture<AuthUserChangePasswordResponse> userChangePassword(Caller caller, String name, String password);
 
-    CompletableFuture<AuthUserGrantRoleResponse> userGrantRole(String user, String role);
+    CompletableFuture<AuthUserGrantRoleResponse> userGrantRole(Caller caller, String user, String role);
 
-    CompletableFuture<AuthUserRevokeRoleResponse> userRevokeRole(String user, String role);
+    CompletableFuture<AuthUserRevokeRoleResponse> userRevokeRole(Caller caller, String user, String role);
 
-    CompletableFuture<AuthRoleAddResponse> roleAdd(String name);
+    CompletableFuture<AuthRoleAddResponse> roleAdd(Caller caller, String name);
 
-    CompletableFuture<AuthRoleGetResponse> roleGet(String name);
+    CompletableFuture<AuthRoleGetResponse> roleGet(Caller caller, String name);
 
-    CompletableFuture<AuthRoleListResponse> roleList();
+    CompletableFuture<AuthRoleListResponse> roleList(Caller caller);
 
-    CompletableFuture<AuthRoleDeleteResponse> roleDelete(String name);
+    CompletableFuture<AuthRoleDeleteResponse> roleDelete(Caller caller, String name);
 
-    CompletableFuture<AuthRoleGrantPermissionResponse> roleGrantPermission(AuthRoleGrantPermissionRequest r);
+    CompletableFuture<AuthRoleGrantPermissionResponse> roleGrantPermission(Caller caller, AuthRoleGrantPermissionRequest r);
 
-    CompletableFuture<AuthRoleRevokePermissionResponse> roleRevokePermission(AuthRoleRevokePermissionRequest r);
+    CompletableFuture<AuthRoleRevokePermissionResponse> roleRevokePermission(Caller caller, AuthRoleRevokePermissionRequest r);
 }

@@ -47,17 +47,17 @@ public final class AuthService extends AuthGrpc.AuthImplBase {
 
     @Override
     public void authEnable(AuthEnableRequest r, StreamObserver<AuthEnableResponse> out) {
-        Replies.async(auth::enable, out);
+        Replies.async(() -> auth.enable(Callers.caller()), out);
     }
 
     @Override
     public void authDisable(AuthDisableRequest r, StreamObserver<AuthDisableResponse> out) {
-        Replies.async(auth::disable, out);
+        Replies.async(() -> auth.disable(Callers.caller()), out);
     }
 
     @Override
     public void authStatus(AuthStatusRequest r, StreamObserver<AuthStatusResponse> out) {
-        Replies.async(auth::status, out);
+        Replies.async(() -> auth.status(Callers.caller()), out);
     }
 
     @Override
@@ -67,68 +67,68 @@ public final class AuthService extends AuthGrpc.AuthImplBase {
 
     @Override
     public void userAdd(AuthUserAddRequest r, StreamObserver<AuthUserAddResponse> out) {
-        Replies.async(() -> auth.userAdd(r), out);
+        Replies.async(() -> auth.userAdd(Callers.caller(), r), out);
     }
 
     @Override
     public void userGet(AuthUserGetRequest r, StreamObserver<AuthUserGetResponse> out) {
-        Replies.async(() -> auth.userGet(r.getName()), out);
+        Replies.async(() -> auth.userGet(Callers.caller(), r.getName()), out);
     }
 
     @Override
     public void userList(AuthUserListRequest r, StreamObserver<AuthUserListResponse> out) {
-        Replies.async(auth::userList, out);
+        Replies.async(() -> auth.userList(Callers.caller()), out);
     }
 
     @Override
     public void userDelete(AuthUserDeleteRequest r, StreamObserver<AuthUserDeleteResponse> out) {
-        Replies.async(() -> auth.userDelete(r.getName()), out);
+        Replies.async(() -> auth.userDelete(Callers.caller(), r.getName()), out);
     }
 
     @Override
     public void userChangePassword(AuthUserChangePasswordRequest r, StreamObserver<AuthUserChangePasswordResponse> out) {
-        Replies.async(() -> auth.userChangePassword(r.getName(), r.getPassword()), out);
+        Replies.async(() -> auth.userChangePassword(Callers.caller(), r.getName(), r.getPassword()), out);
     }
 
     @Override
     public void userGrantRole(AuthUserGrantRoleRequest r, StreamObserver<AuthUserGrantRoleResponse> out) {
-        Replies.async(() -> auth.userGrantRole(r.getUser(), r.getRole()), out);
+        Replies.async(() -> auth.userGrantRole(Callers.caller(), r.getUser(), r.getRole()), out);
     }
 
     @Override
     public void userRevokeRole(AuthUserRevokeRoleRequest r, StreamObserver<AuthUserRevokeRoleResponse> out) {
-        Replies.async(() -> auth.userRevokeRole(r.getName(), r.getRole()), out);
+        Replies.async(() -> auth.userRevokeRole(Callers.caller(), r.getName(), r.getRole()), out);
     }
 
     @Override
     public void roleAdd(AuthRoleAddRequest r, StreamObserver<AuthRoleAddResponse> out) {
-        Replies.async(() -> auth.roleAdd(r.getName()), out);
+        Replies.async(() -> auth.roleAdd(Callers.caller(), r.getName()), out);
     }
 
     @Override
     public void roleGet(AuthRoleGetRequest r, StreamObserver<AuthRoleGetResponse> out) {
-        Replies.async(() -> auth.roleGet(r.getRole()), out);
+        Replies.async(() -> auth.roleGet(Callers.caller(), r.getRole()), out);
     }
 
     @Override
     public void roleList(AuthRoleListRequest r, StreamObserver<AuthRoleListResponse> out) {
-        Replies.async(auth::roleList, out);
+        Replies.async(() -> auth.roleList(Callers.caller()), out);
     }
 
     @Override
     public void roleDelete(AuthRoleDeleteRequest r, StreamObserver<AuthRoleDeleteResponse> out) {
-        Replies.async(() -> auth.roleDelete(r.getRole()), out);
+        Replies.async(() -> auth.roleDelete(Callers.caller(), r.getRole()), out);
     }
 
     @Override
     public void roleGrantPermission(AuthRoleGrantPermissionRequest r,
                                     StreamObserver<AuthRoleGrantPermissionResponse> out) {
-        Replies.async(() -> auth.roleGrantPermission(r), out);
+        Replies.async(() -> auth.roleGrantPermission(Callers.caller(), r), out);
     }
 
     @Override
     public void roleRevokePermission(AuthRoleRevokePermissionRequest r,
                                      StreamObserver<AuthRoleRevokePermissionResponse> out) {
-        Replies.async(() -> auth.roleRevokePermission(r), out);
+        Replies.async(() -> auth.roleRevokePermission(Callers.caller(), r), out);
     }
 }

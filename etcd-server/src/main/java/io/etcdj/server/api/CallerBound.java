@@ -1,74 +1,63 @@
 package io.etcdj.server.api;
 
-import io.etcdj.api.etcdserverpb.CompactionRequest;
-import io.etcdj.api.etcdserverpb.CompactionResponse;
 import io.etcdj.api.etcdserverpb.DeleteRangeRequest;
 import io.etcdj.api.etcdserverpb.DeleteRangeResponse;
-import io.etcdj.api.etcdserverpb.PutRequest;
-import io.etcdj.api.etcdserverpb.PutResponse;
 import io.etcdj.api.etcdserverpb.RangeRequest;
 import io.etcdj.api.etcdserverpb.RangeResponse;
 import io.etcdj.api.etcdserverpb.TxnRequest;
 import io.etcdj.api.etcdserverpb.TxnResponse;
-import io.grpc.Context;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * KV operations that act as the caller of the gRPC call that made them, from whatever thread they
- * are called: the Lock and Election services issue requests from watch and future callbacks, and
- * each must be checked as the client's own (etcd's recipes run in the client's context too).
+ * KV operations made as the caller of one gRPC call, from whatever thread they are made: the Lock
+ * and Election services issue requests from watch and future callbacks, and each must be checked
+ * as the client's own (etcd's recipes run in the client's context too). The caller is resolved
+ * when the first request needs it, and each request waits no longer than the call's deadline.
  */
-final class CallerBound implements KvOperations {
+final class CallerBound {
     private final KvOperations kv;
-    private final Context context;
+    private final Supplier<Caller> caller;
 
-    private CallerBound(KvOperations kv, Context context) {
+    private CallerBound(KvOperations kv, Supplier<Caller> caller) {
         this.kv = kv;
-        this.context = context;
+        this.caller = caller;
     }
 
-    /** {@code kv} bound to the current call. */
-    static KvOperations kv(KvOperations kv) {
-        return new CallerBound(kv, Context.current());
+    /** {@code kv} bound to the call this thread serves. */
+    static CallerBound kv(KvOperations kv) {
+        return new CallerBound(kv, Callers.deferred());
     }
 
-    private <T> CompletableFuture<T> in(Supplier<CompletableFuture<T>> call) {
-        Context previous = context.attach();
+    /**
+     * The same caller without the call's deadline, for the clean-up a cancelled call leaves behind
+     * (its deadline may be what cancelled it; etcd's recipes unlock with the client's context).
+     */
+    CallerBound withoutDeadline() {
+        return new CallerBound(kv, () -> Caller.of(caller.get().auth()));
+    }
+
+    CompletableFuture<RangeResponse> range(RangeRequest r) {
+        return as(c -> kv.range(c, r));
+    }
+
+    CompletableFuture<DeleteRangeResponse> deleteRange(DeleteRangeRequest r) {
+        return as(c -> kv.deleteRange(c, r));
+    }
+
+    CompletableFuture<TxnResponse> txn(TxnRequest r) {
+        return as(c -> kv.txn(c, r));
+    }
+
+    /** A caller that cannot be resolved (an invalid token) fails the request with etcd's error. */
+    private <T> CompletableFuture<T> as(Function<Caller, CompletableFuture<T>> request) {
+        Caller c;
         try {
-            return call.get();
-        } finally {
-            context.detach(previous);
+            c = caller.get();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
         }
-    }
-
-    @Override
-    public CompletableFuture<RangeResponse> range(RangeRequest r) {
-        return in(() -> kv.range(r));
-    }
-
-    @Override
-    public CompletableFuture<PutResponse> put(PutRequest r) {
-        return in(() -> kv.put(r));
-    }
-
-    @Override
-    public CompletableFuture<DeleteRangeResponse> deleteRange(DeleteRangeRequest r) {
-        return in(() -> kv.deleteRange(r));
-    }
-
-    @Override
-    public CompletableFuture<TxnResponse> txn(TxnRequest r) {
-        return in(() -> kv.txn(r));
-    }
-
-    @Override
-    public CompletableFuture<CompactionResponse> compact(CompactionRequest r) {
-        return in(() -> kv.compact(r));
-    }
-
-    @Override
-    public int maxTxnOps() {
-        return kv.maxTxnOps();
+        return request.apply(c);
     }
 }

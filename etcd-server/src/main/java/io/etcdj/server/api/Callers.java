@@ -1,9 +1,9 @@
 package io.etcdj.server.api;
 
 import io.etcdj.server.auth.AuthInfo;
-import io.etcdj.serverpb.RequestHeader;
 import io.grpc.Context;
 import io.grpc.Contexts;
+import io.grpc.Deadline;
 import io.grpc.Grpc;
 import io.grpc.Metadata;
 import io.grpc.ServerCall;
@@ -11,6 +11,8 @@ import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import javax.naming.InvalidNameException;
 import javax.naming.ldap.LdapName;
 import javax.naming.ldap.Rdn;
@@ -28,7 +30,7 @@ public final class Callers implements ServerInterceptor {
     private static final Metadata.Key<String> TOKEN = Metadata.Key.of("token", Metadata.ASCII_STRING_MARSHALLER);
     private static final Metadata.Key<String> AUTHORIZATION =
             Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
-    private static final Context.Key<Caller> CALLER = Context.key("etcd-caller");
+    private static final Context.Key<Credentials> CREDENTIALS = Context.key("etcd-credentials");
 
     private final AuthOperations auth;
     private final boolean clientCertAuth;
@@ -38,14 +40,14 @@ public final class Callers implements ServerInterceptor {
         this.clientCertAuth = clientCertAuth;
     }
 
-    /** One call's identity, resolved at most once. */
-    private static final class Caller {
+    /** One call's credentials, resolved to an identity at most once. */
+    private static final class Credentials {
         private final AuthOperations auth;
         private final String token;
         private final String commonName;
         private volatile AuthInfo resolved;
 
-        Caller(AuthOperations auth, String token, String commonName) {
+        Credentials(AuthOperations auth, String token, String commonName) {
             this.auth = auth;
             this.token = token;
             this.commonName = commonName;
@@ -72,7 +74,7 @@ public final class Callers implements ServerInterceptor {
         if (token == null && cn == null) {
             return next.startCall(call, headers);
         }
-        Context ctx = Context.current().withValue(CALLER, new Caller(auth, token, cn));
+        Context ctx = Context.current().withValue(CREDENTIALS, new Credentials(auth, token, cn));
         return Contexts.interceptCall(ctx, call, headers, next);
     }
 
@@ -81,14 +83,29 @@ public final class Callers implements ServerInterceptor {
      * fails with {@code etcdserver: invalid auth token} for a token no member issued or that expired.
      */
     public static AuthInfo current() {
-        Caller c = CALLER.get();
+        Credentials c = CREDENTIALS.get();
         return c == null ? AuthInfo.NONE : c.info();
     }
 
-    /** The current caller as the header of a request proposed through Raft. */
-    public static RequestHeader header() {
-        AuthInfo ai = current();
-        return RequestHeader.newBuilder().setUsername(ai.username()).setAuthRevision(ai.revision()).build();
+    /**
+     * The caller of the call this thread serves: its identity ({@link #current()}, with its
+     * failure) and the time left before its deadline.
+     */
+    public static Caller caller() {
+        return deferred().get();
+    }
+
+    /**
+     * The caller of the call this thread serves, resolved when first asked for, from any thread:
+     * for work a call starts and continues in callbacks (the Lock and Election recipes), so that
+     * a call resolves its token only when a request needs it, and its remaining time is measured
+     * when each request is made.
+     */
+    static Supplier<Caller> deferred() {
+        Credentials c = CREDENTIALS.get();
+        Deadline deadline = Context.current().getDeadline();
+        return () -> new Caller(c == null ? AuthInfo.NONE : c.info(),
+                deadline == null ? Caller.NO_DEADLINE : deadline.timeRemaining(TimeUnit.NANOSECONDS));
     }
 
     static String commonName(SSLSession session) {

@@ -42,10 +42,10 @@ public final class ElectionService extends ElectionGrpc.ElectionImplBase {
 
     @Override
     public void campaign(CampaignRequest r, StreamObserver<CampaignResponse> out) {
-        KvOperations asCaller = CallerBound.kv(kv);
+        CallerBound asCaller = CallerBound.kv(kv);
         // As etcd's election: a campaign given up before it is won resigns (its key goes at once).
         ((ServerCallStreamObserver<CampaignResponse>) out).setOnCancelHandler(() ->
-                asCaller.deleteRange(DeleteRangeRequest.newBuilder().setKey(candidateKey(r)).build()));
+                asCaller.withoutDeadline().deleteRange(DeleteRangeRequest.newBuilder().setKey(candidateKey(r)).build()));
         Replies.async(() -> campaign(asCaller, r), out);
     }
 
@@ -100,7 +100,7 @@ public final class ElectionService extends ElectionGrpc.ElectionImplBase {
     }
 
     /** Sends the leader if it differs from {@code last}, then waits for the next change under prefix. */
-    private void observeFrom(KvOperations kv, ByteString prefix, KeyValue last, ServerCallStreamObserver<LeaderResponse> call,
+    private void observeFrom(CallerBound kv, ByteString prefix, KeyValue last, ServerCallStreamObserver<LeaderResponse> call,
                              AtomicReference<CompletableFuture<?>> pending) {
         if (call.isCancelled()) {
             return;
@@ -141,7 +141,7 @@ public final class ElectionService extends ElectionGrpc.ElectionImplBase {
         return prefix(r.getName()).concat(ByteString.copyFrom(Long.toHexString(r.getLease()), StandardCharsets.US_ASCII));
     }
 
-    private CompletableFuture<CampaignResponse> campaign(KvOperations kv, CampaignRequest r) {
+    private CompletableFuture<CampaignResponse> campaign(CallerBound kv, CampaignRequest r) {
         ByteString prefix = prefix(r.getName());
         ByteString key = candidateKey(r);
         TxnRequest txn = TxnRequest.newBuilder()

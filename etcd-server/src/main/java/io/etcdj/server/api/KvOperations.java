@@ -14,20 +14,21 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * What the KV service needs of the member (owned here, implemented by the server). Requests are
- * already checked; every response carries its header; failures complete the future with etcd's
- * errors.
+ * already checked; each is made as its {@link Caller} (whose permissions the member checks, and
+ * whose deadline bounds the wait); every response carries its header; failures complete the
+ * future with etcd's errors.
  */
 public interface KvOperations {
     /** Linearizable unless the request asks for a serializable read. */
-    CompletableFuture<RangeResponse> range(RangeRequest r);
+    CompletableFuture<RangeResponse> range(Caller caller, RangeRequest r);
 
-    CompletableFuture<PutResponse> put(PutRequest r);
+    CompletableFuture<PutResponse> put(Caller caller, PutRequest r);
 
-    CompletableFuture<DeleteRangeResponse> deleteRange(DeleteRangeRequest r);
+    CompletableFuture<DeleteRangeResponse> deleteRange(Caller caller, DeleteRangeRequest r);
 
-    CompletableFuture<TxnResponse> txn(TxnRequest r);
+    CompletableFuture<TxnResponse> txn(Caller caller, TxnRequest r);
 
-    CompletableFuture<CompactionResponse> compact(CompactionRequest r);
+    CompletableFuture<CompactionResponse> compact(Caller caller, CompactionRequest r);
 
     /** --max-txn-ops, for the request checks. */
     int maxTxnOps();

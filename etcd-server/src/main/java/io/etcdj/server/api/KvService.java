@@ -25,7 +25,7 @@ public final class KvService extends KVGrpc.KVImplBase {
     public void range(RangeRequest r, StreamObserver<RangeResponse> out) {
         Replies.async(() -> {
             RequestChecks.range(r);
-            return kv.range(r);
+            return kv.range(Callers.caller(), r);
         }, out);
     }
 
@@ -33,7 +33,7 @@ public final class KvService extends KVGrpc.KVImplBase {
     public void put(PutRequest r, StreamObserver<PutResponse> out) {
         Replies.async(() -> {
             RequestChecks.put(r);
-            return kv.put(r);
+            return kv.put(Callers.caller(), r);
         }, out);
     }
 
@@ -41,7 +41,7 @@ public final class KvService extends KVGrpc.KVImplBase {
     public void deleteRange(DeleteRangeRequest r, StreamObserver<DeleteRangeResponse> out) {
         Replies.async(() -> {
             RequestChecks.deleteRange(r);
-            return kv.deleteRange(r);
+            return kv.deleteRange(Callers.caller(), r);
         }, out);
     }
 
@@ -49,12 +49,12 @@ public final class KvService extends KVGrpc.KVImplBase {
     public void txn(TxnRequest r, StreamObserver<TxnResponse> out) {
         Replies.async(() -> {
             RequestChecks.txn(r, kv.maxTxnOps());
-            return kv.txn(r);
+            return kv.txn(Callers.caller(), r);
         }, out);
     }
 
     @Override
     public void compact(CompactionRequest r, StreamObserver<CompactionResponse> out) {
-        Replies.async(() -> kv.compact(r), out);
+        Replies.async(() -> kv.compact(Callers.caller(), r), out);
     }
 }

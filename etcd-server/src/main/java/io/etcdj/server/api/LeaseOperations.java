@@ -10,12 +10,15 @@ import io.etcdj.api.etcdserverpb.LeaseTimeToLiveRequest;
 import io.etcdj.api.etcdserverpb.LeaseTimeToLiveResponse;
 import java.util.concurrent.CompletableFuture;
 
-/** What the Lease service needs of the member (owned here, implemented by the server). */
+/**
+ * What the Lease service needs of the member (owned here, implemented by the server). Grants and
+ * revocations are made as their {@link Caller}; renewals and reads need no identity, as in etcd.
+ */
 public interface LeaseOperations {
     /** Grants a lease, choosing an ID when the request has none. */
-    CompletableFuture<LeaseGrantResponse> grant(LeaseGrantRequest r);
+    CompletableFuture<LeaseGrantResponse> grant(Caller caller, LeaseGrantRequest r);
 
-    CompletableFuture<LeaseRevokeResponse> revoke(LeaseRevokeRequest r);
+    CompletableFuture<LeaseRevokeResponse> revoke(Caller caller, LeaseRevokeRequest r);
 
     /** Renews on the leader (a follower forwards); an unknown lease answers TTL 0. */
     CompletableFuture<LeaseKeepAliveResponse> keepAlive(long id);

@@ -32,13 +32,13 @@ public final class LeaseService extends LeaseGrpc.LeaseImplBase {
             if (r.getTTL() > MAX_TTL_SECONDS) {
                 throw EtcdError.LEASE_TTL_TOO_LARGE.exception();
             }
-            return leases.grant(r);
+            return leases.grant(Callers.caller(), r);
         }, out);
     }
 
     @Override
     public void leaseRevoke(LeaseRevokeRequest r, StreamObserver<LeaseRevokeResponse> out) {
-        Replies.async(() -> leases.revoke(r), out);
+        Replies.async(() -> leases.revoke(Callers.caller(), r), out);
     }
 
     @Override

@@ -36,11 +36,11 @@ public final class LockService extends LockGrpc.LockImplBase {
 
     @Override
     public void lock(LockRequest r, StreamObserver<LockResponse> out) {
-        KvOperations asCaller = CallerBound.kv(kv);
+        CallerBound asCaller = CallerBound.kv(kv);
         // As etcd's mutex: a client that gives up waiting (cancels, or its deadline passes) takes
         // its key away at once, rather than leaving it to block others until its lease expires.
         ((ServerCallStreamObserver<LockResponse>) out).setOnCancelHandler(() ->
-                asCaller.deleteRange(DeleteRangeRequest.newBuilder().setKey(ownerKey(r)).build()));
+                asCaller.withoutDeadline().deleteRange(DeleteRangeRequest.newBuilder().setKey(ownerKey(r)).build()));
         Replies.async(() -> acquire(asCaller, r), out);
     }
 
@@ -55,7 +55,7 @@ public final class LockService extends LockGrpc.LockImplBase {
                 .concat(ByteString.copyFrom(Long.toHexString(r.getLease()), StandardCharsets.US_ASCII));
     }
 
-    private CompletableFuture<LockResponse> acquire(KvOperations kv, LockRequest r) {
+    private CompletableFuture<LockResponse> acquire(CallerBound kv, LockRequest r) {
         ByteString prefix = r.getName().concat(ByteString.copyFromUtf8("/"));
         ByteString key = ownerKey(r);
         RangeRequest owner = RangeRequest.newBuilder().setKey(prefix).setRangeEnd(Recipes.prefixEnd(prefix))

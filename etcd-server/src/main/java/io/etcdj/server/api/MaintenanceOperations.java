@@ -2,6 +2,8 @@ package io.etcdj.server.api;
 
 import io.etcdj.api.etcdserverpb.AlarmRequest;
 import io.etcdj.api.etcdserverpb.AlarmResponse;
+import io.etcdj.api.etcdserverpb.DowngradeRequest;
+import io.etcdj.api.etcdserverpb.DowngradeResponse;
 import io.etcdj.api.etcdserverpb.HashKVResponse;
 import io.etcdj.api.etcdserverpb.HashResponse;
 import io.etcdj.api.etcdserverpb.MoveLeaderResponse;
@@ -19,7 +21,7 @@ public interface MaintenanceOperations {
     AlarmResponse alarms(AlarmRequest r);
 
     /** Raises or clears an alarm through Raft. */
-    CompletableFuture<AlarmResponse> changeAlarm(AlarmRequest r);
+    CompletableFuture<AlarmResponse> changeAlarm(Caller caller, AlarmRequest r);
 
     CompletableFuture<MoveLeaderResponse> moveLeader(long target);
 
@@ -38,5 +40,5 @@ public interface MaintenanceOperations {
     ResponseHeader header();
 
     /** etcd 3.6's downgrade: validate a target, enable a job (through Raft), or cancel it. */
-    CompletableFuture<io.etcdj.api.etcdserverpb.DowngradeResponse> downgrade(io.etcdj.api.etcdserverpb.DowngradeRequest r);
+    CompletableFuture<DowngradeResponse> downgrade(Caller caller, DowngradeRequest r);
 }

@@ -4,11 +4,15 @@ import io.etcdj.api.etcdserverpb.AlarmRequest;
 import io.etcdj.api.etcdserverpb.AlarmResponse;
 import io.etcdj.api.etcdserverpb.DefragmentRequest;
 import io.etcdj.api.etcdserverpb.DefragmentResponse;
+import io.etcdj.api.etcdserverpb.DowngradeRequest;
+import io.etcdj.api.etcdserverpb.DowngradeResponse;
 import io.etcdj.api.etcdserverpb.HashKVRequest;
 import io.etcdj.api.etcdserverpb.HashKVResponse;
 import io.etcdj.api.etcdserverpb.HashRequest;
 import io.etcdj.api.etcdserverpb.HashResponse;
 import io.etcdj.api.etcdserverpb.MaintenanceGrpc;
+import io.etcdj.api.etcdserverpb.MoveLeaderRequest;
+import io.etcdj.api.etcdserverpb.MoveLeaderResponse;
 import io.etcdj.api.etcdserverpb.SnapshotRequest;
 import io.etcdj.api.etcdserverpb.SnapshotResponse;
 import io.etcdj.api.etcdserverpb.StatusRequest;
@@ -60,12 +64,12 @@ public final class MaintenanceService extends MaintenanceGrpc.MaintenanceImplBas
             Replies.now(() -> server.alarms(r), out);
             return;
         }
-        Replies.async(() -> server.changeAlarm(r), out);
+        Replies.async(() -> server.changeAlarm(Callers.caller(), r), out);
     }
 
     @Override
-    public void moveLeader(io.etcdj.api.etcdserverpb.MoveLeaderRequest r,
-                           StreamObserver<io.etcdj.api.etcdserverpb.MoveLeaderResponse> out) {
+    public void moveLeader(MoveLeaderRequest r,
+                           StreamObserver<MoveLeaderResponse> out) {
         if (!admitted(out)) {
             return;
         }
@@ -110,12 +114,12 @@ public final class MaintenanceService extends MaintenanceGrpc.MaintenanceImplBas
     }
 
     @Override
-    public void downgrade(io.etcdj.api.etcdserverpb.DowngradeRequest r,
-                          StreamObserver<io.etcdj.api.etcdserverpb.DowngradeResponse> out) {
+    public void downgrade(DowngradeRequest r,
+                          StreamObserver<DowngradeResponse> out) {
         if (!admitted(out)) {
             return;
         }
-        Replies.async(() -> server.downgrade(r), out);
+        Replies.async(() -> server.downgrade(Callers.caller(), r), out);
     }
 
     /**

@@ -14,7 +14,7 @@ final class Recipes {
     }
 
     /** Completes with a header revision once no key under prefix has create revision <= maxRev. */
-    static CompletableFuture<Long> waitDeletes(KvOperations kv, WatchOperations watches, ByteString prefix,
+    static CompletableFuture<Long> waitDeletes(CallerBound kv, WatchOperations watches, ByteString prefix,
                                                 long maxRev) {
         RangeRequest older = RangeRequest.newBuilder().setKey(prefix).setRangeEnd(prefixEnd(prefix))
                 .setMaxCreateRevision(maxRev).setSortOrder(RangeRequest.SortOrder.DESCEND)

@@ -1,15 +1,18 @@
 package io.etcdj.server.embed;
 
+import com.google.protobuf.ByteString;
 import io.etcdj.api.etcdserverpb.AuthGrpc;
 import io.etcdj.api.etcdserverpb.ClusterGrpc;
 import io.etcdj.api.etcdserverpb.KVGrpc;
 import io.etcdj.api.etcdserverpb.LeaseGrpc;
 import io.etcdj.api.etcdserverpb.MaintenanceGrpc;
+import io.etcdj.api.etcdserverpb.RangeRequest;
 import io.etcdj.api.etcdserverpb.WatchGrpc;
 import io.etcdj.api.v3electionpb.ElectionGrpc;
 import io.etcdj.api.v3lockpb.LockGrpc;
 import io.etcdj.healthpb.HealthGrpc;
 import io.etcdj.server.api.AuthService;
+import io.etcdj.server.api.Caller;
 import io.etcdj.server.api.Callers;
 import io.etcdj.server.api.ClusterService;
 import io.etcdj.server.api.ElectionService;
@@ -259,8 +262,8 @@ final class ClientListeners implements AutoCloseable {
         }
 
         private CompletableFuture<HttpHandler.Health> check(boolean serializable, List<String> exclude) {
-            String reason = server.leader() != 0 ? "" : "RAFT NO LEADER";
-            for (var a : server.alarmList()) {
+            String reason = server.memberStatus().leader() != 0 ? "" : "RAFT NO LEADER";
+            for (var a : server.memberStatus().alarms()) {
                 if (!exclude.contains(a.getAlarm().name())) {
                     reason = "ALARM " + a.getAlarm().name();
                 }
@@ -276,7 +279,7 @@ final class ClientListeners implements AutoCloseable {
 
         @Override
         public String version() {
-            return "{\"etcdserver\":\"" + Versions.SERVER + "\",\"etcdcluster\":\"" + server.clusterVersion()
+            return "{\"etcdserver\":\"" + Versions.SERVER + "\",\"etcdcluster\":\"" + server.memberStatus().clusterVersion()
                     + "\",\"storage\":\"" + Versions.STORAGE + "\"}";
         }
 
@@ -284,12 +287,12 @@ final class ClientListeners implements AutoCloseable {
         public String metrics() {
             // the gRPC families list every method of every service, as etcd's do
             services.all();
-            return server.metrics().render(server.metricsGauges());
+            return server.metrics().render(server.memberStatus().metricsGauges());
         }
 
         private CompletableFuture<String> serializableRead() {
-            return server.kv().range(io.etcdj.api.etcdserverpb.RangeRequest.newBuilder()
-                            .setKey(com.google.protobuf.ByteString.copyFromUtf8("health")).setSerializable(true).build())
+            return server.kv().range(Caller.ANONYMOUS, RangeRequest.newBuilder()
+                            .setKey(ByteString.copyFromUtf8("health")).setSerializable(true).build())
                     .handle((r, err) -> err == null ? "" : String.valueOf(err.getMessage()));
         }
 
@@ -302,7 +305,7 @@ final class ClientListeners implements AutoCloseable {
         }
 
         private CompletableFuture<String> corruption() {
-            boolean corrupt = server.alarmList().stream()
+            boolean corrupt = server.memberStatus().alarms().stream()
                     .anyMatch(a -> a.getAlarm() == io.etcdj.api.etcdserverpb.AlarmType.CORRUPT);
             return CompletableFuture.completedFuture(corrupt ? "alarm activated: CORRUPT" : "");
         }
@@ -319,7 +322,7 @@ final class ClientListeners implements AutoCloseable {
 
         /** etcd 3.6's learnerCheck: a learner serves no client requests but serializable reads, so it is not ready. */
         private CompletableFuture<String> nonLearner() {
-            return CompletableFuture.completedFuture(server.isLearner() ? "not supported for learner" : "");
+            return CompletableFuture.completedFuture(server.memberStatus().isLearner() ? "not supported for learner" : "");
         }
     }
 

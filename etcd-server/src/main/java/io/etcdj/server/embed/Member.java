@@ -158,6 +158,11 @@ public final class Member implements AutoCloseable {
         return server;
     }
 
+    /** Whether the member stopped because it was removed from its cluster: etcd's process then exits 0. */
+    public boolean wasRemoved() {
+        return server.isRemoved();
+    }
+
     @Override
     public void close() {
         log.info("closing etcd server", "name", config.name(), "data-dir", config.dataDir().toString());

@@ -10,10 +10,13 @@ import io.etcdj.api.etcdserverpb.MemberUpdateRequest;
 import io.etcdj.api.etcdserverpb.MemberUpdateResponse;
 import io.etcdj.raftpb.ConfChangeType;
 import io.etcdj.server.api.ClusterOperations;
+import io.etcdj.server.config.ServerConfig;
 import io.etcdj.server.error.EtcdError;
 import io.etcdj.server.membership.MemberIds;
 import io.etcdj.server.membership.Membership;
+import io.etcdj.server.metrics.Metrics;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.LongFunction;
 
 /**
  * Runtime reconfiguration: the membership's rules validate a change, which then travels as a Raft
@@ -21,67 +24,76 @@ import java.util.concurrent.CompletableFuture;
  * revision, as etcd's Cluster responses.
  */
 final class ClusterOps implements ClusterOperations {
-    private final EtcdServer server;
-    private final io.etcdj.server.metrics.Metrics metrics;
+    private final Membership membership;
+    private final ConfChangeProposer confChanges;
+    /** Whether the leader considers a learner caught up (asked off the caller's thread). */
+    private final LongFunction<CompletableFuture<Boolean>> learnerReady;
+    private final Reads reads;
+    private final Headers headers;
+    /** --strict-reconfig-check, --max-learners, --initial-cluster-token. */
+    private final ServerConfig config;
+    private final Metrics metrics;
 
-    ClusterOps(EtcdServer server, io.etcdj.server.metrics.Metrics metrics) {
+    ClusterOps(Membership membership, ConfChangeProposer confChanges, LongFunction<CompletableFuture<Boolean>> learnerReady,
+               Reads reads, Headers headers, ServerConfig config, Metrics metrics) {
+        this.membership = membership;
+        this.confChanges = confChanges;
+        this.learnerReady = learnerReady;
+        this.reads = reads;
+        this.headers = headers;
+        this.config = config;
         this.metrics = metrics;
-        this.server = server;
-    }
-
-    private Membership membership() {
-        return server.stateMachines().membership;
     }
 
     @Override
     public CompletableFuture<MemberListResponse> list(boolean linearizable) {
-        CompletableFuture<Void> ready = linearizable ? server.linearizableBarrier() : CompletableFuture.completedFuture(null);
-        return ready.thenApply(x -> MemberListResponse.newBuilder().setHeader(server.header(0))
-                .addAllMembers(membership().members()).build());
+        CompletableFuture<Void> ready = linearizable ? reads.barrier() : CompletableFuture.completedFuture(null);
+        return ready.thenApply(x -> MemberListResponse.newBuilder().setHeader(headers.header(0))
+                .addAllMembers(membership.members()).build());
     }
 
     @Override
     public CompletableFuture<MemberAddResponse> add(MemberAddRequest r) {
-        membership().checkAdd(r.getPeerURLsList(), r.getIsLearner(), server.config().strictReconfigCheck(),
-                server.config().options().maxLearners());
-        long id = MemberIds.memberId(r.getPeerURLsList(), server.config().initialClusterToken(),
+        membership.checkAdd(r.getPeerURLsList(), r.getIsLearner(), config.strictReconfigCheck(),
+                config.options().maxLearners());
+        long id = MemberIds.memberId(r.getPeerURLsList(), config.initialClusterToken(),
                 System.currentTimeMillis() / 1000);
         Member m = Member.newBuilder().setID(id).addAllPeerURLs(r.getPeerURLsList()).setIsLearner(r.getIsLearner()).build();
         ConfChangeType type = r.getIsLearner() ? ConfChangeType.ConfChangeAddLearnerNode : ConfChangeType.ConfChangeAddNode;
-        return server.proposeConfChange(type, id, m).thenApply(res -> MemberAddResponse.newBuilder()
-                .setHeader(server.header(0)).setMember(m).addAllMembers(membership().members()).build());
+        return confChanges.propose(type, id, m).thenApply(res -> MemberAddResponse.newBuilder()
+                .setHeader(headers.header(0)).setMember(m).addAllMembers(membership.members()).build());
     }
 
     @Override
     public CompletableFuture<MemberRemoveResponse> remove(long id) {
-        membership().checkRemove(id, server.config().strictReconfigCheck());
-        return server.proposeConfChange(ConfChangeType.ConfChangeRemoveNode, id, null).thenApply(res ->
-                MemberRemoveResponse.newBuilder().setHeader(server.header(0)).addAllMembers(membership().members()).build());
+        membership.checkRemove(id, config.strictReconfigCheck());
+        return confChanges.propose(ConfChangeType.ConfChangeRemoveNode, id, null).thenApply(res ->
+                MemberRemoveResponse.newBuilder().setHeader(headers.header(0)).addAllMembers(membership.members()).build());
     }
 
     @Override
     public CompletableFuture<MemberUpdateResponse> update(MemberUpdateRequest r) {
-        Member updated = membership().checkUpdate(r.getID(), r.getPeerURLsList());
-        return server.proposeConfChange(ConfChangeType.ConfChangeUpdateNode, r.getID(), updated).thenApply(res ->
-                MemberUpdateResponse.newBuilder().setHeader(server.header(0)).addAllMembers(membership().members()).build());
+        Member updated = membership.checkUpdate(r.getID(), r.getPeerURLsList());
+        return confChanges.propose(ConfChangeType.ConfChangeUpdateNode, r.getID(), updated).thenApply(res ->
+                MemberUpdateResponse.newBuilder().setHeader(headers.header(0)).addAllMembers(membership.members()).build());
     }
 
     @Override
     public CompletableFuture<MemberPromoteResponse> promote(long id) {
-        membership().checkPromote(id);
-        return server.learnerReadyAsync(id)
+        membership.checkPromote(id);
+        return learnerReady.apply(id)
                 .thenCompose(ready -> {
                     if (!ready) {
                         throw EtcdError.LEARNER_NOT_READY.exception();
                     }
-                    return server.proposeConfChange(ConfChangeType.ConfChangeAddNode, id, null);
+                    return confChanges.propose(ConfChangeType.ConfChangeAddNode, id, null);
                 })
                 .whenComplete((res, err) -> {
                     if (err == null) {
                         metrics.learnerPromoteSuccesses.inc();
                     }
                 })
-                .thenApply(res -> MemberPromoteResponse.newBuilder().setHeader(server.header(0))
-                        .addAllMembers(membership().members()).build());
+                .thenApply(res -> MemberPromoteResponse.newBuilder().setHeader(headers.header(0))
+                        .addAllMembers(membership.members()).build());
     }
 }

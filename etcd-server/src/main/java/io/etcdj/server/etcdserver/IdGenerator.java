@@ -20,4 +20,13 @@ public final class IdGenerator {
     public long next() {
         return prefix | (suffix.incrementAndGet() & SUFFIX_MASK);
     }
+
+    /** A new lease ID: the next ID made positive, never 0 (etcd's lease IDs are positive int64s). */
+    public long nextLeaseId() {
+        long id;
+        do {
+            id = next() & Long.MAX_VALUE;
+        } while (id == 0);
+        return id;
+    }
 }

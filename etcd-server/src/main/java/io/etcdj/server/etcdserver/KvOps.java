@@ -10,81 +10,100 @@ import io.etcdj.api.etcdserverpb.RangeRequest;
 import io.etcdj.api.etcdserverpb.RangeResponse;
 import io.etcdj.api.etcdserverpb.TxnRequest;
 import io.etcdj.api.etcdserverpb.TxnResponse;
-import io.etcdj.server.api.Callers;
+import io.etcdj.server.api.Caller;
 import io.etcdj.server.api.KvOperations;
-import io.etcdj.server.auth.AuthInfo;
+import io.etcdj.server.auth.AuthStore;
 import io.etcdj.server.metrics.Metrics;
+import io.etcdj.server.mvcc.MvccStore;
 import io.etcdj.server.slowlog.SlowApplies;
 import io.etcdj.serverpb.InternalRaftRequest;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /** The KV operations: writes proposed through Raft, reads from the local store after the ReadIndex barrier. */
 final class KvOps implements KvOperations {
-    private final EtcdServer server;
+    private final Proposer proposer;
+    private final Reads reads;
+    private final Headers headers;
+    private final AuthStore auth;
+    private final MvccStore store;
+    /** Makes the backend durable, off the caller's thread (a physical compaction answers after it). */
+    private final Supplier<CompletableFuture<Void>> syncBackend;
     private final Metrics metrics;
     private final SlowApplies slowApplies;
+    /** --warning-apply-duration: reads slower than this are logged. */
+    private final Duration warnAfter;
+    private final int maxTxnOps;
 
-    KvOps(EtcdServer server, Metrics metrics, SlowApplies slowApplies) {
-        this.server = server;
+    KvOps(Proposer proposer, Reads reads, Headers headers, AuthStore auth, MvccStore store,
+          Supplier<CompletableFuture<Void>> syncBackend, Metrics metrics, SlowApplies slowApplies, Duration warnAfter,
+          int maxTxnOps) {
+        this.proposer = proposer;
+        this.reads = reads;
+        this.headers = headers;
+        this.auth = auth;
+        this.store = store;
+        this.syncBackend = syncBackend;
         this.metrics = metrics;
         this.slowApplies = slowApplies;
+        this.warnAfter = warnAfter;
+        this.maxTxnOps = maxTxnOps;
     }
 
     @Override
-    public CompletableFuture<RangeResponse> range(RangeRequest r) {
+    public CompletableFuture<RangeResponse> range(Caller caller, RangeRequest r) {
         metrics.ranges.inc();
         long start = System.nanoTime();
-        AuthInfo caller = Callers.current();
         CompletableFuture<Void> ready = r.getSerializable()
-                ? CompletableFuture.completedFuture(null) : server.linearizableBarrier();
+                ? CompletableFuture.completedFuture(null) : reads.barrier();
         return ready.thenCompose(x -> {
             // checked once the read is ordered, against the permissions it will be served under
-            server.stateMachines().auth.checkRead(caller, r.getKey().toByteArray(), r.getRangeEnd().toByteArray());
+            auth.checkRead(caller.auth(), r.getKey().toByteArray(), r.getRangeEnd().toByteArray());
             // on an event loop: a read that would wait for a writer waits off the loop
-            return server.read(v -> v.range(r).setHeader(server.header(v.revision())).build());
-        }).whenComplete((resp, err) -> slowApplies.checkRange(
-                server.config().options().watchdog().warningApplyDuration(), start, r, resp, err));
+            return reads.read(v -> v.range(r).setHeader(headers.header(v.revision())).build());
+        }).whenComplete((resp, err) -> slowApplies.checkRange(warnAfter, start, r, resp, err));
     }
 
     @Override
-    public CompletableFuture<PutResponse> put(PutRequest r) {
+    public CompletableFuture<PutResponse> put(Caller caller, PutRequest r) {
         metrics.put(r.getKey().size() + r.getValue().size());
-        return server.proposeAsCaller(InternalRaftRequest.newBuilder().setPut(r)).thenApply(res ->
-                ((PutResponse) res.response()).toBuilder().setHeader(server.header(res.revision())).build());
+        return proposer.propose(caller, InternalRaftRequest.newBuilder().setPut(r)).thenApply(res ->
+                ((PutResponse) res.response()).toBuilder().setHeader(headers.header(res.revision())).build());
     }
 
     @Override
-    public CompletableFuture<DeleteRangeResponse> deleteRange(DeleteRangeRequest r) {
+    public CompletableFuture<DeleteRangeResponse> deleteRange(Caller caller, DeleteRangeRequest r) {
         metrics.deletes.inc();
-        return server.proposeAsCaller(InternalRaftRequest.newBuilder().setDeleteRange(r)).thenApply(res ->
-                ((DeleteRangeResponse) res.response()).toBuilder().setHeader(server.header(res.revision())).build());
+        return proposer.propose(caller, InternalRaftRequest.newBuilder().setDeleteRange(r)).thenApply(res ->
+                ((DeleteRangeResponse) res.response()).toBuilder().setHeader(headers.header(res.revision())).build());
     }
 
     @Override
-    public CompletableFuture<TxnResponse> txn(TxnRequest r) {
+    public CompletableFuture<TxnResponse> txn(Caller caller, TxnRequest r) {
         metrics.txns.inc();
-        return server.proposeAsCaller(InternalRaftRequest.newBuilder().setTxn(r)).thenApply(res ->
-                ((TxnResponse) res.response()).toBuilder().setHeader(server.header(res.revision())).build());
+        return proposer.propose(caller, InternalRaftRequest.newBuilder().setTxn(r)).thenApply(res ->
+                ((TxnResponse) res.response()).toBuilder().setHeader(headers.header(res.revision())).build());
     }
 
     @Override
-    public CompletableFuture<CompactionResponse> compact(CompactionRequest r) {
-        return server.proposeAsCaller(InternalRaftRequest.newBuilder().setCompaction(r)).thenCompose(res -> {
+    public CompletableFuture<CompactionResponse> compact(Caller caller, CompactionRequest r) {
+        return proposer.propose(caller, InternalRaftRequest.newBuilder().setCompaction(r)).thenCompose(res -> {
             CompactionResponse resp = ((CompactionResponse) res.response()).toBuilder()
-                    .setHeader(server.header(res.revision())).build();
+                    .setHeader(headers.header(res.revision())).build();
             if (!r.getPhysical()) {
                 // as etcd: answered once applied; the compactor removes the history in the background
                 return CompletableFuture.completedFuture(resp);
             }
             // physical: once the history is gone, made durable so that a crash does not resume it
-            return server.stateMachines().store.whenCompacted(r.getRevision())
-                    .thenCompose(x -> server.syncBackendAsync())
+            return store.whenCompacted(r.getRevision())
+                    .thenCompose(x -> syncBackend.get())
                     .thenApply(x -> resp);
         });
     }
 
     @Override
     public int maxTxnOps() {
-        return server.config().maxTxnOps();
+        return maxTxnOps;
     }
 }

@@ -11,42 +11,78 @@ import io.etcdj.api.etcdserverpb.HashResponse;
 import io.etcdj.api.etcdserverpb.MoveLeaderResponse;
 import io.etcdj.api.etcdserverpb.ResponseHeader;
 import io.etcdj.api.etcdserverpb.StatusResponse;
+import io.etcdj.server.api.Caller;
 import io.etcdj.server.api.MaintenanceOperations;
+import io.etcdj.server.apply.AlarmStore;
+import io.etcdj.server.apply.DowngradeStore;
+import io.etcdj.server.backend.Backend;
 import io.etcdj.server.backend.Bucket;
 import io.etcdj.server.backend.ReadTx;
 import io.etcdj.server.datadir.DataDirException;
 import io.etcdj.server.datadir.EtcdExport;
 import io.etcdj.server.error.EtcdError;
+import io.etcdj.server.log.Log;
+import io.etcdj.server.log.LogSink;
+import io.etcdj.server.metrics.Metrics;
+import io.etcdj.server.mvcc.CompactionHashes;
+import io.etcdj.server.mvcc.MvccStore;
 import io.etcdj.server.mvcc.ReadView;
+import io.etcdj.server.version.Versions;
 import io.etcdj.serverpb.DowngradeInfoSet;
 import io.etcdj.serverpb.InternalRaftRequest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.LongFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.CRC32C;
 
 /** Maintenance: status, alarms, leader moves, defragment, hashes and the snapshot file (etcd's bbolt format). */
 final class MaintenanceOps implements MaintenanceOperations {
-    private final EtcdServer server;
-    private final io.etcdj.server.metrics.Metrics metrics;
+    private static final Pattern VERSION = Pattern.compile("(\\d+)\\.(\\d+)(?:\\.\\d+)?");
 
-    MaintenanceOps(EtcdServer server, io.etcdj.server.metrics.Metrics metrics) {
+    private final Log log;
+    private final Proposer proposer;
+    private final Reads reads;
+    /** Headers, Status and the cluster version. */
+    private final MemberState member;
+    private final AlarmStore alarms;
+    private final DowngradeStore downgrade;
+    private final MvccStore store;
+    private final Backend backend;
+    /** Hands leadership to a member; completes when it leads. */
+    private final LongFunction<CompletableFuture<Void>> moveLeader;
+    /** Where snapshot files are written: the data dir, on the backend's file system. */
+    private final Path dataDir;
+    private final Metrics metrics;
+
+    MaintenanceOps(Proposer proposer, Reads reads, MemberState member, AlarmStore alarms, DowngradeStore downgrade,
+                   MvccStore store, Backend backend, LongFunction<CompletableFuture<Void>> moveLeader, Path dataDir,
+                   Metrics metrics, LogSink logs) {
+        this.log = logs.logger("etcdserver/server");
+        this.proposer = proposer;
+        this.reads = reads;
+        this.member = member;
+        this.alarms = alarms;
+        this.downgrade = downgrade;
+        this.store = store;
+        this.backend = backend;
+        this.moveLeader = moveLeader;
+        this.dataDir = dataDir;
         this.metrics = metrics;
-        this.server = server;
     }
 
     @Override
     public StatusResponse status() {
-        return server.status();
+        return member.status();
     }
 
     @Override
     public AlarmResponse alarms(AlarmRequest r) {
-        AlarmResponse.Builder b = AlarmResponse.newBuilder().setHeader(server.header());
-        for (AlarmMember a : server.stateMachines().alarms.list()) {
+        AlarmResponse.Builder b = AlarmResponse.newBuilder().setHeader(member.header());
+        for (AlarmMember a : alarms.list()) {
             if (r.getAlarm() == AlarmType.NONE || a.getAlarm() == r.getAlarm()) {
                 b.addAlarms(a);
             }
@@ -55,26 +91,35 @@ final class MaintenanceOps implements MaintenanceOperations {
     }
 
     @Override
-    public CompletableFuture<AlarmResponse> changeAlarm(AlarmRequest r) {
-        return server.proposeAsCaller(InternalRaftRequest.newBuilder().setAlarm(r)).thenApply(res ->
-                ((AlarmResponse) res.response()).toBuilder().setHeader(server.header(res.revision())).build());
+    public CompletableFuture<AlarmResponse> changeAlarm(Caller caller, AlarmRequest r) {
+        return proposer.propose(caller, InternalRaftRequest.newBuilder().setAlarm(r)).thenApply(res ->
+                ((AlarmResponse) res.response()).toBuilder().setHeader(member.header(res.revision())).build());
     }
 
     @Override
     public CompletableFuture<MoveLeaderResponse> moveLeader(long target) {
-        return server.moveLeader(target).thenApply(x -> MoveLeaderResponse.newBuilder().setHeader(server.header()).build());
+        return moveLeader.apply(target).thenApply(x -> MoveLeaderResponse.newBuilder().setHeader(member.header()).build());
     }
 
     @Override
     public void defragment() {
-        server.defragment();
+        log.info("starting defragment", "current-db-size-bytes", backend.size());
+        long started = System.nanoTime();
+        metrics.defragInflight.set(1);
+        try {
+            backend.defragment();
+        } finally {
+            metrics.defragInflight.set(0);
+        }
+        metrics.backendDefrag.observeNanos(System.nanoTime() - started);
+        log.info("finished defragment", "current-db-size-bytes", backend.size());
     }
 
     @Override
     public HashResponse hash() {
         CRC32C crc = new CRC32C();
         long start = System.nanoTime();
-        try (ReadView v = server.stateMachines().store.openRead()) {
+        try (ReadView v = store.openRead()) {
             ReadTx tx = v.backendRead();
             for (Bucket b : Bucket.values()) {
                 if (b == Bucket.META) {
@@ -88,7 +133,7 @@ final class MaintenanceOps implements MaintenanceOperations {
                 });
             }
             metrics.hash.since(start);
-            return HashResponse.newBuilder().setHeader(server.header(v.revision())).setHash((int) crc.getValue()).build();
+            return HashResponse.newBuilder().setHeader(member.header(v.revision())).setHash((int) crc.getValue()).build();
         }
     }
 
@@ -98,9 +143,9 @@ final class MaintenanceOps implements MaintenanceOperations {
      */
     @Override
     public HashKVResponse hashKv(long revision) {
-        try (ReadView v = server.stateMachines().store.openRead()) {
+        try (ReadView v = store.openRead()) {
             checkHashRevision(v, revision, revision > 0 && revision <= v.compactRevision());
-            return hashKvOf(server, v, revision);
+            return hashKvOf(v, revision);
         }
     }
 
@@ -109,32 +154,32 @@ final class MaintenanceOps implements MaintenanceOperations {
      * compaction when {@code revision} is one (the compaction hash check compares those), else
      * the hash of the store, where the compaction revision itself may be asked for.
      */
-    static HashKVResponse peerHashKv(EtcdServer server, long revision) {
-        io.etcdj.server.mvcc.CompactionHashes.Entry cached = server.stateMachines().store.compactionHashes().at(revision);
-        try (ReadView v = server.stateMachines().store.openRead()) {
+    HashKVResponse peerHashKv(long revision) {
+        CompactionHashes.Entry cached = store.compactionHashes().at(revision);
+        try (ReadView v = store.openRead()) {
             if (cached != null) {
-                return HashKVResponse.newBuilder().setHeader(server.header(v.revision())).setHash((int) cached.hash())
+                return HashKVResponse.newBuilder().setHeader(member.header(v.revision())).setHash((int) cached.hash())
                         .setCompactRevision(cached.compactRevision()).setHashRevision(cached.revision()).build();
             }
             checkHashRevision(v, revision, revision > 0 && revision < v.compactRevision());
-            return hashKvOf(server, v, revision);
+            return hashKvOf(v, revision);
         }
     }
 
     private static void checkHashRevision(ReadView v, long revision, boolean compacted) {
         if (compacted) {
-            throw io.etcdj.server.error.EtcdError.COMPACTED.exception();
+            throw EtcdError.COMPACTED.exception();
         }
         if (revision > v.revision()) {
-            throw io.etcdj.server.error.EtcdError.FUTURE_REV.exception();
+            throw EtcdError.FUTURE_REV.exception();
         }
     }
 
-    private static HashKVResponse hashKvOf(EtcdServer server, ReadView v, long revision) {
+    private HashKVResponse hashKvOf(ReadView v, long revision) {
         long start = System.nanoTime();
         long[] h = v.hashKv(revision);
-        server.metrics().hashRev.since(start);
-        return HashKVResponse.newBuilder().setHeader(server.header(v.revision()))
+        metrics.hashRev.since(start);
+        return HashKVResponse.newBuilder().setHeader(member.header(v.revision()))
                 .setHash((int) h[0]).setCompactRevision(v.compactRevision()).setHashRevision(h[1]).build();
     }
 
@@ -148,13 +193,13 @@ final class MaintenanceOps implements MaintenanceOperations {
      */
     @Override
     public Path writeSnapshot() throws IOException {
-        Path dir = server.config().dataDir().toAbsolutePath();
+        Path dir = dataDir.toAbsolutePath();
         Path tmp = Files.createTempFile(dir, "snapshot", ".bbolt.tmp");
         // the bbolt writer creates its file itself (and refuses an existing one)
         Files.delete(tmp);
         try {
             long start = System.nanoTime();
-            try (ReadTx tx = server.stateMachines().backend.beginRead()) {
+            try (ReadTx tx = backend.beginRead()) {
                 EtcdExport.writeBbolt(tx, tmp);
             }
             metrics.backendSnapshot.since(start);
@@ -170,29 +215,29 @@ final class MaintenanceOps implements MaintenanceOperations {
 
     @Override
     public ResponseHeader header() {
-        return server.header();
+        return member.header();
     }
 
     @Override
-    public CompletableFuture<DowngradeResponse> downgrade(DowngradeRequest r) {
-        return server.linearizableBarrier().thenCompose(x -> switch (r.getAction()) {
+    public CompletableFuture<DowngradeResponse> downgrade(Caller caller, DowngradeRequest r) {
+        return reads.barrier().thenCompose(x -> switch (r.getAction()) {
             case VALIDATE -> {
                 validate(r.getVersion());
-                yield CompletableFuture.completedFuture(response(server.clusterVersion()));
+                yield CompletableFuture.completedFuture(response(member.clusterVersion()));
             }
             case ENABLE -> {
                 String target = validate(r.getVersion());
-                String before = server.clusterVersion();
-                yield server.proposeAsCaller(InternalRaftRequest.newBuilder().setDowngradeInfoSet(
+                String before = member.clusterVersion();
+                yield proposer.propose(caller, InternalRaftRequest.newBuilder().setDowngradeInfoSet(
                         DowngradeInfoSet.newBuilder().setEnabled(true).setVer(target))).thenApply(res -> response(before));
             }
             case CANCEL -> {
-                if (!server.stateMachines().downgrade.info().enabled()) {
+                if (!downgrade.info().enabled()) {
                     throw EtcdError.NO_INFLIGHT_DOWNGRADE.exception();
                 }
-                yield server.proposeAsCaller(InternalRaftRequest.newBuilder().setDowngradeInfoSet(
+                yield proposer.propose(caller, InternalRaftRequest.newBuilder().setDowngradeInfoSet(
                         DowngradeInfoSet.newBuilder().setEnabled(false)))
-                        .thenApply(res -> response(server.clusterVersion()));
+                        .thenApply(res -> response(member.clusterVersion()));
             }
             default -> throw EtcdError.UNKNOWN_METHOD.exception();
         });
@@ -210,22 +255,20 @@ final class MaintenanceOps implements MaintenanceOperations {
         String target = m.group(1) + "." + m.group(2) + ".0";
         // one minor below the version this member runs (the cluster version itself drops to the
         // target while a job runs, and a second job is refused as in progress)
-        String[] cv = io.etcdj.server.version.Versions.CLUSTER.split("\\.");
+        String[] cv = Versions.CLUSTER.split("\\.");
         String allowed = cv[0] + "." + (Integer.parseInt(cv[1]) - 1) + ".0";
         if (!target.equals(allowed)) {
             throw EtcdError.INVALID_DOWNGRADE_TARGET_VERSION.exception();
         }
-        if (server.stateMachines().downgrade.info().enabled()) {
+        if (downgrade.info().enabled()) {
             throw EtcdError.DOWNGRADE_IN_PROCESS.exception();
         }
         return target;
     }
 
-    private static final Pattern VERSION = Pattern.compile("(\\d+)\\.(\\d+)(?:\\.\\d+)?");
-
     /** The response names the cluster version as etcd does: major.minor. */
     private DowngradeResponse response(String clusterVersion) {
         String[] v = clusterVersion.split("\\.");
-        return DowngradeResponse.newBuilder().setHeader(server.header()).setVersion(v[0] + "." + v[1]).build();
+        return DowngradeResponse.newBuilder().setHeader(member.header()).setVersion(v[0] + "." + v[1]).build();
     }
 }

@@ -140,7 +140,7 @@ final class PeerBridge implements PeerHandler {
 
     @Override
     public io.etcdj.api.etcdserverpb.HashKVResponse hashKv(long revision) {
-        return MaintenanceOps.peerHashKv(server, revision);
+        return server.peerHashKv(revision);
     }
 
     @Override

@@ -7,34 +7,40 @@ import io.etcdj.server.watch.WatchHub;
 
 /** What watch streams use of the member: the watchable store, progress notifications and headers. */
 final class WatchOps implements WatchOperations {
-    private final EtcdServer server;
+    private final WatchHub hub;
+    private final ProgressNotifier progress;
+    private final Headers headers;
+    private final int maxRequestBytes;
 
-    WatchOps(EtcdServer server) {
-        this.server = server;
+    WatchOps(WatchHub hub, ProgressNotifier progress, Headers headers, int maxRequestBytes) {
+        this.hub = hub;
+        this.progress = progress;
+        this.headers = headers;
+        this.maxRequestBytes = maxRequestBytes;
     }
 
     @Override
     public WatchHub hub() {
-        return server.watchHub();
+        return hub;
     }
 
     @Override
     public ProgressNotifier progress() {
-        return server.progressNotifier();
+        return progress;
     }
 
     @Override
     public ResponseHeader header(long revision) {
-        return server.header(revision);
+        return headers.header(revision);
     }
 
     @Override
     public ResponseHeader header() {
-        return server.header();
+        return headers.header();
     }
 
     @Override
     public int maxRequestBytes() {
-        return server.config().maxRequestBytes();
+        return maxRequestBytes;
     }
 }

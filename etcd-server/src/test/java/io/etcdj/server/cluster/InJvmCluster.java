@@ -270,7 +270,7 @@ final class InJvmCluster implements AutoCloseable {
             if (!n.running()) {
                 continue;
             }
-            StatusResponse st = n.server.status();
+            StatusResponse st = n.server.memberStatus().status();
             if (st.getLeader() == 0) {
                 return null;
             }
@@ -282,7 +282,7 @@ final class InJvmCluster implements AutoCloseable {
             return null;
         }
         long id = lead.id();
-        return nodes.stream().filter(Node::running).allMatch(n -> n.server.status().getLeader() == id) ? lead : null;
+        return nodes.stream().filter(Node::running).allMatch(n -> n.server.memberStatus().status().getLeader() == id) ? lead : null;
     }
 
     /** Ticks until the running members agree on a leader (at most ten election timeouts). */

@@ -13,6 +13,7 @@ import io.etcdj.api.etcdserverpb.LeaseTimeToLiveRequest;
 import io.etcdj.api.etcdserverpb.PutRequest;
 import io.etcdj.api.etcdserverpb.RangeRequest;
 import io.etcdj.api.etcdserverpb.RangeResponse;
+import io.etcdj.server.api.Caller;
 import io.etcdj.server.cluster.InJvmCluster.Node;
 import java.time.Duration;
 import java.util.List;
@@ -42,11 +43,11 @@ class InJvmClusterTest {
     }
 
     private static long put(InJvmCluster c, Node n, String key, String value) throws Exception {
-        return c.await(n.server.kv().put(putRequest(key, value).build())).getHeader().getRevision();
+        return c.await(n.server.kv().put(Caller.ANONYMOUS, putRequest(key, value).build())).getHeader().getRevision();
     }
 
     private static CompletableFuture<RangeResponse> range(Node n, String key, boolean serializable) {
-        return n.server.kv().range(RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8(key))
+        return n.server.kv().range(Caller.ANONYMOUS, RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8(key))
                 .setSerializable(serializable).build());
     }
 
@@ -102,7 +103,7 @@ class InJvmClusterTest {
             put(c, asked, "k", "v1");
             put(c, asked, "k", "v2");
             for (Node n : c.nodes()) {
-                String text = n.server.metrics().render(n.server.metricsGauges());
+                String text = n.server.metrics().render(n.server.memberStatus().metricsGauges());
                 assertEquals(n == asked ? 2 : 0, sample(text, "etcd_mvcc_put_total"), n.name);
                 assertEquals(n == leader ? 1 : 0, sample(text, "etcd_server_is_leader"), n.name);
                 assertEquals(1, sample(text, "etcd_server_id{server_id=\"" + Long.toHexString(n.id()) + "\"}"), n.name);
@@ -164,7 +165,7 @@ class InJvmClusterTest {
     void aPartitionedLeaderStepsDownAfterAnElectionTimeoutWithoutAQuorumAndTheMajorityGoesOn() throws Exception {
         try (InJvmCluster c = InJvmCluster.start(3)) {
             Node old = c.leader();
-            long term = old.server.term();
+            long term = old.server.memberStatus().term();
             c.net().isolate(old.id());
             int ticks = c.tickUntil("the isolated leader stepping down", 2 * ELECTION_TICKS, () -> !old.server.isLeader());
             // check-quorum: every election timeout the leader steps down unless a quorum was active
@@ -172,11 +173,11 @@ class InJvmClusterTest {
             assertTrue(ticks > ELECTION_TICKS, "stepped down after " + ticks + " ticks");
             Node other = follower(c, old);
             c.tickUntil("a leader among the majority", 2 * ELECTION_TICKS, () -> {
-                long lead = other.server.status().getLeader();
+                long lead = other.server.memberStatus().status().getLeader();
                 return lead != 0 && lead != old.id();
             });
-            Node next = c.nodes().stream().filter(n -> n.id() == other.server.status().getLeader()).findFirst().orElseThrow();
-            assertTrue(next.server.term() > term, "a new term");
+            Node next = c.nodes().stream().filter(n -> n.id() == other.server.memberStatus().status().getLeader()).findFirst().orElseThrow();
+            assertTrue(next.server.memberStatus().term() > term, "a new term");
             put(c, next, "majority", "m");
             ExecutionException e = assertThrows(ExecutionException.class, () -> put(c, old, "minority", "lost"),
                     "the cut-off member cannot commit a write");
@@ -192,15 +193,15 @@ class InJvmClusterTest {
     void preVoteKeepsAnIsolatedMemberFromDisruptingTheClusterWhenItRejoins() throws Exception {
         try (InJvmCluster c = InJvmCluster.start(3)) {
             Node leader = c.leader();
-            long term = leader.server.term();
+            long term = leader.server.memberStatus().term();
             Node cut = follower(c, leader);
             c.net().isolate(cut.id());
             c.advance(10 * ELECTION_TICKS);
-            assertEquals(term, cut.server.term(), "pre-vote: it never wins a pre-vote, so it never raises its term");
+            assertEquals(term, cut.server.memberStatus().term(), "pre-vote: it never wins a pre-vote, so it never raises its term");
             c.net().heal();
             c.advance(ELECTION_TICKS);
             assertEquals(leader, c.currentLeader(), "the same leader");
-            assertEquals(term, leader.server.term(), "in the same term");
+            assertEquals(term, leader.server.memberStatus().term(), "in the same term");
         }
     }
 
@@ -209,15 +210,15 @@ class InJvmClusterTest {
         // the control of the case above: the same steps with --pre-vote=false disrupt the cluster
         try (InJvmCluster c = InJvmCluster.start(3, Map.of("pre-vote", "false"))) {
             Node leader = c.leader();
-            long term = leader.server.term();
+            long term = leader.server.memberStatus().term();
             Node cut = follower(c, leader);
             c.net().isolate(cut.id());
             c.advance(10 * ELECTION_TICKS);
-            long raised = cut.server.term();
+            long raised = cut.server.memberStatus().term();
             assertTrue(raised > term + 4, "it campaigns in a new term every timeout: " + raised);
             c.net().heal();
             Node after = c.leader();
-            assertTrue(after.server.term() >= raised, "its higher term deposed the leader: term " + after.server.term());
+            assertTrue(after.server.memberStatus().term() >= raised, "its higher term deposed the leader: term " + after.server.memberStatus().term());
         }
     }
 
@@ -239,7 +240,7 @@ class InJvmClusterTest {
         try (InJvmCluster c = InJvmCluster.start(3)) {
             Node f = follower(c, c.leader());
             long granted = c.now();
-            long id = c.await(f.server.leases().grant(LeaseGrantRequest.newBuilder().setTTL(30).build())).getID();
+            long id = c.await(f.server.leases().grant(Caller.ANONYMOUS, LeaseGrantRequest.newBuilder().setTTL(30).build())).getID();
             c.advance(Duration.ofSeconds(10));
             LeaseTimeToLiveRequest ttl = LeaseTimeToLiveRequest.newBuilder().setID(id).build();
             long left = c.await(f.server.leases().timeToLive(ttl)).getTTL();
@@ -260,8 +261,8 @@ class InJvmClusterTest {
             Node leader = c.leader();
             Node f = follower(c, leader);
             long granted = c.now();
-            long id = c.await(f.server.leases().grant(LeaseGrantRequest.newBuilder().setTTL(5).build())).getID();
-            c.await(f.server.kv().put(putRequest("leased", "v").setLease(id).build()));
+            long id = c.await(f.server.leases().grant(Caller.ANONYMOUS, LeaseGrantRequest.newBuilder().setTTL(5).build())).getID();
+            c.await(f.server.kv().put(Caller.ANONYMOUS, putRequest("leased", "v").setLease(id).build()));
             c.advance(Duration.ofSeconds(2));
             long left = (granted + 5 * SECOND - c.now()) / SECOND;
             assertEquals(left, c.await(f.server.leases().timeToLive(LeaseTimeToLiveRequest.newBuilder().setID(id).build()))
@@ -282,8 +283,8 @@ class InJvmClusterTest {
     void aNewLeaderGivesEveryLeaseAFullTtlPlusAnElectionTimeout() throws Exception {
         try (InJvmCluster c = InJvmCluster.start(3)) {
             Node old = c.leader();
-            long id = c.await(old.server.leases().grant(LeaseGrantRequest.newBuilder().setTTL(5).build())).getID();
-            c.await(old.server.kv().put(putRequest("leased", "v").setLease(id).build()));
+            long id = c.await(old.server.leases().grant(Caller.ANONYMOUS, LeaseGrantRequest.newBuilder().setTTL(5).build())).getID();
+            c.await(old.server.kv().put(Caller.ANONYMOUS, putRequest("leased", "v").setLease(id).build()));
             c.advance(Duration.ofSeconds(4));
             old.stop();
             Node next = c.leader();
@@ -328,7 +329,7 @@ class InJvmClusterTest {
     private static FirstElection firstElection(long seed) throws Exception {
         try (InJvmCluster c = InJvmCluster.start(3, Map.of(), seed)) {
             Node leader = c.leader();
-            return new FirstElection(leader.name, leader.server.term(), c.firstLeaderNanos());
+            return new FirstElection(leader.name, leader.server.memberStatus().term(), c.firstLeaderNanos());
         }
     }
 

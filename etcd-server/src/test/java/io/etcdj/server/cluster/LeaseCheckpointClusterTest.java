@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.etcdj.api.etcdserverpb.LeaseGrantRequest;
 import io.etcdj.api.etcdserverpb.LeaseTimeToLiveRequest;
+import io.etcdj.server.api.Caller;
 import io.etcdj.server.cluster.InJvmCluster.Node;
 import java.time.Duration;
 import java.util.Map;
@@ -27,7 +28,7 @@ class LeaseCheckpointClusterTest {
         System.setProperty("etcdj.lease-checkpoint-interval", "2s");
         try (InJvmCluster c = InJvmCluster.start(3, flags)) {
             Node leader = c.leader();
-            long id = c.await(leader.server.leases().grant(LeaseGrantRequest.newBuilder().setTTL(TTL).build())).getID();
+            long id = c.await(leader.server.leases().grant(Caller.ANONYMOUS, LeaseGrantRequest.newBuilder().setTTL(TTL).build())).getID();
             c.advance(Duration.ofMillis(3_500));
             leader.stop();
             Node next = c.leader();
@@ -55,7 +56,7 @@ class LeaseCheckpointClusterTest {
         System.setProperty("etcdj.lease-checkpoint-interval", "2s");
         try (InJvmCluster c = InJvmCluster.start(3, Map.of("experimental-enable-lease-checkpoint", "true"))) {
             Node leader = c.leader();
-            long id = c.await(leader.server.leases().grant(LeaseGrantRequest.newBuilder().setTTL(TTL).build())).getID();
+            long id = c.await(leader.server.leases().grant(Caller.ANONYMOUS, LeaseGrantRequest.newBuilder().setTTL(TTL).build())).getID();
             c.advance(Duration.ofMillis(3_500)); // one checkpoint at 2 s, with room to commit it
 
             leader.stop();
