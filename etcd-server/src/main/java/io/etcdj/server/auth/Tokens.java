@@ -1,7 +1,6 @@
 package io.etcdj.server.auth;
 
-import io.etcdj.server.config.AuthOptions;
-import io.etcdj.server.config.ConfigException;
+import java.util.Map;
 import java.util.function.LongSupplier;
 
 /** Builds the token provider --auth-token asks for. */
@@ -9,15 +8,19 @@ public final class Tokens {
     private Tokens() {
     }
 
-    /** {@code nanoClock} times simple tokens; JWT expiry uses the wall clock, which every member shares. */
-    public static TokenProvider create(AuthOptions options, LongSupplier nanoClock) throws ConfigException {
-        if (options.tokenType().equals("jwt")) {
-            try {
-                return JwtTokens.fromOptions(options.tokenOptions(), System::currentTimeMillis);
-            } catch (IllegalArgumentException e) {
-                throw new ConfigException("--auth-token: " + e.getMessage());
-            }
+    /**
+     * The provider of {@code tokenType} ("simple" or "jwt") with --auth-token's options and
+     * --auth-token-ttl. {@code nanoClock} times simple tokens; JWT expiry uses the wall clock, which
+     * every member shares.
+     *
+     * @throws IllegalArgumentException when the JWT options do not make a signer (the bootstrap
+     *     reports it as the flag's error)
+     */
+    public static TokenProvider create(String tokenType, Map<String, String> tokenOptions, long ttlSeconds,
+                                       LongSupplier nanoClock) {
+        if (tokenType.equals("jwt")) {
+            return JwtTokens.fromOptions(tokenOptions, System::currentTimeMillis);
         }
-        return new SimpleTokens(nanoClock, options.tokenTtlSeconds());
+        return new SimpleTokens(nanoClock, ttlSeconds);
     }
 }

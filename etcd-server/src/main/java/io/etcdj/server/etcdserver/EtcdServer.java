@@ -15,6 +15,7 @@ import io.etcdj.server.apply.StateMachines;
 import io.etcdj.server.auth.TokenProvider;
 import io.etcdj.server.auth.Tokens;
 import io.etcdj.server.clock.Clock;
+import io.etcdj.server.config.AuthOptions;
 import io.etcdj.server.config.ConfigException;
 import io.etcdj.server.config.ServerConfig;
 import io.etcdj.server.error.EtcdError;
@@ -166,7 +167,13 @@ public final class EtcdServer implements AutoCloseable {
      */
     public static EtcdServer open(ServerConfig config, MemberContext context, Runnable onFatal, TransportFactory transports,
                                   Clock clock, Random random) throws ConfigException, IOException {
-        TokenProvider tokens = Tokens.create(config.options().auth(), clock::nanoTime);
+        AuthOptions auth = config.options().auth();
+        TokenProvider tokens;
+        try {
+            tokens = Tokens.create(auth.tokenType(), auth.tokenOptions(), auth.tokenTtlSeconds(), clock::nanoTime);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("--auth-token: " + e.getMessage());
+        }
         Storage.Opened opened = Storage.open(config, clock, random, context.metrics(), context.logs());
         try {
             return new EtcdServer(config, context, opened, onFatal, transports, tokens, clock);

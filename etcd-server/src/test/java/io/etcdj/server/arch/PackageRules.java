@@ -132,10 +132,6 @@ final class PackageRules {
                 "api.WatchStream -> watch.WatchHub", "api.WatchStream -> watch.Watcher", "api.WatchStream -> watch.WatchSink",
                 "api.WatchStream -> watch.ProgressNotifier", "api.Recipes -> watch.WatchHub", "api.Recipes -> watch.Watcher",
                 "api.Recipes -> watch.WatchSink");
-        known(breaches, "auth builds its token provider from the flags' record and throws the flags' exception; EtcdServer.open"
-                        + " (the bootstrap) is to hand auth its token settings in auth's own terms and turn auth's error into"
-                        + " the ConfigException",
-                "auth.Tokens -> config.AuthOptions", "auth.Tokens -> config.ConfigException");
         return Map.copyOf(breaches);
     }
 
