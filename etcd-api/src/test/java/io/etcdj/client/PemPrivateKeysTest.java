@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.Prerequisites;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,7 +16,6 @@ import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,13 +29,8 @@ class PemPrivateKeysTest {
         List<String> cmd = new java.util.ArrayList<>(List.of("openssl"));
         cmd.addAll(List.of(args));
         cmd.addAll(List.of("-out", file.toString()));
-        Process p;
-        try {
-            p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        } catch (IOException e) {
-            Assumptions.abort("openssl is not installed");
-            return null;
-        }
+        Prerequisites.requireCommand("openssl", "openssl");
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String log = new String(p.getInputStream().readAllBytes());
         assertTrue(p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0, log);
         return file;

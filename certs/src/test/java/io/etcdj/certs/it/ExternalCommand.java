@@ -1,8 +1,8 @@
 package io.etcdj.certs.it;
 
+import io.etcdj.harness.Prerequisites;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -29,18 +29,8 @@ record ExternalCommand(int exitCode, String output) {
         }
     }
 
-    static boolean installed(Path tool) {
-        return Files.isExecutable(tool);
-    }
-
-    /** curl is optional: the tests that use it are skipped without it. */
+    /** curl, which .ci/run installs: a test that uses it fails without it (see Prerequisites). */
     static Path curl() {
-        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin").split(":")) {
-            Path candidate = Path.of(dir, "curl");
-            if (Files.isExecutable(candidate)) {
-                return candidate;
-            }
-        }
-        return null;
+        return Prerequisites.requireCommand("curl", "curl");
     }
 }

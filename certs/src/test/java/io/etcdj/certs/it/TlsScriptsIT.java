@@ -2,9 +2,9 @@ package io.etcdj.certs.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.etcdj.harness.FreePorts;
+import io.etcdj.harness.Prerequisites;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,8 +21,9 @@ class TlsScriptsIT {
     @ParameterizedTest
     @ValueSource(strings = {"tls-client-https.sh", "tls-client-cert-auth.sh", "tls-peer.sh", "tls-auto.sh", "tls-cfssl.sh"})
     void scriptPasses(String script) throws Exception {
-        assumeTrue(ExternalCommand.installed(ExternalCommand.ETCD) && ExternalCommand.installed(ExternalCommand.ETCDCTL));
-        assumeTrue(ExternalCommand.curl() != null, "curl is not installed");
+        Prerequisites.requireExecutable(ExternalCommand.ETCD, "etcd-server");
+        Prerequisites.requireExecutable(ExternalCommand.ETCDCTL, "etcd-client");
+        ExternalCommand.curl();
         Path file = ROOT.resolve("scripts").resolve(script);
         assertTrue(Files.isExecutable(file), file + " must be executable");
         ProcessBuilder builder = new ProcessBuilder("bash", file.toString()).redirectErrorStream(true);

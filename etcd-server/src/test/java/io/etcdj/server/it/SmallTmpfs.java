@@ -1,5 +1,6 @@
 package io.etcdj.server.it;
 
+import io.etcdj.harness.Prerequisites;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -8,7 +9,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * A tmpfs of a few megabytes mounted on a fresh temp directory, so a member's files can meet a
@@ -25,7 +25,7 @@ final class SmallTmpfs implements AutoCloseable {
     }
 
     static SmallTmpfs mount(int megabytes) throws IOException, InterruptedException {
-        Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "mounting a tmpfs needs root");
+        Prerequisites.optional("root".equals(System.getProperty("user.name")), "root, to mount a tmpfs");
         Path dir = Files.createTempDirectory("etcd-disk-full-");
         int rc = run("mount", "-t", "tmpfs", "-o", "size=" + megabytes + "m", "tmpfs", dir.toString());
         if (rc != 0) {

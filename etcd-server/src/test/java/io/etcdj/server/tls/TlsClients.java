@@ -15,7 +15,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
@@ -117,9 +116,5 @@ final class TlsClients {
         }
         cmd.addAll(List.of(args));
         return run(cmd);
-    }
-
-    static boolean installed(Path tool) {
-        return Files.isExecutable(tool);
     }
 }

@@ -1,5 +1,6 @@
 package io.etcdj.ctl.it;
 
+import io.etcdj.harness.Prerequisites;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,9 +13,7 @@ import java.util.List;
 record TestCerts(Path dir, Path caCert, Path serverCert, Path serverKey, Path clientCert, Path clientKey) {
 
     static TestCerts create(Path dir) throws IOException, InterruptedException {
-        if (!Files.isExecutable(Path.of("/usr/bin/openssl"))) {
-            throw new IllegalStateException("TLS tests need /usr/bin/openssl (Debian package openssl)");
-        }
+        Prerequisites.requireExecutable(Path.of("/usr/bin/openssl"), "openssl");
         TestCerts c = new TestCerts(dir, dir.resolve("ca.pem"), dir.resolve("server.pem"), dir.resolve("server-key.pem"),
                 dir.resolve("client.pem"), dir.resolve("client-key.pem"));
         Path caKey = dir.resolve("ca-key.pem");
