@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.Command;
 import io.etcdj.harness.Prerequisites;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -13,9 +14,9 @@ import java.nio.file.Path;
 import java.security.KeyFactory;
 import java.security.PrivateKey;
 import java.security.spec.PKCS8EncodedKeySpec;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,9 +31,8 @@ class PemPrivateKeysTest {
         cmd.addAll(List.of(args));
         cmd.addAll(List.of("-out", file.toString()));
         Prerequisites.requireCommand("openssl", "openssl");
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String log = new String(p.getInputStream().readAllBytes());
-        assertTrue(p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0, log);
+        Command.Result r = Command.of(cmd).mergeStderr().timeout(Duration.ofSeconds(30)).run();
+        assertEquals(0, r.exitCode(), r.stdout());
         return file;
     }
 
