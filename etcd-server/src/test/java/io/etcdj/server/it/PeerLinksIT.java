@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.protobuf.ByteString;
 import io.etcdj.api.etcdserverpb.PutRequest;
 import io.etcdj.api.etcdserverpb.StatusRequest;
+import io.etcdj.harness.Command;
 import io.etcdj.harness.EtcdProcess;
 import io.etcdj.harness.Eventually;
 import io.etcdj.harness.ProcessCluster;
@@ -69,7 +70,7 @@ class PeerLinksIT {
     }
 
     private static void signal(String sig, long pid) throws Exception {
-        Process p = new ProcessBuilder("kill", "-" + sig, Long.toString(pid)).inheritIO().start();
-        assertEquals(0, p.waitFor());
+        Command.Result r = Command.of("kill", "-" + sig, Long.toString(pid)).mergeStderr().run();
+        assertEquals(0, r.exitCode(), r.stdout());
     }
 }
