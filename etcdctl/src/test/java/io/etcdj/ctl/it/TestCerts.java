@@ -1,5 +1,6 @@
 package io.etcdj.ctl.it;
 
+import io.etcdj.harness.Command;
 import io.etcdj.harness.Prerequisites;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -41,10 +42,9 @@ record TestCerts(Path dir, Path caCert, Path serverCert, Path serverKey, Path cl
     private static void openssl(Path dir, String... args) throws IOException, InterruptedException {
         List<String> cmd = new java.util.ArrayList<>(List.of("/usr/bin/openssl"));
         cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        if (p.waitFor() != 0) {
-            throw new IOException("openssl " + String.join(" ", args) + " failed: " + out);
+        Command.Result r = Command.of(cmd).dir(dir).mergeStderr().run();
+        if (r.exitCode() != 0) {
+            throw new IOException("openssl " + String.join(" ", args) + " failed: " + r.stdout());
         }
     }
 }
