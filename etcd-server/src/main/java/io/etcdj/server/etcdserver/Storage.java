@@ -129,7 +129,7 @@ final class Storage {
         Map<String, List<URI>> cluster = cfg.initialCluster();
         List<URI> mine = cluster.get(cfg.name());
         if (mine == null) {
-            throw new ConfigException("couldn't find local name \"" + cfg.name() + "\" in the initial cluster configuration");
+            throw new ConfigException(cfg.name() + " not listed in the initial cluster config");
         }
         List<String> advertised = cfg.initialAdvertisePeerUrls().stream().map(URI::toString).sorted().toList();
         List<String> listed = mine.stream().map(URI::toString).sorted().toList();
