@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.etcd.jetcd.Client;
+import io.etcdj.harness.Eventually;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -53,11 +54,8 @@ class ChildProcessClusterIT {
             client.getMaintenanceClient().defragmentMember(etcd.member(0).clientEndpoint().toString()).get(30, TimeUnit.SECONDS);
             assertThrows(ExecutionException.class, () -> client.getMaintenanceClient()
                     .defragmentMember(etcd.member(2).clientEndpoint().toString()).get(30, TimeUnit.SECONDS));
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (etcd.member(2).isRunning() && System.nanoTime() < deadline) {
-                Thread.sleep(50);
-            }
-            assertFalse(etcd.member(2).isRunning(), "member2's process halted in its failpoint");
+            Eventually.until("member2's process halts in its failpoint", Duration.ofSeconds(20),
+                    () -> !etcd.member(2).isRunning());
             assertTrue(etcd.member(0).isRunning() && etcd.member(1).isRunning(), "the others run on");
             client.getKVClient().put(bytes("after-crash"), bytes("1")).get(20, TimeUnit.SECONDS);
         }

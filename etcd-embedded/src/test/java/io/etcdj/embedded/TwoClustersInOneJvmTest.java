@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.etcd.jetcd.Client;
+import io.etcdj.harness.Eventually;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -102,11 +103,8 @@ class TwoClustersInOneJvmTest {
             a.waitForLeader(Duration.ofSeconds(15));
             assertTrue(threadsNamed(memberThreads).size() >= 4 * 2, "raft and apply threads of 4 members: " + threadsNamed(memberThreads));
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!threadsNamed(memberThreads).isEmpty() && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-        }
-        assertEquals(List.of(), threadsNamed(memberThreads));
+        assertEquals(List.of(), Eventually.poll(Duration.ofSeconds(20), Duration.ofMillis(50),
+                () -> threadsNamed(memberThreads), List::isEmpty), "the members' threads end with their clusters");
     }
 
     private static List<String> threadsNamed(List<String> prefixes) {

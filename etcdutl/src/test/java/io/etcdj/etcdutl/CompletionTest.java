@@ -3,13 +3,13 @@ package io.etcdj.etcdutl;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.Command;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,10 +31,9 @@ class CompletionTest {
                 "source \"$1\"; shift; COMP_WORDS=(\"$@\"); COMP_CWORD=$(( $# - 1 )); _etcdutl_completion;"
                         + " printf '%s\\n' \"${COMPREPLY[@]}\"", "complete", script.toString()));
         cmd.addAll(List.of(words));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
-        return out.lines().filter(l -> !l.isEmpty()).sorted().toList();
+        Command.Result shell = Command.of(cmd).mergeStderr().timeout(Duration.ofSeconds(30)).run();
+        assertEquals(0, shell.exitCode(), shell.stdout());
+        return shell.stdout().lines().filter(l -> !l.isEmpty()).sorted().toList();
     }
 
     @Test

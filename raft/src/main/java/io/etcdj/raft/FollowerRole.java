@@ -46,7 +46,7 @@ final class FollowerRole implements RoleBehavior {
             }
             case MsgReadIndexResp -> {
                 if (m.getEntriesCount() == 1) {
-                    r.addReadState(m.getIndex(), m.getEntries(0).getData());
+                    r.outbox.addReadState(m.getIndex(), m.getEntries(0).getData());
                 }
             }
             default -> {

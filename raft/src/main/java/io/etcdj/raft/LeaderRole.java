@@ -167,7 +167,7 @@ final class LeaderRole implements RoleBehavior {
 
     private void respondToRead(Message req, long index) {
         if (req.getFrom() == Raft.NONE || req.getFrom() == r.id) {
-            r.addReadState(index, ReadIndexQueue.contextOf(req));
+            r.outbox.addReadState(index, ReadIndexQueue.contextOf(req));
         } else {
             r.send(Message.newBuilder().setType(MessageType.MsgReadIndexResp).setTo(req.getFrom())
                     .setIndex(index).addAllEntries(req.getEntriesList()));

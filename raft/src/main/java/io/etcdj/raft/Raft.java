@@ -21,7 +21,8 @@ import java.util.Set;
 /**
  * The state of one Raft node and the rules shared by every role: term bookkeeping, role changes,
  * ticking, voting and the message preamble. Role-specific handling lives in {@link FollowerRole},
- * {@link CandidateRole} and {@link LeaderRole}; sending the log lives in {@link Replication}.
+ * {@link CandidateRole} and {@link LeaderRole}; sending the log lives in {@link Replication}, what the
+ * node has to say until the next Ready in {@link Outbox}.
  */
 final class Raft {
     static final long NONE = 0;
@@ -66,15 +67,8 @@ final class Raft {
     int heartbeatElapsed;
     int randomizedElectionTimeout;
 
-    List<Message> msgs = new ArrayList<>();
-    /**
-     * Proposals this follower forwards to its leader, gathered into one MsgProp while no other
-     * message is sent after them: the proposals made in one turn reach the leader as one message
-     * with many entries (one send, one step there) instead of one message each. It joins
-     * {@link #msgs} when another message is sent or the Ready is taken ({@link #flushForwarded}).
-     */
-    private Message.Builder forwarded;
-    List<ReadState> readStates = new ArrayList<>();
+    /** Messages and read answers waiting for the next Ready. */
+    final Outbox outbox;
 
     private RoleBehavior behavior;
     private final FollowerRole follower;
@@ -84,6 +78,7 @@ final class Raft {
     Raft(RaftConfig config, RaftStorage storage) {
         this.id = config.id();
         this.config = config;
+        this.outbox = new Outbox(id);
         this.log = new RaftLog(storage, config.maxSizePerMsg());
         this.tracker = new ProgressTracker(config.maxInflightMsgs());
         this.replication = new Replication(this);
@@ -426,46 +421,6 @@ final class Raft {
     // ---- output ---------------------------------------------------------------------------------
 
     void send(Message.Builder m) {
-        if (m.getFrom() == NONE) {
-            m.setFrom(id);
-        }
-        MessageType t = m.getType();
-        if (t == MessageType.MsgProp) {
-            if (forwarded != null && forwarded.getTo() == m.getTo() && forwarded.getFrom() == m.getFrom()) {
-                forwarded.addAllEntries(m.getEntriesList());
-                return;
-            }
-            flushForwarded();
-            forwarded = m;
-            return;
-        }
-        flushForwarded();
-        boolean voteish = isVoteRequest(t) || t == MessageType.MsgVoteResp || t == MessageType.MsgPreVoteResp;
-        if (voteish) {
-            if (m.getTerm() == 0) {
-                throw new IllegalStateException("term should be set when sending " + t);
-            }
-        } else if (t != MessageType.MsgProp && t != MessageType.MsgReadIndex) {
-            // Proposals and reads are forwarded with term 0, as local messages.
-            m.setTerm(term);
-        }
-        msgs.add(m.build());
-    }
-
-    /** Whether messages wait to be taken with the next Ready. */
-    boolean hasMessages() {
-        return forwarded != null || !msgs.isEmpty();
-    }
-
-    /** Puts the gathered forwarded proposals in {@link #msgs}, after everything sent before them. */
-    void flushForwarded() {
-        if (forwarded != null) {
-            msgs.add(forwarded.build());
-            forwarded = null;
-        }
-    }
-
-    void addReadState(long index, ByteString ctx) {
-        readStates.add(new ReadState(index, ctx.toByteArray()));
+        outbox.send(m, term);
     }
 }

@@ -174,10 +174,10 @@ public final class RawNode {
         return !prevSoftState.same(raft.lead, raft.role)
                 || raft.hardStateDiffers(prevHardState)
                 || raft.log.hasPendingSnapshot()
-                || raft.hasMessages()
+                || raft.outbox.hasMessages()
                 || raft.log.unstable().hasEntries()
                 || raft.log.hasNextEntries()
-                || !raft.readStates.isEmpty();
+                || raft.outbox.hasReadStates();
     }
 
     /** Collects the pending work. Call {@link #advance} with it before asking for the next one. */
@@ -186,7 +186,6 @@ public final class RawNode {
             throw new IllegalStateException("the previous Ready was not advanced");
         }
         raft.replication.flushPendingAppends();
-        raft.flushForwarded();
         SoftState soft = raft.softState();
         HardState hard = raft.hardState();
         List<Entry> entries = raft.log.unstableEntries();
@@ -200,13 +199,11 @@ public final class RawNode {
                 entries,
                 snapshot,
                 raft.log.nextEntries(),
-                raft.msgs,
-                raft.readStates,
+                raft.outbox.takeMessages(),
+                raft.outbox.takeReadStates(),
                 mustSync);
         prevSoftState = soft;
         prevHardState = hard;
-        raft.msgs = new ArrayList<>();
-        raft.readStates = new ArrayList<>();
         outstanding = rd;
         return rd;
     }

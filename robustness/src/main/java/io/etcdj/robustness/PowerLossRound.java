@@ -7,15 +7,9 @@ import io.etcdj.api.etcdserverpb.DefragmentRequest;
 import io.etcdj.api.etcdserverpb.MemberAddRequest;
 import io.etcdj.api.etcdserverpb.PutRequest;
 import io.etcdj.api.etcdserverpb.RangeRequest;
-import io.etcdj.api.etcdserverpb.RangeResponse;
-import io.etcdj.api.etcdserverpb.SnapshotRequest;
-import io.etcdj.api.etcdserverpb.SnapshotResponse;
-import io.etcdj.robustness.Op.Kind;
-import io.etcdj.robustness.Op.Outcome;
 import io.etcdj.robustness.PowerLossVariant.Trigger;
 import io.grpc.StatusRuntimeException;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -75,7 +69,7 @@ final class PowerLossRound {
     private Cluster cluster;
 
     /** An acknowledged 1 MiB write of the WAL filler. */
-    private record Fill(int n, long revision) {
+    record Fill(int n, long revision) {
     }
 
     private PowerLossRound(Config cfg) {
@@ -125,9 +119,10 @@ final class PowerLossRound {
                 RobustnessRun.settle(cluster, violations);
                 workload.finalReads();
                 history = workload.history();
-                lost = lostWrites(history) + lostFills();
+                PowerLossChecks checks = new PowerLossChecks(cluster, cfg.dir(), violations);
+                lost = checks.lostWrites(history) + checks.lostFills(fills);
                 RobustnessRun.checkMembersAgree(cluster, violations);
-                checkBackends();
+                checks.checkBackends();
                 Linearizability.Result lin = new Linearizability(TimeUnit.SECONDS.toNanos(60)).check(history);
                 if (!lin.linearizable() || !lin.complete()) {
                     violations.add(lin.explanation());
@@ -135,7 +130,7 @@ final class PowerLossRound {
             } else {
                 history = workload.history();
             }
-            int acked = (int) history.stream().filter(PowerLossRound::acknowledgedWrite).count() + fills.size();
+            int acked = (int) history.stream().filter(PowerLossChecks::acknowledgedWrite).count() + fills.size();
             Report report = new Report(cfg.dir(), cfg.variant(), cfg.seed(), trigger, cuts, acked, lost, notStarted,
                     List.copyOf(violations));
             keep(history, report);
@@ -190,7 +185,7 @@ final class PowerLossRound {
     /** A cold member may take a while for its first write: the variant's clock starts after it. */
     private static void awaitFirstAcknowledgedWrite(Workload workload) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (workload.history().stream().noneMatch(PowerLossRound::acknowledgedWrite) && System.nanoTime() < deadline) {
+        while (workload.history().stream().noneMatch(PowerLossChecks::acknowledgedWrite) && System.nanoTime() < deadline) {
             Thread.sleep(50);
         }
     }
@@ -408,121 +403,6 @@ final class PowerLossRound {
     private static String lastLine(MemberProcess m) {
         List<String> lines = m.logTail(30).lines().filter(l -> !l.isBlank()).toList();
         return lines.isEmpty() ? "(no output)" : lines.get(lines.size() - 1).strip();
-    }
-
-    private static boolean acknowledgedWrite(Op op) {
-        return op.kind() != Kind.READ && op.outcome() == Outcome.OK;
-    }
-
-    /** Acknowledged writes some member does not have at their revision (or later, where compacted). */
-    private int lostWrites(List<Op> history) {
-        int lost = 0;
-        for (Op op : history) {
-            if (!acknowledgedWrite(op)) {
-                continue;
-            }
-            for (MemberProcess m : cluster.members()) {
-                String problem = missing(m, op.key(), op.revision(), op.value());
-                if (problem != null) {
-                    if (lost < 5) {
-                        violations.add(m.name + ": acknowledged write lost: " + op + "; " + problem);
-                    }
-                    lost++;
-                    break;
-                }
-            }
-        }
-        if (lost > 5) {
-            violations.add(lost + " acknowledged writes lost in all");
-        }
-        return lost;
-    }
-
-    private int lostFills() {
-        int lost = 0;
-        for (Fill f : fills) {
-            for (MemberProcess m : cluster.members()) {
-                String problem = missing(m, "fill", f.revision(), null);
-                if (problem == null) {
-                    RangeResponse r = cluster.kv(m, 10_000).range(RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("fill"))
-                            .setRevision(f.revision()).setSerializable(true).build());
-                    if (r.getCount() == 1 && !r.getKvs(0).getValue().startsWith(ByteString.copyFromUtf8("fill-" + f.n() + "|"))) {
-                        problem = "has another value";
-                    }
-                }
-                if (problem != null) {
-                    violations.add(m.name + ": acknowledged 1 MiB write fill-" + f.n() + " at revision " + f.revision()
-                            + " lost: " + problem);
-                    lost++;
-                    break;
-                }
-            }
-        }
-        return lost;
-    }
-
-    /** Null when m has key at revision (with value, when given), else what it has instead. */
-    private String missing(MemberProcess m, String key, long revision, String value) {
-        try {
-            RangeResponse r = cluster.kv(m, 5000).range(RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8(key))
-                    .setRevision(revision).setSerializable(true).build());
-            if (r.getCount() == 1 && r.getKvs(0).getModRevision() == revision
-                    && (value == null || r.getKvs(0).getValue().toStringUtf8().equals(value))) {
-                return null;
-            }
-            return "member has " + (r.getCount() == 0 ? "nothing" : "a value of revision " + r.getKvs(0).getModRevision());
-        } catch (StatusRuntimeException e) {
-            if (String.valueOf(e.getStatus().getDescription()).contains("compacted")) {
-                // compacted away: the member must at least have reached that revision
-                long current = cluster.kv(m, 5000).range(RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8(key))
-                        .setSerializable(true).build()).getHeader().getRevision();
-                return current >= revision ? null : "compacted, and the member is only at revision " + current;
-            }
-            return "cannot read it: " + e.getStatus();
-        }
-    }
-
-    /** Defragment and snapshot answer on every member; the snapshot and the backend file read whole. */
-    private void checkBackends() throws Exception {
-        for (MemberProcess m : cluster.members()) {
-            try {
-                cluster.maintenance(m, 60_000).defragment(DefragmentRequest.getDefaultInstance());
-            } catch (StatusRuntimeException e) {
-                violations.add(m.name + ": defragment after the restart failed: " + e.getStatus());
-                continue;
-            }
-            Path snapshot = cfg.dir().resolve(m.name + ".snapshot.db");
-            try (OutputStream out = Files.newOutputStream(snapshot)) {
-                Iterator<SnapshotResponse> it = cluster.maintenance(m, 120_000).snapshot(SnapshotRequest.getDefaultInstance());
-                while (it.hasNext()) {
-                    it.next().getBlob().writeTo(out);
-                }
-            } catch (StatusRuntimeException e) {
-                violations.add(m.name + ": snapshot save after the restart failed: " + e.getStatus());
-                continue;
-            }
-            String problem = BackendWalk.problem(snapshot);
-            if (problem != null) {
-                violations.add(m.name + ": the saved snapshot is damaged: " + problem);
-            }
-            Files.deleteIfExists(snapshot);
-        }
-        for (MemberProcess m : cluster.members()) {
-            m.stop();
-            Path copy = cfg.dir().resolve(m.name + ".backend-copy");
-            Path db = m.dataDir.resolve("member/snap/db");
-            if (!Files.exists(db)) {
-                violations.add(m.name + ": no backend file member/snap/db after a clean stop");
-                continue;
-            }
-            Files.copy(db, copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-            String problem = BackendWalk.problem(copy);
-            if (problem != null) {
-                violations.add(m.name + ": the backend file member/snap/db is damaged: " + problem);
-            }
-            Files.deleteIfExists(copy);
-            Files.deleteIfExists(cfg.dir().resolve(m.name + ".backend-copy-lock"));
-        }
     }
 
     /** A failing round keeps its directory with the history; a passing one is deleted. */

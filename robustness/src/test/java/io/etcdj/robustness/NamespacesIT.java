@@ -2,10 +2,10 @@ package io.etcdj.robustness;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.Prerequisites;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,11 +18,14 @@ class NamespacesIT {
 
     @Test
     void ourServerKeepsEveryGuaranteeAcrossRealInterfaces() throws Exception {
+        Prerequisites.requireCommand("ip", "iproute2");
+        String why = null;
         try {
             Namespaces.create(1).close();
         } catch (Exception e) {
-            Assumptions.abort("network namespaces cannot be created here (needs root and iproute2): " + e.getMessage());
+            why = e.getMessage();
         }
+        Prerequisites.optional(why == null, "root with network namespaces (" + why + ")");
         long seed = Long.getLong("robustness.seed", System.currentTimeMillis() % 100000);
         RobustnessRun.Report r = RobustnessRun.run(new RobustnessRun.Config(Cluster.Server.OURS, ROOT,
                 Files.createTempDirectory("robustness-netns-").resolve("run-" + seed), Integer.getInteger("robustness.seconds", 20),

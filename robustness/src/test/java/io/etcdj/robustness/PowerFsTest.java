@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.Prerequisites;
 import io.etcdj.harness.TempDirs;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -17,7 +18,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -33,8 +33,8 @@ class PowerFsTest {
 
     @BeforeAll
     static void compile() throws Exception {
-        String why = PowerFs.unavailable();
-        Assumptions.assumeTrue(why == null, "powerfs cannot run here: " + why);
+        Prerequisites.optional(Files.exists(Path.of("/dev/fuse")), "/dev/fuse, for the powerfs filesystem");
+        Prerequisites.require(PowerFs.unavailable());
         binary = PowerFs.binary(ROOT);
     }
 

@@ -3,6 +3,7 @@ package io.etcdj.robustness;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.Prerequisites;
 import io.etcdj.harness.TempDirs;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,7 +13,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -35,8 +35,8 @@ class PowerLossIT {
 
     @BeforeAll
     static void powerfsRuns() {
-        String why = PowerFs.unavailable();
-        Assumptions.assumeTrue(why == null, "powerfs cannot run here: " + why);
+        Prerequisites.optional(Files.exists(Path.of("/dev/fuse")), "/dev/fuse, for the powerfs filesystem");
+        Prerequisites.require(PowerFs.unavailable());
     }
 
     private static List<PowerLossRound.Report> rounds(Path server, int members, String variants) throws Exception {
@@ -64,7 +64,7 @@ class PowerLossIT {
     @Test
     void theRealEtcdKeepsEveryAcknowledgedWriteThroughPowerCuts() throws Exception {
         Path etcd = Path.of("/usr/bin/etcd");
-        Assumptions.assumeTrue(Files.isExecutable(etcd), "the real etcd (Debian etcd-server) is not installed");
+        Prerequisites.requireExecutable(etcd, "etcd-server");
         assertAllPassed(etcd);
     }
 

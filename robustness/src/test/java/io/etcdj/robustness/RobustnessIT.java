@@ -3,13 +3,13 @@ package io.etcdj.robustness;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.Prerequisites;
 import io.etcdj.harness.Resources;
 import io.etcdj.harness.TempDirs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -64,7 +64,7 @@ class RobustnessIT {
 
     @Test
     void theRealEtcdPassesTheSameSuite() throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/etcd")), "the real etcd (Debian etcd-server) is not installed");
+        Prerequisites.requireExecutable(Path.of("/usr/bin/etcd"), "etcd-server");
         List<RobustnessRun.Report> reports = runs(Cluster.Server.ETCD, 1, false);
         assertTrue(reports.stream().allMatch(RobustnessRun.Report::passed), describe(reports));
     }

@@ -45,10 +45,7 @@ public abstract class ServerCommand {
 
             @Override
             public List<String> prefix(List<String> jvmOptions) {
-                if (!Files.isExecutable(REAL_ETCD)) {
-                    throw new IllegalStateException("this test needs the real etcd at " + REAL_ETCD
-                            + " (Debian package etcd-server, or $ETCD)");
-                }
+                Prerequisites.requireExecutable(REAL_ETCD, "etcd-server (or name one with $ETCD)");
                 return List.of(REAL_ETCD.toString());
             }
         };

@@ -2,13 +2,13 @@ package io.etcdj.certs.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.etcdj.certs.SelfSignedTls;
 import io.etcdj.certs.TlsFiles;
 import io.etcdj.certs.TlsPurpose;
 import io.etcdj.certs.cfssl.CfsslSamples;
 import io.etcdj.certs.cli.CliRun;
+import io.etcdj.harness.Prerequisites;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,7 +24,8 @@ class RealEtcdCfsslIT {
 
     @BeforeEach
     void needsEtcd() {
-        assumeTrue(ExternalCommand.installed(ExternalCommand.ETCD) && ExternalCommand.installed(ExternalCommand.ETCDCTL));
+        Prerequisites.requireExecutable(ExternalCommand.ETCD, "etcd-server");
+        Prerequisites.requireExecutable(ExternalCommand.ETCDCTL, "etcd-client");
     }
 
     private String f(String name) {

@@ -3,9 +3,9 @@ package io.etcdj.certs.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.etcdj.certs.cli.CliRun;
+import io.etcdj.harness.Prerequisites;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -20,8 +20,8 @@ class RealEtcdClientTlsIT {
 
     @BeforeEach
     void needsEtcd() {
-        assumeTrue(ExternalCommand.installed(ExternalCommand.ETCD) && ExternalCommand.installed(ExternalCommand.ETCDCTL),
-                "the real etcd and etcdctl are not installed");
+        Prerequisites.requireExecutable(ExternalCommand.ETCD, "etcd-server");
+        Prerequisites.requireExecutable(ExternalCommand.ETCDCTL, "etcd-client");
     }
 
     private String f(String name) {
@@ -51,20 +51,18 @@ class RealEtcdClientTlsIT {
             assertNotEquals(0, wrongCa.exitCode(), "the server certificate must not verify against the system roots");
 
             Path curl = ExternalCommand.curl();
-            if (curl != null) {
-                ExternalCommand health = ExternalCommand.run(List.of(curl.toString(), "-sS", "--cacert", f("ca.pem"),
-                        "--cert", f("client.pem"), "--key", f("client-key.pem"), etcd.clientUrl() + "/health"), Duration.ofSeconds(15));
-                assertEquals(0, health.exitCode(), health.output());
-                assertTrue(health.output().contains("\"health\":\"true\""), health.output());
-                // The JSON gateway dials the member itself with --cert-file: this needs client auth in it.
-                ExternalCommand range = ExternalCommand.run(List.of(curl.toString(), "-sS", "--cacert", f("ca.pem"),
-                        "--cert", f("client.pem"), "--key", f("client-key.pem"), etcd.clientUrl() + "/v3/kv/range",
-                        "-d", "{\"key\":\"Zm9v\"}"), Duration.ofSeconds(15));
-                assertTrue(range.output().contains("\"value\":\"YmFy\""), range.output());
-                ExternalCommand refused = ExternalCommand.run(List.of(curl.toString(), "-sS", "--cacert", f("ca.pem"),
-                        etcd.clientUrl() + "/health"), Duration.ofSeconds(15));
-                assertNotEquals(0, refused.exitCode(), refused.output());
-            }
+            ExternalCommand health = ExternalCommand.run(List.of(curl.toString(), "-sS", "--cacert", f("ca.pem"),
+                    "--cert", f("client.pem"), "--key", f("client-key.pem"), etcd.clientUrl() + "/health"), Duration.ofSeconds(15));
+            assertEquals(0, health.exitCode(), health.output());
+            assertTrue(health.output().contains("\"health\":\"true\""), health.output());
+            // The JSON gateway dials the member itself with --cert-file: this needs client auth in it.
+            ExternalCommand range = ExternalCommand.run(List.of(curl.toString(), "-sS", "--cacert", f("ca.pem"),
+                    "--cert", f("client.pem"), "--key", f("client-key.pem"), etcd.clientUrl() + "/v3/kv/range",
+                    "-d", "{\"key\":\"Zm9v\"}"), Duration.ofSeconds(15));
+            assertTrue(range.output().contains("\"value\":\"YmFy\""), range.output());
+            ExternalCommand refused = ExternalCommand.run(List.of(curl.toString(), "-sS", "--cacert", f("ca.pem"),
+                    etcd.clientUrl() + "/health"), Duration.ofSeconds(15));
+            assertNotEquals(0, refused.exitCode(), refused.output());
         }
     }
 }

@@ -2,9 +2,9 @@ package io.etcdj.certs.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.etcdj.certs.cli.CliRun;
+import io.etcdj.harness.Prerequisites;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,7 +20,8 @@ class RealEtcdPeerTlsIT {
 
     @Test
     void threeMembersReplicateOverPeerTls() throws Exception {
-        assumeTrue(ExternalCommand.installed(ExternalCommand.ETCD) && ExternalCommand.installed(ExternalCommand.ETCDCTL));
+        Prerequisites.requireExecutable(ExternalCommand.ETCD, "etcd-server");
+        Prerequisites.requireExecutable(ExternalCommand.ETCDCTL, "etcd-client");
         List<String> names = List.of("infra0", "infra1", "infra2");
         CliRun certs = CliRun.of("cluster", "--member", "infra0=127.0.0.1,localhost", "--member", "infra1=127.0.0.1,localhost",
                 "--member", "infra2=127.0.0.1,localhost", "--out", dir.toString());

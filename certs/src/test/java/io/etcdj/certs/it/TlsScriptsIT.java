@@ -2,13 +2,13 @@ package io.etcdj.certs.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.etcdj.harness.Command;
 import io.etcdj.harness.FreePorts;
-import java.nio.charset.StandardCharsets;
+import io.etcdj.harness.Prerequisites;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -21,26 +21,17 @@ class TlsScriptsIT {
     @ParameterizedTest
     @ValueSource(strings = {"tls-client-https.sh", "tls-client-cert-auth.sh", "tls-peer.sh", "tls-auto.sh", "tls-cfssl.sh"})
     void scriptPasses(String script) throws Exception {
-        assumeTrue(ExternalCommand.installed(ExternalCommand.ETCD) && ExternalCommand.installed(ExternalCommand.ETCDCTL));
-        assumeTrue(ExternalCommand.curl() != null, "curl is not installed");
+        Prerequisites.requireExecutable(ExternalCommand.ETCD, "etcd-server");
+        Prerequisites.requireExecutable(ExternalCommand.ETCDCTL, "etcd-client");
+        ExternalCommand.curl();
         Path file = ROOT.resolve("scripts").resolve(script);
         assertTrue(Files.isExecutable(file), file + " must be executable");
-        ProcessBuilder builder = new ProcessBuilder("bash", file.toString()).redirectErrorStream(true);
-        builder.environment().put("ETCD_BIN", ExternalCommand.ETCD.toString());
-        builder.environment().put("ETCDCTL_BIN", ExternalCommand.ETCDCTL.toString());
-        builder.environment().put("PORT_BASE", String.valueOf(FreePorts.pickRange(PORTS_PER_SCRIPT)));
-        Process process = builder.start();
-        try {
-            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertTrue(process.waitFor(120, TimeUnit.SECONDS), "timed out:\n" + output);
-            assertEquals(0, process.exitValue(), output);
-            assertTrue(output.contains("PASS: "), output);
-        } finally {
-            // SIGTERM first: the script's trap then stops the members it started.
-            process.destroy();
-            if (!process.waitFor(20, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-        }
+        // the script's trap stops the members it started; on a timeout Command kills them with it
+        Command.Result r = Command.of("bash", file.toString()).env("ETCD_BIN", ExternalCommand.ETCD.toString())
+                .env("ETCDCTL_BIN", ExternalCommand.ETCDCTL.toString())
+                .env("PORT_BASE", String.valueOf(FreePorts.pickRange(PORTS_PER_SCRIPT)))
+                .mergeStderr().timeout(Duration.ofSeconds(120)).run();
+        assertEquals(0, r.exitCode(), r.stdout());
+        assertTrue(r.stdout().contains("PASS: "), r.stdout());
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.Eventually;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -94,14 +95,11 @@ class ProgressLineTest {
         ProgressLine p = ProgressLine.at(new PrintStream(err, true, StandardCharsets.UTF_8), System::nanoTime, "work",
                 ProgressLine.Unit.COUNT, "");
         String result = p.during(java.time.Duration.ZERO, () -> {
-            long deadline = System.nanoTime() + 30 * SECOND;
-            while (!written().contains("work (") && System.nanoTime() < deadline) {
-                try {
-                    Thread.sleep(10);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    break;
-                }
+            try {
+                Eventually.until("the line drawn while the call runs", java.time.Duration.ofSeconds(30),
+                        java.time.Duration.ofMillis(10), () -> written().contains("work ("));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
             return "done";
         });

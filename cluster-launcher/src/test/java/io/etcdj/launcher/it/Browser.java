@@ -1,5 +1,6 @@
 package io.etcdj.launcher.it;
 
+import io.etcdj.harness.Prerequisites;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,12 +33,9 @@ final class Browser implements AutoCloseable {
     Browser() {
         Path chromium = Path.of(System.getProperty("dashboard.chromium", "/usr/bin/chromium"));
         Path chromedriver = Path.of(System.getProperty("dashboard.chromedriver", "/usr/bin/chromedriver"));
-        for (Path p : List.of(chromium, chromedriver)) {
-            if (!Files.isExecutable(p)) {
-                throw new IllegalStateException(p + " is missing: install Debian's chromium and chromium-driver "
-                        + "(.ci/run does), or name others with -Ddashboard.chromium= and -Ddashboard.chromedriver=");
-            }
-        }
+        // others can be named with -Ddashboard.chromium= and -Ddashboard.chromedriver=
+        Prerequisites.requireExecutable(chromium, "chromium");
+        Prerequisites.requireExecutable(chromedriver, "chromium-driver");
         ChromeOptions options = new ChromeOptions();
         options.setBinary(chromium.toFile());
         // root in a container: no sandbox; no GPU; /dev/shm may be small

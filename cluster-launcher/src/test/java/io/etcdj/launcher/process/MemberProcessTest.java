@@ -3,16 +3,17 @@ package io.etcdj.launcher.process;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.Eventually;
 import io.etcdj.launcher.spec.MemberSpec;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,10 +31,7 @@ class MemberProcessTest {
     }
 
     private static void awaitExit(MemberProcess mp) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (mp.exitCode().isEmpty() && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
+        Eventually.until("the process exits", Duration.ofSeconds(20), () -> mp.exitCode().isPresent());
     }
 
     @Test
@@ -65,11 +63,8 @@ class MemberProcessTest {
     void stopSendsSigtermAndKeepsTheLastWords() throws Exception {
         MemberProcess mp = shell("trap 'echo shutting down; exit 0' TERM; echo ready; while true; do sleep 0.05; done");
         mp.start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!sunk.contains("p1: ready") && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        mp.stop(java.time.Duration.ofSeconds(10));
+        Eventually.until("the shell says ready", Duration.ofSeconds(20), () -> sunk.contains("p1: ready"));
+        mp.stop(Duration.ofSeconds(10));
         assertEquals(MemberProcess.State.STOPPED, mp.state());
         assertTrue(Files.readAllLines(dir.resolve("p1.log")).contains("shutting down"),
                 "the member's output after SIGTERM is not lost");

@@ -1,8 +1,8 @@
 package io.etcdj.server.etcdserver;
 
 import io.etcdj.api.etcdserverpb.HashKVResponse;
-import io.etcdj.api.etcdserverpb.Member;
 import io.etcdj.server.log.Log;
+import io.etcdj.server.log.LogSink;
 import io.etcdj.server.mvcc.CompactionHashes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -22,12 +22,16 @@ final class CompactionHashCheck {
     /** The member's logger (its sink, see MemberContext). */
     private final Log log;
 
-    private final EtcdServer server;
+    private final HashedCluster server;
     private long latestRevisionChecked;
 
-    CompactionHashCheck(EtcdServer server, io.etcdj.server.log.LogSink logs) {
+    CompactionHashCheck(EtcdServer server, LogSink logs) {
+        this(HashedCluster.of(server), logs);
+    }
+
+    CompactionHashCheck(HashedCluster cluster, LogSink logs) {
         this.log = logs.logger("etcdserver/corrupt");
-        this.server = server;
+        this.server = cluster;
     }
 
     /** One pass; only the leader checks. */
@@ -53,7 +57,7 @@ final class CompactionHashCheck {
 
     private List<CompactionHashes.Entry> unchecked() {
         List<CompactionHashes.Entry> out = new ArrayList<>();
-        for (CompactionHashes.Entry e : server.stateMachines().store.compactionHashes().newestFirst()) {
+        for (CompactionHashes.Entry e : server.compactionHashesNewestFirst()) {
             if (e.revision() <= latestRevisionChecked) {
                 break;
             }
@@ -65,17 +69,17 @@ final class CompactionHashCheck {
     /** Each follower's answer at {@code revision}; null for one that could not answer. */
     private Map<Long, HashKVResponse> peerHashes(long revision, long timeoutMillis) {
         Map<Long, HashKVResponse> out = new LinkedHashMap<>();
-        for (Member m : server.stateMachines().membership.members()) {
-            if (m.getID() == server.memberId()) {
+        for (long id : server.memberIds()) {
+            if (id == server.memberId()) {
                 continue;
             }
             try {
-                out.put(m.getID(), server.transport().hashKvOf(m.getID(), revision, timeoutMillis));
+                out.put(id, server.peerHash(id, revision, timeoutMillis));
             } catch (RuntimeException e) {
                 log.warn("failed hash kv request", "local-member-id", Long.toHexString(server.memberId()),
-                        "requested-revision", revision, "remote-peer-id", Long.toHexString(m.getID()),
+                        "requested-revision", revision, "remote-peer-id", Long.toHexString(id),
                         "error", String.valueOf(e.getMessage()));
-                out.put(m.getID(), null);
+                out.put(id, null);
             }
         }
         return out;

@@ -1,8 +1,8 @@
 package io.etcdj.server.etcdserver;
 
 import io.etcdj.api.etcdserverpb.HashKVResponse;
-import io.etcdj.api.etcdserverpb.Member;
 import io.etcdj.server.log.Log;
+import io.etcdj.server.log.LogSink;
 import java.io.IOException;
 
 /**
@@ -16,11 +16,15 @@ final class CorruptionCheck {
     /** The member's logger (its sink, see MemberContext). */
     private final Log log;
 
-    private final EtcdServer server;
+    private final HashedCluster server;
 
-    CorruptionCheck(EtcdServer server, io.etcdj.server.log.LogSink logs) {
+    CorruptionCheck(EtcdServer server, LogSink logs) {
+        this(HashedCluster.of(server), logs);
+    }
+
+    CorruptionCheck(HashedCluster cluster, LogSink logs) {
         this.log = logs.logger("etcdserver/corrupt");
-        this.server = server;
+        this.server = cluster;
     }
 
     /**
@@ -35,21 +39,21 @@ final class CorruptionCheck {
             return;
         }
         String local = Long.toHexString(server.memberId());
-        HashKVResponse h = server.maintenance().hashKv(0);
+        HashKVResponse h = server.localHash();
         long rev = h.getHeader().getRevision();
         java.util.Map<Long, HashKVResponse> peers = new java.util.LinkedHashMap<>();
-        for (Member m : server.stateMachines().membership.members()) {
-            if (m.getID() != server.memberId()) {
+        for (long id : server.memberIds()) {
+            if (id != server.memberId()) {
                 try {
-                    peers.put(m.getID(), server.transport().hashKvOf(m.getID(), rev, timeoutMillis));
+                    peers.put(id, server.peerHash(id, rev, timeoutMillis));
                 } catch (RuntimeException e) {
                     log.warn("failed hash kv request", "local-member-id", local, "requested-revision", rev,
-                            "remote-peer-id", Long.toHexString(m.getID()), "error", String.valueOf(e.getMessage()));
+                            "remote-peer-id", Long.toHexString(id), "error", String.valueOf(e.getMessage()));
                 }
             }
         }
-        server.linearizableBarrier().get(timeoutMillis, java.util.concurrent.TimeUnit.MILLISECONDS);
-        HashKVResponse h2 = server.maintenance().hashKv(0);
+        server.awaitLinearizable(timeoutMillis);
+        HashKVResponse h2 = server.localHash();
         long rev2 = h2.getHeader().getRevision();
         java.util.Set<Long> corrupt = new java.util.LinkedHashSet<>();
         if (h2.getHash() != h.getHash() && rev2 == rev && h.getCompactRevision() == h2.getCompactRevision()) {
@@ -88,17 +92,17 @@ final class CorruptionCheck {
     void initial(long timeoutMillis) throws IOException {
         String local = Long.toHexString(server.memberId());
         log.info("starting initial corruption check", "local-member-id", local, "timeout", timeoutMillis + "ms");
-        HashKVResponse mine = server.maintenance().hashKv(0);
+        HashKVResponse mine = server.localHash();
         long rev = mine.getHeader().getRevision();
         int mismatch = 0;
-        for (Member m : server.stateMachines().membership.members()) {
-            if (m.getID() == server.memberId()) {
+        for (long id : server.memberIds()) {
+            if (id == server.memberId()) {
                 continue;
             }
-            String peer = Long.toHexString(m.getID());
+            String peer = Long.toHexString(id);
             HashKVResponse theirs;
             try {
-                theirs = server.transport().hashKvOf(m.getID(), rev, timeoutMillis);
+                theirs = server.peerHash(id, rev, timeoutMillis);
             } catch (RuntimeException e) {
                 log.warn("cannot fetch hash from remote peer", "local-member-id", local, "remote-peer-id", peer,
                         "requested-revision", rev, "error", String.valueOf(e.getMessage()));

@@ -15,6 +15,7 @@ import io.etcdj.api.etcdserverpb.KVGrpc;
 import io.etcdj.api.etcdserverpb.PutRequest;
 import io.etcdj.api.etcdserverpb.RangeRequest;
 import io.etcdj.api.etcdserverpb.RangeResponse;
+import io.etcdj.harness.Command;
 import io.etcdj.harness.EtcdProcess;
 import io.etcdj.harness.ProcessCluster;
 import io.etcdj.harness.TempDirs;
@@ -164,9 +165,8 @@ class AuthClusterIT {
     }
 
     private static void run(String... command) throws Exception {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(TIMEOUT_S, TimeUnit.SECONDS) && p.exitValue() == 0, String.join(" ", command) + ": " + out);
+        Command.Result r = Command.of(command).mergeStderr().timeout(java.time.Duration.ofSeconds(TIMEOUT_S)).run();
+        assertEquals(0, r.exitCode(), String.join(" ", command) + ": " + r.stdout());
     }
 
     @Test

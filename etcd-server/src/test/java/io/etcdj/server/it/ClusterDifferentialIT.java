@@ -124,15 +124,10 @@ class ClusterDifferentialIT {
     /** /metrics once it has a line starting with {@code prefix} (etcd's first probe comes after 4 s). */
     private static String metricsWith(EtcdProcess m, String prefix) throws Exception {
         java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
-        while (true) {
-            String body = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://" + m.endpoint() + "/metrics"))
-                    .build(), java.net.http.HttpResponse.BodyHandlers.ofString()).body();
-            if (body.lines().anyMatch(l -> l.startsWith(prefix)) || System.nanoTime() > deadline) {
-                return body;
-            }
-            Thread.sleep(250);
-        }
+        return Eventually.poll(java.time.Duration.ofSeconds(20), java.time.Duration.ofMillis(250),
+                () -> http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://" + m.endpoint() + "/metrics"))
+                        .build(), java.net.http.HttpResponse.BodyHandlers.ofString()).body(),
+                body -> body.lines().anyMatch(l -> l.startsWith(prefix)));
     }
 
     private static String typeLine(String body, String family) {

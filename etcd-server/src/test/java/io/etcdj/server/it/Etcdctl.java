@@ -1,13 +1,14 @@
 package io.etcdj.server.it;
 
+import io.etcdj.harness.Command;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -55,24 +56,19 @@ public final class Etcdctl {
 
     /** Runs with {@code input} on stdin (the interactive txn form reads it). */
     public Result runWithInput(String input, String... args) {
-        Process p = start(args);
+        List<String> cmd = new ArrayList<>(List.of(BINARY.toString(), "--endpoints=" + endpoint));
+        cmd.addAll(List.of(args));
+        Command c = Command.of(cmd).dir(workingDir).withoutEnv("ETCDCTL").env("ETCDCTL_API", "3")
+                .timeout(Duration.ofSeconds(TIMEOUT_SECONDS));
+        if (input != null) {
+            c.stdin(input);
+        }
         try {
-            CompletableFuture<String> out = readAll(p.getInputStream());
-            CompletableFuture<String> err = readAll(p.getErrorStream());
-            try (OutputStream stdin = p.getOutputStream()) {
-                if (input != null) {
-                    stdin.write(input.getBytes(StandardCharsets.UTF_8));
-                }
-            }
-            if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                p.destroyForcibly().waitFor();
-                throw new AssertionError("etcdctl " + String.join(" ", args) + " did not finish in " + TIMEOUT_SECONDS + "s");
-            }
-            return new Result(p.exitValue(), out.join(), err.join());
+            Command.Result r = c.run();
+            return new Result(r.exitCode(), r.stdout(), r.stderr());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
-            p.destroyForcibly();
             Thread.currentThread().interrupt();
             throw new AssertionError("interrupted", e);
         }

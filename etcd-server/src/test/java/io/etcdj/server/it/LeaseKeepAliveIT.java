@@ -7,6 +7,7 @@ import io.etcdj.api.etcdserverpb.LeaseGrantRequest;
 import io.etcdj.api.etcdserverpb.LeaseKeepAliveRequest;
 import io.etcdj.api.etcdserverpb.LeaseKeepAliveResponse;
 import io.etcdj.api.etcdserverpb.StatusRequest;
+import io.etcdj.harness.Command;
 import io.etcdj.harness.EtcdMember;
 import io.etcdj.harness.EtcdProcess;
 import io.etcdj.harness.ProcessCluster;
@@ -70,10 +71,10 @@ class LeaseKeepAliveIT {
         // etcdctl prints lease IDs with %016x: a small member prefix shows as leading zeros
         assertEquals("lease " + String.format("%016x", id) + " keepalived with TTL(60)\n",
                 new Etcdctl(m.endpoint()).run("lease", "keep-alive", "--once", hex).ok().stdout(), m.describe());
-        Process curl = new ProcessBuilder("curl", "-sS", "--max-time", "10", "-X", "POST", "http://" + m.endpoint()
-                + "/v3/lease/keepalive", "-d", "{\"ID\":\"" + id + "\"}").redirectErrorStream(true).start();
-        String out = new String(curl.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        assertEquals(0, curl.waitFor(), "curl on " + m.describe() + ": " + out);
+        Command.Result curl = Command.of("curl", "-sS", "--max-time", "10", "-X", "POST", "http://" + m.endpoint()
+                + "/v3/lease/keepalive", "-d", "{\"ID\":\"" + id + "\"}").mergeStderr().run();
+        String out = curl.stdout();
+        assertEquals(0, curl.exitCode(), "curl on " + m.describe() + ": " + out);
         assertTrue(out.matches("\\{\"result\":\\{\"header\":\\{.*\\},\"ID\":\"" + id + "\",\"TTL\":\"60\"\\}\\}\\s*"),
                 "gateway answer on " + m.describe() + ": " + out);
     }

@@ -6,9 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.protobuf.ByteString;
 import io.etcdj.api.etcdserverpb.PutRequest;
 import io.etcdj.api.etcdserverpb.StatusRequest;
+import io.etcdj.harness.Command;
 import io.etcdj.harness.EtcdProcess;
+import io.etcdj.harness.Eventually;
 import io.etcdj.harness.ProcessCluster;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -60,18 +63,14 @@ class PeerLinksIT {
                 ep.kv().put(PutRequest.newBuilder().setKey(ByteString.copyFromUtf8("links/last")).setValue(ByteString.copyFromUtf8("v")).build());
             }
             Etcdctl ctl = new Etcdctl(follower.endpoint());
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            String got = "";
-            while (System.nanoTime() < deadline && !got.equals("v\n")) {
-                got = ctl.run("get", "links/last", "--print-value-only", "--consistency=s").stdout();
-                Thread.sleep(200);
-            }
+            String got = Eventually.poll(Duration.ofSeconds(30), Duration.ofMillis(200),
+                    () -> ctl.run("get", "links/last", "--print-value-only", "--consistency=s").stdout(), "v\n"::equals);
             assertEquals("v\n", got, "the follower caught up: " + follower.logTail());
         }
     }
 
     private static void signal(String sig, long pid) throws Exception {
-        Process p = new ProcessBuilder("kill", "-" + sig, Long.toString(pid)).inheritIO().start();
-        assertEquals(0, p.waitFor());
+        Command.Result r = Command.of("kill", "-" + sig, Long.toString(pid)).mergeStderr().run();
+        assertEquals(0, r.exitCode(), r.stdout());
     }
 }

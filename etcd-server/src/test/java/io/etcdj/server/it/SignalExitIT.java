@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.etcdj.harness.EtcdProcess;
+import io.etcdj.harness.Eventually;
 import io.etcdj.harness.FreePorts;
 import io.etcdj.harness.LoggedProcess;
 import io.etcdj.harness.TempDirs;
@@ -14,6 +15,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -100,22 +102,26 @@ class SignalExitIT {
     }
 
     private static void awaitLogLine(Path log, String line, long child) throws InterruptedException, IOException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!Files.readString(log, StandardCharsets.UTF_8).contains(line)) {
-            if (System.nanoTime() > deadline || ProcessHandle.of(child).map(h -> !h.isAlive()).orElse(true)) {
-                throw new AssertionError("no \"" + line + "\" in:\n" + LoggedProcess.tail(log, 20));
+        Eventually.until("\"" + line + "\" in " + log, Duration.ofSeconds(60), Duration.ofMillis(100), () -> {
+            if (Files.readString(log, StandardCharsets.UTF_8).contains(line)) {
+                return true;
             }
-            Thread.sleep(100);
-        }
+            if (ProcessHandle.of(child).map(h -> !h.isAlive()).orElse(true)) {
+                throw new Eventually.GiveUp("the process exited:\n" + LoggedProcess.tail(log, 20));
+            }
+            return false;
+        });
     }
 
     private static void awaitListening(int port, long child, Path home) throws InterruptedException, IOException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!LoggedProcess.accepts(port)) {
-            if (System.nanoTime() > deadline || ProcessHandle.of(child).map(h -> !h.isAlive()).orElse(true)) {
-                throw new AssertionError("not listening on " + port + ":\n" + LoggedProcess.tail(home.resolve("log"), 20));
+        Eventually.until("listening on " + port, Duration.ofSeconds(60), Duration.ofMillis(100), () -> {
+            if (LoggedProcess.accepts(port)) {
+                return true;
             }
-            Thread.sleep(100);
-        }
+            if (ProcessHandle.of(child).map(h -> !h.isAlive()).orElse(true)) {
+                throw new Eventually.GiveUp("the process exited:\n" + LoggedProcess.tail(home.resolve("log"), 20));
+            }
+            return false;
+        });
     }
 }

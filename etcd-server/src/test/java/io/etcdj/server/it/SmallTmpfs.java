@@ -1,14 +1,13 @@
 package io.etcdj.server.it;
 
+import io.etcdj.harness.Command;
+import io.etcdj.harness.Prerequisites;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * A tmpfs of a few megabytes mounted on a fresh temp directory, so a member's files can meet a
@@ -25,7 +24,7 @@ final class SmallTmpfs implements AutoCloseable {
     }
 
     static SmallTmpfs mount(int megabytes) throws IOException, InterruptedException {
-        Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "mounting a tmpfs needs root");
+        Prerequisites.optional("root".equals(System.getProperty("user.name")), "root, to mount a tmpfs");
         Path dir = Files.createTempDirectory("etcd-disk-full-");
         int rc = run("mount", "-t", "tmpfs", "-o", "size=" + megabytes + "m", "tmpfs", dir.toString());
         if (rc != 0) {
@@ -71,15 +70,10 @@ final class SmallTmpfs implements AutoCloseable {
     }
 
     private static int run(String... command) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(List.of(command)).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            return -1;
+        Command.Result r = Command.of(command).mergeStderr().run();
+        if (r.exitCode() != 0) {
+            System.err.println(String.join(" ", command) + ": " + r.stdout());
         }
-        if (p.exitValue() != 0) {
-            System.err.println(String.join(" ", command) + ": " + out);
-        }
-        return p.exitValue();
+        return r.exitCode();
     }
 }

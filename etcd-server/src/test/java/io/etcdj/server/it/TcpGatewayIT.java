@@ -3,17 +3,16 @@ package io.etcdj.server.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.Command;
 import io.etcdj.harness.EtcdProcess;
 import io.etcdj.harness.Eventually;
 import io.etcdj.harness.ProcessCluster;
 import io.etcdj.harness.ServerCommand;
 import io.etcdj.harness.TempDirs;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -104,17 +103,8 @@ class TcpGatewayIT {
     static String run(List<String> cmd) throws IOException, InterruptedException {
         java.nio.file.Path dir = TempDirs.create("etcd-cli-it-");
         try {
-            ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile())
-                    .redirectOutput(dir.resolve("out").toFile()).redirectError(dir.resolve("err").toFile());
-            pb.environment().keySet().removeIf(k -> k.startsWith("ETCD"));
-            Process p = pb.start();
-            if (!p.waitFor(30, TimeUnit.SECONDS)) {
-                p.destroyForcibly().waitFor();
-                throw new AssertionError(cmd + " did not exit");
-            }
-            return "exit " + p.exitValue() + "\nstdout:\n"
-                    + java.nio.file.Files.readString(dir.resolve("out"), StandardCharsets.UTF_8)
-                    + "\nstderr:\n" + java.nio.file.Files.readString(dir.resolve("err"), StandardCharsets.UTF_8);
+            Command.Result r = Command.of(cmd).dir(dir).withoutEnv("ETCD").timeout(java.time.Duration.ofSeconds(30)).run();
+            return "exit " + r.exitCode() + "\nstdout:\n" + r.stdout() + "\nstderr:\n" + r.stderr();
         } finally {
             TempDirs.delete(dir);
         }

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.etcdj.api.etcdserverpb.DeleteRangeRequest;
 import io.etcdj.api.etcdserverpb.RangeRequest;
+import io.etcdj.harness.Eventually;
 import io.etcdj.server.apply.StoreFixture;
 import io.etcdj.server.backend.Bucket;
 import io.etcdj.server.backend.Bytes;
@@ -18,6 +19,7 @@ import io.etcdj.server.backend.ReadTx;
 import io.etcdj.server.error.EtcdError;
 import io.etcdj.server.error.EtcdException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -159,10 +161,8 @@ class BatchedCompactionTest {
             };
             f.store.startBackgroundCompaction(10, 0);
             assertNull(f.compact(200).error());
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (batches.get() < 3 && System.nanoTime() < deadline) {
-                Thread.sleep(5);
-            }
+            Eventually.until("three compaction batches", Duration.ofSeconds(20), Duration.ofMillis(5),
+                    () -> batches.get() >= 3);
             f.store.close();
             assertEquals(200, meta(f, MetaKeys.SCHEDULED_COMPACT_REV));
             assertEquals(0, meta(f, MetaKeys.FINISHED_COMPACT_REV), "the crash came before the compaction finished");

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.etcdj.certs.TlsFiles;
+import io.etcdj.harness.Prerequisites;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -99,7 +100,7 @@ class ClientTlsIT {
 
     @Test
     void realEtcdctlNeedsTheClientCertificate() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(TlsClients.installed(TlsClients.ETCDCTL), "etcdctl not installed");
+        Prerequisites.requireExecutable(TlsClients.ETCDCTL, "etcd-client");
         TlsClients.Result put = TlsClients.etcdctl(member.endpoint(), pki.ca(), client, "put", "ctl-key", "ctl-value");
         assertEquals(0, put.exitCode(), put.output());
         TlsClients.Result get = TlsClients.etcdctl(member.endpoint(), pki.ca(), client, "get", "ctl-key", "--print-value-only");
@@ -110,7 +111,7 @@ class ClientTlsIT {
 
     @Test
     void realCurlNeedsTheClientCertificate() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(TlsClients.installed(TlsClients.CURL), "curl not installed");
+        Prerequisites.requireExecutable(TlsClients.CURL, "curl");
         TlsClients.Result ok = TlsClients.run(List.of(TlsClients.CURL.toString(), "-sS", "--cacert", pki.ca().toString(),
                 "--cert", client.certFile().toString(), "--key", client.keyFile().toString(), member.https("/health")));
         assertEquals(0, ok.exitCode(), ok.output());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.etcdj.certs.TlsFiles;
+import io.etcdj.harness.Prerequisites;
 import io.etcdj.peerpb.MembersRequest;
 import io.etcdj.peerpb.MembersResponse;
 import io.etcdj.peerpb.PeerGrpc;
@@ -96,15 +97,14 @@ class PeerTlsClusterIT {
             assertEquals(3, askMembers(members.get(2), elsewhere, pki.ca()).getMembersCount(),
                     "--peer-skip-client-san-verification accepts it");
 
-            if (TlsClients.installed(TlsClients.ETCDCTL)) {
-                TlsClients.Result status = TlsClients.etcdctl(members.get(1).endpoint(), pki.ca(), client,
-                        "--endpoints", members.stream().map(m -> "https://" + m.endpoint()).collect(Collectors.joining(",")),
-                        "endpoint", "status");
-                assertEquals(0, status.exitCode(), status.output());
-                // etcdctl lists the first endpoint twice (the helper's --endpoints and this one): count distinct rows
-                assertEquals(1, status.output().lines().filter(l -> l.contains(", true, false,")).distinct().count(),
-                        "exactly one leader:\n" + status.output());
-            }
+            Prerequisites.requireExecutable(TlsClients.ETCDCTL, "etcd-client");
+            TlsClients.Result status = TlsClients.etcdctl(members.get(1).endpoint(), pki.ca(), client,
+                    "--endpoints", members.stream().map(m -> "https://" + m.endpoint()).collect(Collectors.joining(",")),
+                    "endpoint", "status");
+            assertEquals(0, status.exitCode(), status.output());
+            // etcdctl lists the first endpoint twice (the helper's --endpoints and this one): count distinct rows
+            assertEquals(1, status.output().lines().filter(l -> l.contains(", true, false,")).distinct().count(),
+                    "exactly one leader:\n" + status.output());
         } finally {
             members.forEach(TlsMember::close);
         }

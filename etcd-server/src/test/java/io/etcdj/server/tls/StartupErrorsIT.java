@@ -5,12 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.etcdj.certs.TlsFiles;
+import io.etcdj.harness.Command;
 import java.io.File;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,14 +43,8 @@ class StartupErrorsIT {
                 "--listen-peer-urls", "https://127.0.0.1:2", "--initial-advertise-peer-urls", "https://127.0.0.1:2",
                 "--initial-cluster", name + "=https://127.0.0.1:2"));
         cmd.addAll(List.of(tlsFlags));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        try {
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "etcd did not exit");
-            return new Outcome(p.exitValue(), out);
-        } finally {
-            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        }
+        Command.Result r = Command.of(cmd).mergeStderr().run();
+        return new Outcome(r.exitCode(), r.stdout());
     }
 
     private static String[] peerFlags(TlsFiles peer) {

@@ -5,6 +5,7 @@ import io.etcdj.api.etcdserverpb.KVGrpc;
 import io.etcdj.api.etcdserverpb.PutRequest;
 import io.etcdj.api.etcdserverpb.RangeRequest;
 import io.etcdj.certs.TlsFiles;
+import io.etcdj.harness.Command;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.NettyChannelBuilder;
@@ -14,8 +15,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
@@ -94,18 +93,8 @@ final class TlsClients {
 
     /** Runs a command (etcdctl, curl) with a time limit; output is stdout and stderr together. */
     static Result run(List<String> command) throws IOException, InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
-        pb.environment().put("ETCDCTL_API", "3");
-        Process p = pb.start();
-        try {
-            byte[] out = p.getInputStream().readAllBytes();
-            if (!p.waitFor(60, TimeUnit.SECONDS)) {
-                throw new IllegalStateException("timed out: " + command);
-            }
-            return new Result(p.exitValue(), new String(out, StandardCharsets.UTF_8));
-        } finally {
-            p.destroyForcibly();
-        }
+        Command.Result r = Command.of(command).env("ETCDCTL_API", "3").mergeStderr().run();
+        return new Result(r.exitCode(), r.stdout());
     }
 
     /** etcdctl against {@code endpoint} with TLS flags: {@code --cacert ca} and the client's files if given. */
@@ -117,9 +106,5 @@ final class TlsClients {
         }
         cmd.addAll(List.of(args));
         return run(cmd);
-    }
-
-    static boolean installed(Path tool) {
-        return Files.isExecutable(tool);
     }
 }

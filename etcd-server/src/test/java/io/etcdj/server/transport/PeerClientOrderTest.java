@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.etcdj.api.etcdserverpb.HashKVResponse;
 import io.etcdj.api.etcdserverpb.LeaseTimeToLiveRequest;
 import io.etcdj.api.etcdserverpb.LeaseTimeToLiveResponse;
+import io.etcdj.harness.Eventually;
 import io.etcdj.peerpb.LearnerReadyResponse;
 import io.etcdj.peerpb.LeaseRenewResponse;
 import io.etcdj.peerpb.MembersResponse;
@@ -80,15 +81,11 @@ class PeerClientOrderTest {
                     Thread.sleep(2);
                 }
             }
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (System.nanoTime() < deadline) {
+            Eventually.poll(Duration.ofSeconds(30), Duration.ofMillis(20), () -> {
                 synchronized (received) {
-                    if (received.size() >= total) {
-                        break;
-                    }
+                    return received.size();
                 }
-                Thread.sleep(20);
-            }
+            }, n -> n >= total);
         } finally {
             client.close();
             server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);

@@ -6,12 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.etcdj.api.etcdserverpb.DeleteRangeRequest;
 import io.etcdj.api.mvccpb.Event;
+import io.etcdj.harness.Eventually;
 import io.etcdj.server.apply.StoreFixture;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -76,11 +76,8 @@ class WatchHubTest {
     }
 
     private static void await(java.util.function.BooleanSupplier cond) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (!cond.getAsBoolean() && System.nanoTime() < deadline) {
-            Thread.sleep(5);
-        }
-        assertTrue(cond.getAsBoolean(), "condition not reached within 5s");
+        Eventually.until("the watch's events", java.time.Duration.ofSeconds(5), java.time.Duration.ofMillis(5),
+                cond::getAsBoolean);
     }
 
     /**

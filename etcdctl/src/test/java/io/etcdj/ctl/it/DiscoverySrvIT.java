@@ -1,8 +1,8 @@
 package io.etcdj.ctl.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.etcdj.harness.Prerequisites;
 import io.etcdj.harness.TempDirs;
 import io.etcdj.server.it.TestDnsServer;
 import java.io.ByteArrayOutputStream;
@@ -29,7 +29,7 @@ class DiscoverySrvIT {
 
     @Test
     void bothFindTheEndpointsInTheSameRecords() throws Exception {
-        assumeTrue(canUseOwnResolvConf(), "needs root: a private mount namespace and port 53 on a loopback address");
+        Prerequisites.optional(canUseOwnResolvConf(), "root: a private mount namespace and port 53 on a loopback address");
         InetAddress address = InetAddress.getByName("127." + ThreadLocalRandom.current().nextInt(100, 200) + "."
                 + ThreadLocalRandom.current().nextInt(0, 256) + "." + ThreadLocalRandom.current().nextInt(1, 255));
         Path dir = TempDirs.create("etcdctl-srv-it-");

@@ -2,9 +2,9 @@ package io.etcdj.ctl.it;
 
 import io.etcdj.harness.EtcdProcess;
 import io.etcdj.harness.Eventually;
+import io.etcdj.harness.Prerequisites;
 import io.etcdj.harness.ServerCommand;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,10 +33,8 @@ final class RealEtcd implements AutoCloseable {
     }
 
     static void requireInstalled() {
-        if (!Files.isExecutable(ETCD) || !Files.isExecutable(ETCDCTL)) {
-            throw new IllegalStateException("differential tests need the real etcd and etcdctl at " + ETCD + " and "
-                    + ETCDCTL + " (Debian packages etcd-server and etcd-client)");
-        }
+        Prerequisites.requireExecutable(ETCD, "etcd-server");
+        Prerequisites.requireExecutable(ETCDCTL, "etcd-client");
     }
 
     static RealEtcd start(String name) throws IOException, InterruptedException {

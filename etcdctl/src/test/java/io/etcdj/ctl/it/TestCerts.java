@@ -1,5 +1,7 @@
 package io.etcdj.ctl.it;
 
+import io.etcdj.harness.Command;
+import io.etcdj.harness.Prerequisites;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,9 +15,7 @@ import java.util.List;
 record TestCerts(Path dir, Path caCert, Path serverCert, Path serverKey, Path clientCert, Path clientKey) {
 
     static TestCerts create(Path dir) throws IOException, InterruptedException {
-        if (!Files.isExecutable(Path.of("/usr/bin/openssl"))) {
-            throw new IllegalStateException("TLS tests need /usr/bin/openssl (Debian package openssl)");
-        }
+        Prerequisites.requireExecutable(Path.of("/usr/bin/openssl"), "openssl");
         TestCerts c = new TestCerts(dir, dir.resolve("ca.pem"), dir.resolve("server.pem"), dir.resolve("server-key.pem"),
                 dir.resolve("client.pem"), dir.resolve("client-key.pem"));
         Path caKey = dir.resolve("ca-key.pem");
@@ -43,10 +43,9 @@ record TestCerts(Path dir, Path caCert, Path serverCert, Path serverKey, Path cl
     private static void openssl(Path dir, String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of("/usr/bin/openssl"));
         cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        if (p.waitFor() != 0) {
-            throw new IOException("openssl " + String.join(" ", args) + " failed: " + out);
+        Command.Result r = Command.of(cmd).dir(dir).mergeStderr().run();
+        if (r.exitCode() != 0) {
+            throw new IOException("openssl " + String.join(" ", args) + " failed: " + r.stdout());
         }
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.etcdj.harness.Eventually;
+import io.etcdj.harness.Prerequisites;
 import io.etcdj.harness.StrayProcesses;
 import io.etcdj.harness.TempDirs;
 import java.io.File;
@@ -24,7 +25,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -47,9 +47,7 @@ class WarmServerLifeIT {
     @BeforeEach
     void copyTheBuild() throws IOException {
         // The copy's launcher builds its client on first use, as on a fresh checkout.
-        boolean cc = Stream.of(System.getenv().getOrDefault("PATH", "").split(":"))
-                .anyMatch(d -> Files.isExecutable(Path.of(d.isEmpty() ? "." : d, "cc")));
-        Assumptions.assumeTrue(cc, "the warm path's client needs a C compiler (cc)");
+        Prerequisites.requireCommand("cc", "gcc"); // the warm path's client is built on first use
         temp = TempDirs.create("etcdctl-warm-life-");
         copy = temp.resolve("checkout");
         warmDir = temp.resolve("warm");
