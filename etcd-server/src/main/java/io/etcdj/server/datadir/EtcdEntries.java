@@ -115,7 +115,7 @@ final class EtcdEntries {
                     if (field == 1 && wire == 0) {
                         in.readUInt64();
                     } else if (field == HEADER && wire == 2) {
-                        header = header(in.readByteArray());
+                        header = parseHeader(in.readByteArray());
                     } else if (wire == 2 && (field <= 11 || field >= 1000)) {
                         request = field;
                         requests++;
@@ -200,7 +200,7 @@ final class EtcdEntries {
     }
 
     /** etcd's RequestHeader: ID = 1, username = 2, auth_revision = 3. */
-    private static RequestHeader header(byte[] b) throws IOException {
+    private static RequestHeader parseHeader(byte[] b) throws IOException {
         RequestHeader.Builder h = RequestHeader.newBuilder();
         CodedInputStream in = CodedInputStream.newInstance(b);
         for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
