@@ -87,21 +87,28 @@ public final class EtcdDataDirMigration {
      * --wal-dir (null for the default place).
      */
     public static Optional<Report> migrateIfEtcd(Path dataDir, Path walDir, Lock lock) throws DataDirException {
-        EtcdDataDirMigration m = new EtcdDataDirMigration(dataDir);
-        m.finishInterrupted();
-        if (!isEtcdDataDir(dataDir)) {
+        boolean begun = Files.exists(dataDir.resolve(BUILDING)) || Files.exists(dataDir.resolve(BUILT));
+        if (!begun && !isEtcdDataDir(dataDir)) {
             return Optional.empty();
         }
-        if (walDir != null) {
-            throw new DataDirException("data-dir " + dataDir + " holds a real etcd's member; starting on it with "
-                    + "--wal-dir is not supported: move etcd's WAL directory to " + DataDirLayout.of(dataDir).walPath()
-                    + " and start without --wal-dir");
-        }
-        if (Files.exists(dataDir.resolve(ETCD_FILES))) {
-            throw new DataDirException("data-dir " + dataDir + " holds a real etcd's member and " + ETCD_FILES
-                    + " (the etcd files of an earlier migration): move " + ETCD_FILES + " elsewhere and start again");
-        }
-        try (AutoCloseable held = lock.take()) {
+        // the member dir's lock, so that a second process cannot take another's build for a crash's
+        // leftover; between the two renames there is no member dir to lock, only a finished build
+        boolean lockable = Files.isDirectory(dataDir.resolve("member"));
+        try (AutoCloseable held = lockable ? lock.take() : null) {
+            EtcdDataDirMigration m = new EtcdDataDirMigration(dataDir);
+            m.finishInterrupted();
+            if (!isEtcdDataDir(dataDir)) {
+                return Optional.empty();
+            }
+            if (walDir != null) {
+                throw new DataDirException("data-dir " + dataDir + " holds a real etcd's member; starting on it with "
+                        + "--wal-dir is not supported: move etcd's WAL directory to " + DataDirLayout.of(dataDir).walPath()
+                        + " and start without --wal-dir");
+            }
+            if (Files.exists(dataDir.resolve(ETCD_FILES))) {
+                throw new DataDirException("data-dir " + dataDir + " holds a real etcd's member and " + ETCD_FILES
+                        + " (the etcd files of an earlier migration): move " + ETCD_FILES + " elsewhere and start again");
+            }
             return Optional.of(m.migrate());
         } catch (DataDirException e) {
             throw e;
