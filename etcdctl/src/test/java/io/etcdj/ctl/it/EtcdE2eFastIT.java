@@ -53,12 +53,12 @@ class EtcdE2eFastIT {
 
     @Test
     void ourEtcdWithTheRealEtcdctl() throws Exception {
-        run(binDir(OurMembers.ROOT.resolve("bin/etcd"), RealEtcd.ETCDCTL), OUR_ETCD);
+        run("our etcd with the real etcdctl", binDir(OurMembers.ROOT.resolve("bin/etcd"), RealEtcd.ETCDCTL), OUR_ETCD);
     }
 
     @Test
     void theRealEtcdWithOurEtcdctl() throws Exception {
-        run(binDir(RealEtcd.ETCD, OurMembers.ROOT.resolve("bin/etcdctl")), OUR_ETCDCTL);
+        run("the real etcd with our etcdctl", binDir(RealEtcd.ETCD, OurMembers.ROOT.resolve("bin/etcdctl")), OUR_ETCDCTL);
     }
 
     /** The suite takes etcd and etcdctl from one directory (-bin-dir). */
@@ -70,7 +70,7 @@ class EtcdE2eFastIT {
         return d;
     }
 
-    private static void run(Path binDir, List<String> tests) throws Exception {
+    private static void run(String which, Path binDir, List<String> tests) throws Exception {
         RealEtcd.requireInstalled();
         Path each = SUITE.resolve("bin").resolve("e2e-each");
         if (!Files.isExecutable(each)) {
@@ -92,7 +92,8 @@ class EtcdE2eFastIT {
             }
             List<String> lines = Files.readAllLines(out, StandardCharsets.UTF_8);
             List<String> failed = lines.stream().filter(l -> l.startsWith("FAIL ")).toList();
-            assertTrue(failed.isEmpty(), failed.size() + " of etcd's e2e tests failed:\n" + String.join("\n", failed));
+            assertTrue(failed.isEmpty(), failed.size() + " of " + tests.size() + " of etcd's e2e tests failed, " + which + ":\n"
+                    + String.join("\n", failed));
             List<String> passed = lines.stream().filter(l -> l.startsWith("PASS ")).map(l -> l.split(" ")[1]).sorted().toList();
             assertEquals(tests.stream().sorted().toList(), passed, "every selected test ran and passed:\n" + String.join("\n", lines));
         } finally {
