@@ -13,7 +13,9 @@
 # suite at a time on a machine. Needs root (apt-get: golang-go, golang-etcd-server-dev, and etcd's
 # Debian source package for the certificates and the sample config) and a few minutes.
 # Example, our server with the real etcdctl (docs/compatibility.md has more):
-#   d=$(mktemp -d); ln -s "$PWD/bin/etcd" "$d/etcd"; ln -s /usr/bin/etcdctl "$d/etcdctl"
+#   d=$(mktemp -d)   # scripts that exec them: our bin/ scripts find their helpers beside themselves
+#   printf '#!/bin/sh\nexec %s "$@"\n' "$PWD/bin/etcd" > "$d/etcd"
+#   printf '#!/bin/sh\nexec %s "$@"\n' /usr/bin/etcdctl > "$d/etcdctl"; chmod +x "$d"/*
 #   ~/.cache/etcd-e2e/bin/e2e-each "$d" '^TestCtlV3Put$'
 set -euo pipefail
 E2E=${E2E:-$HOME/.cache/etcd-e2e}
