@@ -15,6 +15,8 @@ import io.etcdj.server.backend.WriteTx;
 import io.etcdj.server.clock.Clock;
 import io.etcdj.server.config.ConfigException;
 import io.etcdj.server.config.ServerConfig;
+import io.etcdj.server.datadir.DataDirException;
+import io.etcdj.server.datadir.EtcdDataDirMigration;
 import io.etcdj.server.fileutil.Fsync;
 import io.etcdj.server.lease.Lessor;
 import io.etcdj.server.log.Log;
@@ -70,14 +72,34 @@ final class Storage {
      */
     static Opened open(ServerConfig cfg, Clock clock, Random random, Metrics metrics, LogSink logs)
             throws ConfigException, IOException {
+        new Storage(logs).migrateEtcdDataDir(cfg);
         DataDirLock lock = DataDirLock.acquire(cfg.dataDir());
         try {
+            for (Path p : LeftoverTempFiles.remove(cfg.dataDir(), cfg.snapDir())) {
+                logs.logger("etcdserver/storage").info("removed a leftover temporary file", "path", p.toString());
+            }
             Opened o = new Storage(logs).openLocked(cfg, clock, random, metrics);
             return new Opened(o.stateMachines(), o.node(), o.storage(), o.wal(), o.snapshotter(), o.memberId(),
                     o.snapshotIndex(), o.fresh(), lock);
         } catch (ConfigException | IOException | RuntimeException e) {
             lock.close();
             throw e;
+        }
+    }
+
+    /** A real etcd's data dir (bbolt backend, etcd's WAL) becomes ours before anything opens it. */
+    private void migrateEtcdDataDir(ServerConfig cfg) throws IOException {
+        long start = System.nanoTime();
+        try {
+            EtcdDataDirMigration.migrateIfEtcd(cfg.dataDir(), cfg.walDir(), () -> DataDirLock.acquire(cfg.dataDir()))
+                    .ifPresent(r -> log.info("migrated a real etcd's data dir to this server's format",
+                            "data-dir", cfg.dataDir().toString(), "local-member-id", MemberIds.hex(r.memberId()),
+                            "cluster-id", MemberIds.hex(r.clusterId()), "consistent-index", r.consistentIndex(),
+                            "term", r.term(), "members", r.members(), "log-entries-carried", r.entriesCarried(),
+                            "etcd-files-kept-in", r.etcdFiles().toString(),
+                            "took", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + "ms"));
+        } catch (DataDirException e) {
+            throw new IOException(e.getMessage(), e);
         }
     }
 
