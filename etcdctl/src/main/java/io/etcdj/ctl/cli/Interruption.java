@@ -82,6 +82,31 @@ public final class Interruption {
     }
 
     /**
+     * Runs {@code cleanUp} when the warm server stops this invocation for its caller's signal or
+     * because the caller is gone, without taking the signal (the call still ends by it): a watch
+     * cancels its stream at once, as a killed etcdctl's closed connection cancels it, instead of when
+     * the server gives up waiting for the command. A process of its own needs nothing: the signal
+     * ends it and its connections with it.
+     */
+    public static AutoCloseable whenStopped(Runnable cleanUp) {
+        Stop perCall = current();
+        if (perCall == null) {
+            return () -> { };
+        }
+        Thread waiter = new Thread(() -> {
+            try {
+                perCall.fired.await();
+                cleanUp.run();
+            } catch (InterruptedException done) {
+                // the command ended first
+            }
+        }, "interruption");
+        waiter.setDaemon(true);
+        waiter.start();
+        return waiter::interrupt;
+    }
+
+    /**
      * Runs {@code call} (gRPC calls that may wait: a lock, a campaign) so that a stop cancels it,
      * as etcdctl cancels its context on SIGINT: the call then fails with "context canceled" (etcdctl
      * prints {@code Error: context canceled} and exits 1).

@@ -10,10 +10,12 @@ import io.etcdj.cli.ExitCodes;
 import io.etcdj.cli.PflagErrors;
 import io.etcdj.client.EtcdClientException;
 import io.etcdj.ctl.cli.CtlCommand;
+import io.etcdj.ctl.cli.Interruption;
 import io.etcdj.ctl.printer.GoQuote;
 import io.etcdj.ctl.printer.KeyRanges;
 import io.etcdj.ctl.printer.Printer;
 import io.grpc.Status;
+import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -243,12 +245,19 @@ public final class WatchCommand extends CtlCommand {
         input.setDaemon(true);
         printer.start();
         input.start();
-        try {
+        try (AutoCloseable stop = Interruption.whenStopped(() -> {
+            cancel(stream, queue);
+            ended.complete(new CliException(ExitCodes.INTERRUPTED, "watch stopped"));
+        })) {
             throw ended.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException e) {
             throw new IllegalStateException(e.getCause());
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception closing) {
+            throw new IllegalStateException(closing);
         } finally {
             printer.interrupt();
             input.interrupt();
@@ -298,6 +307,14 @@ public final class WatchCommand extends CtlCommand {
         }
     }
 
+    /** Cancels the stream (the member sees it end as Canceled) and ends the printing loop. */
+    private static void cancel(StreamObserver<WatchRequest> stream, BlockingQueue<Object> queue) {
+        if (stream instanceof ClientCallStreamObserver<WatchRequest> call) {
+            call.cancel("etcdctl stopped", null);
+        }
+        queue.add(END);
+    }
+
     private StreamObserver<WatchRequest> open(BlockingQueue<Object> queue) {
         return ctx.client().watchAsync().watch(new StreamObserver<>() {
             @Override
@@ -321,8 +338,12 @@ public final class WatchCommand extends CtlCommand {
         BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
         StreamObserver<WatchRequest> stream = open(queue);
         stream.onNext(WatchRequest.newBuilder().setCreateRequest(create).build());
-        try {
+        try (AutoCloseable stop = Interruption.whenStopped(() -> cancel(stream, queue))) {
             pump(queue, 1, id -> exec, id -> { });
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception closing) {
+            throw new IllegalStateException(closing);
         } finally {
             stream.onCompleted();
         }
