@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
+import org.bouncycastle.asn1.ASN1ObjectIdentifier;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x500.X500NameBuilder;
 import org.bouncycastle.asn1.x500.style.BCStyle;
@@ -111,7 +112,7 @@ final class CertificateSigner {
         return name.build();
     }
 
-    private static void add(X500NameBuilder name, org.bouncycastle.asn1.ASN1ObjectIdentifier type, String value) {
+    private static void add(X500NameBuilder name, ASN1ObjectIdentifier type, String value) {
         if (!SubjectName.blank(value)) {
             name.addRDN(type, value);
         }

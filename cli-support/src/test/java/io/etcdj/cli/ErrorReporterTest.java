@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 /** What a user sees for each kind of failure: one "Error:" line and etcd's exit code. */
@@ -38,7 +39,7 @@ class ErrorReporterTest {
 
     @Test
     void unsupportedOutputFormats() {
-        CliException e = org.junit.jupiter.api.Assertions.assertThrows(CliException.class, () -> OutputFormat.parse("xml"));
+        CliException e = Assertions.assertThrows(CliException.class, () -> OutputFormat.parse("xml"));
         assertEquals(4, ErrorReporter.report(e, err));
         assertEquals(4, ErrorReporter.report(CliException.unsupportedFormat("protobuf"), err));
         assertEquals("Error: unsupported output format\nError: protobuf not supported as output format\n", printed());

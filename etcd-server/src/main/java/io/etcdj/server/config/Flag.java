@@ -16,6 +16,9 @@ public record Flag(String group, String name, String defaultValue, String usage,
     /** The value syntax, as Go's flag types parse it. */
     public enum Kind { STRING, BOOL, INT, UINT, FLOAT, DURATION }
 
+    /** Every flag the server accepts, in the order --help lists them. */
+    public static final List<Flag> ALL = Catalog.build();
+
     /** A flag with an effect, as earlier code declared them. */
     public Flag(String group, String name, String defaultValue, String usage, boolean bool) {
         this(group, name, defaultValue, usage, bool ? Kind.BOOL : Kind.STRING, null, null);
@@ -24,9 +27,6 @@ public record Flag(String group, String name, String defaultValue, String usage,
     public boolean bool() {
         return kind == Kind.BOOL;
     }
-
-    /** Every flag the server accepts, in the order --help lists them. */
-    public static final List<Flag> ALL = Catalog.build();
 
     public static Flag find(String name) {
         for (Flag f : ALL) {

@@ -1,5 +1,6 @@
 package io.etcdj.server.config;
 
+import io.etcdj.server.log.Rotation;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -27,7 +28,7 @@ public record MemberOptions(
         ClientHttpOptions clientHttp,
         boolean enablePprof,
         long bootstrapDefragThresholdMegabytes,
-        io.etcdj.server.log.Rotation logRotation,
+        Rotation logRotation,
         BackendBatch backendBatch,
         StoreTuning storeTuning,
         MemberTuning tuning,

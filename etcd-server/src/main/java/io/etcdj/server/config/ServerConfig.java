@@ -1,5 +1,6 @@
 package io.etcdj.server.config;
 
+import io.etcdj.server.log.Log;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -52,6 +53,12 @@ public record ServerConfig(
     /** etcd's hard cap on the quota. */
     public static final long MAX_QUOTA = 8L << 30;
 
+    /**
+     * The client side's allowed-cn, which only the config file sets (client-transport-security's
+     * allowed-cn; etcd has no flag for it): the CNs a client certificate may carry.
+     */
+    static final String CLIENT_ALLOWED_CN = "client-transport-security.allowed-cn";
+
     public Path memberDir() {
         return dataDir.resolve("member");
     }
@@ -88,12 +95,6 @@ public record ServerConfig(
     }
 
     /** Builds the config from parsed flag values (missing ones take etcd's defaults). */
-    /**
-     * The client side's allowed-cn, which only the config file sets (client-transport-security's
-     * allowed-cn; etcd has no flag for it): the CNs a client certificate may carry.
-     */
-    static final String CLIENT_ALLOWED_CN = "client-transport-security.allowed-cn";
-
     public static ServerConfig from(Map<String, String> v) throws ConfigException {
         Map<String, String> all = new LinkedHashMap<>();
         for (Flag f : Flag.ALL) {
@@ -134,7 +135,7 @@ public record ServerConfig(
         }
         List<String> outputs = List.of(all.get("log-outputs").split(","));
         String level = all.get("log-level");
-        if (!io.etcdj.server.log.Log.validLevel(level)) {
+        if (!Log.validLevel(level)) {
             throw new ConfigException("unknown log-level: \"" + level + "\"");
         }
         return new ServerConfig(

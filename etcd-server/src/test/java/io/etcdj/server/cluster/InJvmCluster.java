@@ -3,6 +3,7 @@ package io.etcdj.server.cluster;
 import io.etcdj.api.etcdserverpb.StatusResponse;
 import io.etcdj.server.config.ServerConfig;
 import io.etcdj.server.etcdserver.EtcdServer;
+import io.etcdj.server.etcdserver.MemberContext;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,7 +53,7 @@ final class InJvmCluster implements AutoCloseable {
         private int starts;
         volatile EtcdServer server;
         /** The node's own registry and failpoints (kept across its restarts, so a test can read them after one). */
-        final io.etcdj.server.etcdserver.MemberContext context = io.etcdj.server.etcdserver.MemberContext.fresh();
+        final MemberContext context = MemberContext.fresh();
         volatile boolean fatal;
 
         Node(String name, int index, ServerConfig config) {

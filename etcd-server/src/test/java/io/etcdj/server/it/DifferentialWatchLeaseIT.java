@@ -25,10 +25,13 @@ import io.etcdj.api.etcdserverpb.WatchResponse;
 import io.etcdj.harness.EtcdClusterExtension;
 import io.etcdj.harness.EtcdProcess;
 import io.etcdj.harness.Eventually;
+import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -108,7 +111,7 @@ class DifferentialWatchLeaseIT {
             for (WatchRequest r : requests) {
                 w.send(r);
             }
-            List<WatchResponse> got = new java.util.ArrayList<>(w.take(responses, WAIT_MS));
+            List<WatchResponse> got = new ArrayList<>(w.take(responses, WAIT_MS));
             if (events > 0) {
                 got.addAll(w.takeEvents(events, WAIT_MS));
             }
@@ -154,7 +157,7 @@ class DifferentialWatchLeaseIT {
         diff.sameList("watch_id 7, then automatic twice", s -> {
             try (WatchSession w = new WatchSession(s.grpc())) {
                 w.send(create(WatchCreateRequest.newBuilder().setKey(k("nothing")).setWatchId(7)));
-                List<WatchResponse> got = new java.util.ArrayList<>(w.take(1, WAIT_MS));
+                List<WatchResponse> got = new ArrayList<>(w.take(1, WAIT_MS));
                 w.send(create(WatchCreateRequest.newBuilder().setKey(k("nothing"))));
                 got.addAll(w.take(1, WAIT_MS));
                 w.send(create(WatchCreateRequest.newBuilder().setKey(k("nothing"))));
@@ -169,7 +172,7 @@ class DifferentialWatchLeaseIT {
         diff.sameList("watch_id 7 twice on one stream", s -> {
             try (WatchSession w = new WatchSession(s.grpc())) {
                 w.send(create(WatchCreateRequest.newBuilder().setKey(k("nothing")).setWatchId(7)));
-                List<WatchResponse> got = new java.util.ArrayList<>(w.take(1, WAIT_MS));
+                List<WatchResponse> got = new ArrayList<>(w.take(1, WAIT_MS));
                 w.send(create(WatchCreateRequest.newBuilder().setKey(k("nothing")).setWatchId(7)));
                 got.addAll(w.take(1, WAIT_MS));
                 return got;
@@ -183,7 +186,7 @@ class DifferentialWatchLeaseIT {
         diff.sameList("create, progress, cancel unknown then known", s -> {
             try (WatchSession w = new WatchSession(s.grpc())) {
                 w.send(create(WatchCreateRequest.newBuilder().setKey(k("x")).setWatchId(3)));
-                List<WatchResponse> got = new java.util.ArrayList<>(w.take(1, WAIT_MS));
+                List<WatchResponse> got = new ArrayList<>(w.take(1, WAIT_MS));
                 w.send(WatchRequest.newBuilder().setProgressRequest(WatchProgressRequest.getDefaultInstance()).build());
                 got.addAll(w.take(1, WAIT_MS));
                 w.send(WatchRequest.newBuilder().setCancelRequest(WatchCancelRequest.newBuilder().setWatchId(99)).build());
@@ -200,7 +203,7 @@ class DifferentialWatchLeaseIT {
         diff.sameList("events after the watch was created", s -> {
             try (WatchSession w = new WatchSession(s.grpc())) {
                 w.send(create(WatchCreateRequest.newBuilder().setKey(k("live")).setPrevKv(true)));
-                List<WatchResponse> got = new java.util.ArrayList<>(w.take(1, WAIT_MS));
+                List<WatchResponse> got = new ArrayList<>(w.take(1, WAIT_MS));
                 for (String v : new String[] {"1", "2"}) {
                     s.grpc().kv().put(PutRequest.newBuilder().setKey(k("live")).setValue(ByteString.copyFromUtf8(v)).build());
                     got.addAll(w.takeEvents(1, WAIT_MS));
@@ -278,8 +281,8 @@ class DifferentialWatchLeaseIT {
         requests.onNext(LeaseKeepAliveRequest.newBuilder().setID(id).build());
         try {
             return first.get(WAIT_MS, TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw e.getCause() instanceof io.grpc.StatusRuntimeException sre ? sre : e;
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof StatusRuntimeException sre ? sre : e;
         } finally {
             requests.onCompleted();
         }
