@@ -72,12 +72,14 @@ final class CertificateSigner {
                 for (KeyUsage usage : request.keyUsages()) {
                     bits |= usage.bouncyCastleBit();
                 }
+                // qualified: BouncyCastle's KeyUsage extension; KeyUsage here is our enum
                 builder.addExtension(Extension.keyUsage, true, new org.bouncycastle.asn1.x509.KeyUsage(bits));
             }
             if (!request.extendedKeyUsages().isEmpty()) {
                 KeyPurposeId[] purposes = request.extendedKeyUsages().stream()
                         .sorted().map(ExtendedKeyUsage::purpose).toArray(KeyPurposeId[]::new);
                 builder.addExtension(Extension.extendedKeyUsage, false,
+                        // qualified: BouncyCastle's extension; ExtendedKeyUsage here is our enum
                         new org.bouncycastle.asn1.x509.ExtendedKeyUsage(purposes));
             }
             if (request.hasAlternativeNames()) {

@@ -204,6 +204,7 @@ public final class PemFiles {
         X9ECParameters parameters = ECNamedCurveTable.getByOID(curve);
         BigInteger secret = key.getS();
         byte[] publicPoint = parameters.getG().multiply(secret).normalize().getEncoded(false);
+        // qualified: SEC 1's structure; ECPrivateKey here is the JDK's interface
         return new org.bouncycastle.asn1.sec.ECPrivateKey(parameters.getN().bitLength(), secret,
                 new DERBitString(publicPoint), curve).getEncoded();
     }

@@ -69,6 +69,7 @@ class PemFilesTest {
         IssuedCertificate issued = CA.issue(CertificateRequest.client("c"));
         String pem = issued.privateKeyPem(KeyFormat.TRADITIONAL);
         byte[] der = Base64.getMimeDecoder().decode(pem.replaceAll("-----[A-Z ]+-----", ""));
+        // qualified: SEC 1's structure; ECPrivateKey here is the JDK's interface
         org.bouncycastle.asn1.sec.ECPrivateKey sec1 = org.bouncycastle.asn1.sec.ECPrivateKey.getInstance(der);
         // Go's x509.ParseECPrivateKey needs the curve inside the structure.
         assertEquals("1.2.840.10045.3.1.7", sec1.getParametersObject().toString());
