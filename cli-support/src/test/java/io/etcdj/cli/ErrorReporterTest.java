@@ -20,7 +20,8 @@ class ErrorReporterTest {
 
     @Test
     void cliExceptionKeepsItsExitCode() {
-        assertEquals(128, ErrorReporter.report(CliException.badArgs("put command needs 1 argument and input from stdin or 2 arguments"), err));
+        assertEquals(128, ErrorReporter.report(
+                CliException.badArgs("put command needs 1 argument and input from stdin or 2 arguments"), err));
         assertEquals("Error: put command needs 1 argument and input from stdin or 2 arguments\n", printed());
     }
 
