@@ -18,7 +18,8 @@ final class LifecycleCommands {
     private LifecycleCommands() {}
 
     @Command(name = "stop", mixinStandardHelpOptions = true,
-            description = "Stop members with SIGTERM (SIGKILL after 10s); their data is kept. With no NAME, stop the whole cluster and the launcher.")
+            description = "Stop members with SIGTERM (SIGKILL after 10s); their data is kept. With no NAME, stop the whole cluster and the "
+                    + "launcher.")
     static final class Stop implements Callable<Integer> {
         @ParentCommand LauncherCommand root;
         @Mixin ClusterOptions cluster;

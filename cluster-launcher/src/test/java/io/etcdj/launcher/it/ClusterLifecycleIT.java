@@ -105,7 +105,8 @@ class ClusterLifecycleIT {
         assertTrue(h.run("status", "-f", "cluster.yml").expectOk().out().lines()
                 .anyMatch(l -> l.startsWith("| m3") && l.contains("paused")));
         try (Kv m3 = new Kv(url("m3")); Kv m1 = new Kv(url("m1"))) {
-            Eventually.get("a put through m1 while m3 is paused", Duration.ofSeconds(30), () -> { m1.put("while-paused", "1"); return true; });
+            Eventually.get("a put through m1 while m3 is paused", Duration.ofSeconds(30),
+                    () -> { m1.put("while-paused", "1"); return true; });
             boolean answered;
             try {
                 m3.get("while-paused", 1);
