@@ -131,7 +131,8 @@ final class ConfigFile {
             }
             String setting = keys.get(e.getKey());
             if (setting == null) {
-                warnings.add("config file key \"" + qualified + "\" has no effect: etcd checks client certificate SANs on peer listeners only");
+                warnings.add("config file key \"" + qualified + "\" has no effect: etcd checks client certificate SANs on peer listeners "
+                        + "only");
                 continue;
             }
             Flag f = Flag.find(setting);

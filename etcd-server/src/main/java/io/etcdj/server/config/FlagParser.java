@@ -190,7 +190,8 @@ public final class FlagParser {
         StringBuilder sb = new StringBuilder("Usage:\n\n  etcd [flags]\n    Start an etcd server.\n\n")
                 .append("  etcd --version\n    Show the version of etcd.\n\n")
                 .append("  etcd -h | --help\n    Show the help information about etcd.\n\n")
-                .append("  etcd --config-file\n    Path to the server configuration file. Note that if a configuration file is provided, other command line flags and environment variables will be ignored.\n\n");
+                .append("  etcd --config-file\n    Path to the server configuration file. Note that if a configuration file is provided, "
+                        + "other command line flags and environment variables will be ignored.\n\n");
         String group = null;
         for (Flag f : Flag.ALL) {
             if (!f.group().equals(group)) {

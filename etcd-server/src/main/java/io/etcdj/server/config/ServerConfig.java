@@ -108,14 +108,16 @@ public record ServerConfig(
         long heartbeat = positiveLong(all, "heartbeat-interval");
         long election = positiveLong(all, "election-timeout");
         if (5 * heartbeat > election) {
-            throw new ConfigException("--election-timeout[" + election + "ms] should be at least as 5 times as --heartbeat-interval[" + heartbeat + "ms]");
+            throw new ConfigException("--election-timeout[" + election + "ms] should be at least as 5 times as --heartbeat-interval["
+                    + heartbeat + "ms]");
         }
         if (election > 50000) {
             throw new ConfigException("--election-timeout[" + election + "ms] is too long, and should be set less than 50000ms");
         }
         String state = all.get("initial-cluster-state");
         if (!state.equals("new") && !state.equals("existing")) {
-            throw new ConfigException("invalid value \"" + state + "\" for flag -initial-cluster-state: invalid value \"" + state + "\"", 2, true);
+            throw new ConfigException("invalid value \"" + state + "\" for flag -initial-cluster-state: invalid value \"" + state + "\"", 2,
+                    true);
         }
         long quota = longValue(all, "quota-backend-bytes");
         if (quota < 0) {
@@ -230,7 +232,8 @@ public record ServerConfig(
         // Persisting is on by default only with checkpoints: turning checkpoints off turns it off too.
         boolean persist = resolver.gateGiven("LeaseCheckpointPersist") ? resolver.gate("LeaseCheckpointPersist") : checkpoint;
         if (checkpoint && !persist) {
-            resolver.warnings().add("Detected that checkpointing is enabled without persistence. Consider enabling feature gate LeaseCheckpointPersist");
+            resolver.warnings().add("Detected that checkpointing is enabled without persistence. Consider enabling feature gate "
+                    + "LeaseCheckpointPersist");
         }
         return StoreTuning.of(checkpoint, persist, StoreTuning.checkpointIntervalOverride(),
                 longValue(all, "compaction-batch-limit"),
@@ -323,7 +326,8 @@ public record ServerConfig(
                     + ": URL scheme must be http, https, unix, or unixs: " + s, 2, true);
         }
         if (u.getHost() == null || u.getPort() < 0) {
-            throw new ConfigException("invalid value \"" + s + "\" for flag -" + flag + ": URL address does not have the form \"host:port\": " + s, 2, true);
+            throw new ConfigException("invalid value \"" + s + "\" for flag -" + flag + ": URL address does not have the form "
+                    + "\"host:port\": " + s, 2, true);
         }
         return u;
     }

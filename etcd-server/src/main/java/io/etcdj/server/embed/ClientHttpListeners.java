@@ -66,7 +66,8 @@ final class ClientHttpListeners implements AutoCloseable {
             } catch (Exception e) {
                 throw BindFailure.of(where.isUnix(), where.display(), e);
             }
-            log.info(secure ? "serving HTTP client traffic securely" : "serving HTTP client traffic insecurely; this is strongly discouraged!",
+            log.info(secure ? "serving HTTP client traffic securely"
+                    : "serving HTTP client traffic insecurely; this is strongly discouraged!",
                     "address", where.display());
         }
     }

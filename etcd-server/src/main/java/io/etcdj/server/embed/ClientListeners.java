@@ -156,7 +156,8 @@ final class ClientListeners implements AutoCloseable {
         UnaryOperator<ServerServiceDefinition> withCaller = s -> ServerInterceptors.intercept(s, callers);
         services = new ClientServices(grpcMetrics::register)
                 .add(KVGrpc.SERVICE_NAME, () -> withCaller.apply(new KvService(server.kv()).bindService()))
-                .add(WatchGrpc.SERVICE_NAME, () -> withCaller.apply(new WatchService(server.watches(), server.auth(), server.metrics()).bindService()))
+                .add(WatchGrpc.SERVICE_NAME, () -> withCaller.apply(new WatchService(server.watches(), server.auth(),
+                        server.metrics()).bindService()))
                 .add(LeaseGrpc.SERVICE_NAME, () -> withCaller.apply(new LeaseService(server.leases()).bindService()))
                 .add(ClusterGrpc.SERVICE_NAME, () -> withCaller.apply(new ClusterService(server.cluster(), server.auth()).bindService()))
                 .add(MaintenanceGrpc.SERVICE_NAME, () -> withCaller.apply(
@@ -198,7 +199,8 @@ final class ClientListeners implements AutoCloseable {
                     .channelType(loops(where).serverChannelType(where))
                     .bossEventLoopGroup(loops(where).boss())
                     .workerEventLoopGroup(loops(where).workers())
-                    .protocolNegotiator(new ProtocolSniffer(() -> httpOnClientPort, HTTP_BODY_FACTOR * maxMessage, secure ? tls : null, logs)
+                    .protocolNegotiator(new ProtocolSniffer(() -> httpOnClientPort, HTTP_BODY_FACTOR * maxMessage, secure ? tls : null,
+                            logs)
                             .withAccessControl(access).trackingConnections(connections))
                     .maxInboundMessageSize(maxMessage)
                     .directExecutor()

@@ -44,7 +44,8 @@ final class MetricsListeners implements AutoCloseable {
         for (URI url : urls) {
             boolean secure = TlsSides.isHttps(url);
             if (secure && tls == null) {
-                throw new IOException("--listen-metrics-urls " + url + " needs the client TLS settings (--cert-file, --key-file or --auto-tls)");
+                throw new IOException("--listen-metrics-urls " + url + " needs the client TLS settings (--cert-file, --key-file or "
+                        + "--auto-tls)");
             }
             ServerBootstrap b = new ServerBootstrap().group(loops).channel(NioServerSocketChannel.class)
                     .option(ChannelOption.SO_REUSEADDR, true)

@@ -66,7 +66,8 @@ public final class RequestStats implements ServerInterceptor {
                         log(Instant.now().minusNanos(took), took, call, exchanged[0], exchanged[1]);
                     }
                 } catch (RuntimeException e) {
-                    log.warn("request stats", e, "time spent", GoDuration.format(System.nanoTime() - start), "format-error", String.valueOf(e));
+                    log.warn("request stats", e, "time spent", GoDuration.format(System.nanoTime() - start), "format-error",
+                            String.valueOf(e));
                 } finally {
                     super.close(status, trailers);
                 }

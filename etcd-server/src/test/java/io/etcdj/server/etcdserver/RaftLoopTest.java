@@ -77,7 +77,8 @@ class RaftLoopTest {
             public void committed(List<Entry> entries, long term) {
                 long last = entries.get(entries.size() - 1).getIndex();
                 if (last > storage.lastIndex()) {
-                    violations.add("entries up to " + last + " handed to apply before they were durable (last " + storage.lastIndex() + ")");
+                    violations.add("entries up to " + last + " handed to apply before they were durable (last " + storage.lastIndex()
+                            + ")");
                 }
                 committed.add(entries);
             }

@@ -78,7 +78,8 @@ class DifferentialWatchLeaseIT {
     }
 
     private static void put(String key, String value) {
-        diff.sameOk("put " + key, s -> s.grpc().kv().put(PutRequest.newBuilder().setKey(k(key)).setValue(ByteString.copyFromUtf8(value)).build()));
+        diff.sameOk("put " + key,
+                s -> s.grpc().kv().put(PutRequest.newBuilder().setKey(k(key)).setValue(ByteString.copyFromUtf8(value)).build()));
     }
 
     private static void delete(String key) {
@@ -104,7 +105,10 @@ class DifferentialWatchLeaseIT {
         return WatchCreateRequest.newBuilder().setKey(k("")).setRangeEnd(prefixEnd(k(""))).setStartRevision(Differential.rev(s, delta));
     }
 
-    /** Opens a stream on the side, sends the requests, and returns the responses carrying {@code events} events after {@code responses} others. */
+    /**
+     * Opens a stream on the side, sends the requests, and returns the responses carrying {@code events} events after {@code responses}
+     * others.
+     */
     private static List<WatchResponse> watch(Differential.Side s, int responses, int events, WatchRequest... requests)
             throws InterruptedException {
         try (WatchSession w = new WatchSession(s.grpc())) {
@@ -229,7 +233,8 @@ class DifferentialWatchLeaseIT {
     void leaseGrantTimeToLiveAndRevoke() {
         long id = 0x2000_0001L;
         diff.sameOk("grant with chosen ID", s -> s.grpc().lease().leaseGrant(LeaseGrantRequest.newBuilder().setID(id).setTTL(600).build()));
-        diff.sameError("grant the same ID again", s -> s.grpc().lease().leaseGrant(LeaseGrantRequest.newBuilder().setID(id).setTTL(600).build()));
+        diff.sameError("grant the same ID again",
+                s -> s.grpc().lease().leaseGrant(LeaseGrantRequest.newBuilder().setID(id).setTTL(600).build()));
         diff.sameOk("attach a", s -> s.grpc().kv().put(PutRequest.newBuilder().setKey(k("a")).setLease(id).build()));
         diff.sameOk("attach b", s -> s.grpc().kv().put(PutRequest.newBuilder().setKey(k("b")).setLease(id).build()));
         diff.sameOk("time to live with keys", s -> timeToLive(s, id, true));
@@ -240,7 +245,8 @@ class DifferentialWatchLeaseIT {
             return all.toBuilder().clearLeases().addAllLeases(mine).build();
         });
         diff.sameOk("revoke", s -> s.grpc().lease().leaseRevoke(LeaseRevokeRequest.newBuilder().setID(id).build()));
-        diff.sameOk("keys went with the lease", s -> s.grpc().kv().range(RangeRequest.newBuilder().setKey(k("")).setRangeEnd(prefixEnd(k(""))).build()));
+        diff.sameOk("keys went with the lease",
+                s -> s.grpc().kv().range(RangeRequest.newBuilder().setKey(k("")).setRangeEnd(prefixEnd(k(""))).build()));
         diff.sameOk("time to live after revoke", s -> timeToLive(s, id, true));
         diff.sameError("revoke again", s -> s.grpc().lease().leaseRevoke(LeaseRevokeRequest.newBuilder().setID(id).build()));
     }
@@ -248,13 +254,17 @@ class DifferentialWatchLeaseIT {
     @Test
     void leaseGrantEdgeCases() {
         diff.sameOk("generated ID", s -> s.grpc().lease().leaseGrant(LeaseGrantRequest.newBuilder().setTTL(600).build()));
-        diff.sameOk("TTL below the minimum", s -> s.grpc().lease().leaseGrant(LeaseGrantRequest.newBuilder().setID(0x2000_0011L).setTTL(1).build()));
+        diff.sameOk("TTL below the minimum",
+                s -> s.grpc().lease().leaseGrant(LeaseGrantRequest.newBuilder().setID(0x2000_0011L).setTTL(1).build()));
         diff.sameOk("TTL 0", s -> s.grpc().lease().leaseGrant(LeaseGrantRequest.newBuilder().setID(0x2000_0012L).setTTL(0).build()));
-        diff.sameOk("negative TTL", s -> s.grpc().lease().leaseGrant(LeaseGrantRequest.newBuilder().setID(0x2000_0013L).setTTL(-5).build()));
+        diff.sameOk("negative TTL",
+                s -> s.grpc().lease().leaseGrant(LeaseGrantRequest.newBuilder().setID(0x2000_0013L).setTTL(-5).build()));
         diff.sameError("TTL too large", s -> s.grpc().lease().leaseGrant(LeaseGrantRequest.newBuilder().setTTL(9_000_000_001L).build()));
-        diff.sameOk("largest TTL", s -> s.grpc().lease().leaseGrant(LeaseGrantRequest.newBuilder().setID(0x2000_0014L).setTTL(9_000_000_000L).build()));
+        diff.sameOk("largest TTL",
+                s -> s.grpc().lease().leaseGrant(LeaseGrantRequest.newBuilder().setID(0x2000_0014L).setTTL(9_000_000_000L).build()));
         diff.sameError("revoke unknown", s -> s.grpc().lease().leaseRevoke(LeaseRevokeRequest.newBuilder().setID(0x2000_0fffL).build()));
-        diff.sameOk("time to live of unknown", s -> s.grpc().lease().leaseTimeToLive(LeaseTimeToLiveRequest.newBuilder().setID(0x2000_0fffL).setKeys(true).build()));
+        diff.sameOk("time to live of unknown",
+                s -> s.grpc().lease().leaseTimeToLive(LeaseTimeToLiveRequest.newBuilder().setID(0x2000_0fffL).setKeys(true).build()));
         for (long id : new long[] {0x2000_0011L, 0x2000_0012L, 0x2000_0013L, 0x2000_0014L}) {
             diff.sameOk("revoke " + id, s -> s.grpc().lease().leaseRevoke(LeaseRevokeRequest.newBuilder().setID(id).build()));
         }

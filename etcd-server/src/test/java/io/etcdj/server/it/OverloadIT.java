@@ -141,8 +141,8 @@ class OverloadIT {
     }
 
     /**
-     * "ours": the packaged server with a 2 GB heap (the Raft log alone may reach 1 GB at 64 KiB values); "bin": bin/etcd as a user runs it; "etcd": etcd
-     * 3.4. With {@code overload.dataRoot} (a slow disk's mount) the data dir is made there.
+     * "ours": the packaged server with a 2 GB heap (the Raft log alone may reach 1 GB at 64 KiB values); "bin": bin/etcd as a user runs it;
+     * "etcd": etcd 3.4. With {@code overload.dataRoot} (a slow disk's mount) the data dir is made there.
      */
     private EtcdProcess member(String server) {
         String root = System.getProperty("overload.dataRoot");
