@@ -35,7 +35,6 @@ public final class Member implements AutoCloseable {
         this.clients = new ClientListeners(context.logs());
     }
 
-    /** Opens the data dir, starts Raft and the listeners; returns once clients can connect. */
     /**
      * Starts the member of the {@code etcd} command: a registry of its own, the failpoints of
      * the environment (read once, at start; docs/testing.md), its lines to {@code logs}.
@@ -50,6 +49,7 @@ public final class Member implements AutoCloseable {
         return start(config, context, onFatal);
     }
 
+    /** Opens the data dir, starts Raft and the listeners; returns once clients can connect. */
     public static Member start(ServerConfig config, MemberContext context, Runnable onFatal) throws ConfigException, IOException {
         Member m = new Member(config, context);
         Log log = m.log;

@@ -40,9 +40,9 @@ final class InJvmCluster implements AutoCloseable {
     static final long HEARTBEAT_MS = 100;
     static final long ELECTION_MS = 1000;
     static final int ELECTION_TICKS = (int) (ELECTION_MS / HEARTBEAT_MS);
-    /** The member's request timeout (5 s plus two election timeouts) in ticks, and some. */
     /** How long {@link #tickAndWaitUntil} gives threads outside the clock after each tick. */
     static final long GRACE_MILLIS = 50;
+    /** The member's request timeout (5 s plus two election timeouts) in ticks, and some. */
     static final int REQUEST_TICKS = (int) ((5000 + 2 * ELECTION_MS) / HEARTBEAT_MS) + 2 * ELECTION_TICKS;
 
     /** One member: its flags, its data dir, and the server while it runs. */
