@@ -5,6 +5,7 @@ import java.security.KeyPair;
 import java.security.PublicKey;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.Objects;
 
 /**
@@ -58,7 +59,7 @@ public final class CertificateAuthority {
         if (certificate.getBasicConstraints() < 0) {
             throw new TlsMaterialException(certificateFile, "not a CA certificate (basic constraints CA:FALSE)");
         }
-        java.time.Instant now = java.time.Instant.now();
+        Instant now = Instant.now();
         if (!now.isBefore(certificate.getNotAfter().toInstant()) || now.isBefore(certificate.getNotBefore().toInstant())) {
             throw new TlsMaterialException(certificateFile, ChainValidator.expired(certificate, now));
         }

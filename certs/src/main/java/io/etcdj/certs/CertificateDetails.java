@@ -13,6 +13,12 @@ import java.util.Collection;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import org.bouncycastle.asn1.ASN1Encodable;
+import org.bouncycastle.asn1.ASN1String;
+import org.bouncycastle.asn1.x500.RDN;
+import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x500.style.BCStyle;
+import org.bouncycastle.asn1.x500.style.IETFUtils;
 import org.bouncycastle.util.IPAddress;
 
 /**
@@ -114,15 +120,15 @@ public record CertificateDetails(
 
     /** The subject's (first) common name, or "" when there is none; with --client-cert-auth, the etcd user. */
     static String commonNameOf(X509Certificate certificate) {
-        org.bouncycastle.asn1.x500.RDN[] names = org.bouncycastle.asn1.x500.X500Name
+        RDN[] names = X500Name
                 .getInstance(certificate.getSubjectX500Principal().getEncoded())
-                .getRDNs(org.bouncycastle.asn1.x500.style.BCStyle.CN);
+                .getRDNs(BCStyle.CN);
         if (names.length == 0) {
             return "";
         }
-        org.bouncycastle.asn1.ASN1Encodable value = names[0].getFirst().getValue();
-        return value instanceof org.bouncycastle.asn1.ASN1String text ? text.getString()
-                : org.bouncycastle.asn1.x500.style.IETFUtils.valueToString(value);
+        ASN1Encodable value = names[0].getFirst().getValue();
+        return value instanceof ASN1String text ? text.getString()
+                : IETFUtils.valueToString(value);
     }
 
     public boolean isExpiredAt(Instant at) {

@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
+import org.bouncycastle.asn1.ASN1ObjectIdentifier;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x500.X500NameBuilder;
 import org.bouncycastle.asn1.x500.style.BCStyle;
@@ -71,12 +72,14 @@ final class CertificateSigner {
                 for (KeyUsage usage : request.keyUsages()) {
                     bits |= usage.bouncyCastleBit();
                 }
+                // qualified: BouncyCastle's KeyUsage extension; KeyUsage here is our enum
                 builder.addExtension(Extension.keyUsage, true, new org.bouncycastle.asn1.x509.KeyUsage(bits));
             }
             if (!request.extendedKeyUsages().isEmpty()) {
                 KeyPurposeId[] purposes = request.extendedKeyUsages().stream()
                         .sorted().map(ExtendedKeyUsage::purpose).toArray(KeyPurposeId[]::new);
                 builder.addExtension(Extension.extendedKeyUsage, false,
+                        // qualified: BouncyCastle's extension; ExtendedKeyUsage here is our enum
                         new org.bouncycastle.asn1.x509.ExtendedKeyUsage(purposes));
             }
             if (request.hasAlternativeNames()) {
@@ -111,7 +114,7 @@ final class CertificateSigner {
         return name.build();
     }
 
-    private static void add(X500NameBuilder name, org.bouncycastle.asn1.ASN1ObjectIdentifier type, String value) {
+    private static void add(X500NameBuilder name, ASN1ObjectIdentifier type, String value) {
         if (!SubjectName.blank(value)) {
             name.addRDN(type, value);
         }

@@ -7,6 +7,7 @@ import java.security.cert.CertPathValidator;
 import java.security.cert.CertPathValidatorException;
 import java.security.cert.CertificateFactory;
 import java.security.cert.PKIXParameters;
+import java.security.cert.PKIXReason;
 import java.security.cert.TrustAnchor;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
@@ -88,7 +89,7 @@ public final class ChainValidator {
         }
         if (reason == CertPathValidatorException.BasicReason.INVALID_SIGNATURE
                 || reason == CertPathValidatorException.BasicReason.UNSPECIFIED
-                || reason == java.security.cert.PKIXReason.NO_TRUST_ANCHOR) {
+                || reason == PKIXReason.NO_TRUST_ANCHOR) {
             return "x509: certificate signed by unknown authority";
         }
         return "x509: " + PemFiles.reason(e);

@@ -4,9 +4,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -47,7 +49,7 @@ public final class ClusterCertificates {
         if (members.isEmpty()) {
             throw new IllegalArgumentException("at least one member is required");
         }
-        java.util.Set<String> seen = new java.util.HashSet<>();
+        Set<String> seen = new HashSet<>();
         for (Member member : members) {
             if (member.name().equals("ca") || member.name().equals("client")) {
                 // Their files would overwrite ca.pem or client.pem.

@@ -11,6 +11,7 @@ import java.security.interfaces.ECPrivateKey;
 import java.security.interfaces.ECPublicKey;
 import java.security.interfaces.RSAPrivateKey;
 import java.security.interfaces.RSAPublicKey;
+import org.bouncycastle.asn1.ASN1ObjectIdentifier;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.asn1.x9.ECNamedCurveTable;
 import org.bouncycastle.asn1.x9.X9ECParameters;
@@ -47,7 +48,7 @@ public final class KeyMatch {
         try {
             PrivateKeyInfo info = PrivateKeyInfo.getInstance(key.getEncoded());
             X9ECParameters curve = ECNamedCurveTable.getByOID(
-                    org.bouncycastle.asn1.ASN1ObjectIdentifier.getInstance(info.getPrivateKeyAlgorithm().getParameters()));
+                    ASN1ObjectIdentifier.getInstance(info.getPrivateKeyAlgorithm().getParameters()));
             if (curve == null) {
                 return signatureMatches(publicKey, key);
             }

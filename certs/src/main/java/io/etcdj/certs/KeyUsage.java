@@ -1,18 +1,31 @@
 package io.etcdj.certs;
 
+import static org.bouncycastle.asn1.x509.KeyUsage.cRLSign;
+import static org.bouncycastle.asn1.x509.KeyUsage.dataEncipherment;
+import static org.bouncycastle.asn1.x509.KeyUsage.decipherOnly;
+import static org.bouncycastle.asn1.x509.KeyUsage.digitalSignature;
+import static org.bouncycastle.asn1.x509.KeyUsage.encipherOnly;
+import static org.bouncycastle.asn1.x509.KeyUsage.keyAgreement;
+import static org.bouncycastle.asn1.x509.KeyUsage.keyCertSign;
+import static org.bouncycastle.asn1.x509.KeyUsage.keyEncipherment;
+import static org.bouncycastle.asn1.x509.KeyUsage.nonRepudiation;
+
 import java.util.Locale;
 
-/** X.509 key usage bits, with the names cfssl's signing profiles use for them. */
+/**
+ * X.509 key usage bits, with the names cfssl's signing profiles use for them. Each carries
+ * BouncyCastle's bit for it (statically imported: BouncyCastle's class is also called KeyUsage).
+ */
 public enum KeyUsage {
-    DIGITAL_SIGNATURE(org.bouncycastle.asn1.x509.KeyUsage.digitalSignature, 0, "digital signature"),
-    CONTENT_COMMITMENT(org.bouncycastle.asn1.x509.KeyUsage.nonRepudiation, 1, "content commitment"),
-    KEY_ENCIPHERMENT(org.bouncycastle.asn1.x509.KeyUsage.keyEncipherment, 2, "key encipherment"),
-    DATA_ENCIPHERMENT(org.bouncycastle.asn1.x509.KeyUsage.dataEncipherment, 3, "data encipherment"),
-    KEY_AGREEMENT(org.bouncycastle.asn1.x509.KeyUsage.keyAgreement, 4, "key agreement"),
-    KEY_CERT_SIGN(org.bouncycastle.asn1.x509.KeyUsage.keyCertSign, 5, "cert sign"),
-    CRL_SIGN(org.bouncycastle.asn1.x509.KeyUsage.cRLSign, 6, "crl sign"),
-    ENCIPHER_ONLY(org.bouncycastle.asn1.x509.KeyUsage.encipherOnly, 7, "encipher only"),
-    DECIPHER_ONLY(org.bouncycastle.asn1.x509.KeyUsage.decipherOnly, 8, "decipher only");
+    DIGITAL_SIGNATURE(digitalSignature, 0, "digital signature"),
+    CONTENT_COMMITMENT(nonRepudiation, 1, "content commitment"),
+    KEY_ENCIPHERMENT(keyEncipherment, 2, "key encipherment"),
+    DATA_ENCIPHERMENT(dataEncipherment, 3, "data encipherment"),
+    KEY_AGREEMENT(keyAgreement, 4, "key agreement"),
+    KEY_CERT_SIGN(keyCertSign, 5, "cert sign"),
+    CRL_SIGN(cRLSign, 6, "crl sign"),
+    ENCIPHER_ONLY(encipherOnly, 7, "encipher only"),
+    DECIPHER_ONLY(decipherOnly, 8, "decipher only");
 
     private final int bouncyCastleBit;
     private final int jdkIndex;

@@ -1,5 +1,6 @@
 package io.etcdj.certs;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.StringWriter;
@@ -134,7 +135,7 @@ public final class PemFiles {
     private static X509Certificate toJdk(byte[] der, Path file) {
         try {
             return (X509Certificate) CertificateFactory.getInstance("X.509")
-                    .generateCertificate(new java.io.ByteArrayInputStream(der));
+                    .generateCertificate(new ByteArrayInputStream(der));
         } catch (CertificateException e) {
             throw new TlsMaterialException(file, "x509: malformed certificate: " + reason(e));
         }
@@ -203,6 +204,7 @@ public final class PemFiles {
         X9ECParameters parameters = ECNamedCurveTable.getByOID(curve);
         BigInteger secret = key.getS();
         byte[] publicPoint = parameters.getG().multiply(secret).normalize().getEncoded(false);
+        // qualified: SEC 1's structure; ECPrivateKey here is the JDK's interface
         return new org.bouncycastle.asn1.sec.ECPrivateKey(parameters.getN().bitLength(), secret,
                 new DERBitString(publicPoint), curve).getEncoded();
     }

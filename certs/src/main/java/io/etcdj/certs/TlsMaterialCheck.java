@@ -8,7 +8,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -118,7 +120,7 @@ public final class TlsMaterialCheck {
             for (ExtendedKeyUsage needed : purpose.required()) {
                 if (!details.allows(needed)) {
                     throw new TlsMaterialException(certFile, "x509: certificate specifies an incompatible key usage: "
-                            + purpose.name().toLowerCase(java.util.Locale.ROOT) + " use needs \"" + needed.displayName()
+                            + purpose.name().toLowerCase(Locale.ROOT) + " use needs \"" + needed.displayName()
                             + "\", certificate has " + quoted(details.extendedKeyUsages()));
                 }
             }
@@ -131,14 +133,14 @@ public final class TlsMaterialCheck {
     }
 
     /** A warning when the certificate expires within {@link #EXPIRY_WARNING}. */
-    public static java.util.Optional<String> expiryWarning(Path file, X509Certificate certificate, Instant now) {
+    public static Optional<String> expiryWarning(Path file, X509Certificate certificate, Instant now) {
         Instant notAfter = certificate.getNotAfter().toInstant();
         if (now.isBefore(notAfter) && now.plus(EXPIRY_WARNING).isAfter(notAfter)) {
             long days = Duration.between(now, notAfter).toDays();
-            return java.util.Optional.of(file + ": certificate expires in " + days + (days == 1 ? " day" : " days")
+            return Optional.of(file + ": certificate expires in " + days + (days == 1 ? " day" : " days")
                     + " (" + notAfter + ")");
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 
     /** Go's texts for a host the certificate does not name. */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.security.interfaces.ECPublicKey;
 import java.security.interfaces.RSAPublicKey;
@@ -15,6 +16,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class CertificateAuthorityTest {
     private static final CertificateAuthority CA = CertificateAuthority.create("test-ca");
@@ -142,7 +144,7 @@ class CertificateAuthorityTest {
     }
 
     @Test
-    void loadRefusesNonCaAndExpiredCa(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+    void loadRefusesNonCaAndExpiredCa(@TempDir Path dir) {
         IssuedCertificate leaf = CA.issue(CertificateRequest.server("s"));
         leaf.writePem(dir.resolve("s.pem"), dir.resolve("s-key.pem"));
         TlsMaterialException notCa = assertThrows(TlsMaterialException.class,

@@ -5,11 +5,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.KeyFactory;
 import java.security.PrivateKey;
+import java.security.interfaces.ECPrivateKey;
+import java.security.spec.ECPrivateKeySpec;
+import java.util.Base64;
 import java.util.List;
+import org.bouncycastle.jce.provider.BouncyCastleProvider;
+import org.bouncycastle.openssl.jcajce.JcaMiscPEMGenerator;
+import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
+import org.bouncycastle.openssl.jcajce.JcePEMEncryptorBuilder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -50,16 +59,17 @@ class PemFilesTest {
         if (!key.getAlgorithm().equals("EC")) {
             return key;
         }
-        return java.security.KeyFactory.getInstance("EC").generatePrivate(
-                new java.security.spec.ECPrivateKeySpec(((java.security.interfaces.ECPrivateKey) key).getS(),
-                        ((java.security.interfaces.ECPrivateKey) key).getParams()));
+        return KeyFactory.getInstance("EC").generatePrivate(
+                new ECPrivateKeySpec(((ECPrivateKey) key).getS(),
+                        ((ECPrivateKey) key).getParams()));
     }
 
     @Test
     void traditionalEcKeyNamesItsCurve() throws Exception {
         IssuedCertificate issued = CA.issue(CertificateRequest.client("c"));
         String pem = issued.privateKeyPem(KeyFormat.TRADITIONAL);
-        byte[] der = java.util.Base64.getMimeDecoder().decode(pem.replaceAll("-----[A-Z ]+-----", ""));
+        byte[] der = Base64.getMimeDecoder().decode(pem.replaceAll("-----[A-Z ]+-----", ""));
+        // qualified: SEC 1's structure; ECPrivateKey here is the JDK's interface
         org.bouncycastle.asn1.sec.ECPrivateKey sec1 = org.bouncycastle.asn1.sec.ECPrivateKey.getInstance(der);
         // Go's x509.ParseECPrivateKey needs the curve inside the structure.
         assertEquals("1.2.840.10045.3.1.7", sec1.getParametersObject().toString());
@@ -111,11 +121,11 @@ class PemFilesTest {
     @Test
     void encryptedKeysAreRefused() throws Exception {
         Path key = dir.resolve("enc.pem");
-        java.io.StringWriter text = new java.io.StringWriter();
-        try (org.bouncycastle.openssl.jcajce.JcaPEMWriter writer = new org.bouncycastle.openssl.jcajce.JcaPEMWriter(text)) {
-            writer.writeObject(new org.bouncycastle.openssl.jcajce.JcaMiscPEMGenerator(CA.asIssued().keyPair(),
-                    new org.bouncycastle.openssl.jcajce.JcePEMEncryptorBuilder("AES-128-CBC")
-                            .setProvider(new org.bouncycastle.jce.provider.BouncyCastleProvider()).build("secret".toCharArray())));
+        StringWriter text = new StringWriter();
+        try (JcaPEMWriter writer = new JcaPEMWriter(text)) {
+            writer.writeObject(new JcaMiscPEMGenerator(CA.asIssued().keyPair(),
+                    new JcePEMEncryptorBuilder("AES-128-CBC")
+                            .setProvider(new BouncyCastleProvider()).build("secret".toCharArray())));
         }
         Files.writeString(key, text.toString());
         assertTrue(text.toString().contains("ENCRYPTED"));

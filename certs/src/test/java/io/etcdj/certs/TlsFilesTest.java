@@ -8,8 +8,12 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Path;
+import java.security.cert.X509Certificate;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLServerSocket;
 import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.Test;
@@ -23,7 +27,7 @@ class TlsFilesTest {
     @Test
     void mutualTlsHandshakeWorksAndNoClientCertificateFails() throws Exception {
         ClusterTlsLayout layout = ClusterCertificates.forMembers(
-                java.util.List.of(new ClusterCertificates.Member("infra0", java.util.List.of("127.0.0.1")))).writeTo(dir);
+                List.of(new ClusterCertificates.Member("infra0", List.of("127.0.0.1")))).writeTo(dir);
         TlsFiles server = layout.server("infra0");
         TlsFiles client = layout.client();
         TlsFiles anonymous = new TlsFiles(client.certFile(), client.keyFile(), layout.caCertificate());
@@ -36,7 +40,7 @@ class TlsFilesTest {
 
             // Without key managers the client presents no certificate; the server must refuse.
             CompletableFuture<String> refused = CompletableFuture.supplyAsync(() -> serveOnce(listener));
-            javax.net.ssl.SSLContext noCert = javax.net.ssl.SSLContext.getInstance("TLS");
+            SSLContext noCert = SSLContext.getInstance("TLS");
             noCert.init(null, anonymous.trustManagerFactory().getTrustManagers(), null);
             assertThrows(IOException.class, () -> {
                 try (SSLSocket socket = (SSLSocket) noCert.getSocketFactory().createSocket(InetAddress.getLoopbackAddress(),
@@ -52,7 +56,7 @@ class TlsFilesTest {
     private static String exchange(TlsFiles client, int port) throws IOException {
         // Connecting by the IP literal makes the HTTPS identity check look for the 127.0.0.1 SAN.
         try (SSLSocket socket = (SSLSocket) client.sslContext().getSocketFactory().createSocket("127.0.0.1", port)) {
-            javax.net.ssl.SSLParameters parameters = socket.getSSLParameters();
+            SSLParameters parameters = socket.getSSLParameters();
             parameters.setEndpointIdentificationAlgorithm("HTTPS");
             socket.setSSLParameters(parameters);
             new DataOutputStream(socket.getOutputStream()).writeUTF("hello");
@@ -63,7 +67,7 @@ class TlsFilesTest {
     private static String serveOnce(SSLServerSocket listener) {
         try (SSLSocket socket = (SSLSocket) listener.accept()) {
             socket.startHandshake();
-            String peer = ((java.security.cert.X509Certificate) socket.getSession().getPeerCertificates()[0])
+            String peer = ((X509Certificate) socket.getSession().getPeerCertificates()[0])
                     .getSubjectX500Principal().getName().replace("CN=", "");
             new DataInputStream(socket.getInputStream()).readUTF();
             new DataOutputStream(socket.getOutputStream()).writeUTF(peer);

@@ -1,5 +1,7 @@
 package io.etcdj.cli;
 
+import java.util.Locale;
+
 /**
  * One global (cobra: persistent) flag of a tool: its names, value kind, the default as etcdctl's help
  * shows it, and its help text. {@link PersistentFlags} takes such flags out of a command line.
@@ -22,6 +24,6 @@ public record GlobalFlag(String name, String shorthand, Kind kind, String defaul
 
     /** The environment variable etcd's pkg/flags reads for this flag, e.g. {@code ETCDCTL_WRITE_OUT}. */
     public String envName(String prefix) {
-        return prefix + name.toUpperCase(java.util.Locale.ROOT).replace('-', '_');
+        return prefix + name.toUpperCase(Locale.ROOT).replace('-', '_');
     }
 }

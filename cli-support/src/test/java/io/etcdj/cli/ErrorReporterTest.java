@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 /** What a user sees for each kind of failure: one "Error:" line and etcd's exit code. */
@@ -19,7 +20,8 @@ class ErrorReporterTest {
 
     @Test
     void cliExceptionKeepsItsExitCode() {
-        assertEquals(128, ErrorReporter.report(CliException.badArgs("put command needs 1 argument and input from stdin or 2 arguments"), err));
+        assertEquals(128, ErrorReporter.report(
+                CliException.badArgs("put command needs 1 argument and input from stdin or 2 arguments"), err));
         assertEquals("Error: put command needs 1 argument and input from stdin or 2 arguments\n", printed());
     }
 
@@ -38,7 +40,7 @@ class ErrorReporterTest {
 
     @Test
     void unsupportedOutputFormats() {
-        CliException e = org.junit.jupiter.api.Assertions.assertThrows(CliException.class, () -> OutputFormat.parse("xml"));
+        CliException e = Assertions.assertThrows(CliException.class, () -> OutputFormat.parse("xml"));
         assertEquals(4, ErrorReporter.report(e, err));
         assertEquals(4, ErrorReporter.report(CliException.unsupportedFormat("protobuf"), err));
         assertEquals("Error: unsupported output format\nError: protobuf not supported as output format\n", printed());

@@ -1,14 +1,19 @@
 package io.etcdj.server;
 
+import io.etcdj.client.NettyDefaults;
 import io.etcdj.server.config.ConfigException;
 import io.etcdj.server.config.FlagParser;
 import io.etcdj.server.config.ServerConfig;
 import io.etcdj.server.embed.Member;
 import io.etcdj.server.log.Log;
 import io.etcdj.server.osutil.Interrupts;
+import io.etcdj.server.proxy.Subcommands;
 import io.etcdj.server.version.Versions;
 import java.io.IOException;
+import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 /** The etcd command: parses flags as etcd does, runs a member until SIGINT/SIGTERM. */
 public final class Main {
@@ -18,7 +23,7 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        io.etcdj.client.NettyDefaults.apply();
+        NettyDefaults.apply();
         eventLoopsPerCore(System.getProperties(), Runtime.getRuntime().availableProcessors());
         System.exit(run(args));
     }
@@ -30,15 +35,15 @@ public final class Main {
      * resident memory for an idle member on two cores), and wake-ups. {@code io.netty.eventLoopThreads} set
      * by the user wins. Must run before Netty's event loop classes are initialised.
      */
-    static void eventLoopsPerCore(java.util.Properties system, int cores) {
+    static void eventLoopsPerCore(Properties system, int cores) {
         if (system.getProperty("io.netty.eventLoopThreads") == null) {
             system.setProperty("io.netty.eventLoopThreads", Integer.toString(Math.max(1, cores)));
         }
     }
 
     static int run(String[] args) {
-        if (io.etcdj.server.proxy.Subcommands.handles(args)) {
-            return io.etcdj.server.proxy.Subcommands.run(args);
+        if (Subcommands.handles(args)) {
+            return Subcommands.run(args);
         }
         FlagParser.Parsed parsed;
         ServerConfig cfg;
@@ -89,9 +94,9 @@ public final class Main {
                     "variable-value", env.substring(env.indexOf('=') + 1));
         }
         CountDownLatch stop = new CountDownLatch(1);
-        java.util.concurrent.atomic.AtomicBoolean fatal = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicBoolean fatal = new AtomicBoolean();
         // handled from before the start, as etcd: a signal during start-up ends the process by that signal too
-        java.util.concurrent.atomic.AtomicReference<Member> started = new java.util.concurrent.atomic.AtomicReference<>();
+        AtomicReference<Member> started = new AtomicReference<>();
         // SIGINT/SIGTERM: the orderly shutdown, then death by the same signal, as etcd;
         // any other end of the JVM (a fatal error's exit, SIGHUP) still closes the member first
         Interrupts.handle(signal -> LOG.info("received signal; shutting down", "signal", signal), () -> {
@@ -107,7 +112,7 @@ public final class Main {
                 fatal.set(true);
                 stop.countDown();
             });
-        } catch (io.etcdj.server.embed.Member.Fatal e) {
+        } catch (Member.Fatal e) {
             return 1;
         } catch (ConfigException | IOException e) {
             LOG.error("failed to start etcd", "error", e.getMessage());

@@ -153,7 +153,8 @@ public final class MemoryRaftStorage implements RaftStorage {
         } else if (entries.size() == at) {
             entries.addAll(ents);
         } else {
-            throw new IllegalStateException("missing log entry [last: " + lastIndexLocked() + ", append at: " + ents.get(0).getIndex() + "]");
+            throw new IllegalStateException("missing log entry [last: " + lastIndexLocked() + ", append at: " + ents.get(0).getIndex()
+                    + "]");
         }
     }
 

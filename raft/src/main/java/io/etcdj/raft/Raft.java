@@ -12,6 +12,7 @@ import io.etcdj.raftpb.HardState;
 import io.etcdj.raftpb.Message;
 import io.etcdj.raftpb.MessageType;
 import io.etcdj.raftpb.Snapshot;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -51,7 +52,7 @@ final class Raft {
      * which left their proposers waiting until their request timed out. Leader only; cleared on
      * any role change (their proposers then time out, as with any proposal lost to an election).
      */
-    final java.util.ArrayDeque<Message> deferredConfChanges = new java.util.ArrayDeque<>();
+    final ArrayDeque<Message> deferredConfChanges = new ArrayDeque<>();
     /** Conf changes up to here are already reflected in the tracker (bootstrap applies them itself). */
     long confReflectedThrough;
     long uncommittedSize;

@@ -2,7 +2,9 @@ package io.etcdj.raft;
 
 import io.etcdj.raft.tracker.ProgressState;
 import io.etcdj.raftpb.ConfState;
+import java.util.Collections;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * A snapshot of a node's state for monitoring and tests.
@@ -15,7 +17,7 @@ public record Status(long id, long term, long vote, long commit, long applied, l
                      long leadTransferee, boolean learner, ConfState confState, Map<Long, PeerProgress> progress) {
     public Status {
         // Sorted by member id, so printing a status is stable.
-        progress = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(progress));
+        progress = Collections.unmodifiableSortedMap(new TreeMap<>(progress));
     }
 
     /** The leader's view of one member's log. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.etcdj.raftpb.ConfChange;
 import io.etcdj.raftpb.ConfChangeType;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Elections, pre-vote and check-quorum, each as a classic scenario. */
@@ -68,7 +69,7 @@ class ElectionTest {
             TestNode leader = c.leader();
             assertNotNull(leader);
             assertNotEquals(3, leader.id, "the eventual leader holds the committed entries");
-            assertEquals(java.util.List.of("a", "b"), c.node(3).appliedData());
+            assertEquals(List.of("a", "b"), c.node(3).appliedData());
         }
     }
 
@@ -144,7 +145,7 @@ class ElectionTest {
                 .setType(ConfChangeType.ConfChangeAddLearnerNode).setNodeId(3).build());
         c.stabilize();
         assertTrue(learner.status().learner());
-        assertEquals(java.util.List.of(1L, 2L), learner.status().confState().getVotersList());
+        assertEquals(List.of(1L, 2L), learner.status().confState().getVotersList());
         // A learner never starts an election, however long it hears nothing.
         c.isolate(1);
         c.isolate(2);

@@ -3,6 +3,8 @@ package io.etcdj.raft;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.etcdj.raftpb.ConfChange;
+import io.etcdj.raftpb.ConfChangeType;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -64,8 +66,8 @@ class LeaderTransferTest {
         TestCluster c = TestCluster.of(2);
         c.campaign(1);
         c.addEmptyNode(3, b -> b);
-        c.node(1).node.proposeConfChange(io.etcdj.raftpb.ConfChange.newBuilder()
-                .setType(io.etcdj.raftpb.ConfChangeType.ConfChangeAddLearnerNode).setNodeId(3).build());
+        c.node(1).node.proposeConfChange(ConfChange.newBuilder()
+                .setType(ConfChangeType.ConfChangeAddLearnerNode).setNodeId(3).build());
         c.stabilize();
         c.node(1).node.transferLeader(3);
         c.stabilize();

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.etcdj.raftpb.ConfChange;
 import io.etcdj.raftpb.ConfChangeType;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -75,7 +76,7 @@ class MembershipTest {
         assertEquals(List.of("before"), joiner.appliedData());
         // With two voters, node 1 alone can no longer commit.
         c.isolate(2);
-        c.node(1).node.propose("needs-2".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        c.node(1).node.propose("needs-2".getBytes(StandardCharsets.UTF_8));
         c.stabilize();
         assertEquals(List.of("before"), c.node(1).appliedData());
         c.heal();

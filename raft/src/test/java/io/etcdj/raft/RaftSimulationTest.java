@@ -2,10 +2,15 @@ package io.etcdj.raft;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.raftpb.ConfChange;
+import io.etcdj.raftpb.ConfChangeType;
+import io.etcdj.raftpb.ConfState;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -48,7 +53,7 @@ class RaftSimulationTest {
             first.execute();
             Run second = new Run(seed, true);
             second.execute();
-            org.junit.jupiter.api.Assertions.assertEquals(first.fingerprint(), second.fingerprint(), "seed " + seed);
+            Assertions.assertEquals(first.fingerprint(), second.fingerprint(), "seed " + seed);
         }
     }
 
@@ -92,7 +97,7 @@ class RaftSimulationTest {
         private final int electionTick;
         private final boolean membership;
         private final boolean asyncApply;
-        private final java.util.function.UnaryOperator<RaftConfig.Builder> configurer;
+        private final UnaryOperator<RaftConfig.Builder> configurer;
         private long nextId;
         private int proposals;
         private int reads;
@@ -189,22 +194,22 @@ class RaftSimulationTest {
             if (leader == null) {
                 return;
             }
-            io.etcdj.raftpb.ConfState cs = leader.status().confState();
+            ConfState cs = leader.status().confState();
             List<Long> members = new ArrayList<>(cs.getVotersList());
             members.addAll(cs.getLearnersList());
-            io.etcdj.raftpb.ConfChange.Builder cc = io.etcdj.raftpb.ConfChange.newBuilder();
+            ConfChange.Builder cc = ConfChange.newBuilder();
             int choice = rnd.nextInt(3);
             if (choice == 0 && cs.getLearnersCount() > 0) {
-                cc.setType(io.etcdj.raftpb.ConfChangeType.ConfChangeAddNode)
+                cc.setType(ConfChangeType.ConfChangeAddNode)
                         .setNodeId(cs.getLearners(rnd.nextInt(cs.getLearnersCount())));
             } else if (choice == 1 && cs.getVotersCount() > 2) {
-                cc.setType(io.etcdj.raftpb.ConfChangeType.ConfChangeRemoveNode)
+                cc.setType(ConfChangeType.ConfChangeRemoveNode)
                         .setNodeId(members.get(rnd.nextInt(members.size())));
             } else if (net.nodes.size() < 8) {
                 long id = nextId++;
                 net.addNode(id, seed, configurer, checker);
-                cc.setType(rnd.nextBoolean() ? io.etcdj.raftpb.ConfChangeType.ConfChangeAddLearnerNode
-                        : io.etcdj.raftpb.ConfChangeType.ConfChangeAddNode).setNodeId(id);
+                cc.setType(rnd.nextBoolean() ? ConfChangeType.ConfChangeAddLearnerNode
+                        : ConfChangeType.ConfChangeAddNode).setNodeId(id);
             } else {
                 return;
             }
@@ -343,7 +348,7 @@ class RaftSimulationTest {
             if (leader == null) {
                 return ids;
             }
-            io.etcdj.raftpb.ConfState cs = leader.status().confState();
+            ConfState cs = leader.status().confState();
             List<Long> out = new ArrayList<>(cs.getVotersList());
             out.addAll(cs.getLearnersList());
             return out;

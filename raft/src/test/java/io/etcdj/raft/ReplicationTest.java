@@ -3,7 +3,6 @@ package io.etcdj.raft;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.etcdj.raft.tracker.ProgressState;
 import io.etcdj.raftpb.ConfState;
 import io.etcdj.raftpb.Entry;
 import io.etcdj.raftpb.HardState;
@@ -13,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 /** Log replication: commitment rules, forwarding, batching, flow control, conflict repair. */
@@ -185,7 +185,7 @@ class ReplicationTest {
         c.isolate(3);
         c.node(1).node.propose(new byte[15]);
         c.node(1).node.propose(new byte[5]);
-        org.junit.jupiter.api.Assertions.assertThrows(ProposalDroppedException.class,
+        Assertions.assertThrows(ProposalDroppedException.class,
                 () -> c.node(1).node.propose(new byte[1]));
     }
 }

@@ -1,10 +1,14 @@
 package io.etcdj.raft;
 
+import com.google.protobuf.ByteString;
 import io.etcdj.raftpb.Entry;
+import io.etcdj.raftpb.EntryType;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Checks Raft's safety properties across a {@link SimulatedNetwork}: election safety (and that
@@ -18,7 +22,7 @@ final class SafetyChecker implements TestNode.ApplyListener {
     private record LogKey(long index, long term) {
     }
 
-    private record LogValue(com.google.protobuf.ByteString data, long prevTerm) {
+    private record LogValue(ByteString data, long prevTerm) {
     }
 
     private final Map<Long, Long> leaderOfTerm = new HashMap<>();
@@ -28,9 +32,9 @@ final class SafetyChecker implements TestNode.ApplyListener {
     private final Map<String, Long> readRequired = new HashMap<>();
     private SimulatedNetwork net;
     /** Counters for the run summary, so a test run shows what it exercised. */
-    static final java.util.concurrent.atomic.LongAdder APPLIED_CONF_CHANGES = new java.util.concurrent.atomic.LongAdder();
-    static final java.util.concurrent.atomic.LongAdder SNAPSHOTS_INSTALLED = new java.util.concurrent.atomic.LongAdder();
-    static final java.util.concurrent.atomic.LongAdder READS_ANSWERED = new java.util.concurrent.atomic.LongAdder();
+    static final LongAdder APPLIED_CONF_CHANGES = new LongAdder();
+    static final LongAdder SNAPSHOTS_INSTALLED = new LongAdder();
+    static final LongAdder READS_ANSWERED = new LongAdder();
 
     void attach(SimulatedNetwork network) {
         this.net = network;
@@ -38,7 +42,7 @@ final class SafetyChecker implements TestNode.ApplyListener {
 
     @Override
     public void applied(long node, Entry e) {
-        if (e.getType() == io.etcdj.raftpb.EntryType.EntryConfChange && e.getTerm() > 1) {
+        if (e.getType() == EntryType.EntryConfChange && e.getTerm() > 1) {
             APPLIED_CONF_CHANGES.increment();
         }
         long termNow = net == null ? e.getTerm() : net.nodes.get(node).status().term();
@@ -146,7 +150,7 @@ final class SafetyChecker implements TestNode.ApplyListener {
 
     private void checkReads(TestNode n) {
         for (ReadState rs : n.readStates) {
-            String ctx = new String(rs.requestCtx(), java.nio.charset.StandardCharsets.UTF_8);
+            String ctx = new String(rs.requestCtx(), StandardCharsets.UTF_8);
             Long required = readRequired.remove(ctx);
             READS_ANSWERED.increment();
             if (required != null && rs.index() < required) {

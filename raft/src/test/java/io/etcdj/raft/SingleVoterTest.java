@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.etcdj.raftpb.Entry;
+import io.etcdj.raftpb.EntryType;
 import io.etcdj.raftpb.Message;
 import io.etcdj.raftpb.MessageType;
 import java.nio.charset.StandardCharsets;
@@ -133,7 +134,7 @@ class SingleVoterTest {
         assertEquals(3, rd.entries().size());
         assertEquals(3, rd.committedEntries().size());
         for (Entry e : rd.committedEntries()) {
-            assertEquals(io.etcdj.raftpb.EntryType.EntryConfChange, e.getType());
+            assertEquals(EntryType.EntryConfChange, e.getType());
         }
         assertEquals(List.of(1L, 2L, 3L), n.status().confState().getVotersList());
     }

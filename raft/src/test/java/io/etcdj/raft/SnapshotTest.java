@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.etcdj.raft.tracker.ProgressState;
+import io.etcdj.raftpb.ConfChange;
+import io.etcdj.raftpb.ConfChangeType;
 import io.etcdj.raftpb.Message;
 import io.etcdj.raftpb.MessageType;
 import java.util.ArrayList;
@@ -70,8 +72,8 @@ class SnapshotTest {
         }
         c.node(1).snapshotAndCompact(0);
         TestNode joiner = c.addEmptyNode(4, b -> b);
-        c.node(1).node.proposeConfChange(io.etcdj.raftpb.ConfChange.newBuilder()
-                .setType(io.etcdj.raftpb.ConfChangeType.ConfChangeAddLearnerNode).setNodeId(4).build());
+        c.node(1).node.proposeConfChange(ConfChange.newBuilder()
+                .setType(ConfChangeType.ConfChangeAddLearnerNode).setNodeId(4).build());
         c.stabilize();
         c.tick(2, 1);
         assertTrue(joiner.storage.snapshot().getMetadata().getIndex() > 0, "caught up through a snapshot");

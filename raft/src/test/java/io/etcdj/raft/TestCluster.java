@@ -1,7 +1,10 @@
 package io.etcdj.raft;
 
+import io.etcdj.raftpb.Entry;
+import io.etcdj.raftpb.EntryType;
 import io.etcdj.raftpb.Message;
 import io.etcdj.raftpb.MessageType;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -10,6 +13,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
@@ -23,6 +27,9 @@ final class TestCluster {
     private final Set<String> cutLinks = new HashSet<>();
     private Predicate<Message> dropFilter = m -> false;
     private final Deque<Message> inFlight = new ArrayDeque<>();
+
+    /** When set, every message handed to the network is described here (for script tests). */
+    Consumer<String> trace;
 
     /** A cluster of {@code voters} voters (ids 1..n) bootstrapped together, default settings. */
     static TestCluster of(int voters) {
@@ -94,9 +101,6 @@ final class TestCluster {
         throw new AssertionError("cluster did not stabilize");
     }
 
-    /** When set, every message handed to the network is described here (for script tests). */
-    java.util.function.Consumer<String> trace;
-
     private void deliver(Message m) {
         TestNode to = nodes.get(m.getTo());
         boolean dropped = to == null || isolated.contains(m.getTo()) || isolated.contains(m.getFrom())
@@ -119,9 +123,9 @@ final class TestCluster {
                 if (m.getEntriesCount() > 0) {
                     sb.append(" entries=[");
                     for (int i = 0; i < m.getEntriesCount(); i++) {
-                        io.etcdj.raftpb.Entry e = m.getEntries(i);
+                        Entry e = m.getEntries(i);
                         sb.append(i == 0 ? "" : " ").append(e.getTerm()).append('/').append(e.getIndex());
-                        if (e.getType() == io.etcdj.raftpb.EntryType.EntryConfChange) {
+                        if (e.getType() == EntryType.EntryConfChange) {
                             sb.append(" conf");
                         } else if (!e.getData().isEmpty()) {
                             sb.append(' ').append(e.getData().toStringUtf8());
@@ -166,7 +170,7 @@ final class TestCluster {
     }
 
     void propose(long id, String data) {
-        nodes.get(id).node.propose(data.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        nodes.get(id).node.propose(data.getBytes(StandardCharsets.UTF_8));
         stabilize();
     }
 

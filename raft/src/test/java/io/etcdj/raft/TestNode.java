@@ -7,6 +7,7 @@ import io.etcdj.raftpb.Entry;
 import io.etcdj.raftpb.EntryType;
 import io.etcdj.raftpb.Message;
 import io.etcdj.raftpb.Snapshot;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -45,7 +46,7 @@ final class TestNode {
     ApplyListener listener;
     private final boolean async;
     /** Async mode: entries (and snapshots) handed out by Readys and not applied yet. */
-    private final java.util.ArrayDeque<Object> toApply = new java.util.ArrayDeque<>();
+    private final ArrayDeque<Object> toApply = new ArrayDeque<>();
     /** Async mode: the durable state machine (the server's backend): consistent index and data. */
     private long durableIndex;
     private List<Entry> durableApplied = List.of();

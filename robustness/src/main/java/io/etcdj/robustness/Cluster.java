@@ -14,9 +14,11 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -79,7 +81,7 @@ final class Cluster implements AutoCloseable {
                 return c;
             }
             List<int[]> ports = new ArrayList<>();
-            java.util.Set<Integer> taken = new java.util.HashSet<>();
+            Set<Integer> taken = new HashSet<>();
             for (int i = 0; i < size; i++) {
                 int[] p = new int[3];
                 for (int j = 0; j < 3; j++) {

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Comparator;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -102,7 +103,7 @@ public final class Linearizability {
 
     /** Drops unknown reads and unobserved unknown writes; gives observed unknown writes a return time. */
     static List<Op> narrowUnknowns(List<Op> ops) {
-        Map<String, Long> firstObserved = new java.util.HashMap<>();
+        Map<String, Long> firstObserved = new HashMap<>();
         for (Op o : ops) {
             String seen = null;
             if (o.kind() == Op.Kind.READ && !o.unknown()) {

@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * The power-loss suite's runner (scripts/power-loss.sh): rounds of {@link PowerLossRound}, the
@@ -91,7 +92,7 @@ public final class PowerLoss {
     }
 
     /** Runs the rounds, handing each round's line to out as it ends. */
-    static List<PowerLossRound.Report> run(Options o, java.util.function.Consumer<String> out) throws Exception {
+    static List<PowerLossRound.Report> run(Options o, Consumer<String> out) throws Exception {
         Path root = Path.of(System.getProperty("robustness.projectRoot", ".")).toAbsolutePath().normalize();
         Path powerfs = PowerFs.binary(root);
         // short: the control sockets' paths must stay under 108 bytes

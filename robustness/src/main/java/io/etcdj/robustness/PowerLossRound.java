@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Random;
@@ -412,7 +413,7 @@ final class PowerLossRound {
         }
         List<String> lines = new ArrayList<>();
         lines.add("# " + report.summary().replace("\n", "\n# "));
-        history.stream().sorted(java.util.Comparator.comparingLong(Op::invokeNanos)).forEach(o -> lines.add(o.toString()));
+        history.stream().sorted(Comparator.comparingLong(Op::invokeNanos)).forEach(o -> lines.add(o.toString()));
         Files.write(cfg.dir().resolve("history.txt"), lines);
     }
 }

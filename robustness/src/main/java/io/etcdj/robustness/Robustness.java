@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The soak runner: runs after runs against our server or the real etcd until a count or a
@@ -39,7 +40,7 @@ public final class Robustness {
         }
         if (opts.containsKey("check")) {
             // check a kept history again: --check DIR/history.txt
-            Linearizability.Result r = new Linearizability(java.util.concurrent.TimeUnit.MINUTES.toNanos(10))
+            Linearizability.Result r = new Linearizability(TimeUnit.MINUTES.toNanos(10))
                     .check(HistoryFile.read(Path.of(opts.get("check"))));
             System.out.println(r.explanation());
             System.exit(r.linearizable() && r.complete() ? 0 : 1);

@@ -7,6 +7,7 @@ import io.etcdj.robustness.Op.Outcome;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,7 +20,7 @@ class HistoryFileTest {
                 new Op(2, 3, "r/k1", Kind.CAS, "c3-1", null, 50, Long.MAX_VALUE, Outcome.UNKNOWN, 0, "m3"),
                 new Op(3, -1, "r/k1", Kind.CAS, "c3-2", "c1-0", 60, 70, Outcome.FAILED, 6, "m1"));
         Path f = dir.resolve("history.txt");
-        Files.write(f, java.util.stream.Stream.concat(java.util.stream.Stream.of("# a summary line"),
+        Files.write(f, Stream.concat(Stream.of("# a summary line"),
                 ops.stream().map(Op::toString)).toList());
         assertEquals(ops, HistoryFile.read(f));
     }

@@ -7,6 +7,7 @@ import io.etcdj.robustness.Op.Kind;
 import io.etcdj.robustness.Op.Outcome;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -167,7 +168,7 @@ class LinearizabilityTest {
                         unknown ? Outcome.UNKNOWN : Outcome.OK, 0, "m"));
             } else {
                 String expected = rnd.nextBoolean() ? value : "nope";
-                boolean ok = java.util.Objects.equals(expected, value);
+                boolean ok = Objects.equals(expected, value);
                 if (ok) {
                     value = "c" + i;
                 }

@@ -13,6 +13,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -153,13 +154,13 @@ class PowerFsTest {
     void aRenameIsUndoneUntilTheDirectoryIsFsynced() throws Exception {
         durable(mnt.resolve("old"), "old contents");
         durable(mnt.resolve("tmp"), "new contents");
-        Files.move(mnt.resolve("tmp"), mnt.resolve("old"), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        Files.move(mnt.resolve("tmp"), mnt.resolve("old"), StandardCopyOption.ATOMIC_MOVE);
         assertEquals("new contents", Files.readString(mnt.resolve("old")));
         powerCut();
         assertEquals("old contents", Files.readString(mnt.resolve("old")), "the overwritten file comes back");
         assertEquals("new contents", Files.readString(mnt.resolve("tmp")));
 
-        Files.move(mnt.resolve("tmp"), mnt.resolve("old"), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        Files.move(mnt.resolve("tmp"), mnt.resolve("old"), StandardCopyOption.ATOMIC_MOVE);
         fsyncDir(mnt);
         powerCut();
         assertEquals("new contents", Files.readString(mnt.resolve("old")));

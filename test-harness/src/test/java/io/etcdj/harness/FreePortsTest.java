@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.util.HashSet;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class FreePortsTest {
@@ -28,7 +30,7 @@ class FreePortsTest {
 
     @Test
     void noPortIsHandedOutTwice() {
-        java.util.Set<Integer> seen = new java.util.HashSet<>();
+        Set<Integer> seen = new HashSet<>();
         for (int i = 0; i < 2000; i++) {
             int base = FreePorts.pickRange(2);
             assertTrue(seen.add(base) && seen.add(base + 1), "port " + base + " or " + (base + 1) + " handed out twice");

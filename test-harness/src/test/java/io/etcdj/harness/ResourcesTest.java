@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ResourcesTest {
@@ -36,8 +38,8 @@ class ResourcesTest {
         try {
             Path log = res.dir("harness-test-").resolve("p.log");
             LoggedProcess p = res.track(LoggedProcess.start("talker", List.of("sh", "-c", "echo it went wrong"), log,
-                    null, java.util.Map.of()));
-            p.waitFor(java.time.Duration.ofSeconds(10));
+                    null, Map.of()));
+            p.waitFor(Duration.ofSeconds(10));
             AssertionError failure = new AssertionError("the test failed");
             Throwable thrown = assertThrows(AssertionError.class, () -> res.handleTestExecutionException(null, failure));
             assertEquals(failure, thrown);

@@ -10,6 +10,7 @@ import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
+import org.bouncycastle.pkcs.PKCS10CertificationRequest;
 
 /**
  * The two things {@code cfssl gencert} does: {@code -initca} (a new self-signed CA from a CSR)
@@ -47,7 +48,7 @@ public final class CfsslGencert {
         return new CfsslResult(issued, certificationRequest(request, keys));
     }
 
-    private static org.bouncycastle.pkcs.PKCS10CertificationRequest certificationRequest(CertificateRequest request,
+    private static PKCS10CertificationRequest certificationRequest(CertificateRequest request,
             KeyPair keys) {
         return CertificationRequests.create(request, keys);
     }

@@ -1,5 +1,6 @@
 package io.etcdj.certs.cfssl;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.etcdj.certs.IssuedCertificate;
 import io.etcdj.certs.KeyFormat;
@@ -34,7 +35,7 @@ public record CfsslResult(IssuedCertificate issued, PKCS10CertificationRequest r
         json.put("key", keyPem());
         try {
             return JsonFiles.MAPPER.writeValueAsString(json);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
     }

@@ -2,6 +2,7 @@ package io.etcdj.certs.cfssl;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdj.certs.CertificateRequest;
+import io.etcdj.certs.CertsException;
 import io.etcdj.certs.ExtendedKeyUsage;
 import io.etcdj.certs.KeyUsage;
 import java.io.InputStream;
@@ -107,7 +108,7 @@ public final class CfsslSigningConfig {
         if (profile == null) {
             String where = file == null ? "signing configuration" : file.toString();
             String known = profiles.isEmpty() ? "none" : String.join(", ", profiles.keySet().stream().sorted().toList());
-            throw new io.etcdj.certs.CertsException(where + ": unknown profile \"" + name + "\" (profiles: " + known + ")");
+            throw new CertsException(where + ": unknown profile \"" + name + "\" (profiles: " + known + ")");
         }
         return profile;
     }

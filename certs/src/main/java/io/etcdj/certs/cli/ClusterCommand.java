@@ -34,7 +34,8 @@ final class ClusterCommand implements Callable<Integer> {
             description = "Common name of the client certificate, the etcd user under --client-cert-auth (default: ${DEFAULT-VALUE}).")
     String client;
 
-    @Option(names = "--ca-name", paramLabel = "NAME", defaultValue = "etcd-ca", description = "Common name of a new CA (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--ca-name", paramLabel = "NAME", defaultValue = "etcd-ca",
+            description = "Common name of a new CA (default: ${DEFAULT-VALUE}).")
     String caName;
 
     @Option(names = "--ca-cert", paramLabel = "FILE", description = "Sign with this existing CA instead of a new one (with --ca-key).")

@@ -2,6 +2,7 @@ package io.etcdj.certs.cli;
 
 import io.etcdj.certs.KeyFormat;
 import io.etcdj.certs.KeySpec;
+import java.util.Locale;
 import picocli.CommandLine.Option;
 
 /** Key flags shared by the commands that make keys. */
@@ -24,7 +25,7 @@ final class KeyOptions {
     }
 
     KeyFormat keyFormat() {
-        return switch (format.toLowerCase(java.util.Locale.ROOT)) {
+        return switch (format.toLowerCase(Locale.ROOT)) {
             case "pkcs8" -> KeyFormat.PKCS8;
             case "traditional", "pkcs1", "sec1" -> KeyFormat.TRADITIONAL;
             default -> throw new IllegalArgumentException("invalid --key-format \"" + format + "\" (use pkcs8 or traditional)");

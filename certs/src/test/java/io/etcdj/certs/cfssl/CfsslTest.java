@@ -19,6 +19,7 @@ import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import javax.security.auth.x500.X500Principal;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -53,7 +54,7 @@ class CfsslTest {
         List<Path> written = result.writeBare(dir.resolve("certs/ca").toString());
         assertEquals(List.of(dir.resolve("certs/ca.pem"), dir.resolve("certs/ca-key.pem"), dir.resolve("certs/ca.csr")), written);
         assertEquals(result.issued().certificate().getSubjectX500Principal(),
-                new javax.security.auth.x500.X500Principal(PemFiles.readCertificateRequest(dir.resolve("certs/ca.csr"))
+                new X500Principal(PemFiles.readCertificateRequest(dir.resolve("certs/ca.csr"))
                         .getSubject().getEncoded()));
     }
 

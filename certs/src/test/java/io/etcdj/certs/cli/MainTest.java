@@ -8,10 +8,12 @@ import io.etcdj.certs.CertificateAuthority;
 import io.etcdj.certs.CertificateDetails;
 import io.etcdj.certs.CertificateRequest;
 import io.etcdj.certs.PemFiles;
+import io.etcdj.certs.cfssl.CfsslSamples;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -217,9 +219,9 @@ class MainTest {
 
     @Test
     void cfsslFlowWithBareOutput() throws Exception {
-        Files.writeString(dir.resolve("ca-csr.json"), io.etcdj.certs.cfssl.CfsslSamples.CA_CSR);
-        Files.writeString(dir.resolve("ca-config.json"), io.etcdj.certs.cfssl.CfsslSamples.CA_CONFIG);
-        Files.writeString(dir.resolve("req-csr.json"), io.etcdj.certs.cfssl.CfsslSamples.REQ_CSR);
+        Files.writeString(dir.resolve("ca-csr.json"), CfsslSamples.CA_CSR);
+        Files.writeString(dir.resolve("ca-config.json"), CfsslSamples.CA_CONFIG);
+        Files.writeString(dir.resolve("req-csr.json"), CfsslSamples.REQ_CSR);
         CliRun ca = CliRun.of("gencert", "-initca", p("ca-csr.json"), "--bare", p("certs/ca"));
         assertEquals(0, ca.exitCode(), ca.err());
         assertEquals("Wrote " + p("certs/ca.pem") + "\nWrote " + p("certs/ca-key.pem") + "\nWrote " + p("certs/ca.csr") + "\n",
@@ -256,7 +258,7 @@ class MainTest {
         assertEquals("Error: -ca and -ca-key are required to sign a certificate (or use -initca)\n", noCa.err());
 
         CliRun.of("ca", "--out", dir.toString());
-        Files.writeString(dir.resolve("config.json"), io.etcdj.certs.cfssl.CfsslSamples.CA_CONFIG);
+        Files.writeString(dir.resolve("config.json"), CfsslSamples.CA_CONFIG);
         CliRun badProfile = CliRun.of("gencert", "-ca", p("ca.pem"), "-ca-key", p("ca-key.pem"), "-config", p("config.json"),
                 "-profile", "www", p("req.json"));
         assertEquals(1, badProfile.exitCode());
@@ -277,7 +279,7 @@ class MainTest {
     }
 
     private static String[] concat(String[] a, String[] b) {
-        String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+        String[] all = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, all, a.length, b.length);
         return all;
     }

@@ -1,9 +1,12 @@
 package io.etcdj.cli.progress;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Whether this process talks to a person: its stdin, stdout and stderr are all terminals. Java
@@ -41,10 +44,10 @@ public final class Terminals {
      */
     public static int controllingTerminalColumns() {
         try {
-            Process stty = new ProcessBuilder("stty", "size").redirectInput(new java.io.File("/dev/tty"))
+            Process stty = new ProcessBuilder("stty", "size").redirectInput(new File("/dev/tty"))
                     .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-            String size = new String(stty.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII).trim();
-            if (!stty.waitFor(5, java.util.concurrent.TimeUnit.SECONDS) || stty.exitValue() != 0) {
+            String size = new String(stty.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
+            if (!stty.waitFor(5, TimeUnit.SECONDS) || stty.exitValue() != 0) {
                 stty.destroyForcibly();
                 return 0;
             }

@@ -8,6 +8,7 @@ import io.etcdj.harness.Eventually;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** What a person sees on the progress line, and that it leaves nothing behind. */
@@ -94,10 +95,10 @@ class ProgressLineTest {
     void duringShowsTheLineWhileTheCallRunsAndErasesIt() throws Exception {
         ProgressLine p = ProgressLine.at(new PrintStream(err, true, StandardCharsets.UTF_8), System::nanoTime, "work",
                 ProgressLine.Unit.COUNT, "");
-        String result = p.during(java.time.Duration.ZERO, () -> {
+        String result = p.during(Duration.ZERO, () -> {
             try {
-                Eventually.until("the line drawn while the call runs", java.time.Duration.ofSeconds(30),
-                        java.time.Duration.ofMillis(10), () -> written().contains("work ("));
+                Eventually.until("the line drawn while the call runs", Duration.ofSeconds(30),
+                        Duration.ofMillis(10), () -> written().contains("work ("));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -111,7 +112,7 @@ class ProgressLineTest {
     @Test
     void aQuickCallDrawsNothing() {
         ProgressLine p = line(ProgressLine.Unit.COUNT, "");
-        assertEquals(7, p.during(java.time.Duration.ofHours(1), () -> 7));
+        assertEquals(7, p.during(Duration.ofHours(1), () -> 7));
         assertEquals("", written());
     }
 

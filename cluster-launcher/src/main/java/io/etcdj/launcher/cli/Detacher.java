@@ -5,9 +5,11 @@ import io.etcdj.cli.progress.Terminals;
 import io.etcdj.launcher.LauncherException;
 import io.etcdj.launcher.process.ClusterLayout;
 import io.etcdj.launcher.process.EtcdBinary;
+import io.etcdj.launcher.process.LogSink;
 import io.etcdj.launcher.spec.ClusterSpec;
 import io.etcdj.launcher.supervisor.ClusterState;
 import io.etcdj.launcher.supervisor.StateFile;
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,13 +48,13 @@ final class Detacher {
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(ctx.cwd().toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.to(layout.supervisorLog().toFile()))
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         pb.environment().putAll(ctx.env());
         Process supervisor = pb.start();
 
         long deadline = System.nanoTime() + timeout.plusSeconds(30).toNanos();
         try (UpProgress progress = new UpProgress(Terminals.progressShown(ctx.out(), ctx.err(), false), ctx.err(),
-                io.etcdj.launcher.process.LogSink.NONE)) {
+                LogSink.NONE)) {
             while (System.nanoTime() < deadline) {
                 Optional<ClusterState> state = stateFile.read().filter(s -> s.supervisorPid() == supervisor.pid());
                 if (state.isPresent() && ClusterState.RUNNING.equals(state.get().phase()) && state.get().controlPort() > 0) {

@@ -13,7 +13,8 @@ import picocli.CommandLine.ParentCommand;
 
 /** {@code env}: shell exports for etcdctl, to use as {@code eval "$(cluster-launcher env)"}. */
 @Command(name = "env", mixinStandardHelpOptions = true,
-        description = "Print export lines for etcdctl (ETCDCTL_API, ETCDCTL_ENDPOINTS and, with TLS, ETCDCTL_CACERT/CERT/KEY). Use: eval \"$(cluster-launcher env)\"")
+        description = "Print export lines for etcdctl (ETCDCTL_API, ETCDCTL_ENDPOINTS and, with TLS, ETCDCTL_CACERT/CERT/KEY). Use: eval "
+                + "\"$(cluster-launcher env)\"")
 final class EnvCommand implements Callable<Integer> {
     @ParentCommand LauncherCommand root;
     @Mixin ClusterOptions cluster;

@@ -7,7 +7,8 @@ import picocli.CommandLine.Option;
 /** The root command; subcommands reach the {@link LauncherContext} through it. */
 @Command(name = "cluster-launcher", mixinStandardHelpOptions = true,
         version = "cluster-launcher (etcdj) 0.1.0",
-        description = "Starts a local multi-member etcd cluster from a Procfile-style YAML (or a plain Procfile) and controls it: stop, restart, kill, pause members, change membership, partition or slow down peer links.",
+        description = "Starts a local multi-member etcd cluster from a Procfile-style YAML (or a plain Procfile) and controls it: stop, "
+                + "restart, kill, pause members, change membership, partition or slow down peer links.",
         subcommands = {
             UpCommand.class,
             LifecycleCommands.Stop.class,

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -17,7 +18,8 @@ final class LifecycleCommands {
     private LifecycleCommands() {}
 
     @Command(name = "stop", mixinStandardHelpOptions = true,
-            description = "Stop members with SIGTERM (SIGKILL after 10s); their data is kept. With no NAME, stop the whole cluster and the launcher.")
+            description = "Stop members with SIGTERM (SIGKILL after 10s); their data is kept. With no NAME, stop the whole cluster and the "
+                    + "launcher.")
     static final class Stop implements Callable<Integer> {
         @ParentCommand LauncherCommand root;
         @Mixin ClusterOptions cluster;
@@ -39,7 +41,7 @@ final class LifecycleCommands {
                 if (launcher.isPresent()) {
                     try {
                         launcher.get().onExit().get(60, TimeUnit.SECONDS);
-                    } catch (java.util.concurrent.TimeoutException e) {
+                    } catch (TimeoutException e) {
                         throw new LauncherException("the launcher (pid " + state.supervisorPid() + ") did not stop within 60s");
                     }
                 }

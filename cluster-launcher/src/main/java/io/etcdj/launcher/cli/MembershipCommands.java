@@ -13,7 +13,8 @@ final class MembershipCommands {
     private MembershipCommands() {}
 
     @Command(name = "add-member", mixinStandardHelpOptions = true,
-            description = "Add a member the etcd way: MemberAdd first, then start it with --initial-cluster-state existing and the initial cluster the cluster returned. URLs default to the cluster's pattern (2379, 22379, 32379 -> 42379) or free ports.")
+            description = "Add a member the etcd way: MemberAdd first, then start it with --initial-cluster-state existing and the initial "
+                    + "cluster the cluster returned. URLs default to the cluster's pattern (2379, 22379, 32379 -> 42379) or free ports.")
     static final class AddMember implements Callable<Integer> {
         @ParentCommand LauncherCommand root;
         @Mixin ClusterOptions cluster;

@@ -2,6 +2,7 @@ package io.etcdj.launcher.cli;
 
 import io.etcdj.api.etcdserverpb.StatusResponse;
 import io.etcdj.cli.ExitCodes;
+import io.etcdj.format.GoBytes;
 import io.etcdj.launcher.client.ClientTls;
 import io.etcdj.launcher.client.MemberCallException;
 import io.etcdj.launcher.client.MemberClient;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.ParentCommand;
@@ -38,8 +40,8 @@ final class StatusCommand implements Callable<Integer> {
         Optional<ClientTls> tls = Optional.ofNullable(state.tls())
                 .map(t -> new ClientTls(Path.of(t.caCert()), Path.of(t.clientCert()), Path.of(t.clientKey())));
         // members are asked in parallel, so a slow or paused one costs one timeout, not one each
-        List<java.util.concurrent.CompletableFuture<List<String>>> pending = state.members().stream()
-                .map(m -> java.util.concurrent.CompletableFuture.supplyAsync(() -> row(m, tls)))
+        List<CompletableFuture<List<String>>> pending = state.members().stream()
+                .map(m -> CompletableFuture.supplyAsync(() -> row(m, tls)))
                 .toList();
         List<List<String>> rows = new ArrayList<>();
         pending.forEach(f -> rows.add(f.join()));
@@ -68,7 +70,7 @@ final class StatusCommand implements Callable<Integer> {
                 leader = Boolean.toString(s.getLeader() == self);
                 term = Long.toString(s.getRaftTerm());
                 index = Long.toString(s.getRaftIndex());
-                db = io.etcdj.format.GoBytes.format(s.getDbSize());
+                db = GoBytes.format(s.getDbSize());
                 if (s.getIsLearner()) {
                     health = "running (learner)";
                 }

@@ -21,7 +21,8 @@ import picocli.CommandLine.ParentCommand;
  * started again.
  */
 @Command(name = "ui", mixinStandardHelpOptions = true,
-        description = "Serve the dashboard: a live web page of the cluster on 127.0.0.1 (the address is printed) with buttons to kill, stop, pause, partition and move the leader, charts, a key browser and an event log. Runs until Ctrl-C.")
+        description = "Serve the dashboard: a live web page of the cluster on 127.0.0.1 (the address is printed) with buttons to kill, "
+                + "stop, pause, partition and move the leader, charts, a key browser and an event log. Runs until Ctrl-C.")
 final class UiCommand implements Callable<Integer> {
     @ParentCommand LauncherCommand root;
     @Mixin ClusterOptions cluster;

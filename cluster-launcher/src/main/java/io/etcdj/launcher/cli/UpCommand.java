@@ -24,7 +24,8 @@ import picocli.CommandLine.ParentCommand;
  * running cluster again.
  */
 @Command(name = "up", aliases = "start", mixinStandardHelpOptions = true,
-        description = "Start the cluster and wait until every member serves clients. In the foreground, member logs are shown with coloured name prefixes and Ctrl-C stops everyone. With NAMEs, start those stopped members of the running cluster.")
+        description = "Start the cluster and wait until every member serves clients. In the foreground, member logs are shown with "
+                + "coloured name prefixes and Ctrl-C stops everyone. With NAMEs, start those stopped members of the running cluster.")
 final class UpCommand implements Callable<Integer> {
     @ParentCommand LauncherCommand root;
     @Mixin ClusterOptions cluster;
@@ -36,7 +37,8 @@ final class UpCommand implements Callable<Integer> {
     boolean detach;
 
     @Option(names = "--etcd-binary", paramLabel = "PATH",
-            description = "etcd binary to run (default: ETCD_BIN, else etcd: in the file, else the project's bin/etcd, else etcd on the PATH).")
+            description = "etcd binary to run (default: ETCD_BIN, else etcd: in the file, else the project's bin/etcd, else etcd on the "
+                    + "PATH).")
     String etcdBinary;
 
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "60",
@@ -46,7 +48,8 @@ final class UpCommand implements Callable<Integer> {
     @Option(names = "--no-color", description = "No colours in the log prefixes.")
     boolean noColour;
 
-    @Option(names = "--ui", description = "Also serve the dashboard, a live web page of the cluster, on 127.0.0.1 (the address is printed).")
+    @Option(names = "--ui",
+            description = "Also serve the dashboard, a live web page of the cluster, on 127.0.0.1 (the address is printed).")
     boolean ui;
 
     @Option(names = "--ui-port", paramLabel = "PORT",

@@ -12,6 +12,7 @@ import io.etcdj.api.etcdserverpb.MoveLeaderRequest;
 import io.etcdj.api.etcdserverpb.StatusRequest;
 import io.etcdj.api.etcdserverpb.StatusResponse;
 import io.etcdj.launcher.LauncherException;
+import io.grpc.Channel;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.GrpcSslContexts;
@@ -21,6 +22,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import javax.net.ssl.SSLException;
 
 /** A gRPC connection to one member's client URL. Close it when done. */
@@ -54,7 +56,7 @@ public final class MemberClient implements AutoCloseable {
     }
 
     /** The connection, for callers that need services this class does not wrap (KV, Watch). */
-    public io.grpc.Channel channel() {
+    public Channel channel() {
         return channel;
     }
 
@@ -89,7 +91,7 @@ public final class MemberClient implements AutoCloseable {
         return ClusterGrpc.newBlockingStub(channel).withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    private <T> T call(java.util.function.Supplier<T> rpc) {
+    private <T> T call(Supplier<T> rpc) {
         try {
             return rpc.get();
         } catch (StatusRuntimeException e) {

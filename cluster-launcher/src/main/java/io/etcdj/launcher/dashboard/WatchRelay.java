@@ -8,6 +8,7 @@ import io.etcdj.api.etcdserverpb.WatchGrpc;
 import io.etcdj.api.etcdserverpb.WatchRequest;
 import io.etcdj.api.etcdserverpb.WatchResponse;
 import io.etcdj.api.mvccpb.Event;
+import io.grpc.Status;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
 import java.io.IOException;
@@ -141,7 +142,7 @@ final class WatchRelay {
                     @Override
                     public void onError(Throwable t) {
                         items.add(new Problem(member.process() + " ended the watch: "
-                                + io.grpc.Status.fromThrowable(t).getCode() + "; reconnecting", false));
+                                + Status.fromThrowable(t).getCode() + "; reconnecting", false));
                     }
 
                     @Override

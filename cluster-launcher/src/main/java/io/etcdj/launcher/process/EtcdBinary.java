@@ -1,6 +1,7 @@
 package io.etcdj.launcher.process;
 
 import io.etcdj.launcher.LauncherException;
+import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -50,7 +51,7 @@ public record EtcdBinary(Path path, String origin) {
 
     private static Optional<Path> onPath(String program, Map<String, String> env) {
         String pathVar = env.getOrDefault("PATH", "");
-        for (String dir : pathVar.split(java.io.File.pathSeparator)) {
+        for (String dir : pathVar.split(File.pathSeparator)) {
             if (dir.isEmpty()) {
                 continue;
             }

@@ -2,7 +2,7 @@ package io.etcdj.launcher.process;
 
 /** Receives the output lines of members (and the launcher's own notices about them). */
 public interface LogSink {
-    void line(String process, String text);
-
     LogSink NONE = (process, text) -> { };
+
+    void line(String process, String text);
 }

@@ -25,8 +25,10 @@ import java.util.concurrent.TimeUnit;
  * log file is appended to.
  */
 public final class MemberProcess {
-    /** What the launcher knows about the process. */
-    /** KILLED: by {@link #kill()} (SIGKILL, as a crash), told apart from a clean stop for status and the dashboard. */
+    /**
+     * What the launcher knows about the process. KILLED: by {@link #kill()} (SIGKILL, as a crash),
+     * told apart from a clean stop for status and the dashboard.
+     */
     public enum State { STOPPED, KILLED, RUNNING, PAUSED, EXITED }
 
     private static final int REMEMBERED_LINES = 40;

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
@@ -39,7 +40,7 @@ public final class ClusterFiles {
             text = Files.readString(path, StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new ClusterFileException(path.toString(), 0, "cannot read cluster file: "
-                    + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getMessage()));
+                    + (e instanceof NoSuchFileException ? "no such file" : e.getMessage()));
         }
         Path dir = path.toAbsolutePath().getParent();
         return finish(parse(path.toString(), text, looksLikeYaml(path, text), env), dir);

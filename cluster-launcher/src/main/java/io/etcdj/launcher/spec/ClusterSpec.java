@@ -1,6 +1,7 @@
 package io.etcdj.launcher.spec;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -48,7 +49,7 @@ public record ClusterSpec(
 
     /** Flags placed before the file's own, so that the file's win where both set one. */
     public ClusterSpec withDefaultFlags(List<String> defaults) {
-        List<String> all = new java.util.ArrayList<>(defaults);
+        List<String> all = new ArrayList<>(defaults);
         all.addAll(flags);
         return new ClusterSpec(source, token, tls, etcdBinary, baseDir, faults, all, env, members);
     }

@@ -16,6 +16,10 @@ final class EtcdCommandParser {
     /** A command, parsed: the member, and the cluster token it names (if any). */
     record Parsed(MemberSpec member, Optional<String> token) {}
 
+    private static final List<String> MANAGED = List.of("name", "data-dir", "initial-cluster-token",
+            "listen-client-urls", "advertise-client-urls", "listen-peer-urls",
+            "initial-advertise-peer-urls", "initial-cluster", "initial-cluster-state");
+
     private EtcdCommandParser() {}
 
     static Parsed parse(String process, String command, int line, Map<String, String> env)
@@ -95,10 +99,6 @@ final class EtcdCommandParser {
                 advertisePeer, Optional.ofNullable(dataDir).map(Path::of), extra, Map.of(), "new", line);
         return new Parsed(member, Optional.ofNullable(token));
     }
-
-    private static final List<String> MANAGED = List.of("name", "data-dir", "initial-cluster-token",
-            "listen-client-urls", "advertise-client-urls", "listen-peer-urls",
-            "initial-advertise-peer-urls", "initial-cluster", "initial-cluster-state");
 
     /** The flag's name without dashes or value, or null when the word is not a flag. */
     private static String flagName(String word) {

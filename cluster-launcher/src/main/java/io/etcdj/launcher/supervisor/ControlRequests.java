@@ -4,6 +4,7 @@ import io.etcdj.cli.ExitCodes;
 import io.etcdj.launcher.LauncherException;
 import io.etcdj.launcher.process.MemberProcess;
 import io.etcdj.launcher.proxy.FaultRules;
+import io.etcdj.launcher.spec.Urls;
 import java.net.URI;
 import java.util.List;
 import java.util.Optional;
@@ -93,7 +94,7 @@ final class ControlRequests {
             return Optional.empty();
         }
         try {
-            return Optional.of(io.etcdj.launcher.spec.Urls.member(text, what, supervisor.tlsEnabled()));
+            return Optional.of(Urls.member(text, what, supervisor.tlsEnabled()));
         } catch (IllegalArgumentException e) {
             throw new LauncherException(e.getMessage(), ExitCodes.USAGE);
         }

@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
@@ -101,7 +102,7 @@ final class MembershipChanges {
      * etcd refuses membership changes for a few seconds after a member (re)joins ("etcdserver:
      * unhealthy cluster"); a launcher that just restarted a member should not fail on that.
      */
-    private static <T> T retryWhileUnhealthy(java.util.function.Supplier<T> change) {
+    private static <T> T retryWhileUnhealthy(Supplier<T> change) {
         long deadline = System.nanoTime() + UNHEALTHY_RETRY.toNanos();
         while (true) {
             try {

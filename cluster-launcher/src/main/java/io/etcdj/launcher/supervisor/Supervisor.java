@@ -31,6 +31,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
 /**
@@ -234,11 +235,11 @@ public final class Supervisor {
      */
     private void stopEverything() {
         List<MemberProcess> running = members.stream().filter(mp -> mp.pid().isPresent()).toList();
-        List<java.util.concurrent.CompletableFuture<Optional<MemberProcess>>> asked = running.stream()
-                .map(mp -> java.util.concurrent.CompletableFuture.supplyAsync(() -> Optional.of(mp).filter(this::isLeader))
+        List<CompletableFuture<Optional<MemberProcess>>> asked = running.stream()
+                .map(mp -> CompletableFuture.supplyAsync(() -> Optional.of(mp).filter(this::isLeader))
                         .exceptionally(e -> Optional.empty())) // the order is a nicety; stopping must go on
                 .toList();
-        List<MemberProcess> leaders = asked.stream().map(java.util.concurrent.CompletableFuture::join)
+        List<MemberProcess> leaders = asked.stream().map(CompletableFuture::join)
                 .flatMap(Optional::stream).toList();
         stopInParallel(running.stream().filter(mp -> !leaders.contains(mp)).toList());
         stopInParallel(leaders);

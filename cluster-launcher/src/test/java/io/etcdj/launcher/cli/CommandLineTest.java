@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.etcdj.cli.ExitCodes;
+import io.etcdj.format.GoBytes;
 import io.etcdj.launcher.Main;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -103,10 +104,10 @@ class CommandLineTest {
 
     @Test
     void humanBytesLikeEtcdctl() {
-        assertEquals("0 B", io.etcdj.format.GoBytes.format(0));
-        assertEquals("20 kB", io.etcdj.format.GoBytes.format(20480));
-        assertEquals("25 kB", io.etcdj.format.GoBytes.format(24576));
-        assertEquals("1.0 MB", io.etcdj.format.GoBytes.format(1_000_000));
-        assertEquals("2.1 GB", io.etcdj.format.GoBytes.format(2_147_483_648L));
+        assertEquals("0 B", GoBytes.format(0));
+        assertEquals("20 kB", GoBytes.format(20480));
+        assertEquals("25 kB", GoBytes.format(24576));
+        assertEquals("1.0 MB", GoBytes.format(1_000_000));
+        assertEquals("2.1 GB", GoBytes.format(2_147_483_648L));
     }
 }

@@ -57,7 +57,8 @@ class EventDetectorTest {
         texts(view(0, member("m1", "running", "leader", 2, false), member("m2", "running", "follower", 2, false)));
         // m1's Status timed out on a busy machine; m2 still follows it
         assertEquals(List.of(), texts(view(2000, member("m1", "running", "", 0, false), member("m2", "running", "follower", 2, false))));
-        assertEquals(List.of(), texts(view(2500, member("m1", "running", "leader", 2, false), member("m2", "running", "follower", 2, false))));
+        assertEquals(List.of(), texts(view(2500, member("m1", "running", "leader", 2, false),
+                member("m2", "running", "follower", 2, false))));
     }
 
     @Test

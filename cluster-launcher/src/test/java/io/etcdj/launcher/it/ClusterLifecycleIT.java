@@ -15,8 +15,10 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.netty.NettyChannelBuilder;
 import java.net.URI;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -103,7 +105,8 @@ class ClusterLifecycleIT {
         assertTrue(h.run("status", "-f", "cluster.yml").expectOk().out().lines()
                 .anyMatch(l -> l.startsWith("| m3") && l.contains("paused")));
         try (Kv m3 = new Kv(url("m3")); Kv m1 = new Kv(url("m1"))) {
-            Eventually.get("a put through m1 while m3 is paused", Duration.ofSeconds(30), () -> { m1.put("while-paused", "1"); return true; });
+            Eventually.get("a put through m1 while m3 is paused", Duration.ofSeconds(30),
+                    () -> { m1.put("while-paused", "1"); return true; });
             boolean answered;
             try {
                 m3.get("while-paused", 1);
@@ -157,7 +160,7 @@ class ClusterLifecycleIT {
         h.run("remove-member", "m4", "-f", "cluster.yml").expectOk();
         assertEquals(List.of("m1", "m2", "m3"), members().stream().map(Member::getName).sorted().toList());
         assertFalse(LauncherHarness.alive(pid));
-        assertFalse(Files.exists(java.nio.file.Path.of(dataDir)));
+        assertFalse(Files.exists(Path.of(dataDir)));
         assertTrue(h.state().member("m4").isEmpty());
     }
 
@@ -179,8 +182,8 @@ class ClusterLifecycleIT {
     void stopLeavesNoProcessesAndCleanLeavesNoFiles() throws Exception {
         List<Long> pids = h.seenPids();
         ClusterState before = h.state();
-        java.util.concurrent.CompletableFuture<LauncherHarness.Result> follow =
-                java.util.concurrent.CompletableFuture.supplyAsync(() -> h.run("logs", "-f", "--file", "cluster.yml"));
+        CompletableFuture<LauncherHarness.Result> follow =
+                CompletableFuture.supplyAsync(() -> h.run("logs", "-f", "--file", "cluster.yml"));
         Eventually.get("a live supervisor", Duration.ofSeconds(10), () -> h.state().supervisorAlive() ? true : null);
         h.run("stop", "-f", "cluster.yml").expectOk();
         String followed = follow.get(30, TimeUnit.SECONDS).expectOk().out();

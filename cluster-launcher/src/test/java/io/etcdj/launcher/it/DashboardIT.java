@@ -111,7 +111,8 @@ class DashboardIT {
         System.out.println("dashboard event: " + election);
 
         browser.click(".card[data-member='" + old + "'] button[data-action='start']");
-        browser.await(old + " running and answering again", d -> browser.find("#drawing .node.role-follower[data-member='" + old + "']").isPresent());
+        browser.await(old + " running and answering again",
+                d -> browser.find("#drawing .node.role-follower[data-member='" + old + "']").isPresent());
     }
 
     @Test
@@ -131,7 +132,8 @@ class DashboardIT {
             return value.isEmpty() ? null : value;
         }));
         browser.await("the page's put in the watch pane",
-                d -> browser.find("#watch-events").map(WebElement::getText).orElse("").contains("PUT /dash/greeting = hello from the browser"));
+                d -> browser.find("#watch-events").map(WebElement::getText).orElse("")
+                        .contains("PUT /dash/greeting = hello from the browser"));
 
         etcdctl(url, "put", "/dash/from-etcdctl", "written by etcdctl");
         browser.await("etcdctl's put in the watch pane",
@@ -165,7 +167,8 @@ class DashboardIT {
 
         browser.click(".card[data-member='" + follower + "'] button[data-action='heal']");
         browser.await(follower + " no longer drawn as partitioned",
-                d -> browser.find("#drawing .node[data-member='" + follower + "']").map(e -> !e.getAttribute("class").contains("partitioned")).orElse(false));
+                d -> browser.find("#drawing .node[data-member='" + follower + "']")
+                        .map(e -> !e.getAttribute("class").contains("partitioned")).orElse(false));
         assertTrue(!h.state().member(follower).orElseThrow().partitioned(), "the supervisor healed it");
     }
 
@@ -275,10 +278,12 @@ class DashboardIT {
         String follower = h.state().members().stream().map(ClusterState.MemberState::process)
                 .filter(p -> !p.equals(leader)).findFirst().orElseThrow();
         browser.click(".card[data-member='" + follower + "'] button[data-action='pause']");
-        browser.await(follower + " drawn paused", d -> browser.find("#drawing .node.state-paused[data-member='" + follower + "']").isPresent());
+        browser.await(follower + " drawn paused",
+                d -> browser.find("#drawing .node.state-paused[data-member='" + follower + "']").isPresent());
         assertEquals("paused", h.state().member(follower).orElseThrow().state());
         browser.click(".card[data-member='" + follower + "'] button[data-action='resume']");
-        browser.await(follower + " answering again", d -> browser.find("#drawing .node.role-follower[data-member='" + follower + "']").isPresent());
+        browser.await(follower + " answering again",
+                d -> browser.find("#drawing .node.role-follower[data-member='" + follower + "']").isPresent());
 
         browser.type(".card[data-member='" + follower + "'] .delay-input", "150");
         browser.click(".card[data-member='" + follower + "'] button[data-action='delay']");

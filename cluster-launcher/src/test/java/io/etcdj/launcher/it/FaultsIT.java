@@ -26,7 +26,8 @@ class FaultsIT {
                 assertTrue(h.run("status", "-f", "cluster.yml").expectOk().out().lines()
                         .anyMatch(l -> l.startsWith("| m1") && l.contains("partitioned")));
                 // the majority side elects a leader if needed and keeps accepting writes
-                Eventually.get("a put through m2 during the partition", Duration.ofSeconds(30), () -> { m2.put("during", "2"); return true; });
+                Eventually.get("a put through m2 during the partition", Duration.ofSeconds(30),
+                        () -> { m2.put("during", "2"); return true; });
                 assertThrows(StatusRuntimeException.class, () -> m1.get("during", 3),
                         "a member cut off from its peers cannot confirm a linearizable read");
 

@@ -30,6 +30,9 @@ final class LauncherHarness implements AutoCloseable {
     /** Test-cluster timing: short, but long enough for a busy 2-core machine. */
     static final String FAST_FLAGS = "flags: [--heartbeat-interval=50, --election-timeout=500]";
 
+    final Path dir;
+    private final List<Long> seenPids = new ArrayList<>();
+
     /** The etcd binary under test: ours by default (the pom sets it), the real one with -Dlauncher.etcd=/usr/bin/etcd. */
     static String etcd() {
         // absolute, because cluster files resolve a relative etcd: against their own directory
@@ -43,9 +46,6 @@ final class LauncherHarness implements AutoCloseable {
             return this;
         }
     }
-
-    final Path dir;
-    private final List<Long> seenPids = new ArrayList<>();
 
     LauncherHarness() throws IOException {
         dir = TempDirs.create("launcher-it");

@@ -8,6 +8,7 @@ import io.etcdj.harness.Eventually;
 import io.etcdj.harness.FreePorts;
 import io.etcdj.launcher.supervisor.ClusterState;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -57,7 +58,7 @@ class ProcfileForegroundIT {
                     while ((line = in.readLine()) != null) {
                         lines.add(line);
                     }
-                } catch (java.io.IOException ignored) {
+                } catch (IOException ignored) {
                     // the launcher exited
                 }
             });

@@ -48,7 +48,8 @@ class MemberProcessTest {
 
     @Test
     void longOutputKeepsTheFirstAndTheLastLines() throws Exception {
-        MemberProcess mp = shell("echo 'flag provided but not defined: -x'; i=2; while [ $i -le 60 ]; do echo line$i; i=$((i+1)); done; exit 2");
+        MemberProcess mp = shell("echo 'flag provided but not defined: -x'; i=2; while [ $i -le 60 ]; do echo line$i; i=$((i+1)); done; "
+                + "exit 2");
         mp.start();
         awaitExit(mp);
         List<String> summary = mp.outputSummary(3, 22);

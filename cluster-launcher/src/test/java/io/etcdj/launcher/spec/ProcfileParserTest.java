@@ -15,9 +15,21 @@ class ProcfileParserTest {
     /** The shape of etcd's own Procfile: process names etcd1..3, member names infra1..3. */
     static final String ETCD_PROCFILE = String.join("\n",
             "# Use goreman to run `go get github.com/mattn/goreman`",
-            "etcd1: bin/etcd --name infra1 --listen-client-urls http://127.0.0.1:2379 --advertise-client-urls http://127.0.0.1:2379 --listen-peer-urls http://127.0.0.1:12380 --initial-advertise-peer-urls http://127.0.0.1:12380 --initial-cluster-token etcd-cluster-1 --initial-cluster 'infra1=http://127.0.0.1:12380,infra2=http://127.0.0.1:22380,infra3=http://127.0.0.1:32380' --initial-cluster-state new --enable-pprof --logger=zap --log-outputs=stderr",
-            "etcd2: bin/etcd --name infra2 --listen-client-urls http://127.0.0.1:22379 --advertise-client-urls http://127.0.0.1:22379 --listen-peer-urls http://127.0.0.1:22380 --initial-advertise-peer-urls http://127.0.0.1:22380 --initial-cluster-token etcd-cluster-1 --initial-cluster 'infra1=http://127.0.0.1:12380,infra2=http://127.0.0.1:22380,infra3=http://127.0.0.1:32380' --initial-cluster-state new --enable-pprof --logger=zap --log-outputs=stderr",
-            "etcd3: bin/etcd --name infra3 --listen-client-urls http://127.0.0.1:32379 --advertise-client-urls http://127.0.0.1:32379 --listen-peer-urls http://127.0.0.1:32380 --initial-advertise-peer-urls http://127.0.0.1:32380 --initial-cluster-token etcd-cluster-1 --initial-cluster 'infra1=http://127.0.0.1:12380,infra2=http://127.0.0.1:22380,infra3=http://127.0.0.1:32380' --initial-cluster-state new --enable-pprof --logger=zap --log-outputs=stderr",
+            "etcd1: bin/etcd --name infra1 --listen-client-urls http://127.0.0.1:2379 --advertise-client-urls http://127.0.0.1:2379 "
+                    + "--listen-peer-urls http://127.0.0.1:12380 --initial-advertise-peer-urls http://127.0.0.1:12380 "
+                    + "--initial-cluster-token etcd-cluster-1 --initial-cluster "
+                    + "'infra1=http://127.0.0.1:12380,infra2=http://127.0.0.1:22380,infra3=http://127.0.0.1:32380' --initial-cluster-state "
+                    + "new --enable-pprof --logger=zap --log-outputs=stderr",
+            "etcd2: bin/etcd --name infra2 --listen-client-urls http://127.0.0.1:22379 --advertise-client-urls http://127.0.0.1:22379 "
+                    + "--listen-peer-urls http://127.0.0.1:22380 --initial-advertise-peer-urls http://127.0.0.1:22380 "
+                    + "--initial-cluster-token etcd-cluster-1 --initial-cluster "
+                    + "'infra1=http://127.0.0.1:12380,infra2=http://127.0.0.1:22380,infra3=http://127.0.0.1:32380' --initial-cluster-state "
+                    + "new --enable-pprof --logger=zap --log-outputs=stderr",
+            "etcd3: bin/etcd --name infra3 --listen-client-urls http://127.0.0.1:32379 --advertise-client-urls http://127.0.0.1:32379 "
+                    + "--listen-peer-urls http://127.0.0.1:32380 --initial-advertise-peer-urls http://127.0.0.1:32380 "
+                    + "--initial-cluster-token etcd-cluster-1 --initial-cluster "
+                    + "'infra1=http://127.0.0.1:12380,infra2=http://127.0.0.1:22380,infra3=http://127.0.0.1:32380' --initial-cluster-state "
+                    + "new --enable-pprof --logger=zap --log-outputs=stderr",
             "#proxy: bin/etcd grpc-proxy start --endpoints=127.0.0.1:2379,127.0.0.1:22379,127.0.0.1:32379 --listen-addr=127.0.0.1:23790",
             "");
 
@@ -38,7 +50,8 @@ class ProcfileParserTest {
     @Test
     void keepsFlagValuesAndExplicitDataDir() throws Exception {
         ClusterSpec spec = ClusterFiles.parse("Procfile",
-                "a: etcd --name=x --data-dir /srv/x --listen-client-urls=http://127.0.0.1:1 --listen-peer-urls http://127.0.0.1:2 --quota-backend-bytes 100\n",
+                "a: etcd --name=x --data-dir /srv/x --listen-client-urls=http://127.0.0.1:1 --listen-peer-urls http://127.0.0.1:2 "
+                        + "--quota-backend-bytes 100\n",
                 false, Map.of());
         MemberSpec m = spec.members().get(0);
         assertEquals("x", m.name());
@@ -113,7 +126,8 @@ class ProcfileParserTest {
     void reportsConflictingTokens() {
         ClusterFileException e = assertThrows(ClusterFileException.class, () -> ClusterFiles.parse("Procfile",
                 "a: etcd --listen-client-urls http://127.0.0.1:1 --listen-peer-urls http://127.0.0.1:2 --initial-cluster-token one\n"
-                        + "b: etcd --listen-client-urls http://127.0.0.1:3 --listen-peer-urls http://127.0.0.1:4 --initial-cluster-token two\n",
+                        + "b: etcd --listen-client-urls http://127.0.0.1:3 --listen-peer-urls http://127.0.0.1:4 --initial-cluster-token "
+                                + "two\n",
                 false, Map.of()));
         assertEquals(2, e.line());
     }

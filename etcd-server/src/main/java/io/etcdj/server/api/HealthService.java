@@ -5,6 +5,7 @@ import io.etcdj.healthpb.HealthCheckResponse;
 import io.etcdj.healthpb.HealthCheckResponse.ServingStatus;
 import io.etcdj.healthpb.HealthGrpc;
 import io.etcdj.server.log.Log;
+import io.etcdj.server.log.LogSink;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
@@ -26,7 +27,7 @@ public final class HealthService extends HealthGrpc.HealthImplBase {
     private volatile ServingStatus status = ServingStatus.SERVING;
     private final Set<StreamObserver<HealthCheckResponse>> watchers = new CopyOnWriteArraySet<>();
 
-    public HealthService(boolean stopOnDefrag, io.etcdj.server.log.LogSink logs) {
+    public HealthService(boolean stopOnDefrag, LogSink logs) {
         this.log = logs.logger("v3rpc/health");
         this.stopOnDefrag = stopOnDefrag;
         log.info("grpc service status changed", "service", ALL, "status", ServingStatus.SERVING.name());

@@ -4,6 +4,7 @@ import io.etcdj.api.etcdserverpb.WatchCreateRequest;
 import io.etcdj.api.etcdserverpb.WatchRequest;
 import io.etcdj.api.etcdserverpb.WatchResponse;
 import io.etcdj.api.mvccpb.Event;
+import io.etcdj.server.metrics.Metrics;
 import io.etcdj.server.watch.ProgressNotifier;
 import io.etcdj.server.watch.WatchHub;
 import io.etcdj.server.watch.WatchSink;
@@ -17,6 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One client's watch stream: many watchers, each with a stream-local ID (client-chosen or the
@@ -42,14 +44,14 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchSink, Prog
     private final Map<Long, WatchCreateRequest> options = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<WatchResponse> queue = new ConcurrentLinkedQueue<>();
     private final AtomicInteger pendingEvents = new AtomicInteger();
-    private final java.util.concurrent.atomic.AtomicLong pendingBytes = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong pendingBytes = new AtomicLong();
     private final AtomicBoolean draining = new AtomicBoolean();
     private volatile boolean closed;
     private long nextId;
-    private final io.etcdj.server.metrics.Metrics metrics;
+    private final Metrics metrics;
 
     WatchStream(WatchOperations server, AuthOperations auth, ServerCallStreamObserver<WatchResponse> out,
-                io.etcdj.server.metrics.Metrics metrics) {
+                Metrics metrics) {
         this.server = server;
         this.metrics = metrics;
         this.auth = auth;

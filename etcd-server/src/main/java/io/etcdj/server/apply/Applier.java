@@ -1,6 +1,7 @@
 package io.etcdj.server.apply;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.Message;
 import io.etcdj.api.etcdserverpb.AlarmMember;
 import io.etcdj.api.etcdserverpb.AlarmRequest;
 import io.etcdj.api.etcdserverpb.AlarmResponse;
@@ -89,12 +90,12 @@ public final class Applier implements RequestApplier {
     }
 
     private interface TxnBody {
-        com.google.protobuf.Message run(TxnWrite txn);
+        Message run(TxnWrite txn);
     }
 
     private static ApplyResult inTxn(WriteBatch batch, TxnBody body) {
         TxnWrite txn = batch.beginTxn();
-        com.google.protobuf.Message resp = body.run(txn);
+        Message resp = body.run(txn);
         txn.end();
         return ApplyResult.ok(resp, txn.readRevision());
     }

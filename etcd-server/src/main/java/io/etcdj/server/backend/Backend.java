@@ -45,14 +45,6 @@ public final class Backend implements AutoCloseable {
     private static final long HEADROOM = 512L << 20;
     /** A write transaction's page overhead beyond twice its bytes (copied branch pages, meta). */
     private static final long TXN_PAGE_SLACK = 64L << 10;
-    /**
-     * The cached sizes are refreshed after a write commit once any of these has passed since the
-     * last refresh: this much estimated growth, this many commits, this much time. etcd's own quota
-     * check reads a size as of its last batch commit, up to 100 ms old.
-     */
-    private static final long REFRESH_GROWTH = 1L << 20;
-    private static final int REFRESH_COMMITS = 32;
-    private static final long REFRESH_NANOS = 50_000_000L;
 
     private final Path file;
     private volatile long mapSize;
@@ -72,14 +64,8 @@ public final class Backend implements AutoCloseable {
     private Txn<byte[]> durablePin;
     /** A test's and a failpoint's hook inside each defragment, before the copy. */
     private volatile Runnable beforeDefragCopy = () -> { };
-    /** The file's size, its pages up to the last one written and the pages holding data, as of the last refresh: read on every write's path. */
-    private volatile long cachedSize;
-    private volatile long cachedExtent;
-    private volatile long cachedInUse;
-    /** Writer-side only (the one write transaction at a time): what happened since that refresh. */
-    private long growthSinceRefresh;
-    private int commitsSinceRefresh;
-    private long refreshedAtNanos;
+    /** The file's sizes as of a recent write commit: read on every write's path. */
+    private final BackendSizes sizes;
     /** The member's instruments (open read transactions, commit durations). */
     private final BackendMetrics metrics;
 
@@ -89,6 +75,7 @@ public final class Backend implements AutoCloseable {
         this.metrics = metrics;
         this.mapSize = mapSize;
         this.unsafeNoFsync = unsafeNoFsync;
+        this.sizes = new BackendSizes(this::extent, this::sizeInUse, this::size);
     }
 
     /**
@@ -148,7 +135,7 @@ public final class Backend implements AutoCloseable {
                 dbis.put(bucket, env.openDbi(bucket.dbName(), DbiFlags.MDB_CREATE));
             }
             syncPoint();
-            refreshSizes();
+            sizes.refresh();
         } catch (IOException | LmdbException e) {
             throw new BackendException("cannot open backend file " + file + ": " + e.getMessage(), e);
         }
@@ -162,7 +149,7 @@ public final class Backend implements AutoCloseable {
     public WriteTx beginWrite() {
         envLock.readLock().lock();
         try {
-            return new WriteTx(env.txnWrite(), dbis, envLock.readLock(), commitLock, this::committed, file, metrics);
+            return new WriteTx(env.txnWrite(), dbis, envLock.readLock(), commitLock, sizes::committed, file, metrics);
         } catch (RuntimeException e) {
             envLock.readLock().unlock();
             throw e;
@@ -274,14 +261,7 @@ public final class Backend implements AutoCloseable {
      * transaction open, so this takes the environment exclusively; the caller holds no other lock.
      */
     public void ensureRoom(long bytes) {
-        long growth = 2 * bytes + TXN_PAGE_SLACK;
-        // The cached in-use size plus every write's worst case since it was taken bounds the pages
-        // in use from above; only when that bound comes near the map is the exact figure read.
-        if (cachedExtent + growthSinceRefresh + growth + HEADROOM > mapSize) {
-            refreshSizes();
-        }
-        growthSinceRefresh += growth;
-        long need = cachedExtent + growthSinceRefresh + HEADROOM;
+        long need = sizes.reserve(2 * bytes + TXN_PAGE_SLACK, mapSize - HEADROOM) + HEADROOM;
         if (need <= mapSize) {
             return;
         }
@@ -302,30 +282,13 @@ public final class Backend implements AutoCloseable {
         return mapSize;
     }
 
-    /** After each write commit, on the writer's thread: refreshes the cached sizes now and then. */
-    private void committed() {
-        if (growthSinceRefresh >= REFRESH_GROWTH || ++commitsSinceRefresh >= REFRESH_COMMITS
-                || System.nanoTime() - refreshedAtNanos >= REFRESH_NANOS) {
-            refreshSizes();
-        }
-    }
-
-    private void refreshSizes() {
-        cachedExtent = extent();
-        cachedInUse = sizeInUse();
-        cachedSize = size();
-        growthSinceRefresh = 0;
-        commitsSinceRefresh = 0;
-        refreshedAtNanos = System.nanoTime();
-    }
-
     /**
-     * The file's size as of a recent write commit (at most {@value #REFRESH_COMMITS} commits, 1 MB of
+     * The file's size as of a recent write commit (at most {@value BackendSizes#REFRESH_COMMITS} commits, 1 MB of
      * writes or 50 ms behind), without a system call: for the quota check on every write's path.
      * {@link #size()} is exact.
      */
     public long recentSize() {
-        return cachedSize;
+        return sizes.size();
     }
 
     /** Size of the file on disk in bytes (etcd's dbSize). */
@@ -339,7 +302,7 @@ public final class Backend implements AutoCloseable {
 
     /** {@link #sizeInUse} as of a recent write commit, without waiting (for /metrics). */
     public long recentSizeInUse() {
-        return cachedInUse;
+        return sizes.inUse();
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.etcdj.server.backend;
 
 import io.etcdj.server.metrics.BackendMetrics;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.locks.Lock;
 import org.lmdbjava.Dbi;
@@ -11,10 +12,10 @@ public final class WriteTx extends ReadTx {
     private final Lock commitLock;
     private final Runnable onCommit;
     /** The backend file, named when a commit fails. */
-    private final java.nio.file.Path file;
+    private final Path file;
 
     WriteTx(Txn<byte[]> txn, Map<Bucket, Dbi<byte[]>> dbis, Lock envReadLock, Lock commitLock, Runnable onCommit,
-            java.nio.file.Path file, BackendMetrics metrics) {
+            Path file, BackendMetrics metrics) {
         super(txn, dbis, envReadLock, metrics);
         this.commitLock = commitLock;
         this.onCommit = onCommit;

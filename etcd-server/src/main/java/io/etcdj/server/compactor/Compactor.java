@@ -4,10 +4,12 @@ import io.etcdj.cli.GoDuration;
 import io.etcdj.server.clock.Clock;
 import io.etcdj.server.config.ServerConfig;
 import io.etcdj.server.log.Log;
+import io.etcdj.server.log.LogSink;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -41,12 +43,12 @@ public final class Compactor {
     private long lastCompacted;
 
     /** The compactor {@code cfg}'s flags ask for, sampling on the member's clock. */
-    public Compactor(Target server, ServerConfig cfg, Clock clock, io.etcdj.server.log.LogSink logs) {
+    public Compactor(Target server, ServerConfig cfg, Clock clock, LogSink logs) {
         this(server, cfg.autoCompactionMode(), cfg.autoCompactionRetention(), clock::nanoTime, logs);
     }
 
     /** For tests: the mode and retention as etcd's flags spell them, and the clock to sample with. */
-    Compactor(Target server, String mode, String retention, LongSupplier nanoClock, io.etcdj.server.log.LogSink logs) {
+    Compactor(Target server, String mode, String retention, LongSupplier nanoClock, LogSink logs) {
         this.log = logs.logger("v3compactor");
         this.server = server;
         this.nanoClock = nanoClock;
@@ -116,7 +118,7 @@ public final class Compactor {
                 log.info("completed auto compaction", "revision", rev);
             } else {
                 // etcd's line (a lost leader or a timeout, usually); a later turn compacts further
-                Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+                Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
                 log.warn("failed auto compaction", "revision", rev, "error", String.valueOf(cause.getMessage()));
             }
         });

@@ -1,6 +1,7 @@
 package io.etcdj.server.config;
 
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -26,6 +27,6 @@ public record CertChecks(Path crlFile, List<String> allowedCns, List<String> all
         if (flagValue == null || flagValue.isBlank()) {
             return List.of();
         }
-        return java.util.Arrays.stream(flagValue.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+        return Arrays.stream(flagValue.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
     }
 }

@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -129,7 +131,8 @@ final class ConfigFile {
             }
             String setting = keys.get(e.getKey());
             if (setting == null) {
-                warnings.add("config file key \"" + qualified + "\" has no effect: etcd checks client certificate SANs on peer listeners only");
+                warnings.add("config file key \"" + qualified + "\" has no effect: etcd checks client certificate SANs on peer listeners "
+                        + "only");
                 continue;
             }
             Flag f = Flag.find(setting);
@@ -140,7 +143,7 @@ final class ConfigFile {
     private static Map<String, String> securityKeys(String side, String certFile, String keyFile, String clientCertFile,
             String clientKeyFile, String clientCertAuth, String trustedCaFile, String autoTls, String allowedCn,
             String allowedHostname, String skipSanVerification) {
-        Map<String, String> m = new java.util.HashMap<>();
+        Map<String, String> m = new HashMap<>();
         m.put("cert-file", certFile);
         m.put("key-file", keyFile);
         m.put("client-cert-file", clientCertFile);
@@ -151,7 +154,7 @@ final class ConfigFile {
         m.put("allowed-cn", allowedCn);
         m.put("allowed-hostname", allowedHostname);
         m.put("skip-client-san-verification", skipSanVerification);
-        return java.util.Collections.unmodifiableMap(m);
+        return Collections.unmodifiableMap(m);
     }
 
     /**

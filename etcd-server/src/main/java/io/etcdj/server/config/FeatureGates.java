@@ -1,6 +1,7 @@
 package io.etcdj.server.config;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +33,7 @@ public final class FeatureGates {
         gates.put("SetMemberLocalAddr", new Gate(false, "ALPHA", null));
         gates.put("StopGRPCServiceOnDefrag", new Gate(false, "ALPHA", null));
         gates.put("TxnModeWriteWithSharedBuffer", new Gate(true, "BETA", null));
-        return java.util.Collections.unmodifiableMap(gates);
+        return Collections.unmodifiableMap(gates);
     }
 
     private FeatureGates() {

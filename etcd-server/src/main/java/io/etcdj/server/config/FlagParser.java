@@ -6,9 +6,13 @@ import io.etcdj.cli.goflag.FlagKind;
 import io.etcdj.cli.goflag.FlagSyntax;
 import io.etcdj.cli.goflag.GoFlagParser;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * Reads the server's settings as etcd does: Go's flag package conventions ({@code -name v},
@@ -19,6 +23,20 @@ import java.util.Map;
 public final class FlagParser {
     private static final String VERSION = "version";
     private static final String CONFIG_FILE = "config-file";
+
+    /**
+     * Flags of etcd 0.4 and 2.x that etcd (3.4 to 3.6, its config.go "ignored" list) still accepts
+     * and ignores with a warning, so an old unit file keeps working. Each is a Go bool flag
+     * (flags.IgnoredFlag): given alone or as {@code --name=anything}; a separate value word is not
+     * its value but a stray argument, as in etcd.
+     */
+    static final Set<String> IGNORED = Set.of("cluster-active-size", "cluster-remove-delay",
+            "cluster-sync-interval", "config", "force", "max-result-buffer", "max-retry-attempts",
+            "peer-heartbeat-interval", "peer-election-timeout", "retry-interval", "snapshot", "v", "vv",
+            "test.coverprofile", "test.outputdir");
+
+    private static final Set<String> KNOWN_ENV = Flag.ALL.stream().map(Flag::envName)
+            .collect(Collectors.toUnmodifiableSet());
 
     private FlagParser() {
     }
@@ -35,23 +53,12 @@ public final class FlagParser {
          * the config file's keys without effect or unknown.
          */
         public List<String> warnings() {
-            List<String> out = new java.util.ArrayList<>();
+            List<String> out = new ArrayList<>();
             ignoredFlags.forEach(n -> out.add("flag \"-" + n + "\" is no longer supported - ignoring."));
             out.addAll(fileWarnings);
             return out;
         }
     }
-
-    /**
-     * Flags of etcd 0.4 and 2.x that etcd (3.4 to 3.6, its config.go "ignored" list) still accepts
-     * and ignores with a warning, so an old unit file keeps working. Each is a Go bool flag
-     * (flags.IgnoredFlag): given alone or as {@code --name=anything}; a separate value word is not
-     * its value but a stray argument, as in etcd.
-     */
-    static final java.util.Set<String> IGNORED = java.util.Set.of("cluster-active-size", "cluster-remove-delay",
-            "cluster-sync-interval", "config", "force", "max-result-buffer", "max-retry-attempts",
-            "peer-heartbeat-interval", "peer-election-timeout", "retry-interval", "snapshot", "v", "vv",
-            "test.coverprofile", "test.outputdir");
 
     public static Parsed parse(String[] args, Map<String, String> env) throws ConfigException {
         GoFlagParser.Result line;
@@ -68,7 +75,7 @@ public final class FlagParser {
                     + "' is not a valid flag. See 'etcd --help'.");
         }
         Map<String, String> values = new LinkedHashMap<>();
-        List<String> ignored = new java.util.ArrayList<>();
+        List<String> ignored = new ArrayList<>();
         String configFile = null;
         boolean version = false;
         for (GoFlagParser.Setting s : line.settings()) {
@@ -94,7 +101,7 @@ public final class FlagParser {
             ConfigFile.Contents file = ConfigFile.read(Path.of(configFile));
             return new Parsed(file.values(), false, false, List.of(), List.of(), ignored, file.warnings());
         }
-        List<String> envUsed = new java.util.ArrayList<>();
+        List<String> envUsed = new ArrayList<>();
         for (Flag f : Flag.ALL) {
             String v = env.get(f.envName());
             if (v == null) {
@@ -114,8 +121,8 @@ public final class FlagParser {
             }
             envUsed.add(f.envName() + "=" + v);
         }
-        List<String> unrecognized = new java.util.ArrayList<>();
-        for (Map.Entry<String, String> e : new java.util.TreeMap<>(env).entrySet()) {
+        List<String> unrecognized = new ArrayList<>();
+        for (Map.Entry<String, String> e : new TreeMap<>(env).entrySet()) {
             String key = e.getKey();
             if (!key.startsWith("ETCD_") || key.equals("ETCD_CONFIG_FILE") || KNOWN_ENV.contains(key)) {
                 continue;
@@ -131,9 +138,6 @@ public final class FlagParser {
         }
         return new Parsed(values, false, false, envUsed, unrecognized, ignored, List.of());
     }
-
-    private static final java.util.Set<String> KNOWN_ENV = Flag.ALL.stream().map(Flag::envName)
-            .collect(java.util.stream.Collectors.toUnmodifiableSet());
 
     /** The Go flag type of each flag etcd defines: its catalogue, --version, --config-file, the ignored ones. */
     private static FlagKind kindOf(String name) {
@@ -181,13 +185,13 @@ public final class FlagParser {
         };
     }
 
-
     /** etcd's usage text, listing the flags this server has. */
     public static String usage() {
         StringBuilder sb = new StringBuilder("Usage:\n\n  etcd [flags]\n    Start an etcd server.\n\n")
                 .append("  etcd --version\n    Show the version of etcd.\n\n")
                 .append("  etcd -h | --help\n    Show the help information about etcd.\n\n")
-                .append("  etcd --config-file\n    Path to the server configuration file. Note that if a configuration file is provided, other command line flags and environment variables will be ignored.\n\n");
+                .append("  etcd --config-file\n    Path to the server configuration file. Note that if a configuration file is provided, "
+                        + "other command line flags and environment variables will be ignored.\n\n");
         String group = null;
         for (Flag f : Flag.ALL) {
             if (!f.group().equals(group)) {

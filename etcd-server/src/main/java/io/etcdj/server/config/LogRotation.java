@@ -3,9 +3,12 @@ package io.etcdj.server.config;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.etcdj.server.log.Rotation;
+import java.io.IOException;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * --enable-log-rotation with --log-rotation-config-json, validated as etcd validates them: one file
@@ -40,7 +43,7 @@ final class LogRotation {
         JsonNode root;
         try {
             root = new ObjectMapper().readTree(json);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new ConfigException("improperly formatted log rotation config: " + e.getMessage());
         }
         if (!root.isObject() && !root.isNull()) {
@@ -110,7 +113,7 @@ final class LogRotation {
 
     /** The number as written in the JSON (Go quotes the literal), found after its key. */
     private static String numberText(String json, String key, JsonNode v) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"" + java.util.regex.Pattern.quote(key)
+        Matcher m = Pattern.compile("\"" + Pattern.quote(key)
                 + "\"\\s*:\\s*(-?[0-9.eE+-]+)").matcher(json);
         return m.find() ? m.group(1) : v.asText();
     }

@@ -1,5 +1,6 @@
 package io.etcdj.server.config;
 
+import io.etcdj.server.log.Rotation;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -27,7 +28,7 @@ public record MemberOptions(
         ClientHttpOptions clientHttp,
         boolean enablePprof,
         long bootstrapDefragThresholdMegabytes,
-        io.etcdj.server.log.Rotation logRotation,
+        Rotation logRotation,
         BackendBatch backendBatch,
         StoreTuning storeTuning,
         MemberTuning tuning,
@@ -36,6 +37,7 @@ public record MemberOptions(
     /** etcd's defaults. */
     public static final MemberOptions DEFAULTS = new MemberOptions(List.of(), false, false, 1, 4294967295L, true,
             Duration.ofSeconds(5), Duration.ofHours(2), Duration.ofSeconds(20), false, false, Duration.ZERO, AuthOptions.DEFAULTS,
-            WatchdogOptions.DEFAULTS, ClientHttpOptions.DEFAULTS, false, 0, null, BackendBatch.DEFAULTS, StoreTuning.DEFAULTS, MemberTuning.DEFAULTS,
+            WatchdogOptions.DEFAULTS, ClientHttpOptions.DEFAULTS, false, 0, null, BackendBatch.DEFAULTS, StoreTuning.DEFAULTS,
+            MemberTuning.DEFAULTS,
             List.of());
 }

@@ -1,5 +1,6 @@
 package io.etcdj.server.config;
 
+import io.etcdj.server.log.Log;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -52,6 +53,12 @@ public record ServerConfig(
     /** etcd's hard cap on the quota. */
     public static final long MAX_QUOTA = 8L << 30;
 
+    /**
+     * The client side's allowed-cn, which only the config file sets (client-transport-security's
+     * allowed-cn; etcd has no flag for it): the CNs a client certificate may carry.
+     */
+    static final String CLIENT_ALLOWED_CN = "client-transport-security.allowed-cn";
+
     public Path memberDir() {
         return dataDir.resolve("member");
     }
@@ -88,12 +95,6 @@ public record ServerConfig(
     }
 
     /** Builds the config from parsed flag values (missing ones take etcd's defaults). */
-    /**
-     * The client side's allowed-cn, which only the config file sets (client-transport-security's
-     * allowed-cn; etcd has no flag for it): the CNs a client certificate may carry.
-     */
-    static final String CLIENT_ALLOWED_CN = "client-transport-security.allowed-cn";
-
     public static ServerConfig from(Map<String, String> v) throws ConfigException {
         Map<String, String> all = new LinkedHashMap<>();
         for (Flag f : Flag.ALL) {
@@ -107,14 +108,16 @@ public record ServerConfig(
         long heartbeat = positiveLong(all, "heartbeat-interval");
         long election = positiveLong(all, "election-timeout");
         if (5 * heartbeat > election) {
-            throw new ConfigException("--election-timeout[" + election + "ms] should be at least as 5 times as --heartbeat-interval[" + heartbeat + "ms]");
+            throw new ConfigException("--election-timeout[" + election + "ms] should be at least as 5 times as --heartbeat-interval["
+                    + heartbeat + "ms]");
         }
         if (election > 50000) {
             throw new ConfigException("--election-timeout[" + election + "ms] is too long, and should be set less than 50000ms");
         }
         String state = all.get("initial-cluster-state");
         if (!state.equals("new") && !state.equals("existing")) {
-            throw new ConfigException("invalid value \"" + state + "\" for flag -initial-cluster-state: invalid value \"" + state + "\"", 2, true);
+            throw new ConfigException("invalid value \"" + state + "\" for flag -initial-cluster-state: invalid value \"" + state + "\"", 2,
+                    true);
         }
         long quota = longValue(all, "quota-backend-bytes");
         if (quota < 0) {
@@ -134,7 +137,7 @@ public record ServerConfig(
         }
         List<String> outputs = List.of(all.get("log-outputs").split(","));
         String level = all.get("log-level");
-        if (!io.etcdj.server.log.Log.validLevel(level)) {
+        if (!Log.validLevel(level)) {
             throw new ConfigException("unknown log-level: \"" + level + "\"");
         }
         return new ServerConfig(
@@ -229,7 +232,8 @@ public record ServerConfig(
         // Persisting is on by default only with checkpoints: turning checkpoints off turns it off too.
         boolean persist = resolver.gateGiven("LeaseCheckpointPersist") ? resolver.gate("LeaseCheckpointPersist") : checkpoint;
         if (checkpoint && !persist) {
-            resolver.warnings().add("Detected that checkpointing is enabled without persistence. Consider enabling feature gate LeaseCheckpointPersist");
+            resolver.warnings().add("Detected that checkpointing is enabled without persistence. Consider enabling feature gate "
+                    + "LeaseCheckpointPersist");
         }
         return StoreTuning.of(checkpoint, persist, StoreTuning.checkpointIntervalOverride(),
                 longValue(all, "compaction-batch-limit"),
@@ -322,7 +326,8 @@ public record ServerConfig(
                     + ": URL scheme must be http, https, unix, or unixs: " + s, 2, true);
         }
         if (u.getHost() == null || u.getPort() < 0) {
-            throw new ConfigException("invalid value \"" + s + "\" for flag -" + flag + ": URL address does not have the form \"host:port\": " + s, 2, true);
+            throw new ConfigException("invalid value \"" + s + "\" for flag -" + flag + ": URL address does not have the form "
+                    + "\"host:port\": " + s, 2, true);
         }
         return u;
     }

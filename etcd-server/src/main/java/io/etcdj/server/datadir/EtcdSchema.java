@@ -7,6 +7,7 @@ import io.etcdj.api.etcdserverpb.AlarmMember;
 import io.etcdj.api.etcdserverpb.Member;
 import io.etcdj.cli.GoJsonString;
 import io.etcdj.server.backend.Bucket;
+import io.etcdj.server.lease.Lease;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -54,6 +55,9 @@ final class EtcdSchema {
     static final int[] NEWEST_STORAGE = {3, 6};
 
     private static final int REVISION_BYTES = 17;
+
+    /** The value etcd's members_removed bucket holds for every removed member. */
+    static final String REMOVED = "removed";
 
     private EtcdSchema() {
     }
@@ -110,7 +114,7 @@ final class EtcdSchema {
         if (key.length != 8 || ByteBuffer.wrap(key).getLong() != id) {
             throw new DataDirException("lease bucket: key does not match lease ID " + Long.toHexString(id));
         }
-        return io.etcdj.server.lease.Lease.record(id, ttl, remaining);
+        return Lease.record(id, ttl, remaining);
     }
 
     /** Our lease record to etcd's leasepb.Lease (zero fields left out, as Go's encoder does). */
@@ -118,7 +122,7 @@ final class EtcdSchema {
         if (ours.length != 16 && ours.length != 24) {
             throw new DataDirException("lease bucket: record of " + ours.length + " bytes, expected 16 or 24");
         }
-        long[] rec = io.etcdj.server.lease.Lease.parseRecord(ours);
+        long[] rec = Lease.parseRecord(ours);
         long id = rec[0];
         long ttl = rec[1];
         long remaining = rec[2];
@@ -193,9 +197,6 @@ final class EtcdSchema {
     static byte[] memberKey(long id) {
         return ascii(Long.toHexString(id));
     }
-
-    /** The value etcd's members_removed bucket holds for every removed member. */
-    static final String REMOVED = "removed";
 
     private static void goStrings(StringBuilder json, List<String> list) {
         if (list.isEmpty()) {

@@ -1,8 +1,15 @@
 package io.etcdj.server.discovery;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Hashtable;
 import java.util.List;
+import javax.naming.NameNotFoundException;
 import javax.naming.NamingEnumeration;
 import javax.naming.NamingException;
 import javax.naming.directory.Attribute;
@@ -86,7 +93,7 @@ public final class SrvLookup {
             Attribute srv = attrs.get("SRV");
             List<Srv> out = new ArrayList<>();
             if (srv == null) {
-                throw new javax.naming.NameNotFoundException("no SRV records for " + name);
+                throw new NameNotFoundException("no SRV records for " + name);
             }
             NamingEnumeration<?> all = srv.getAll();
             while (all.hasMore()) {
@@ -94,7 +101,7 @@ public final class SrvLookup {
                 out.add(new Srv(f[3], Integer.parseInt(f[2]), Integer.parseInt(f[0]), Integer.parseInt(f[1])));
             }
             // Go sorts by priority and shuffles by weight; a stable priority order is enough here
-            out.sort(java.util.Comparator.comparingInt(Srv::priority));
+            out.sort(Comparator.comparingInt(Srv::priority));
             return out;
         } finally {
             ctx.close();
@@ -105,9 +112,9 @@ public final class SrvLookup {
      * The addresses of {@code host}: itself for an IP literal; otherwise the system resolver,
      * and the A records of the {@code etcdj.dns.server} server when that property is set.
      */
-    public static String resolveHost(String host) throws java.net.UnknownHostException {
+    public static String resolveHost(String host) throws UnknownHostException {
         if (host.matches("[0-9.]+") || host.contains(":")) {
-            return java.net.InetAddress.getByName(host).getHostAddress();
+            return InetAddress.getByName(host).getHostAddress();
         }
         String server = System.getProperty("etcdj.dns.server", "");
         if (!server.isEmpty()) {
@@ -128,7 +135,7 @@ public final class SrvLookup {
                 // not known there: the system resolver decides
             }
         }
-        return java.net.InetAddress.getByName(host).getHostAddress();
+        return InetAddress.getByName(host).getHostAddress();
     }
 
     /** Go's resolver error text: "lookup _etcd-client._tcp.example.com on 10.0.0.2:53: no such host". */
@@ -143,13 +150,13 @@ public final class SrvLookup {
             return server;
         }
         try {
-            for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/etc/resolv.conf"))) {
+            for (String line : Files.readAllLines(Path.of("/etc/resolv.conf"))) {
                 String[] f = line.trim().split("\\s+");
                 if (f.length > 1 && f[0].equals("nameserver")) {
                     return (f[1].contains(":") ? "[" + f[1] + "]" : f[1]) + ":53";
                 }
             }
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             // no resolv.conf: Go's default below
         }
         return "127.0.0.1:53";

@@ -4,7 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.etcdj.server.log.Log;
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ProxySelector;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -50,7 +53,7 @@ public final class V2Discovery {
         if (proxy != null && !proxy.isEmpty()) {
             URI p = proxyUri(proxy);
             LOG.info("running proxy with discovery", "proxy-url", p.toString());
-            b.proxy(java.net.ProxySelector.of(new java.net.InetSocketAddress(p.getHost(),
+            b.proxy(ProxySelector.of(new InetSocketAddress(p.getHost(),
                     p.getPort() < 0 ? ("https".equals(p.getScheme()) ? 443 : 80) : p.getPort())));
         }
         return new V2Discovery(url, b.build(), memberId).join(selfConfig);
@@ -62,10 +65,10 @@ public final class V2Discovery {
         try {
             URI u = new URI(s);
             if (u.getHost() == null) {
-                throw new java.net.URISyntaxException(proxy, "missing host");
+                throw new URISyntaxException(proxy, "missing host");
             }
             return u;
-        } catch (java.net.URISyntaxException e) {
+        } catch (URISyntaxException e) {
             throw new DiscoveryException("invalid proxy address \"" + proxy + "\": " + e.getMessage());
         }
     }

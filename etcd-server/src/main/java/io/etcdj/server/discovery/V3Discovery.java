@@ -17,6 +17,7 @@ import io.etcdj.client.TlsFilesException;
 import io.etcdj.client.TlsOptions;
 import io.etcdj.server.log.Log;
 import io.grpc.stub.StreamObserver;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -308,7 +309,7 @@ public final class V3Discovery {
     }
 
     private static RangeRequest prefixRange(String prefix) {
-        byte[] end = prefix.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] end = prefix.getBytes(StandardCharsets.UTF_8);
         end[end.length - 1]++;
         return RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8(prefix)).setRangeEnd(ByteString.copyFrom(end)).build();
     }

@@ -1,5 +1,6 @@
 package io.etcdj.server.embed;
 
+import io.etcdj.server.Main;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -47,7 +48,7 @@ public final class CdsTraining {
             "--initial-cluster", "cds=http://127.0.0.1:" + peer,
             "--log-level", "error"};
         // the etcd command itself, as bin/etcd runs it; it returns only if the member fails to start
-        Thread command = new Thread(() -> io.etcdj.server.Main.main(member), "cds-member");
+        Thread command = new Thread(() -> Main.main(member), "cds-member");
         command.setDaemon(true);
         command.start();
         int status = 1;

@@ -1,8 +1,10 @@
 package io.etcdj.server.embed;
 
 import io.etcdj.server.gateway.AccessControl;
+import io.etcdj.server.listen.BindFailure;
 import io.etcdj.server.listen.ListenAddress;
 import io.etcdj.server.log.Log;
+import io.etcdj.server.log.LogSink;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
@@ -28,13 +30,13 @@ final class ClientHttpListeners implements AutoCloseable {
     /** The member's logger (its sink, see MemberContext). */
     private final Log log;
 
-    ClientHttpListeners(io.etcdj.server.log.LogSink logs) {
-        this.log = logs.logger("embed/serve");
-    }
-
     private final EventLoopGroup loops = new NioEventLoopGroup(0, new DefaultThreadFactory("client-http-io", true));
     private final List<Channel> channels = new ArrayList<>();
     private final List<ListenAddress> unixSockets = new ArrayList<>();
+
+    ClientHttpListeners(LogSink logs) {
+        this.log = logs.logger("embed/serve");
+    }
 
     void start(List<URI> urls, ChannelHandler http, AccessControl access, SslContext tls, int maxContentBytes)
             throws IOException {
@@ -62,9 +64,10 @@ final class ClientHttpListeners implements AutoCloseable {
                     unixSockets.add(where);
                 }
             } catch (Exception e) {
-                throw io.etcdj.server.listen.BindFailure.of(where.isUnix(), where.display(), e);
+                throw BindFailure.of(where.isUnix(), where.display(), e);
             }
-            log.info(secure ? "serving HTTP client traffic securely" : "serving HTTP client traffic insecurely; this is strongly discouraged!",
+            log.info(secure ? "serving HTTP client traffic securely"
+                    : "serving HTTP client traffic insecurely; this is strongly discouraged!",
                     "address", where.display());
         }
     }

@@ -1,6 +1,7 @@
 package io.etcdj.server.embed;
 
 import com.google.protobuf.ByteString;
+import io.etcdj.api.etcdserverpb.AlarmType;
 import io.etcdj.api.etcdserverpb.AuthGrpc;
 import io.etcdj.api.etcdserverpb.ClusterGrpc;
 import io.etcdj.api.etcdserverpb.KVGrpc;
@@ -16,32 +17,56 @@ import io.etcdj.server.api.Caller;
 import io.etcdj.server.api.Callers;
 import io.etcdj.server.api.ClusterService;
 import io.etcdj.server.api.ElectionService;
+import io.etcdj.server.api.HealthService;
 import io.etcdj.server.api.KvService;
 import io.etcdj.server.api.LeaseService;
 import io.etcdj.server.api.LockService;
 import io.etcdj.server.api.MaintenanceService;
 import io.etcdj.server.api.WatchService;
 import io.etcdj.server.etcdserver.EtcdServer;
+import io.etcdj.server.gateway.AccessControl;
 import io.etcdj.server.gateway.GatewayRoutes;
+import io.etcdj.server.gateway.HealthChecks;
 import io.etcdj.server.gateway.HttpHandler;
+import io.etcdj.server.gateway.HttpRefused;
 import io.etcdj.server.gateway.ProtocolSniffer;
+import io.etcdj.server.listen.BindFailure;
 import io.etcdj.server.listen.IoLoops;
 import io.etcdj.server.listen.ListenAddress;
+import io.etcdj.server.listen.OffEventLoop;
 import io.etcdj.server.log.Log;
+import io.etcdj.server.log.LogSink;
+import io.etcdj.server.metrics.GrpcMetrics;
+import io.etcdj.server.slowlog.RequestStats;
 import io.etcdj.server.version.Versions;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
+import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.netty.NettyServerBuilder;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.socket.nio.NioChannelOption;
 import io.netty.handler.ssl.SslContext;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
+import java.net.StandardSocketOptions;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.UnaryOperator;
 
 /**
@@ -53,7 +78,7 @@ final class ClientListeners implements AutoCloseable {
     /** The member's logger (its sink, see MemberContext). */
     private final Log log;
     /** The member's sink, for what the listeners build. */
-    private final io.etcdj.server.log.LogSink logs;
+    private final LogSink logs;
     /** etcd lets a gRPC message exceed --max-request-bytes by this much (headers, framing). */
     private static final int GRPC_OVERHEAD_BYTES = 512 * 1024;
     /**
@@ -66,7 +91,7 @@ final class ClientListeners implements AutoCloseable {
     /** Unix socket files to remove when the listeners close. */
     private final List<ListenAddress> unixSockets = new ArrayList<>();
     /** Runs gRPC handlers: a bounded pool (grpc-java's default grows a thread per burst); a few may block (defragment, snapshot). */
-    private final java.util.concurrent.ExecutorService handlers = java.util.concurrent.Executors.newFixedThreadPool(
+    private final ExecutorService handlers = Executors.newFixedThreadPool(
             Math.max(16, 4 * Runtime.getRuntime().availableProcessors()), r -> {
                 Thread t = new Thread(r, "grpc-handler");
                 t.setDaemon(true);
@@ -77,7 +102,7 @@ final class ClientListeners implements AutoCloseable {
      * future): they run on the connection's event loop; every other call is moved to
      * {@link #handlers} by {@link io.etcdj.server.listen.OffEventLoop}.
      */
-    private static final java.util.Set<String> NON_BLOCKING = java.util.Set.of(
+    private static final Set<String> NON_BLOCKING = Set.of(
             "etcdserverpb.KV/Range", "etcdserverpb.KV/Put", "etcdserverpb.KV/DeleteRange", "etcdserverpb.KV/Txn",
             "etcdserverpb.Lease/LeaseGrant", "etcdserverpb.Lease/LeaseRevoke");
     /**
@@ -91,8 +116,8 @@ final class ClientListeners implements AutoCloseable {
     private final ClientHttpListeners httpListeners;
     private Server inProcess;
     /** The client connections (gRPC and HTTP) of every client listener, closed first on close. */
-    private final io.netty.channel.group.ChannelGroup connections =
-            new io.netty.channel.group.DefaultChannelGroup(io.netty.util.concurrent.GlobalEventExecutor.INSTANCE);
+    private final ChannelGroup connections =
+            new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
     private ClientServices services;
     private ManagedChannel gatewayChannel;
 
@@ -110,7 +135,7 @@ final class ClientListeners implements AutoCloseable {
         return tcpLoops;
     }
 
-    ClientListeners(io.etcdj.server.log.LogSink logs) {
+    ClientListeners(LogSink logs) {
         this.logs = logs;
         this.log = logs.logger("embed/serve");
         this.metricsListeners = new MetricsListeners(logs);
@@ -121,17 +146,18 @@ final class ClientListeners implements AutoCloseable {
     void start(EtcdServer server, SslContext tls) throws IOException {
         // every service learns its caller (token or client certificate) through the same interceptor
         Callers callers = new Callers(server.auth(), server.config().clientSecurity().clientCertAuth());
-        io.etcdj.server.api.HealthService health = new io.etcdj.server.api.HealthService(
+        HealthService health = new HealthService(
                 server.config().options().tuning().stopGrpcServiceOnDefrag(), logs);
         var opts = server.config().options();
-        io.etcdj.server.metrics.GrpcMetrics grpcMetrics = new io.etcdj.server.metrics.GrpcMetrics(server.metrics().grpc,
+        GrpcMetrics grpcMetrics = new GrpcMetrics(server.metrics().grpc,
                 opts.metricsExtensive());
         // each service is bound on its first call (see ClientServices); a bound service's methods
         // are counted from then on, and all are bound before a scrape so all are exported
-        UnaryOperator<ServerServiceDefinition> withCaller = s -> io.grpc.ServerInterceptors.intercept(s, callers);
+        UnaryOperator<ServerServiceDefinition> withCaller = s -> ServerInterceptors.intercept(s, callers);
         services = new ClientServices(grpcMetrics::register)
                 .add(KVGrpc.SERVICE_NAME, () -> withCaller.apply(new KvService(server.kv()).bindService()))
-                .add(WatchGrpc.SERVICE_NAME, () -> withCaller.apply(new WatchService(server.watches(), server.auth(), server.metrics()).bindService()))
+                .add(WatchGrpc.SERVICE_NAME, () -> withCaller.apply(new WatchService(server.watches(), server.auth(),
+                        server.metrics()).bindService()))
                 .add(LeaseGrpc.SERVICE_NAME, () -> withCaller.apply(new LeaseService(server.leases()).bindService()))
                 .add(ClusterGrpc.SERVICE_NAME, () -> withCaller.apply(new ClusterService(server.cluster(), server.auth()).bindService()))
                 .add(MaintenanceGrpc.SERVICE_NAME, () -> withCaller.apply(
@@ -143,15 +169,15 @@ final class ClientListeners implements AutoCloseable {
                         new ElectionService(server.kv(), server.watches()).bindService()));
         int maxMessage = server.config().maxRequestBytes() + GRPC_OVERHEAD_BYTES;
         String name = "gateway-" + server.memberId() + "-" + System.nanoTime();
-        var requestStats = new io.etcdj.server.slowlog.RequestStats(opts.watchdog().warningUnaryRequestDuration(), logs);
+        var requestStats = new RequestStats(opts.watchdog().warningUnaryRequestDuration(), logs);
         // etcd's gateway is a gRPC client of its member: its calls are counted (gRPC families,
         // etcd_server_client_requests_total with client_api_version "unknown") and timed as any client's
         inProcess = InProcessServerBuilder.forName(name).maxInboundMessageSize(maxMessage)
-                .fallbackHandlerRegistry(services.registry(s -> io.grpc.ServerInterceptors.intercept(s, grpcMetrics, requestStats)))
+                .fallbackHandlerRegistry(services.registry(s -> ServerInterceptors.intercept(s, grpcMetrics, requestStats)))
                 .build().start();
         gatewayChannel = InProcessChannelBuilder.forName(name).maxInboundMessageSize(Integer.MAX_VALUE).build();
-        io.etcdj.server.listen.OffEventLoop offEventLoop = new io.etcdj.server.listen.OffEventLoop(handlers, NON_BLOCKING, logs);
-        var access = new io.etcdj.server.gateway.AccessControl(opts.clientHttp().cors(), opts.clientHttp().hostWhitelist(),
+        OffEventLoop offEventLoop = new OffEventLoop(handlers, NON_BLOCKING, logs);
+        var access = new AccessControl(opts.clientHttp().cors(), opts.clientHttp().hostWhitelist(),
                 logs);
         GatewayRoutes routes = opts.enableGrpcGateway() ? new GatewayRoutes(services::all) : null;
         Endpoints endpoints = new Endpoints(server, services, logs);
@@ -165,15 +191,16 @@ final class ClientListeners implements AutoCloseable {
         httpListeners.start(httpUrls, http, access, tls, HTTP_BODY_FACTOR * maxMessage);
         for (URI url : server.config().listenClientUrls()) {
             // each listener's gateway has its own share of --max-concurrent-streams, as etcd's has a connection of its own
-            io.netty.channel.ChannelHandler httpOnClientPort = httpUrls.isEmpty() ? http.forAnotherListener()
-                    : new io.etcdj.server.gateway.HttpRefused();
+            ChannelHandler httpOnClientPort = httpUrls.isEmpty() ? http.forAnotherListener()
+                    : new HttpRefused();
             ListenAddress where = new ListenAddress(url);
             boolean secure = ListenAddress.isSecure(url);
             NettyServerBuilder b = NettyServerBuilder.forAddress(where.bindAddress())
                     .channelType(loops(where).serverChannelType(where))
                     .bossEventLoopGroup(loops(where).boss())
                     .workerEventLoopGroup(loops(where).workers())
-                    .protocolNegotiator(new ProtocolSniffer(() -> httpOnClientPort, HTTP_BODY_FACTOR * maxMessage, secure ? tls : null, logs)
+                    .protocolNegotiator(new ProtocolSniffer(() -> httpOnClientPort, HTTP_BODY_FACTOR * maxMessage, secure ? tls : null,
+                            logs)
                             .withAccessControl(access).trackingConnections(connections))
                     .maxInboundMessageSize(maxMessage)
                     .directExecutor()
@@ -188,16 +215,16 @@ final class ClientListeners implements AutoCloseable {
                 b.keepAliveTimeout(opts.grpcKeepaliveTimeout().toNanos(), TimeUnit.NANOSECONDS);
             }
             if (opts.socketReuseAddress() && !where.isUnix()) {
-                b.withOption(io.netty.channel.ChannelOption.SO_REUSEADDR, true);
+                b.withOption(ChannelOption.SO_REUSEADDR, true);
             }
             if (opts.socketReusePort() && !where.isUnix()) {
-                b.withOption(io.netty.channel.socket.nio.NioChannelOption.of(java.net.StandardSocketOptions.SO_REUSEPORT), true);
+                b.withOption(NioChannelOption.of(StandardSocketOptions.SO_REUSEPORT), true);
             }
-            b.fallbackHandlerRegistry(services.registry(s -> io.grpc.ServerInterceptors.intercept(s, grpcMetrics, requestStats, offEventLoop)));
+            b.fallbackHandlerRegistry(services.registry(s -> ServerInterceptors.intercept(s, grpcMetrics, requestStats, offEventLoop)));
             try {
                 servers.add(b.build().start());
             } catch (IOException e) {
-                throw io.etcdj.server.listen.BindFailure.of(where.isUnix(), where.display(), e);
+                throw BindFailure.of(where.isUnix(), where.display(), e);
             }
             if (where.isUnix()) {
                 where.publish();
@@ -217,12 +244,12 @@ final class ClientListeners implements AutoCloseable {
      * never end by themselves.
      */
     private void closeConnections() {
-        List<io.netty.channel.ChannelFuture> closing = new ArrayList<>();
-        for (io.netty.channel.Channel ch : connections) {
-            io.netty.channel.ChannelHandlerContext first = ch.pipeline().firstContext();
+        List<ChannelFuture> closing = new ArrayList<>();
+        for (Channel ch : connections) {
+            ChannelHandlerContext first = ch.pipeline().firstContext();
             closing.add(first != null ? first.close() : ch.close());
         }
-        for (io.netty.channel.ChannelFuture f : closing) {
+        for (ChannelFuture f : closing) {
             f.awaitUninterruptibly(2, TimeUnit.SECONDS);
         }
     }
@@ -235,15 +262,15 @@ final class ClientListeners implements AutoCloseable {
         private final EtcdServer server;
         private final ClientServices services;
 
-        private final io.etcdj.server.gateway.HealthChecks livez;
-        private final io.etcdj.server.gateway.HealthChecks readyz;
+        private final HealthChecks livez;
+        private final HealthChecks readyz;
 
-        Endpoints(EtcdServer server, ClientServices services, io.etcdj.server.log.LogSink logs) {
+        Endpoints(EtcdServer server, ClientServices services, LogSink logs) {
             this.server = server;
             this.services = services;
             // etcd 3.6's checks (etcdhttp's installLivezEndpoints, installReadyzEndpoints)
-            livez = new io.etcdj.server.gateway.HealthChecks("livez", logs).add("serializable_read", this::serializableRead);
-            readyz = new io.etcdj.server.gateway.HealthChecks("readyz", logs)
+            livez = new HealthChecks("livez", logs).add("serializable_read", this::serializableRead);
+            readyz = new HealthChecks("readyz", logs)
                     .add("data_corruption", this::corruption)
                     .add("serializable_read", this::serializableRead)
                     .add("linearizable_read", this::linearizableRead)
@@ -299,24 +326,24 @@ final class ClientListeners implements AutoCloseable {
         private CompletableFuture<String> linearizableRead() {
             return server.linearizableBarrier()
                     .orTimeout(server.config().electionMillis() * 2, TimeUnit.MILLISECONDS)
-                    .handle((x, err) -> err == null ? "" : err instanceof java.util.concurrent.TimeoutException
-                            || err.getCause() instanceof java.util.concurrent.TimeoutException
+                    .handle((x, err) -> err == null ? "" : err instanceof TimeoutException
+                            || err.getCause() instanceof TimeoutException
                             ? "etcdserver: request timed out" : String.valueOf(err.getMessage()));
         }
 
         private CompletableFuture<String> corruption() {
             boolean corrupt = server.memberStatus().alarms().stream()
-                    .anyMatch(a -> a.getAlarm() == io.etcdj.api.etcdserverpb.AlarmType.CORRUPT);
+                    .anyMatch(a -> a.getAlarm() == AlarmType.CORRUPT);
             return CompletableFuture.completedFuture(corrupt ? "alarm activated: CORRUPT" : "");
         }
 
         @Override
-        public io.etcdj.server.gateway.HealthChecks livez() {
+        public HealthChecks livez() {
             return livez;
         }
 
         @Override
-        public io.etcdj.server.gateway.HealthChecks readyz() {
+        public HealthChecks readyz() {
             return readyz;
         }
 

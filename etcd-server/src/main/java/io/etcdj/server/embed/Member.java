@@ -10,11 +10,13 @@ import io.etcdj.server.log.LogSink;
 import io.etcdj.server.metrics.Metrics;
 import io.etcdj.server.tls.MemberTls;
 import io.etcdj.server.tls.TlsStartupCheck;
+import io.etcdj.server.transport.PeerLinks;
 import io.etcdj.server.transport.PeerTransport;
 import io.etcdj.server.version.Versions;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.time.Clock;
 import java.util.List;
 
@@ -33,7 +35,6 @@ public final class Member implements AutoCloseable {
         this.clients = new ClientListeners(context.logs());
     }
 
-    /** Opens the data dir, starts Raft and the listeners; returns once clients can connect. */
     /**
      * Starts the member of the {@code etcd} command: a registry of its own, the failpoints of
      * the environment (read once, at start; docs/testing.md), its lines to {@code logs}.
@@ -48,6 +49,7 @@ public final class Member implements AutoCloseable {
         return start(config, context, onFatal);
     }
 
+    /** Opens the data dir, starts Raft and the listeners; returns once clients can connect. */
     public static Member start(ServerConfig config, MemberContext context, Runnable onFatal) throws ConfigException, IOException {
         Member m = new Member(config, context);
         Log log = m.log;
@@ -81,7 +83,7 @@ public final class Member implements AutoCloseable {
             try {
                 peers.useTls(tls.peerServer(), tls.peerClient());
                 var tuning = config.options().tuning();
-                peers.useLinks(new io.etcdj.server.transport.PeerLinks(tuning.raftReadTimeout(), tuning.raftWriteTimeout(),
+                peers.useLinks(new PeerLinks(tuning.raftReadTimeout(), tuning.raftWriteTimeout(),
                         tuning.setMemberLocalAddr() ? inferLocalAddr(config, log) : null, !tuning.peerSkipClientSanVerification()));
                 peers.listen(config.listenPeerUrls());
                 peers.startProbing();
@@ -140,7 +142,7 @@ public final class Member implements AutoCloseable {
         }
         try {
             return InetAddress.getByName(h);
-        } catch (java.net.UnknownHostException e) {
+        } catch (UnknownHostException e) {
             return null;
         }
     }

@@ -1,7 +1,9 @@
 package io.etcdj.server.embed;
 
 import io.etcdj.server.gateway.HttpHandler;
+import io.etcdj.server.listen.BindFailure;
 import io.etcdj.server.log.Log;
+import io.etcdj.server.log.LogSink;
 import io.etcdj.server.tls.TlsSides;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -30,19 +32,20 @@ final class MetricsListeners implements AutoCloseable {
     /** The member's logger (its sink, see MemberContext). */
     private final Log log;
 
-    MetricsListeners(io.etcdj.server.log.LogSink logs) {
-        this.log = logs.logger("embed/etcd");
-    }
-
     private final EventLoopGroup loops = new NioEventLoopGroup(1, new DefaultThreadFactory("metrics-io", true));
     private final List<Channel> channels = new ArrayList<>();
+
+    MetricsListeners(LogSink logs) {
+        this.log = logs.logger("embed/etcd");
+    }
 
     void start(List<URI> urls, HttpHandler.Endpoints endpoints, SslContext tls) throws IOException {
         HttpHandler handler = new HttpHandler(null, null, endpoints);
         for (URI url : urls) {
             boolean secure = TlsSides.isHttps(url);
             if (secure && tls == null) {
-                throw new IOException("--listen-metrics-urls " + url + " needs the client TLS settings (--cert-file, --key-file or --auto-tls)");
+                throw new IOException("--listen-metrics-urls " + url + " needs the client TLS settings (--cert-file, --key-file or "
+                        + "--auto-tls)");
             }
             ServerBootstrap b = new ServerBootstrap().group(loops).channel(NioServerSocketChannel.class)
                     .option(ChannelOption.SO_REUSEADDR, true)
@@ -58,7 +61,7 @@ final class MetricsListeners implements AutoCloseable {
             try {
                 channels.add(b.bind(new InetSocketAddress(ClientListeners.bindHost(url), url.getPort())).sync().channel());
             } catch (Exception e) {
-                throw io.etcdj.server.listen.BindFailure.of(false, url.getHost() + ":" + url.getPort(), e);
+                throw BindFailure.of(false, url.getHost() + ":" + url.getPort(), e);
             }
             log.info("serving metrics", "address", url.toString());
         }

@@ -9,8 +9,10 @@ import io.etcdj.raftpb.EntryType;
 import io.etcdj.server.apply.ApplyResult;
 import io.etcdj.server.apply.StateMachines;
 import io.etcdj.server.clock.Clock;
+import io.etcdj.server.config.BackendBatch;
 import io.etcdj.server.error.EtcdError;
 import io.etcdj.server.log.Log;
+import io.etcdj.server.log.LogSink;
 import io.etcdj.server.metrics.Metrics;
 import io.etcdj.server.mvcc.ChangeEvent;
 import io.etcdj.server.mvcc.WriteBatch;
@@ -20,6 +22,8 @@ import io.etcdj.server.wait.Waiters;
 import io.etcdj.server.wait.Waiters.Done;
 import io.etcdj.server.watch.WatchHub;
 import io.etcdj.serverpb.InternalRaftRequest;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -42,7 +46,7 @@ final class ApplyLoop implements AutoCloseable {
      * Committed entries to apply, or (with {@code snapshotFile}) a leader's snapshot to install
      * first, taken at Raft index {@code snapshotIndex}.
      */
-    private record Batch(List<Entry> entries, long term, java.nio.file.Path snapshotFile, long snapshotIndex) {
+    private record Batch(List<Entry> entries, long term, Path snapshotFile, long snapshotIndex) {
     }
 
     /** Hooks into the rest of the server. */
@@ -78,8 +82,8 @@ final class ApplyLoop implements AutoCloseable {
     private volatile long submittedIndex;
     private long consistentIndex;
     /** --warning-apply-duration: applies slower than this are logged. */
-    private volatile java.time.Duration warnApplyAfter = java.time.Duration.ofMillis(100);
-    private volatile long syncAfterEntries = io.etcdj.server.config.BackendBatch.DEFAULT_LIMIT;
+    private volatile Duration warnApplyAfter = Duration.ofMillis(100);
+    private volatile long syncAfterEntries = BackendBatch.DEFAULT_LIMIT;
     /** Entries applied since this thread last synced the backend (the timer's syncs are not counted). */
     private long unsyncedEntries;
     private final Metrics metrics;
@@ -87,7 +91,7 @@ final class ApplyLoop implements AutoCloseable {
     private final SlowApplies slowApplies;
 
     ApplyLoop(StateMachines sm, WatchHub hub, Waiters<ApplyResult> waiters, ReadBarrier reads, long memberId, Hooks hooks, Clock clock,
-              Metrics metrics, Failpoints failpoints, SlowApplies slowApplies, io.etcdj.server.log.LogSink logs) {
+              Metrics metrics, Failpoints failpoints, SlowApplies slowApplies, LogSink logs) {
         this.log = logs.logger("etcdserver/apply");
         this.sm = sm;
         this.metrics = metrics;
@@ -131,7 +135,7 @@ final class ApplyLoop implements AutoCloseable {
     }
 
     /** Installs the backend file of the Raft snapshot at {@code index} before any later entry is applied. Raft thread only. */
-    void submitSnapshot(java.nio.file.Path dbFile, long index) {
+    void submitSnapshot(Path dbFile, long index) {
         submittedIndex = Math.max(submittedIndex, index);
         queue.add(new Batch(List.of(), 0, dbFile, index));
     }
@@ -165,7 +169,7 @@ final class ApplyLoop implements AutoCloseable {
         }
     }
 
-    private void install(java.nio.file.Path dbFile, long snapshotIndex) {
+    private void install(Path dbFile, long snapshotIndex) {
         metrics.snapshotApplyInProgress.set(1);
         try {
             sm.installSnapshot(dbFile);
@@ -187,7 +191,7 @@ final class ApplyLoop implements AutoCloseable {
     }
 
     /** Sets --warning-apply-duration. */
-    void warnApplyAfter(java.time.Duration threshold) {
+    void warnApplyAfter(Duration threshold) {
         this.warnApplyAfter = threshold;
     }
 

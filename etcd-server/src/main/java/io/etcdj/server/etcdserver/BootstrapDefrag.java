@@ -1,8 +1,10 @@
 package io.etcdj.server.etcdserver;
 
+import io.etcdj.cli.GoDuration;
 import io.etcdj.format.GoBytes;
 import io.etcdj.server.backend.Backend;
 import io.etcdj.server.log.Log;
+import io.etcdj.server.metrics.Metrics;
 
 /**
  * --bootstrap-defrag-threshold-megabytes (etcd 3.5's --experimental-...): at start-up, before the
@@ -18,7 +20,7 @@ final class BootstrapDefrag {
         return thresholdMegabytes != 0 && size - inUse >= thresholdMegabytes * 1024 * 1024;
     }
 
-    static void maybeDefragment(Backend backend, long thresholdMegabytes, io.etcdj.server.metrics.Metrics metrics, Log log) {
+    static void maybeDefragment(Backend backend, long thresholdMegabytes, Metrics metrics, Log log) {
         if (thresholdMegabytes == 0) {
             return;
         }
@@ -45,6 +47,6 @@ final class BootstrapDefrag {
                 "current-db-size-bytes-diff", after - size, "current-db-size-bytes", after, "current-db-size", GoBytes.format(after),
                 "current-db-size-in-use-bytes-diff", inUseAfter - inUse, "current-db-size-in-use-bytes", inUseAfter,
                 "current-db-size-in-use", GoBytes.format(inUseAfter),
-                "took", io.etcdj.cli.GoDuration.format(System.nanoTime() - start));
+                "took", GoDuration.format(System.nanoTime() - start));
     }
 }

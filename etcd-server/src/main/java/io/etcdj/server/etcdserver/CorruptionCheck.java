@@ -4,6 +4,10 @@ import io.etcdj.api.etcdserverpb.HashKVResponse;
 import io.etcdj.server.log.Log;
 import io.etcdj.server.log.LogSink;
 import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * etcd's initial corruption check (--experimental-initial-corrupt-check, feature gate
@@ -41,7 +45,7 @@ final class CorruptionCheck {
         String local = Long.toHexString(server.memberId());
         HashKVResponse h = server.localHash();
         long rev = h.getHeader().getRevision();
-        java.util.Map<Long, HashKVResponse> peers = new java.util.LinkedHashMap<>();
+        Map<Long, HashKVResponse> peers = new LinkedHashMap<>();
         for (long id : server.memberIds()) {
             if (id != server.memberId()) {
                 try {
@@ -55,14 +59,14 @@ final class CorruptionCheck {
         server.awaitLinearizable(timeoutMillis);
         HashKVResponse h2 = server.localHash();
         long rev2 = h2.getHeader().getRevision();
-        java.util.Set<Long> corrupt = new java.util.LinkedHashSet<>();
+        Set<Long> corrupt = new LinkedHashSet<>();
         if (h2.getHash() != h.getHash() && rev2 == rev && h.getCompactRevision() == h2.getCompactRevision()) {
             log.warn("found hash mismatch", "revision-1", rev, "compact-revision-1", h.getCompactRevision(),
                     "hash-1", Integer.toUnsignedLong(h.getHash()), "revision-2", rev2,
                     "compact-revision-2", h2.getCompactRevision(), "hash-2", Integer.toUnsignedLong(h2.getHash()));
             corrupt.add(server.memberId());
         }
-        for (java.util.Map.Entry<Long, HashKVResponse> p : peers.entrySet()) {
+        for (Map.Entry<Long, HashKVResponse> p : peers.entrySet()) {
             HashKVResponse r = p.getValue();
             String peer = Long.toHexString(p.getKey());
             if (r.getHeader().getRevision() > rev2) {

@@ -1,6 +1,7 @@
 package io.etcdj.server.etcdserver;
 
 import io.etcdj.server.log.Log;
+import io.etcdj.server.log.LogSink;
 import io.etcdj.server.membership.MemberIds;
 import java.util.List;
 
@@ -31,7 +32,7 @@ final class DowngradeMonitor {
 
     private final Cluster cluster;
 
-    DowngradeMonitor(Cluster cluster, io.etcdj.server.log.LogSink logs) {
+    DowngradeMonitor(Cluster cluster, LogSink logs) {
         this.log = logs.logger("etcdserver/version/monitor");
         this.cluster = cluster;
     }

@@ -349,12 +349,12 @@ public final class EtcdServer implements AutoCloseable {
         snapshots.arrived(index, dbFile);
     }
 
-    /** Another member refused us as removed. */
     /** Whether this member stopped because it was removed from the cluster: its process exits 0, as etcd's. */
     public boolean isRemoved() {
         return confChanges.isRemoved();
     }
 
+    /** Another member refused us as removed. */
     void removedFromCluster() {
         confChanges.removedFromCluster();
     }

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.Predicate;
 
 /**
  * Callers waiting for a given member to become leader (a leader transfer): each completes when
@@ -55,7 +56,7 @@ final class LeaderWaits {
         }
     }
 
-    private synchronized List<Wait> take(java.util.function.Predicate<Wait> which) {
+    private synchronized List<Wait> take(Predicate<Wait> which) {
         if (waits.isEmpty()) {
             return List.of();
         }

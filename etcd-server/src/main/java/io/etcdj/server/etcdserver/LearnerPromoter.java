@@ -1,6 +1,7 @@
 package io.etcdj.server.etcdserver;
 
 import io.etcdj.server.log.Log;
+import io.etcdj.server.log.LogSink;
 import io.etcdj.server.membership.MemberIds;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -34,7 +35,7 @@ final class LearnerPromoter {
     private final Cluster cluster;
     private final AtomicBoolean promoting = new AtomicBoolean();
 
-    LearnerPromoter(Cluster cluster, io.etcdj.server.log.LogSink logs) {
+    LearnerPromoter(Cluster cluster, LogSink logs) {
         this.log = logs.logger("etcdserver/learner-promoter");
         this.cluster = cluster;
     }

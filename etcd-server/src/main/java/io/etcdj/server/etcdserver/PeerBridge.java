@@ -1,6 +1,7 @@
 package io.etcdj.server.etcdserver;
 
 
+import io.etcdj.api.etcdserverpb.HashKVResponse;
 import io.etcdj.api.etcdserverpb.LeaseTimeToLiveRequest;
 import io.etcdj.api.etcdserverpb.LeaseTimeToLiveResponse;
 import io.etcdj.api.etcdserverpb.Member;
@@ -11,6 +12,7 @@ import io.etcdj.raft.Status;
 import io.etcdj.raftpb.Message;
 import io.etcdj.server.error.EtcdException;
 import io.etcdj.server.log.Log;
+import io.etcdj.server.log.LogSink;
 import io.etcdj.server.transport.PeerHandler;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,7 +25,7 @@ final class PeerBridge implements PeerHandler {
     private final Log log;
     private final EtcdServer server;
 
-    PeerBridge(EtcdServer server, io.etcdj.server.log.LogSink logs) {
+    PeerBridge(EtcdServer server, LogSink logs) {
         this.log = logs.logger("etcdserver/peer");
         this.server = server;
     }
@@ -139,7 +141,7 @@ final class PeerBridge implements PeerHandler {
     }
 
     @Override
-    public io.etcdj.api.etcdserverpb.HashKVResponse hashKv(long revision) {
+    public HashKVResponse hashKv(long revision) {
         return server.peerHashKv(revision);
     }
 

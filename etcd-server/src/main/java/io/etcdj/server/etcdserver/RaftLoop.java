@@ -18,6 +18,7 @@ import io.etcdj.raftpb.Snapshot;
 import io.etcdj.server.clock.Clock;
 import io.etcdj.server.error.EtcdError;
 import io.etcdj.server.log.Log;
+import io.etcdj.server.log.LogSink;
 import io.etcdj.server.read.ReadBarrier;
 import io.etcdj.server.snap.Snapshotter;
 import io.etcdj.server.wal.Wal;
@@ -109,7 +110,7 @@ final class RaftLoop implements AutoCloseable {
 
     RaftLoop(RawNode node, MemoryRaftStorage storage, Wal wal, Snapshotter snapshotter, PeerSender peers,
              ReadBarrier reads, Listener listener, long tickMillis, long electionMillis, Clock clock,
-             Executor completer, Failpoints failpoints, io.etcdj.server.log.LogSink logs) {
+             Executor completer, Failpoints failpoints, LogSink logs) {
         this.log = logs.logger("etcdserver/raft");
         this.node = node;
         this.failpoints = failpoints;

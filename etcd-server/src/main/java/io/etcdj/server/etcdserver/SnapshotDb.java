@@ -1,5 +1,6 @@
 package io.etcdj.server.etcdserver;
 
+import io.etcdj.server.metrics.Metrics;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -20,7 +21,7 @@ final class SnapshotDb {
     }
 
     /** Syncs {@code received} and renames it to {@code target}, syncing the directory too. */
-    static void makeDurable(Path received, Path target, io.etcdj.server.metrics.Metrics metrics) throws IOException {
+    static void makeDurable(Path received, Path target, Metrics metrics) throws IOException {
         long start = System.nanoTime();
         try (FileChannel ch = FileChannel.open(received, StandardOpenOption.WRITE)) {
             ch.force(true);

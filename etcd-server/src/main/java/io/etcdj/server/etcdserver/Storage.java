@@ -17,6 +17,7 @@ import io.etcdj.server.config.ConfigException;
 import io.etcdj.server.config.ServerConfig;
 import io.etcdj.server.datadir.DataDirException;
 import io.etcdj.server.datadir.EtcdDataDirMigration;
+import io.etcdj.server.discovery.SrvCluster;
 import io.etcdj.server.fileutil.Fsync;
 import io.etcdj.server.lease.Lessor;
 import io.etcdj.server.log.Log;
@@ -26,6 +27,7 @@ import io.etcdj.server.metrics.Metrics;
 import io.etcdj.server.snap.Snapshotter;
 import io.etcdj.server.tls.TlsContexts;
 import io.etcdj.server.transport.PeerTransport;
+import io.etcdj.server.wal.DiskIo;
 import io.etcdj.server.wal.Wal;
 import io.etcdj.server.wal.WalOptions;
 import io.etcdj.server.wal.WalReadResult;
@@ -109,7 +111,7 @@ final class Storage {
         Fsync.createDirectories(cfg.snapDir());
         WalOptions walOptions = WalOptions.builder().unsafeNoFsync(cfg.unsafeNoFsync()).maxWals(cfg.maxWals())
                 .fsyncDurationNanos(metrics.walFsync::observeNanos).writtenBytes(metrics.walWriteBytes::inc).build();
-        Snapshotter snapshotter = new Snapshotter(cfg.snapDir(), io.etcdj.server.wal.DiskIo.real(), metrics.snap);
+        Snapshotter snapshotter = new Snapshotter(cfg.snapDir(), DiskIo.real(), metrics.snap);
         long minTtl = Lessor.minTtlSeconds(cfg.heartbeatMillis(), cfg.electionTicks());
         StateMachines sm = StateMachines.open(cfg.backendFile(), cfg.quotaBackendBytes(), clock::nanoTime, minTtl, metrics,
                 logs, cfg.unsafeNoFsync());
@@ -139,7 +141,7 @@ final class Storage {
             return false;
         }
         for (URI a : advertised) {
-            if (listed.stream().noneMatch(l -> io.etcdj.server.discovery.SrvCluster.sameEndpoint(a, l))) {
+            if (listed.stream().noneMatch(l -> SrvCluster.sameEndpoint(a, l))) {
                 return false;
             }
         }

@@ -1,6 +1,7 @@
 package io.etcdj.server.gateway;
 
 import io.etcdj.server.log.Log;
+import io.etcdj.server.log.LogSink;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelFutureListener;
@@ -39,7 +40,7 @@ public final class AccessControl extends ChannelDuplexHandler {
     private final Set<String> hostWhitelist;
 
     /** Empty lists, or lists holding {@code *}, allow everything, as etcd. */
-    public AccessControl(List<String> cors, List<String> hostWhitelist, io.etcdj.server.log.LogSink logs) {
+    public AccessControl(List<String> cors, List<String> hostWhitelist, LogSink logs) {
         this.log = logs.logger("embed/serve");
         this.cors = Set.copyOf(cors);
         this.hostWhitelist = Set.copyOf(hostWhitelist);

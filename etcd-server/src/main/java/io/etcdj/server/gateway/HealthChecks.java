@@ -1,6 +1,7 @@
 package io.etcdj.server.gateway;
 
 import io.etcdj.server.log.Log;
+import io.etcdj.server.log.LogSink;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -30,7 +31,7 @@ public final class HealthChecks {
     private final Map<String, Check> checks = new LinkedHashMap<>();
 
     /** {@code type}: "livez" or "readyz", the root path's name. */
-    public HealthChecks(String type, io.etcdj.server.log.LogSink logs) {
+    public HealthChecks(String type, LogSink logs) {
         this.log = logs.logger("etcdhttp");
         this.type = type;
     }

@@ -29,7 +29,13 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * HTTP/1.1 on the client port: the JSON gateway (JSON in and out, bytes base64, int64 as strings,
@@ -54,7 +60,7 @@ public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpReque
     /** The non-gateway endpoints, answered by the server. */
     public interface Endpoints {
         /** The answer to /health, when the member knows it (a linearizable check may take a moment). */
-        java.util.concurrent.CompletableFuture<Health> health(boolean serializable, java.util.List<String> exclude);
+        CompletableFuture<Health> health(boolean serializable, List<String> exclude);
 
         String version();
 
@@ -130,7 +136,7 @@ public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpReque
         boolean keepAlive = HttpUtil.isKeepAlive(req);
         switch (path) {
             case "/health" -> endpoints.health("true".equals(first(q, "serializable")),
-                            q.parameters().getOrDefault("exclude", java.util.List.of()))
+                            q.parameters().getOrDefault("exclude", List.of()))
                     .thenAccept(h -> ctx.executor().execute(() -> send(ctx,
                             h.ok() ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE,
                             "application/json", h.json(), keepAlive)));
@@ -178,7 +184,7 @@ public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpReque
         }
         HealthChecks checks = root.equals("/livez") ? endpoints.livez() : endpoints.readyz();
         boolean verbose = q.parameters().containsKey("verbose");
-        (check == null ? checks.runAll(q.parameters().getOrDefault("exclude", java.util.List.of()), verbose)
+        (check == null ? checks.runAll(q.parameters().getOrDefault("exclude", List.of()), verbose)
                 : checks.runOne(check, verbose))
                 .thenAccept(a -> ctx.executor().execute(() -> send(ctx, HttpResponseStatus.valueOf(a.status()),
                         "text/plain; charset=utf-8", a.body(), keepAlive)));
@@ -196,7 +202,7 @@ public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpReque
                             "seconds must be a whole number from 1 to 600\n", keepAlive);
                     return;
                 }
-                JvmDebug.record(java.time.Duration.ofSeconds(seconds)).whenComplete((jfr, err) -> ctx.executor().execute(() -> {
+                JvmDebug.record(Duration.ofSeconds(seconds)).whenComplete((jfr, err) -> ctx.executor().execute(() -> {
                     if (err != null) {
                         send(ctx, HttpResponseStatus.INTERNAL_SERVER_ERROR, "text/plain; charset=utf-8",
                                 "recording failed: " + err.getMessage() + "\n", keepAlive);
@@ -258,7 +264,7 @@ public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpReque
         }
         boolean streaming = route.method().getType() != MethodDescriptor.MethodType.UNARY;
         Object requestMsg = parseAs(route.method(), request);
-        java.util.concurrent.atomic.AtomicReference<ClientCall<Object, Object>> started = new java.util.concurrent.atomic.AtomicReference<>();
+        AtomicReference<ClientCall<Object, Object>> started = new AtomicReference<>();
         Runnable start = () -> {
             ClientCall<Object, Object> call = channel.newCall(route.method(), CallOptions.DEFAULT);
             call.start(new Relay(ctx, route, streaming, keepAlive, slots::release), headers);
@@ -285,7 +291,7 @@ public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpReque
     }
 
     private static Object parseAs(MethodDescriptor<Object, Object> md, Message dynamic) {
-        return md.parseRequest(new java.io.ByteArrayInputStream(dynamic.toByteArray()));
+        return md.parseRequest(new ByteArrayInputStream(dynamic.toByteArray()));
     }
 
     /** Copies the call's responses to the HTTP response: one JSON body, or a chunked stream of {"result":...}. */
@@ -335,7 +341,7 @@ public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpReque
                 Message m = DynamicMessage.parseFrom(route.proto().getOutputType(),
                         route.method().streamResponse(message).readAllBytes());
                 return PRINTER.print(m);
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 return "{}";
             }
         }

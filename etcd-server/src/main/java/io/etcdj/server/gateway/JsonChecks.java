@@ -86,7 +86,8 @@ final class JsonChecks {
             case BYTE_STRING -> v.isTextual() ? null : mismatch(v, "[]uint8");
             case STRING -> v.isTextual() ? null : mismatch(v, "string");
             case BOOLEAN -> v.isBoolean() ? null : mismatch(v, "bool");
-            case INT, LONG -> v.isNumber() || v.isTextual() ? null : mismatch(v, f.getJavaType() == Descriptors.FieldDescriptor.JavaType.INT ? "int32" : "int64");
+            case INT, LONG -> v.isNumber() || v.isTextual() ? null : mismatch(v,
+                    f.getJavaType() == Descriptors.FieldDescriptor.JavaType.INT ? "int32" : "int64");
             case FLOAT, DOUBLE -> v.isNumber() || v.isTextual() ? null : mismatch(v, "float64");
             case ENUM -> v.isNumber() || v.isTextual() ? null : mismatch(v, f.getEnumType().getName());
             case MESSAGE -> value(v, f.getMessageType());

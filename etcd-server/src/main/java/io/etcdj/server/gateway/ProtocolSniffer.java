@@ -1,5 +1,7 @@
 package io.etcdj.server.gateway;
 
+import io.etcdj.server.log.Log;
+import io.etcdj.server.log.LogSink;
 import io.etcdj.server.tls.TlsHandshake;
 import io.grpc.netty.GrpcHttp2ConnectionHandler;
 import io.grpc.netty.InternalProtocolNegotiator;
@@ -9,9 +11,11 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerAdapter;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPipeline;
+import io.netty.channel.group.ChannelGroup;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.ssl.SslContext;
@@ -38,20 +42,20 @@ public final class ProtocolSniffer implements InternalProtocolNegotiator.Protoco
     private final SslContext tls;
     private final AccessControl access;
     /** Every connection accepted, so that closing the member can drop them at once; null: not tracked. */
-    private final io.netty.channel.group.ChannelGroup connections;
-    private final io.etcdj.server.log.Log handshakeLog;
+    private final ChannelGroup connections;
+    private final Log handshakeLog;
 
     /**
      * TLS first when {@code tls} is not null (a refused handshake reported on {@code logs}), then
      * detection on the decrypted bytes; plaintext (detection on the raw bytes) when it is null.
      */
     public ProtocolSniffer(Supplier<ChannelHandler> httpHandler, int maxContentBytes, SslContext tls,
-            io.etcdj.server.log.LogSink logs) {
+            LogSink logs) {
         this(httpHandler, maxContentBytes, tls, null, null, logs.logger("embed/config_logging"));
     }
 
     private ProtocolSniffer(Supplier<ChannelHandler> httpHandler, int maxContentBytes, SslContext tls, AccessControl access,
-            io.netty.channel.group.ChannelGroup connections, io.etcdj.server.log.Log handshakeLog) {
+            ChannelGroup connections, Log handshakeLog) {
         this.handshakeLog = handshakeLog;
         this.httpHandler = httpHandler;
         this.maxContentBytes = maxContentBytes;
@@ -73,7 +77,7 @@ public final class ProtocolSniffer implements InternalProtocolNegotiator.Protoco
      * its watch or keep-alive stream end with CANCELLED then, which jetcd takes as final and
      * never resumes; a closed connection is UNAVAILABLE, which it retries on another member.
      */
-    public ProtocolSniffer trackingConnections(io.netty.channel.group.ChannelGroup group) {
+    public ProtocolSniffer trackingConnections(ChannelGroup group) {
         return new ProtocolSniffer(httpHandler, maxContentBytes, tls, access, group, handshakeLog);
     }
 
@@ -97,11 +101,11 @@ public final class ProtocolSniffer implements InternalProtocolNegotiator.Protoco
     }
 
     /** Adds the connection to the group, then steps aside for {@code first}. */
-    private static final class Tracked extends io.netty.channel.ChannelHandlerAdapter {
-        private final io.netty.channel.group.ChannelGroup group;
+    private static final class Tracked extends ChannelHandlerAdapter {
+        private final ChannelGroup group;
         private final ChannelHandler first;
 
-        Tracked(io.netty.channel.group.ChannelGroup group, ChannelHandler first) {
+        Tracked(ChannelGroup group, ChannelHandler first) {
             this.group = group;
             this.first = first;
         }

@@ -8,6 +8,7 @@ import io.etcdj.server.backend.Bytes;
 import io.etcdj.server.backend.ReadTx;
 import io.etcdj.server.backend.WriteTx;
 import io.etcdj.server.error.EtcdError;
+import io.etcdj.server.metrics.LeaseMetrics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.PriorityQueue;
@@ -32,7 +33,7 @@ import java.util.function.LongSupplier;
 public final class Lessor {
     private final ConcurrentHashMap<Long, Lease> leases = new ConcurrentHashMap<>();
     private final LongSupplier clock;
-    private final io.etcdj.server.metrics.LeaseMetrics metrics;
+    private final LeaseMetrics metrics;
     private final long minTtlSeconds;
     private volatile boolean primary;
     /** Where the leader's checkpoints go (the server proposes them); null while checkpoints are off. */
@@ -62,7 +63,7 @@ public final class Lessor {
         }
     }
 
-    public Lessor(LongSupplier nanoClock, long minTtlSeconds, io.etcdj.server.metrics.LeaseMetrics metrics) {
+    public Lessor(LongSupplier nanoClock, long minTtlSeconds, LeaseMetrics metrics) {
         this.clock = nanoClock;
         this.metrics = metrics;
         this.minTtlSeconds = minTtlSeconds;

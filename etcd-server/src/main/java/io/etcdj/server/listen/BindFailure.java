@@ -1,6 +1,7 @@
 package io.etcdj.server.listen;
 
 import java.io.IOException;
+import java.net.SocketException;
 import java.util.Locale;
 
 /**
@@ -36,7 +37,7 @@ public final class BindFailure {
                 continue;
             }
             innermost = m;
-            if (t instanceof java.net.SocketException || t.getClass().getName().endsWith("NativeIoException")) {
+            if (t instanceof SocketException || t.getClass().getName().endsWith("NativeIoException")) {
                 socketReason = m;
             }
         }

@@ -1,5 +1,6 @@
 package io.etcdj.server.listen;
 
+import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -7,8 +8,11 @@ import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Event loops and the server channel type that go with them for one kind of listener: Linux's
@@ -53,8 +57,8 @@ public final class IoLoops {
     }
 
     /** The client channel type for TCP connections made on these loops. */
-    public Class<? extends io.netty.channel.Channel> channelType() {
-        return epoll ? io.netty.channel.epoll.EpollSocketChannel.class : io.netty.channel.socket.nio.NioSocketChannel.class;
+    public Class<? extends Channel> channelType() {
+        return epoll ? EpollSocketChannel.class : NioSocketChannel.class;
     }
 
     /** Whether these loops run the native transport (logged at start-up). */
@@ -63,7 +67,7 @@ public final class IoLoops {
     }
 
     public void shutdown(long quietSeconds, long timeoutSeconds) {
-        workers.shutdownGracefully(quietSeconds, timeoutSeconds, java.util.concurrent.TimeUnit.SECONDS);
-        boss.shutdownGracefully(quietSeconds, timeoutSeconds, java.util.concurrent.TimeUnit.SECONDS);
+        workers.shutdownGracefully(quietSeconds, timeoutSeconds, TimeUnit.SECONDS);
+        boss.shutdownGracefully(quietSeconds, timeoutSeconds, TimeUnit.SECONDS);
     }
 }

@@ -3,6 +3,7 @@ package io.etcdj.server.listen;
 import io.netty.channel.Channel;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.socket.nio.NioDomainSocketChannel;
+import io.netty.channel.socket.nio.NioServerDomainSocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import java.io.IOException;
@@ -11,7 +12,10 @@ import java.net.SocketAddress;
 import java.net.URI;
 import java.net.UnixDomainSocketAddress;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.logging.Logger;
 
 /**
  * One URL's socket: {@code http(s)://host:port} is TCP on that host ("localhost" binds the IPv4
@@ -24,12 +28,12 @@ public record ListenAddress(URI url) {
      * gRPC asks every connection for TCP keep-alives; a unix socket has no such option and Netty
      * warns about it on each connection. The loggers are held here so the filter stays on them.
      */
-    private static final java.util.List<java.util.logging.Logger> BOOTSTRAP_LOGGERS = java.util.List.of(
-            java.util.logging.Logger.getLogger("io.netty.bootstrap.Bootstrap"),
-            java.util.logging.Logger.getLogger("io.netty.bootstrap.ServerBootstrap"));
+    private static final List<Logger> BOOTSTRAP_LOGGERS = List.of(
+            Logger.getLogger("io.netty.bootstrap.Bootstrap"),
+            Logger.getLogger("io.netty.bootstrap.ServerBootstrap"));
 
     static {
-        for (java.util.logging.Logger l : BOOTSTRAP_LOGGERS) {
+        for (Logger l : BOOTSTRAP_LOGGERS) {
             l.setFilter(r -> r.getMessage() == null || !r.getMessage().startsWith("Unknown channel option 'SO_KEEPALIVE'"));
         }
     }
@@ -94,7 +98,7 @@ public record ListenAddress(URI url) {
     }
 
     private static void removeStaleSocket(Path file) throws IOException {
-        if (Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(file)
+        if (Files.exists(file, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(file)
                 && !Files.isDirectory(file) && !Files.isSymbolicLink(file)) {
             Files.delete(file);
         }
@@ -106,7 +110,7 @@ public record ListenAddress(URI url) {
     }
 
     public Class<? extends ServerChannel> serverChannelType() {
-        return isUnix() ? io.netty.channel.socket.nio.NioServerDomainSocketChannel.class : NioServerSocketChannel.class;
+        return isUnix() ? NioServerDomainSocketChannel.class : NioServerSocketChannel.class;
     }
 
     public Class<? extends Channel> channelType() {

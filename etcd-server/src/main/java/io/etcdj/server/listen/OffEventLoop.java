@@ -1,6 +1,7 @@
 package io.etcdj.server.listen;
 
 import io.etcdj.server.log.Log;
+import io.etcdj.server.log.LogSink;
 import io.grpc.Context;
 import io.grpc.Metadata;
 import io.grpc.ServerCall;
@@ -29,7 +30,7 @@ public final class OffEventLoop implements ServerInterceptor {
     private final Set<String> onEventLoop;
 
     /** {@code onEventLoop}: full method names ({@code service/Method}) that stay on the event loop. */
-    public OffEventLoop(Executor pool, Set<String> onEventLoop, io.etcdj.server.log.LogSink logs) {
+    public OffEventLoop(Executor pool, Set<String> onEventLoop, LogSink logs) {
         this.log = logs.logger("embed/serve");
         this.pool = pool;
         this.onEventLoop = onEventLoop;

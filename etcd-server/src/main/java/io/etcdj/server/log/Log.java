@@ -1,8 +1,12 @@
 package io.etcdj.server.log;
 
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogManager;
@@ -46,7 +50,7 @@ public final class Log {
     }
 
     /** Where the process's lines go, from etcd's --log-outputs ({@link LogSink#forOutputs}). */
-    public static void setOutput(java.util.List<String> outputs) throws java.io.IOException {
+    public static void setOutput(List<String> outputs) throws IOException {
         setOutput(outputs, null);
     }
 
@@ -54,7 +58,7 @@ public final class Log {
      * As {@link #setOutput(java.util.List)}; a file target is rotated as {@code rotation} says
      * (--enable-log-rotation) when not null.
      */
-    public static void setOutput(java.util.List<String> outputs, Rotation rotation) throws java.io.IOException {
+    public static void setOutput(List<String> outputs, Rotation rotation) throws IOException {
         process = process.writingTo(LogSink.forOutputs(outputs, rotation));
     }
 
@@ -205,8 +209,8 @@ public final class Log {
 
     /** The exception's trace with its causes, as the JVM prints it, without the final line break. */
     static String stackTrace(Throwable t) {
-        java.io.StringWriter w = new java.io.StringWriter();
-        t.printStackTrace(new java.io.PrintWriter(w));
+        StringWriter w = new StringWriter();
+        t.printStackTrace(new PrintWriter(w));
         String s = w.toString();
         return s.endsWith(System.lineSeparator()) ? s.substring(0, s.length() - System.lineSeparator().length()) : s;
     }

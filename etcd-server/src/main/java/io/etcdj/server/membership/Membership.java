@@ -29,6 +29,9 @@ public final class Membership {
     private final Set<Long> removed = ConcurrentHashMap.newKeySet();
     private volatile long clusterId;
 
+    /** etcd's --max-learners default. */
+    public static final int MAX_LEARNERS = 1;
+
     /** The members of a member, counting their reads and writes into {@code metrics} (etcd's v2 store families). */
     public Membership(V2StoreMetrics metrics) {
         this.metrics = metrics;
@@ -111,9 +114,6 @@ public final class Membership {
     public boolean isEmpty() {
         return members.isEmpty();
     }
-
-    /** etcd's --max-learners default. */
-    public static final int MAX_LEARNERS = 1;
 
     /** Refuses a member add as etcd does: bad or taken peer URLs, too many learners, too few started voters. */
     public void checkAdd(List<String> peerUrls, boolean learner, boolean strictReconfigCheck) {
@@ -201,7 +201,7 @@ public final class Membership {
         for (String s : urls) {
             try {
                 URI u = new URI(s);
-                if (!java.util.List.of("http", "https", "unix", "unixs").contains(u.getScheme()) || u.getHost() == null || u.getPort() < 0) {
+                if (!List.of("http", "https", "unix", "unixs").contains(u.getScheme()) || u.getHost() == null || u.getPort() < 0) {
                     throw EtcdError.MEMBER_BAD_URLS.exception();
                 }
             } catch (URISyntaxException e) {

@@ -12,9 +12,13 @@ import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * /metrics: the registry's families and the member's scrape-time gauges, in the Prometheus text
@@ -28,6 +32,8 @@ public final class Exposition {
     private final Metrics metrics;
     private final Gauge scrapesInFlight;
     private final Counter scrapes;
+
+    private static final Pattern JAVA_EXPONENT = Pattern.compile("le=\"(-?[0-9.]+E-?[0-9]+)\"");
 
     Exposition(Metrics metrics) {
         this.metrics = metrics;
@@ -59,7 +65,7 @@ public final class Exposition {
     }
 
     /** Only the families of {@code metrics} whose names pass {@code names}, with no member gauges. */
-    static String render(Metrics metrics, java.util.function.Predicate<String> names) {
+    static String render(Metrics metrics, Predicate<String> names) {
         try {
             ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
             WRITER.write(out, metrics.registry.scrape(names));
@@ -69,8 +75,6 @@ public final class Exposition {
         }
     }
 
-    private static final java.util.regex.Pattern JAVA_EXPONENT = java.util.regex.Pattern.compile("le=\"(-?[0-9.]+E-?[0-9]+)\"");
-
     /**
      * Bucket bounds as Go writes them: the library prints Java's doubles ("1.0E-4"), etcd Go's
      * shortest form ("0.0001", "1e-05"), and dashboards match the label's text.
@@ -79,7 +83,7 @@ public final class Exposition {
         if (!text.contains("E")) {
             return text;
         }
-        java.util.regex.Matcher m = JAVA_EXPONENT.matcher(text);
+        Matcher m = JAVA_EXPONENT.matcher(text);
         StringBuilder sb = new StringBuilder(text.length());
         while (m.find()) {
             m.appendReplacement(sb, "le=\"" + goFloat(m.group(1)) + "\"");
@@ -90,7 +94,7 @@ public final class Exposition {
 
     /** Go's strconv.FormatFloat(f, 'g', -1, 64) of a number Java printed. */
     static String goFloat(String javaText) {
-        java.math.BigDecimal d = new java.math.BigDecimal(javaText).stripTrailingZeros();
+        BigDecimal d = new BigDecimal(javaText).stripTrailingZeros();
         if (d.signum() == 0) {
             return "0";
         }

@@ -1,6 +1,7 @@
 package io.etcdj.server.mvcc;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -41,7 +42,7 @@ public final class CompactionHashes {
     /** The recorded hashes, newest first. */
     public synchronized List<Entry> newestFirst() {
         List<Entry> out = new ArrayList<>(entries);
-        java.util.Collections.reverse(out);
+        Collections.reverse(out);
         return out;
     }
 

@@ -6,6 +6,7 @@ import io.etcdj.server.backend.Bytes;
 import io.etcdj.server.backend.MetaKeys;
 import io.etcdj.server.backend.WriteTx;
 import io.etcdj.server.log.Log;
+import io.etcdj.server.log.LogSink;
 import io.etcdj.server.metrics.MvccMetrics;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -54,7 +55,7 @@ final class Compactions {
     volatile Runnable afterBatch = () -> { };
     private final MvccMetrics metrics;
 
-    Compactions(MvccStore store, Backend backend, MvccMetrics metrics, io.etcdj.server.log.LogSink logs) {
+    Compactions(MvccStore store, Backend backend, MvccMetrics metrics, LogSink logs) {
         this.log = logs.logger("mvcc");
         this.store = store;
         this.metrics = metrics;

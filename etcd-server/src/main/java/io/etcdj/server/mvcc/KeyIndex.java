@@ -2,10 +2,12 @@ package io.etcdj.server.mvcc;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -55,8 +57,8 @@ final class KeyIndex {
     }
 
     /** The revision each key shows at {@code at}: its latest change then, unless that deleted it. */
-    java.util.Set<Revision> keptAt(long at) {
-        java.util.Set<Revision> keep = new java.util.HashSet<>();
+    Set<Revision> keptAt(long at) {
+        Set<Revision> keep = new HashSet<>();
         for (KeyHistory h : keys.values()) {
             KeyHistory.Change c = h.visibleAt(at);
             if (c != null) {

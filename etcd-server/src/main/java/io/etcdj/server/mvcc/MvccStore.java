@@ -8,6 +8,11 @@ import io.etcdj.server.backend.Bucket;
 import io.etcdj.server.backend.Bytes;
 import io.etcdj.server.backend.MetaKeys;
 import io.etcdj.server.backend.ReadTx;
+import io.etcdj.server.log.Log;
+import io.etcdj.server.log.LogSink;
+import io.etcdj.server.metrics.MvccMetrics;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
@@ -22,7 +27,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  */
 public final class MvccStore {
     /** The member's logger (its sink, see MemberContext). */
-    private final io.etcdj.server.log.Log log;
+    private final Log log;
     private final Backend backend;
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     final KeyIndex index = new KeyIndex();
@@ -37,7 +42,9 @@ public final class MvccStore {
     /** A compaction a previous run applied but did not finish, resumed by {@link #startBackgroundCompaction}. */
     private Compactions.Job interrupted;
 
-    private MvccStore(Backend backend, io.etcdj.server.metrics.MvccMetrics metrics, io.etcdj.server.log.LogSink logs) {
+    private volatile long lastLiveKeys;
+
+    private MvccStore(Backend backend, MvccMetrics metrics, LogSink logs) {
         this.log = logs.logger("mvcc");
         this.backend = backend;
         this.compactions = new Compactions(this, backend, metrics, logs);
@@ -45,11 +52,11 @@ public final class MvccStore {
 
     /** Opens the store over the backend, rebuilding the key index from the key bucket. */
     public static MvccStore open(Backend backend) {
-        return open(backend, io.etcdj.server.metrics.MvccMetrics.unexported(), io.etcdj.server.log.Log.processSink());
+        return open(backend, MvccMetrics.unexported(), Log.processSink());
     }
 
     /** As {@link #open(Backend)}, for a member: timing compactions into its {@code metrics}, logging to its {@code logs}. */
-    public static MvccStore open(Backend backend, io.etcdj.server.metrics.MvccMetrics metrics, io.etcdj.server.log.LogSink logs) {
+    public static MvccStore open(Backend backend, MvccMetrics metrics, LogSink logs) {
         MvccStore s = new MvccStore(backend, metrics, logs);
         s.restore();
         return s;
@@ -99,7 +106,7 @@ public final class MvccStore {
     }
 
     /** Completes once the compaction at {@code revision} has removed its history from the backend. */
-    public java.util.concurrent.CompletableFuture<Void> whenCompacted(long revision) {
+    public CompletableFuture<Void> whenCompacted(long revision) {
         return compactions.whenFinished(revision);
     }
 
@@ -108,7 +115,7 @@ public final class MvccStore {
         compactions.close();
     }
 
-    java.util.concurrent.locks.Lock lockForIndex() {
+    Lock lockForIndex() {
         return lock.writeLock();
     }
 
@@ -184,8 +191,6 @@ public final class MvccStore {
             lock.readLock().unlock();
         }
     }
-
-    private volatile long lastLiveKeys;
 
     /** A consistent read view at the current revision; close it promptly. */
     public ReadView openRead() {

@@ -8,12 +8,16 @@ import io.etcdj.api.mvccpb.KeyValue;
 import io.etcdj.server.backend.Bucket;
 import io.etcdj.server.backend.ReadTx;
 import io.etcdj.server.error.EtcdError;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.locks.Lock;
+import java.util.function.BiConsumer;
 import java.util.function.Predicate;
 import java.util.zip.CRC32C;
 
@@ -38,7 +42,7 @@ public class ReadView implements AutoCloseable {
     }
 
     /** Visits every live key with its lease at the view's revision (to re-attach leases on start). */
-    public void forEachLeased(java.util.function.BiConsumer<com.google.protobuf.ByteString, Long> visitor) {
+    public void forEachLeased(BiConsumer<ByteString, Long> visitor) {
         for (Map.Entry<byte[], KeyHistory> e : store.index.range(new byte[] {0}, new byte[] {0})) {
             KeyHistory.Change c = e.getValue().visibleAt(readRevision());
             if (c != null && c.lease() != 0) {
@@ -161,7 +165,7 @@ public class ReadView implements AutoCloseable {
     }
 
     private Comparator<Hit> valueComparator(List<Hit> hits) {
-        Map<Hit, byte[]> values = new java.util.IdentityHashMap<>();
+        Map<Hit, byte[]> values = new IdentityHashMap<>();
         for (Hit h : hits) {
             values.put(h, valueAt(h.change().rev(), false).getValue().toByteArray());
         }
@@ -239,9 +243,9 @@ public class ReadView implements AutoCloseable {
      * below it only what keys show at {@code at} (all of it when no key shows anything).
      */
     long hash(long compacted, long at) {
-        java.util.Set<Revision> keep = store.index.keptAt(at);
+        Set<Revision> keep = store.index.keptAt(at);
         CRC32C crc = new CRC32C();
-        crc.update(Bucket.KEY.dbName().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        crc.update(Bucket.KEY.dbName().getBytes(StandardCharsets.UTF_8));
         tx.forEach(Bucket.KEY, null, Revision.startKey(at + 1), (k, v) -> {
             if (counts(Revision.fromBytes(k), Revision.isTombstone(k), compacted, keep)) {
                 crc.update(k);
@@ -257,7 +261,7 @@ public class ReadView implements AutoCloseable {
      * every one after it; at or below it only those kept (all when nothing is kept); never a
      * tombstone at exactly the compaction revision.
      */
-    static boolean counts(Revision r, boolean tombstone, long compacted, java.util.Set<Revision> keep) {
+    static boolean counts(Revision r, boolean tombstone, long compacted, Set<Revision> keep) {
         if (r.main() <= compacted && !keep.isEmpty() && !keep.contains(r)) {
             return false;
         }

@@ -1,6 +1,8 @@
 package io.etcdj.server.mvcc;
 
 import com.google.protobuf.ByteString;
+import io.etcdj.api.etcdserverpb.RangeRequest;
+import io.etcdj.api.etcdserverpb.RangeResponse;
 import io.etcdj.api.mvccpb.Event;
 import io.etcdj.api.mvccpb.KeyValue;
 import io.etcdj.server.backend.Bucket;
@@ -38,7 +40,7 @@ public final class TxnWrite {
     }
 
     /** A Range inside the transaction: it sees the transaction's own writes. */
-    public io.etcdj.api.etcdserverpb.RangeResponse.Builder range(io.etcdj.api.etcdserverpb.RangeRequest r) {
+    public RangeResponse.Builder range(RangeRequest r) {
         return batch.rangeAt(r, readRevision());
     }
 

@@ -1,6 +1,7 @@
 package io.etcdj.server.proxy;
 
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -21,7 +22,7 @@ public final class CommandGroup {
     public int execute(List<String> args, PrintStream out, PrintStream err) {
         int at = commandWord(args);
         if (at >= 0 && args.get(at).equals("start")) {
-            List<String> rest = new java.util.ArrayList<>(args);
+            List<String> rest = new ArrayList<>(args);
             rest.remove(at);
             return start.execute(rest, out, err);
         }

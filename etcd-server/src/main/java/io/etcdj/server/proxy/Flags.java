@@ -8,8 +8,10 @@ import io.etcdj.cli.goflag.GoFlagParser;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -24,9 +26,9 @@ public final class Flags {
     private final Map<String, Flag> flags = new TreeMap<>();
     private final Map<String, Object> values = new TreeMap<>();
     /** pflag replaces a list's default on first use and appends on later uses. */
-    private final java.util.Set<String> listTouched = new java.util.HashSet<>();
+    private final Set<String> listTouched = new HashSet<>();
     private final List<String> positional = new ArrayList<>();
-    private final java.util.Set<String> changed = new java.util.HashSet<>();
+    private final Set<String> changed = new HashSet<>();
     private boolean help;
 
     public Flags string(String name, String def, String usage) {

@@ -7,6 +7,7 @@ import com.google.protobuf.MessageOrBuilder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A request as etcd's logs print it: Go's compact protobuf text ({@code key:"a" lease:5 } with
@@ -16,7 +17,7 @@ import java.util.Map;
  */
 public final class GoText {
     /** Fields that never reach a log: passwords (clear or hashed) and tokens. */
-    private static final java.util.Set<String> SECRETS = java.util.Set.of("password", "hashedPassword", "simple_token", "token");
+    private static final Set<String> SECRETS = Set.of("password", "hashedPassword", "simple_token", "token");
 
     private GoText() {
     }

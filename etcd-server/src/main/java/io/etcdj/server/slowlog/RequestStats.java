@@ -11,6 +11,7 @@ import io.etcdj.api.etcdserverpb.TxnRequest;
 import io.etcdj.api.etcdserverpb.TxnResponse;
 import io.etcdj.cli.GoDuration;
 import io.etcdj.server.log.Log;
+import io.etcdj.server.log.LogSink;
 import io.grpc.ForwardingServerCall;
 import io.grpc.ForwardingServerCallListener;
 import io.grpc.Grpc;
@@ -37,7 +38,7 @@ public final class RequestStats implements ServerInterceptor {
 
     private final Duration threshold;
 
-    public RequestStats(Duration threshold, io.etcdj.server.log.LogSink logs) {
+    public RequestStats(Duration threshold, LogSink logs) {
         this.log = logs.logger("v3rpc/interceptor");
         this.threshold = threshold;
     }
@@ -65,7 +66,8 @@ public final class RequestStats implements ServerInterceptor {
                         log(Instant.now().minusNanos(took), took, call, exchanged[0], exchanged[1]);
                     }
                 } catch (RuntimeException e) {
-                    log.warn("request stats", e, "time spent", GoDuration.format(System.nanoTime() - start), "format-error", String.valueOf(e));
+                    log.warn("request stats", e, "time spent", GoDuration.format(System.nanoTime() - start), "format-error",
+                            String.valueOf(e));
                 } finally {
                     super.close(status, trailers);
                 }

@@ -5,6 +5,8 @@ import io.etcdj.api.etcdserverpb.RangeRequest;
 import io.etcdj.api.etcdserverpb.RangeResponse;
 import io.etcdj.cli.GoDuration;
 import io.etcdj.server.log.Log;
+import io.etcdj.server.log.LogSink;
+import io.etcdj.server.metrics.Metrics;
 import java.time.Duration;
 import java.util.concurrent.CompletionException;
 
@@ -17,10 +19,10 @@ public final class SlowApplies {
     /** The member's logger (its sink, see MemberContext). */
     private final Log log;
 
-    private final io.etcdj.server.metrics.Metrics metrics;
+    private final Metrics metrics;
 
     /** The member's slow-request warnings, counted into its {@code metrics} (etcd_server_slow_apply_total). */
-    public SlowApplies(io.etcdj.server.metrics.Metrics metrics, io.etcdj.server.log.LogSink logs) {
+    public SlowApplies(Metrics metrics, LogSink logs) {
         this.metrics = metrics;
         this.log = logs.logger("etcdserver/util");
     }

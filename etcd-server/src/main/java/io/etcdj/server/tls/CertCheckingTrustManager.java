@@ -9,15 +9,20 @@ import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.security.cert.CRLException;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.security.cert.CertificateParsingException;
 import java.security.cert.X509CRL;
 import java.security.cert.X509CRLEntry;
 import java.security.cert.X509Certificate;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import javax.naming.InvalidNameException;
+import javax.naming.ldap.LdapName;
+import javax.naming.ldap.Rdn;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.X509ExtendedTrustManager;
 import javax.security.auth.x500.X500Principal;
@@ -121,7 +126,7 @@ final class CertCheckingTrustManager extends X509ExtendedTrustManager {
             throw new CertificateException("open " + checks.crlFile() + ": no such file or directory");
         } catch (IOException e) {
             throw new CertificateException("open " + checks.crlFile() + ": " + e.getMessage());
-        } catch (java.security.cert.CRLException e) {
+        } catch (CRLException e) {
             throw new CertificateException(checks.crlFile() + ": not a certificate revocation list: " + e.getMessage());
         }
     }
@@ -129,17 +134,17 @@ final class CertCheckingTrustManager extends X509ExtendedTrustManager {
     /** Go prints the serial's big-endian bytes without a sign byte. */
     private static byte[] magnitude(BigInteger serial) {
         byte[] b = serial.toByteArray();
-        return b.length > 1 && b[0] == 0 ? java.util.Arrays.copyOfRange(b, 1, b.length) : b;
+        return b.length > 1 && b[0] == 0 ? Arrays.copyOfRange(b, 1, b.length) : b;
     }
 
     private static String commonName(X500Principal subject) {
         try {
-            for (javax.naming.ldap.Rdn rdn : new javax.naming.ldap.LdapName(subject.getName()).getRdns()) {
+            for (Rdn rdn : new LdapName(subject.getName()).getRdns()) {
                 if (rdn.getType().equalsIgnoreCase("CN")) {
                     return String.valueOf(rdn.getValue());
                 }
             }
-        } catch (javax.naming.InvalidNameException e) {
+        } catch (InvalidNameException e) {
             return null;
         }
         return null;

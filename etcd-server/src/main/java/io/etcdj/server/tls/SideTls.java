@@ -1,6 +1,7 @@
 package io.etcdj.server.tls;
 
 import io.etcdj.certs.TlsFiles;
+import io.etcdj.server.config.CertChecks;
 
 /**
  * The files one side (client or peer) ends up using and how it treats the other end.
@@ -12,10 +13,10 @@ import io.etcdj.certs.TlsFiles;
  * @param dialFiles the certificate and key presented when dialing this side (--peer-client-cert-file,
  *                  --peer-client-key-file); null: {@code files}'
  */
-public record SideTls(TlsFiles files, boolean verifyClients, boolean selfSigned, io.etcdj.server.config.CertChecks checks,
+public record SideTls(TlsFiles files, boolean verifyClients, boolean selfSigned, CertChecks checks,
                       TlsFiles dialFiles) {
 
-    public SideTls(TlsFiles files, boolean verifyClients, boolean selfSigned, io.etcdj.server.config.CertChecks checks) {
+    public SideTls(TlsFiles files, boolean verifyClients, boolean selfSigned, CertChecks checks) {
         this(files, verifyClients, selfSigned, checks, null);
     }
 

@@ -19,6 +19,9 @@ import java.util.List;
 import java.util.Set;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509ExtendedTrustManager;
 
 /**
  * Builds Netty {@code SslContext}s from resolved files and the shared options (protocol versions,
@@ -104,9 +107,9 @@ public final class TlsContexts {
         }
     }
 
-    private static javax.net.ssl.X509ExtendedTrustManager caTrust(javax.net.ssl.TrustManagerFactory tmf) throws ConfigException {
-        for (javax.net.ssl.TrustManager tm : tmf.getTrustManagers()) {
-            if (tm instanceof javax.net.ssl.X509ExtendedTrustManager x) {
+    private static X509ExtendedTrustManager caTrust(TrustManagerFactory tmf) throws ConfigException {
+        for (TrustManager tm : tmf.getTrustManagers()) {
+            if (tm instanceof X509ExtendedTrustManager x) {
                 return x;
             }
         }

@@ -13,6 +13,8 @@ import io.netty.handler.codec.DecoderException;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import java.net.SocketAddress;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLSession;
@@ -30,7 +32,7 @@ public final class TlsHandshake extends ChannelInboundHandlerAdapter {
 
     private final SslContext context;
     private final Function<ProtocolNegotiationEvent, ChannelHandler> next;
-    private final java.util.function.BiFunction<SSLSession, java.net.SocketAddress, String> check;
+    private final BiFunction<SSLSession, SocketAddress, String> check;
     private SslHandler ssl;
     private ProtocolNegotiationEvent negotiationEvent = InternalProtocolNegotiationEvent.getDefault();
     private boolean rejected;
@@ -42,7 +44,7 @@ public final class TlsHandshake extends ChannelInboundHandlerAdapter {
 
     /** {@code check}: run on the session and remote address once the handshake succeeds; an error text refuses the connection. */
     TlsHandshake(SslContext context, Function<ProtocolNegotiationEvent, ChannelHandler> next,
-                 java.util.function.BiFunction<SSLSession, java.net.SocketAddress, String> check, Log log) {
+                 BiFunction<SSLSession, SocketAddress, String> check, Log log) {
         this.log = log;
         this.context = context;
         this.next = next;

@@ -1,5 +1,7 @@
 package io.etcdj.server.tls;
 
+import io.etcdj.server.log.Log;
+import io.etcdj.server.log.LogSink;
 import io.grpc.netty.GrpcHttp2ConnectionHandler;
 import io.grpc.netty.InternalProtocolNegotiator;
 import io.grpc.netty.InternalProtocolNegotiators;
@@ -16,9 +18,9 @@ public final class TlsProtocolNegotiator implements InternalProtocolNegotiator.P
 
     private final SslContext context;
     private final boolean verifyClientSan;
-    private final io.etcdj.server.log.Log log;
+    private final Log log;
 
-    public TlsProtocolNegotiator(SslContext context, io.etcdj.server.log.LogSink logs) {
+    public TlsProtocolNegotiator(SslContext context, LogSink logs) {
         this(context, false, logs);
     }
 
@@ -26,7 +28,7 @@ public final class TlsProtocolNegotiator implements InternalProtocolNegotiator.P
      * {@code verifyClientSan}: a peer's client certificate must name the address it connects from
      * (etcd's peer listener check; off with --peer-skip-client-san-verification).
      */
-    public TlsProtocolNegotiator(SslContext context, boolean verifyClientSan, io.etcdj.server.log.LogSink logs) {
+    public TlsProtocolNegotiator(SslContext context, boolean verifyClientSan, LogSink logs) {
         this.log = logs.logger("embed/config_logging");
         this.context = context;
         this.verifyClientSan = verifyClientSan;

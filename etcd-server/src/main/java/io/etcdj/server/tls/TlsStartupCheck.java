@@ -9,6 +9,7 @@ import io.etcdj.server.config.ConfigException;
 import io.etcdj.server.config.ServerConfig;
 import io.etcdj.server.config.TransportSecurity;
 import io.etcdj.server.log.Log;
+import io.etcdj.server.log.LogSink;
 import java.net.URI;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -42,7 +43,7 @@ public final class TlsStartupCheck {
     private final ServerConfig cfg;
     private final Clock clock;
 
-    public TlsStartupCheck(ServerConfig cfg, Clock clock, io.etcdj.server.log.LogSink logs) {
+    public TlsStartupCheck(ServerConfig cfg, Clock clock, LogSink logs) {
         this.log = logs.logger("embed/etcd");
         this.cfg = cfg;
         this.clock = clock;

@@ -8,6 +8,7 @@ import io.etcdj.peerpb.SnapshotChunk;
 import io.etcdj.raftpb.Message;
 import io.etcdj.raftpb.MessageType;
 import io.etcdj.server.log.Log;
+import io.etcdj.server.log.LogSink;
 import io.etcdj.server.membership.MemberIds;
 import io.etcdj.server.metrics.Metrics;
 import io.etcdj.server.metrics.PeerMetrics;
@@ -17,9 +18,12 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.StreamObserver;
+import io.prometheus.metrics.core.metrics.Counter;
+import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -61,16 +65,16 @@ final class PeerClient implements AutoCloseable {
     private boolean wasActive;
     private final PeerMetrics.Link metrics;
     /** etcd_server_heartbeat_send_failures_total of the member. */
-    private final io.prometheus.metrics.core.metrics.Counter heartbeatFailures;
+    private final Counter heartbeatFailures;
 
-    PeerClient(long peerId, PeerHandler handler, Function<String, NettyChannelBuilder> dial, java.time.Duration writeTimeout,
-               Metrics memberMetrics, io.etcdj.server.log.LogSink logs) {
+    PeerClient(long peerId, PeerHandler handler, Function<String, NettyChannelBuilder> dial, Duration writeTimeout,
+               Metrics memberMetrics, LogSink logs) {
         this(peerId, handler, dial, writeTimeout, memberMetrics, logs, true);
     }
 
     /** With {@code start} false, messages queue until {@link #start()} (a test's way to have some waiting). */
-    PeerClient(long peerId, PeerHandler handler, Function<String, NettyChannelBuilder> dial, java.time.Duration writeTimeout,
-            Metrics memberMetrics, io.etcdj.server.log.LogSink logs, boolean start) {
+    PeerClient(long peerId, PeerHandler handler, Function<String, NettyChannelBuilder> dial, Duration writeTimeout,
+            Metrics memberMetrics, LogSink logs, boolean start) {
         this.log = logs.logger("rafthttp/peer");
         this.peerId = peerId;
         this.handler = handler;
@@ -233,7 +237,7 @@ final class PeerClient implements AutoCloseable {
         } else if (now - blockedSince >= writeTimeoutNanos) {
             blockedSince = -1;
             throw new StatusRuntimeException(Status.DEADLINE_EXCEEDED.withDescription("write to peer timed out after "
-                    + java.time.Duration.ofNanos(writeTimeoutNanos).toMillis() + "ms (--raft-write-timeout)"));
+                    + Duration.ofNanos(writeTimeoutNanos).toMillis() + "ms (--raft-write-timeout)"));
         }
     }
 
@@ -341,14 +345,14 @@ final class PeerClient implements AutoCloseable {
             }
             log.info("sent database snapshot to peer", "peer-id", MemberIds.hex(peerId),
                     "snapshot-index", m.getSnapshot().getMetadata().getIndex());
-        } catch (java.io.IOException | InterruptedException e) {
+        } catch (IOException | InterruptedException e) {
             throw new RuntimeException(e);
         } finally {
             metrics.snapshotSent(ok, start);
             handler.snapshotSent(peerId, ok);
             try {
                 Files.deleteIfExists(file);
-            } catch (java.io.IOException ignored) {
+            } catch (IOException ignored) {
                 // temp copy; removed on the next snapshot
             }
         }

@@ -1,7 +1,9 @@
 package io.etcdj.server.transport;
 
+import io.etcdj.api.etcdserverpb.HashKVResponse;
 import io.etcdj.api.etcdserverpb.LeaseTimeToLiveRequest;
 import io.etcdj.api.etcdserverpb.LeaseTimeToLiveResponse;
+import io.etcdj.peerpb.LearnerReadyResponse;
 import io.etcdj.peerpb.LeaseRenewResponse;
 import io.etcdj.peerpb.MembersResponse;
 import io.etcdj.raftpb.Message;
@@ -55,8 +57,8 @@ public interface PeerHandler {
 
     LeaseTimeToLiveResponse leaseTimeToLive(LeaseTimeToLiveRequest r);
 
-    io.etcdj.peerpb.LearnerReadyResponse learnerReady(long memberId);
+    LearnerReadyResponse learnerReady(long memberId);
 
     /** This member's HashKV at {@code revision} (0: the current one). */
-    io.etcdj.api.etcdserverpb.HashKVResponse hashKv(long revision);
+    HashKVResponse hashKv(long revision);
 }

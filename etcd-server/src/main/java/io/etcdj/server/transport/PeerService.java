@@ -1,7 +1,11 @@
 package io.etcdj.server.transport;
 
+import io.etcdj.api.etcdserverpb.HashKVRequest;
+import io.etcdj.api.etcdserverpb.HashKVResponse;
 import io.etcdj.api.etcdserverpb.LeaseTimeToLiveRequest;
 import io.etcdj.api.etcdserverpb.LeaseTimeToLiveResponse;
+import io.etcdj.peerpb.LearnerReadyRequest;
+import io.etcdj.peerpb.LearnerReadyResponse;
 import io.etcdj.peerpb.LeaseRenewRequest;
 import io.etcdj.peerpb.LeaseRenewResponse;
 import io.etcdj.peerpb.MembersRequest;
@@ -9,10 +13,15 @@ import io.etcdj.peerpb.MembersResponse;
 import io.etcdj.peerpb.PeerAck;
 import io.etcdj.peerpb.PeerGrpc;
 import io.etcdj.peerpb.PeerMessage;
+import io.etcdj.peerpb.ProbeRequest;
+import io.etcdj.peerpb.ProbeResponse;
 import io.etcdj.peerpb.SnapshotChunk;
+import io.etcdj.server.error.EtcdException;
 import io.etcdj.server.log.Log;
+import io.etcdj.server.log.LogSink;
 import io.etcdj.server.membership.MemberIds;
 import io.etcdj.server.metrics.Metrics;
+import io.etcdj.server.version.Versions;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
@@ -31,7 +40,7 @@ final class PeerService extends PeerGrpc.PeerImplBase {
     private final PeerHandler handler;
     private final Metrics metrics;
 
-    PeerService(PeerHandler handler, Metrics metrics, io.etcdj.server.log.LogSink logs) {
+    PeerService(PeerHandler handler, Metrics metrics, LogSink logs) {
         this.log = logs.logger("rafthttp/stream");
         this.handler = handler;
         this.metrics = metrics;
@@ -181,8 +190,8 @@ final class PeerService extends PeerGrpc.PeerImplBase {
     }
 
     @Override
-    public void probe(io.etcdj.peerpb.ProbeRequest r, StreamObserver<io.etcdj.peerpb.ProbeResponse> out) {
-        out.onNext(io.etcdj.peerpb.ProbeResponse.newBuilder().setServerVersion(io.etcdj.server.version.Versions.SERVER).build());
+    public void probe(ProbeRequest r, StreamObserver<ProbeResponse> out) {
+        out.onNext(ProbeResponse.newBuilder().setServerVersion(Versions.SERVER).build());
         out.onCompleted();
     }
 
@@ -193,18 +202,18 @@ final class PeerService extends PeerGrpc.PeerImplBase {
     }
 
     @Override
-    public void learnerReady(io.etcdj.peerpb.LearnerReadyRequest r, StreamObserver<io.etcdj.peerpb.LearnerReadyResponse> out) {
+    public void learnerReady(LearnerReadyRequest r, StreamObserver<LearnerReadyResponse> out) {
         out.onNext(handler.learnerReady(r.getMemberId()));
         out.onCompleted();
     }
 
     @Override
-    public void hashKV(io.etcdj.api.etcdserverpb.HashKVRequest r, StreamObserver<io.etcdj.api.etcdserverpb.HashKVResponse> out) {
+    public void hashKV(HashKVRequest r, StreamObserver<HashKVResponse> out) {
         try {
             out.onNext(handler.hashKv(r.getRevision()));
             out.onCompleted();
-        } catch (io.etcdj.server.error.EtcdException e) {
-            out.onError(io.grpc.Status.fromCode(e.error().code()).withDescription(e.getMessage()).asRuntimeException());
+        } catch (EtcdException e) {
+            out.onError(Status.fromCode(e.error().code()).withDescription(e.getMessage()).asRuntimeException());
         }
     }
 

@@ -1,32 +1,50 @@
 package io.etcdj.server.transport;
 
+import io.etcdj.api.etcdserverpb.HashKVRequest;
+import io.etcdj.api.etcdserverpb.HashKVResponse;
 import io.etcdj.api.etcdserverpb.LeaseTimeToLiveRequest;
 import io.etcdj.api.etcdserverpb.LeaseTimeToLiveResponse;
+import io.etcdj.peerpb.LearnerReadyRequest;
+import io.etcdj.peerpb.LearnerReadyResponse;
 import io.etcdj.peerpb.LeaseRenewRequest;
 import io.etcdj.peerpb.LeaseRenewResponse;
 import io.etcdj.peerpb.MembersRequest;
 import io.etcdj.peerpb.MembersResponse;
 import io.etcdj.peerpb.PeerGrpc;
+import io.etcdj.peerpb.ProbeRequest;
 import io.etcdj.raftpb.Message;
+import io.etcdj.server.listen.BindFailure;
 import io.etcdj.server.listen.IoLoops;
 import io.etcdj.server.listen.ListenAddress;
+import io.etcdj.server.listen.OffEventLoop;
 import io.etcdj.server.log.Log;
+import io.etcdj.server.log.LogSink;
 import io.etcdj.server.metrics.Metrics;
 import io.etcdj.server.tls.TlsProtocolNegotiator;
+import io.grpc.Attributes;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
+import io.grpc.ServerInterceptors;
 import io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.NettyServerBuilder;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.handler.ssl.SslContext;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLException;
@@ -44,12 +62,12 @@ public final class PeerTransport implements Transporter {
     private final Map<Long, PeerClient> clients = new ConcurrentHashMap<>();
     private final List<Server> servers = new ArrayList<>();
     /** Runs the peer calls that may block (hashes, lease answers, snapshots); Raft messages stay on the event loop. */
-    private final java.util.concurrent.ExecutorService handlers = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+    private final ExecutorService handlers = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "peer-handler");
         t.setDaemon(true);
         return t;
     });
-    private final io.etcdj.server.listen.OffEventLoop offEventLoop;
+    private final OffEventLoop offEventLoop;
     /** Unix socket files to remove on close. */
     private final List<ListenAddress> unixSockets = new ArrayList<>();
     private volatile boolean closed;
@@ -62,14 +80,14 @@ public final class PeerTransport implements Transporter {
     private IoLoops tcpLoops;
     private SslContext defaultClientTls;
     private final Metrics metrics;
-    private final io.etcdj.server.log.LogSink logs;
+    private final LogSink logs;
 
     /** The peer network of the member {@code handler} serves, counting into the member's {@code metrics}. */
-    public PeerTransport(PeerHandler handler, Metrics metrics, io.etcdj.server.log.LogSink logs) {
+    public PeerTransport(PeerHandler handler, Metrics metrics, LogSink logs) {
         this.log = logs.logger("rafthttp/transport");
         this.logs = logs;
-        this.offEventLoop = new io.etcdj.server.listen.OffEventLoop(handlers,
-                java.util.Set.of(io.etcdj.peerpb.PeerGrpc.getStreamMethod().getFullMethodName()), logs);
+        this.offEventLoop = new OffEventLoop(handlers,
+                Set.of(PeerGrpc.getStreamMethod().getFullMethodName()), logs);
         this.handler = handler;
         this.metrics = metrics;
         this.prober = new Prober(handler, url -> dial(url).build(), metrics.peers);
@@ -100,7 +118,7 @@ public final class PeerTransport implements Transporter {
             }
             NettyServerBuilder b = NettyServerBuilder.forAddress(where.bindAddress())
                     .directExecutor()
-                    .addService(io.grpc.ServerInterceptors.intercept(new PeerService(handler, metrics, logs), offEventLoop))
+                    .addService(ServerInterceptors.intercept(new PeerService(handler, metrics, logs), offEventLoop))
                     .maxInboundMessageSize(64 << 20)
                     .permitKeepAliveWithoutCalls(true)
                     .permitKeepAliveTime(1, TimeUnit.SECONDS);
@@ -124,7 +142,7 @@ public final class PeerTransport implements Transporter {
             try {
                 servers.add(b.build().start());
             } catch (IOException e) {
-                throw io.etcdj.server.listen.BindFailure.of(where.isUnix(), host, e);
+                throw BindFailure.of(where.isUnix(), host, e);
             }
             if (where.isUnix()) {
                 where.publish();
@@ -208,7 +226,7 @@ public final class PeerTransport implements Transporter {
     }
 
     private static EventLoopGroup newUnixLoops(int threads) {
-        return new io.netty.channel.nio.NioEventLoopGroup(threads, new io.netty.util.concurrent.DefaultThreadFactory("peer-unix", true));
+        return new NioEventLoopGroup(threads, new DefaultThreadFactory("peer-unix", true));
     }
 
     /** This transport's client TLS for https peers when no --peer-* certificate is given, made on first use. */
@@ -232,10 +250,10 @@ public final class PeerTransport implements Transporter {
         NettyChannelBuilder b = channelBuilder(peerUrl, clientTls, this::unixLoops, this::tcpLoops, this::defaultClientTls);
         String local = links.localAddress();
         if (local != null && !ListenAddress.isUnix(URI.create(peerUrl))) {
-            java.net.InetSocketAddress from = new java.net.InetSocketAddress(local, 0);
+            InetSocketAddress from = new InetSocketAddress(local, 0);
             b.localSocketPicker(new NettyChannelBuilder.LocalSocketPicker() {
                 @Override
-                public java.net.SocketAddress createSocketAddress(java.net.SocketAddress remote, io.grpc.Attributes attrs) {
+                public SocketAddress createSocketAddress(SocketAddress remote, Attributes attrs) {
                     return from;
                 }
             });
@@ -261,7 +279,7 @@ public final class PeerTransport implements Transporter {
      */
     private static <T> T call(String peerUrl, SslContext tls, long timeoutMillis,
                               Function<PeerGrpc.PeerBlockingStub, T> fn) {
-        java.util.concurrent.atomic.AtomicReference<EventLoopGroup> loops = new java.util.concurrent.atomic.AtomicReference<>();
+        AtomicReference<EventLoopGroup> loops = new AtomicReference<>();
         ManagedChannel ch = channelBuilder(peerUrl, tls, () -> {
             loops.set(newUnixLoops(1));
             return loops.get();
@@ -288,7 +306,7 @@ public final class PeerTransport implements Transporter {
     /** A member's server version, asked on the peer port. */
     @Override
     public String serverVersionOf(long memberId, long timeoutMillis) {
-        return call(firstUrl(memberId), timeoutMillis, stub -> stub.probe(io.etcdj.peerpb.ProbeRequest.getDefaultInstance()))
+        return call(firstUrl(memberId), timeoutMillis, stub -> stub.probe(ProbeRequest.getDefaultInstance()))
                 .getServerVersion();
     }
 
@@ -315,16 +333,16 @@ public final class PeerTransport implements Transporter {
 
     /** Asks the leader whether a learner has caught up. */
     @Override
-    public io.etcdj.peerpb.LearnerReadyResponse learnerReadyOnLeader(long leaderId, long member, long timeoutMillis) {
+    public LearnerReadyResponse learnerReadyOnLeader(long leaderId, long member, long timeoutMillis) {
         return call(firstUrl(leaderId), timeoutMillis, stub -> stub.learnerReady(
-                io.etcdj.peerpb.LearnerReadyRequest.newBuilder().setMemberId(member).build()));
+                LearnerReadyRequest.newBuilder().setMemberId(member).build()));
     }
 
     /** Asks a member for its HashKV at {@code revision}. */
     @Override
-    public io.etcdj.api.etcdserverpb.HashKVResponse hashKvOf(long memberId, long revision, long timeoutMillis) {
+    public HashKVResponse hashKvOf(long memberId, long revision, long timeoutMillis) {
         return call(firstUrl(memberId), timeoutMillis, stub -> stub.hashKV(
-                io.etcdj.api.etcdserverpb.HashKVRequest.newBuilder().setRevision(revision).build()));
+                HashKVRequest.newBuilder().setRevision(revision).build()));
     }
 
     private String firstUrl(long id) {

@@ -1,10 +1,12 @@
 package io.etcdj.server.transport;
 
+import io.etcdj.api.etcdserverpb.HashKVResponse;
 import io.etcdj.api.etcdserverpb.LeaseTimeToLiveRequest;
 import io.etcdj.api.etcdserverpb.LeaseTimeToLiveResponse;
 import io.etcdj.peerpb.LearnerReadyResponse;
 import io.etcdj.peerpb.LeaseRenewResponse;
 import io.etcdj.raftpb.Message;
+import io.etcdj.server.version.Versions;
 import java.util.List;
 
 /**
@@ -26,7 +28,7 @@ public interface Transporter extends AutoCloseable {
     LearnerReadyResponse learnerReadyOnLeader(long leaderId, long member, long timeoutMillis);
 
     /** Another member's HashKV at {@code revision}, for the corruption checks. */
-    io.etcdj.api.etcdserverpb.HashKVResponse hashKvOf(long memberId, long revision, long timeoutMillis);
+    HashKVResponse hashKvOf(long memberId, long revision, long timeoutMillis);
 
     /**
      * How many other members are reachable now (what the initial election tick advance waits
@@ -38,7 +40,7 @@ public interface Transporter extends AutoCloseable {
 
     /** A member's server version (etcd's downgrade monitor asks each member); by default this build's. */
     default String serverVersionOf(long memberId, long timeoutMillis) {
-        return io.etcdj.server.version.Versions.SERVER;
+        return Versions.SERVER;
     }
 
     @Override

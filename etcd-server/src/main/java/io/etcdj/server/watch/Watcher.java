@@ -1,5 +1,6 @@
 package io.etcdj.server.watch;
 
+import io.etcdj.api.mvccpb.Event;
 import io.etcdj.server.mvcc.ChangeEvent;
 import java.util.Arrays;
 
@@ -45,7 +46,7 @@ public final class Watcher {
         if (e.revision() < nextRev) {
             return false;
         }
-        boolean put = e.type() == io.etcdj.api.mvccpb.Event.EventType.PUT;
+        boolean put = e.type() == Event.EventType.PUT;
         if ((put && noPut) || (!put && noDelete)) {
             return false;
         }

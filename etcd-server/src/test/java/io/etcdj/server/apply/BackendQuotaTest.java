@@ -10,11 +10,13 @@ import io.etcdj.api.etcdserverpb.LeaseGrantRequest;
 import io.etcdj.api.etcdserverpb.PutRequest;
 import io.etcdj.api.etcdserverpb.RequestOp;
 import io.etcdj.api.etcdserverpb.TxnRequest;
+import io.etcdj.api.mvccpb.KeyValue;
 import io.etcdj.server.backend.Backend;
 import io.etcdj.server.backend.Bucket;
 import io.etcdj.server.backend.WriteTx;
 import io.etcdj.serverpb.InternalRaftRequest;
 import java.nio.file.Path;
+import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,12 +48,12 @@ class BackendQuotaTest {
 
     @Test
     void aPutCostsEtcdsKeyValueSizePlusOverhead() {
-        java.util.Random random = new java.util.Random(7);
+        Random random = new Random(7);
         for (int i = 0; i < 200; i++) {
             PutRequest p = PutRequest.newBuilder().setKey(ByteString.copyFrom(new byte[random.nextInt(3) * random.nextInt(300)]))
                     .setValue(ByteString.copyFrom(new byte[random.nextInt(3) * random.nextInt(70_000)]))
                     .setLease(random.nextBoolean() ? 0 : random.nextLong()).build();
-            long encoded = io.etcdj.api.mvccpb.KeyValue.newBuilder().setKey(p.getKey()).setValue(p.getValue())
+            long encoded = KeyValue.newBuilder().setKey(p.getKey()).setValue(p.getValue())
                     .setLease(p.getLease()).build().getSerializedSize();
             assertEquals(encoded + BackendQuota.KV_OVERHEAD, BackendQuota.cost(p), "key " + p.getKey().size() + " B, value "
                     + p.getValue().size() + " B, lease " + p.getLease());

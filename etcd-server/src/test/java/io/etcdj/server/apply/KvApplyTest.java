@@ -114,7 +114,8 @@ class KvApplyTest {
     @Test
     void putFlags() {
         assertEquals(EtcdError.KEY_NOT_FOUND, f.put(PutRequest.newBuilder().setKey(bs("x")).setIgnoreValue(true)).error().error());
-        assertEquals(EtcdError.LEASE_NOT_FOUND, f.put(PutRequest.newBuilder().setKey(bs("x")).setValue(bs("v")).setLease(7)).error().error());
+        assertEquals(EtcdError.LEASE_NOT_FOUND,
+                f.put(PutRequest.newBuilder().setKey(bs("x")).setValue(bs("v")).setLease(7)).error().error());
         f.grant(7, 100);
         f.put(PutRequest.newBuilder().setKey(bs("x")).setValue(bs("v1")).setLease(7));
         ApplyResult r = f.put(PutRequest.newBuilder().setKey(bs("x")).setValue(bs("v2")).setIgnoreLease(true).setPrevKv(true));

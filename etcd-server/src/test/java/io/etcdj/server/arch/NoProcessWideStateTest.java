@@ -12,7 +12,10 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
+import com.tngtech.archunit.lang.syntax.ArchRuleDefinition;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -82,7 +85,7 @@ class NoProcessWideStateTest {
      */
     @Test
     void theMembersClassesLogToTheirMembersSink() {
-        com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses()
+        ArchRuleDefinition.noClasses()
                 .that().resideOutsideOfPackages("io.etcdj.server.config..", "io.etcdj.server.discovery..",
                         "io.etcdj.server.proxy..", "io.etcdj.server.log..")
                 .and().doNotHaveFullyQualifiedName("io.etcdj.server.Main")
@@ -100,7 +103,7 @@ class NoProcessWideStateTest {
                 return "of type " + f.getRawType().getSimpleName() + ", which changes";
             }
         }
-        if (f.getRawType().isAssignableTo(java.util.Collection.class) || f.getRawType().isAssignableTo(java.util.Map.class)) {
+        if (f.getRawType().isAssignableTo(Collection.class) || f.getRawType().isAssignableTo(Map.class)) {
             JavaClass owner = f.getOwner();
             boolean builtMutable = owner.getStaticInitializer().map(init -> init.getConstructorCallsFromSelf().stream()
                     .anyMatch(c -> MUTABLE_COLLECTIONS.contains(c.getTargetOwner().getName()))

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
 import io.etcdj.api.authpb.Permission;
+import io.etcdj.api.authpb.User;
 import io.etcdj.api.authpb.UserAddOptions;
 import io.etcdj.api.etcdserverpb.AuthRoleGrantPermissionRequest;
 import io.etcdj.api.etcdserverpb.AuthRoleRevokePermissionRequest;
@@ -137,7 +138,7 @@ class AuthStoreTest {
             assertEquals(1, tx.get(Bucket.AUTH, "authEnabled".getBytes(StandardCharsets.US_ASCII))[0]);
             assertEquals(store.revision(), Bytes.toLong(tx.get(Bucket.AUTH, "authRevision".getBytes(StandardCharsets.US_ASCII))));
             byte[] root = tx.get(Bucket.AUTH_USERS, "root".getBytes(StandardCharsets.UTF_8));
-            io.etcdj.api.authpb.User u = io.etcdj.api.authpb.User.parseFrom(root);
+            User u = User.parseFrom(root);
             assertTrue(u.getPassword().toStringUtf8().startsWith("$2a$"), "bcrypt as Go writes it");
             assertNotNull(tx.get(Bucket.AUTH_USERS, "cert".getBytes(StandardCharsets.UTF_8)));
             AuthStore restored = new AuthStore(new SimpleTokens(clock::get, 300));

@@ -11,8 +11,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Arrays;
+import java.util.Objects;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -146,9 +150,9 @@ class BackendPowerCutTest {
     }
 
     private static long differing(TreeMap<String, String> a, TreeMap<String, String> b) {
-        java.util.Set<String> keys = new java.util.TreeSet<>(a.keySet());
+        Set<String> keys = new TreeSet<>(a.keySet());
         keys.addAll(b.keySet());
-        return keys.stream().filter(k -> !java.util.Objects.equals(a.get(k), b.get(k))).count();
+        return keys.stream().filter(k -> !Objects.equals(a.get(k), b.get(k))).count();
     }
 
     private static void writeSome(Backend b, TreeMap<String, String> state, Random rnd, int round) {
@@ -204,7 +208,7 @@ class BackendPowerCutTest {
         }
         assertTrue(changed > 2, "the unsynced commits changed pages");
         Files.write(out, disk);
-        assertArrayEquals(java.util.Arrays.copyOf(cur, 2 * PAGE), java.util.Arrays.copyOf(disk, 2 * PAGE));
+        assertArrayEquals(Arrays.copyOf(cur, 2 * PAGE), Arrays.copyOf(disk, 2 * PAGE));
     }
 
     private static boolean samePage(byte[] a, byte[] b, int off) {

@@ -8,14 +8,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -115,7 +119,7 @@ class BboltRoundTripTest {
         Map<String, Integer> headerSizes = new LinkedHashMap<>();
         try (BboltReader r = BboltReader.open(file)) {
             r.forEachTopLevel((name, header, bucket) -> {
-                roots.put(new String(name), java.nio.ByteBuffer.wrap(header).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong());
+                roots.put(new String(name), ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN).getLong());
                 headerSizes.put(new String(name), header.length);
             });
         }
@@ -136,7 +140,7 @@ class BboltRoundTripTest {
         var data = sample(100, 1);
         Path file = write(data, 4096);
         long size = Files.size(file);
-        Files.write(file, new byte[32], java.nio.file.StandardOpenOption.APPEND);
+        Files.write(file, new byte[32], StandardOpenOption.APPEND);
         assertSame(data, readAll(file, size));
     }
 
@@ -212,7 +216,7 @@ class BboltRoundTripTest {
             f.seek(branch * 4096 + 8);
             assertEquals(1, f.read(), "page " + branch + " is a branch");
             f.seek(branch * 4096 + 16 + 8);
-            byte[] self = java.nio.ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(branch).array();
+            byte[] self = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(branch).array();
             f.write(self);
         }
         BboltException e = assertThrows(BboltException.class, () -> readAll(file, -1));
@@ -225,7 +229,7 @@ class BboltRoundTripTest {
         var data = sample(2_000, 2);
         Path clean = write(data, 4096);
         byte[] original = Files.readAllBytes(clean);
-        java.util.Random random = new java.util.Random(14);
+        Random random = new Random(14);
         Path damaged = dir.resolve("damaged");
         for (int round = 0; round < 300; round++) {
             byte[] copy = original.clone();

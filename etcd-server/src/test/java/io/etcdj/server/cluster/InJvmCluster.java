@@ -3,6 +3,7 @@ package io.etcdj.server.cluster;
 import io.etcdj.api.etcdserverpb.StatusResponse;
 import io.etcdj.server.config.ServerConfig;
 import io.etcdj.server.etcdserver.EtcdServer;
+import io.etcdj.server.etcdserver.MemberContext;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,9 +40,9 @@ final class InJvmCluster implements AutoCloseable {
     static final long HEARTBEAT_MS = 100;
     static final long ELECTION_MS = 1000;
     static final int ELECTION_TICKS = (int) (ELECTION_MS / HEARTBEAT_MS);
-    /** The member's request timeout (5 s plus two election timeouts) in ticks, and some. */
     /** How long {@link #tickAndWaitUntil} gives threads outside the clock after each tick. */
     static final long GRACE_MILLIS = 50;
+    /** The member's request timeout (5 s plus two election timeouts) in ticks, and some. */
     static final int REQUEST_TICKS = (int) ((5000 + 2 * ELECTION_MS) / HEARTBEAT_MS) + 2 * ELECTION_TICKS;
 
     /** One member: its flags, its data dir, and the server while it runs. */
@@ -52,7 +53,7 @@ final class InJvmCluster implements AutoCloseable {
         private int starts;
         volatile EtcdServer server;
         /** The node's own registry and failpoints (kept across its restarts, so a test can read them after one). */
-        final io.etcdj.server.etcdserver.MemberContext context = io.etcdj.server.etcdserver.MemberContext.fresh();
+        final MemberContext context = MemberContext.fresh();
         volatile boolean fatal;
 
         Node(String name, int index, ServerConfig config) {

@@ -176,7 +176,8 @@ class InJvmClusterTest {
                 long lead = other.server.memberStatus().status().getLeader();
                 return lead != 0 && lead != old.id();
             });
-            Node next = c.nodes().stream().filter(n -> n.id() == other.server.memberStatus().status().getLeader()).findFirst().orElseThrow();
+            Node next = c.nodes().stream().filter(n ->
+                    n.id() == other.server.memberStatus().status().getLeader()).findFirst().orElseThrow();
             assertTrue(next.server.memberStatus().term() > term, "a new term");
             put(c, next, "majority", "m");
             ExecutionException e = assertThrows(ExecutionException.class, () -> put(c, old, "minority", "lost"),
@@ -218,7 +219,8 @@ class InJvmClusterTest {
             assertTrue(raised > term + 4, "it campaigns in a new term every timeout: " + raised);
             c.net().heal();
             Node after = c.leader();
-            assertTrue(after.server.memberStatus().term() >= raised, "its higher term deposed the leader: term " + after.server.memberStatus().term());
+            assertTrue(after.server.memberStatus().term() >= raised,
+                    "its higher term deposed the leader: term " + after.server.memberStatus().term());
         }
     }
 

@@ -1,5 +1,6 @@
 package io.etcdj.server.cluster;
 
+import io.etcdj.api.etcdserverpb.HashKVResponse;
 import io.etcdj.api.etcdserverpb.LeaseTimeToLiveRequest;
 import io.etcdj.api.etcdserverpb.LeaseTimeToLiveResponse;
 import io.etcdj.peerpb.LearnerReadyResponse;
@@ -166,7 +167,7 @@ final class SimulatedPeers implements AutoCloseable {
         }
 
         @Override
-        public io.etcdj.api.etcdserverpb.HashKVResponse hashKvOf(long memberId, long revision, long timeoutMillis) {
+        public HashKVResponse hashKvOf(long memberId, long revision, long timeoutMillis) {
             return call(self, memberId, h -> h.hashKv(revision));
         }
 

@@ -2,6 +2,7 @@ package io.etcdj.server.compactor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.etcdj.server.log.LogSink;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,7 +47,7 @@ class CompactorTest {
     void periodicCompactsToTheRevisionSeenOneWindowAgo() {
         FakeTarget t = new FakeTarget();
         AtomicLong now = new AtomicLong();
-        Compactor c = new Compactor(t, "periodic", "1h", now::get, io.etcdj.server.log.LogSink.stderr());
+        Compactor c = new Compactor(t, "periodic", "1h", now::get, LogSink.stderr());
         Duration window = Compactor.periodicRetention("1h");
         for (int i = 0; i <= 10; i++) {
             t.revision = 100 + i * 10;
@@ -62,7 +63,7 @@ class CompactorTest {
     @Test
     void revisionModeKeepsTheLastRevisionsAndOnlyTheLeaderCompacts() {
         FakeTarget t = new FakeTarget();
-        Compactor c = new Compactor(t, "revision", "1000", () -> 0, io.etcdj.server.log.LogSink.stderr());
+        Compactor c = new Compactor(t, "revision", "1000", () -> 0, LogSink.stderr());
         t.revision = 500;
         c.compactKeeping(1000);
         assertEquals(List.of(), t.asked, "nothing below revision 1 to compact");

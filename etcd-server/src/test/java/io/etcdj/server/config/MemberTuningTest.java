@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The flags that were accepted at their default only before: their values reach the member, as
@@ -32,13 +34,13 @@ class MemberTuningTest {
 
     /** Beyond etcd (its #15107): off by default, on as a flag, an ETCD_* variable or a config-file key. */
     @Test
-    void autoPromoteLearnersAsFlagVariableOrConfigFile(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+    void autoPromoteLearnersAsFlagVariableOrConfigFile(@TempDir Path dir) throws Exception {
         assertFalse(tuning().autoPromoteLearners());
         assertTrue(tuning("--auto-promote-learners").autoPromoteLearners());
         assertTrue(ServerConfig.from(FlagParser.parse(new String[0], Map.of("ETCD_AUTO_PROMOTE_LEARNERS", "true")).values())
                 .options().tuning().autoPromoteLearners());
         Path yaml = dir.resolve("etcd.yaml");
-        java.nio.file.Files.writeString(yaml, "auto-promote-learners: true\n");
+        Files.writeString(yaml, "auto-promote-learners: true\n");
         assertTrue(ServerConfig.from(FlagParser.parse(new String[] {"--config-file=" + yaml}, Map.of()).values())
                 .options().tuning().autoPromoteLearners());
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.etcdj.api.etcdserverpb.Member;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -45,8 +46,8 @@ class EtcdMemberRecordTest {
 
     @Test
     void aCorruptedRecordIsRefusedByName() {
-        DataDirException e = org.junit.jupiter.api.Assertions.assertThrows(DataDirException.class,
+        DataDirException e = Assertions.assertThrows(DataDirException.class,
                 () -> EtcdSchema.memberToEtcd(new byte[] {(byte) 0xff, 0x01}));
-        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().startsWith("members bucket: corrupted member record"), e.getMessage());
+        Assertions.assertTrue(e.getMessage().startsWith("members bucket: corrupted member record"), e.getMessage());
     }
 }

@@ -8,11 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.api.etcdserverpb.ClusterGrpc;
 import io.etcdj.api.etcdserverpb.KVGrpc;
 import io.etcdj.api.etcdserverpb.LeaseGrpc;
+import io.etcdj.api.etcdserverpb.MemberListRequest;
 import io.etcdj.api.etcdserverpb.PutRequest;
 import io.etcdj.api.etcdserverpb.PutResponse;
 import io.etcdj.api.etcdserverpb.WatchGrpc;
+import io.grpc.BindableService;
 import io.grpc.HandlerRegistry;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
@@ -34,8 +37,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 class ClientServicesTest {
@@ -58,7 +63,7 @@ class ClientServicesTest {
         }
     }
 
-    private java.util.function.Supplier<ServerServiceDefinition> counted(String name, io.grpc.BindableService s) {
+    private Supplier<ServerServiceDefinition> counted(String name, BindableService s) {
         return () -> {
             binds.computeIfAbsent(name, k -> new AtomicInteger()).incrementAndGet();
             return s.bindService();
@@ -121,7 +126,7 @@ class ClientServicesTest {
         ExecutorService pool = Executors.newFixedThreadPool(8);
         CountDownLatch go = new CountDownLatch(1);
         try {
-            List<java.util.concurrent.Future<Object>> found = new ArrayList<>();
+            List<Future<Object>> found = new ArrayList<>();
             for (int i = 0; i < 8; i++) {
                 found.add(pool.submit(() -> {
                     go.await();
@@ -158,8 +163,8 @@ class ClientServicesTest {
             KVGrpc.newBlockingStub(channel).put(PutRequest.newBuilder().build());
             assertEquals(2, intercepted.get());
             StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
-                    () -> io.etcdj.api.etcdserverpb.ClusterGrpc.newBlockingStub(channel)
-                            .memberList(io.etcdj.api.etcdserverpb.MemberListRequest.newBuilder().build()));
+                    () -> ClusterGrpc.newBlockingStub(channel)
+                            .memberList(MemberListRequest.newBuilder().build()));
             assertEquals(Status.Code.UNIMPLEMENTED, e.getStatus().getCode());
             assertEquals(1, bindsOf(KVGrpc.SERVICE_NAME));
             assertEquals(0, bindsOf(LeaseGrpc.SERVICE_NAME));

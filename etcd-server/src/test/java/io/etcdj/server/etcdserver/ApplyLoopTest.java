@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.protobuf.ByteString;
 import io.etcdj.api.etcdserverpb.PutRequest;
 import io.etcdj.raftpb.ConfChange;
@@ -13,8 +14,11 @@ import io.etcdj.raftpb.EntryType;
 import io.etcdj.server.apply.ApplyResult;
 import io.etcdj.server.apply.StateMachines;
 import io.etcdj.server.clock.Clock;
+import io.etcdj.server.log.LogSink;
+import io.etcdj.server.metrics.Metrics;
 import io.etcdj.server.mvcc.WriteBatch;
 import io.etcdj.server.read.ReadBarrier;
+import io.etcdj.server.slowlog.SlowApplies;
 import io.etcdj.server.wait.Waiters;
 import io.etcdj.server.watch.WatchHub;
 import io.etcdj.serverpb.InternalRaftRequest;
@@ -26,6 +30,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -45,12 +50,14 @@ class ApplyLoopTest {
     private final List<Boolean> confChangeFlags = new CopyOnWriteArrayList<>();
     private final List<ConfChange> confChanges = new CopyOnWriteArrayList<>();
     private final CompletableFuture<Throwable> fatal = new CompletableFuture<>();
-    private final java.util.concurrent.atomic.AtomicInteger fatalCalls = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger fatalCalls = new AtomicInteger();
     private ApplyLoop loop;
     /** The member's log lines: the loop is given a sink of its own, as each member is. */
     private final List<String> logLines = new CopyOnWriteArrayList<>();
-    private final io.etcdj.server.log.LogSink logs = io.etcdj.server.log.LogSink.to(logLines::add);
+    private final LogSink logs = LogSink.to(logLines::add);
     private Waiters<ApplyResult> waiters;
+
+    private final LinkedBlockingQueue<Boolean> quotaReports = new LinkedBlockingQueue<>();
 
     @BeforeEach
     void open() {
@@ -80,11 +87,9 @@ class ApplyLoopTest {
             public void quotaExceeded() {
                 quotaReports.add(true);
             }
-        }, Clock.SYSTEM, new io.etcdj.server.metrics.Metrics(), Failpoints.NONE, new io.etcdj.server.slowlog.SlowApplies(new io.etcdj.server.metrics.Metrics(), logs), logs);
+        }, Clock.SYSTEM, new Metrics(), Failpoints.NONE, new SlowApplies(new Metrics(), logs), logs);
         loop.start();
     }
-
-    private final LinkedBlockingQueue<Boolean> quotaReports = new LinkedBlockingQueue<>();
 
     @Test
     void aWritePastTheQuotaIsAppliedAnsweredNoSpaceAndReported() throws Exception {
@@ -112,7 +117,7 @@ class ApplyLoopTest {
             public void quotaExceeded() {
                 quotaReports.add(true);
             }
-        }, Clock.SYSTEM, new io.etcdj.server.metrics.Metrics(), Failpoints.NONE, new io.etcdj.server.slowlog.SlowApplies(new io.etcdj.server.metrics.Metrics(), logs), logs);
+        }, Clock.SYSTEM, new Metrics(), Failpoints.NONE, new SlowApplies(new Metrics(), logs), logs);
         loop.start();
         CompletableFuture<ApplyResult> call = waiters.register(3);
         loop.submit(List.of(put(1, 3, "big")), 2);
@@ -203,7 +208,7 @@ class ApplyLoopTest {
         List<String> fatalLines = logLines.stream()
                 .filter(l -> l.startsWith("{\"level\":\"fatal\"")).toList();
         assertEquals(1, fatalLines.size(), "one fatal line: " + fatalLines);
-        var line = new com.fasterxml.jackson.databind.ObjectMapper().readTree(fatalLines.get(0));
+        var line = new ObjectMapper().readTree(fatalLines.get(0));
         assertEquals("unmarshal should never fail", line.get("msg").asText());
         assertEquals(2, line.get("index").asLong());
         assertTrue(line.get("error").asText().contains("InvalidProtocolBufferException"), line.toString());

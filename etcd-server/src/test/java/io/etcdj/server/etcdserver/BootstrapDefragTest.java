@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.format.GoBytes;
 import org.junit.jupiter.api.Test;
 
 /** --bootstrap-defrag-threshold-megabytes' decision and go-humanize's sizes in its log lines. */
@@ -20,10 +21,10 @@ class BootstrapDefragTest {
 
     @Test
     void sizesAreWrittenAsGoHumanizeWritesThem() {
-        assertEquals("9 B", io.etcdj.format.GoBytes.format(9));
-        assertEquals("82 kB", io.etcdj.format.GoBytes.format(82_000));
-        assertEquals("2.1 MB", io.etcdj.format.GoBytes.format(2_100_000));
-        assertEquals("1.0 MB", io.etcdj.format.GoBytes.format(1_048_576));
-        assertEquals("28 MB", io.etcdj.format.GoBytes.format(27_578_368));
+        assertEquals("9 B", GoBytes.format(9));
+        assertEquals("82 kB", GoBytes.format(82_000));
+        assertEquals("2.1 MB", GoBytes.format(2_100_000));
+        assertEquals("1.0 MB", GoBytes.format(1_048_576));
+        assertEquals("28 MB", GoBytes.format(27_578_368));
     }
 }

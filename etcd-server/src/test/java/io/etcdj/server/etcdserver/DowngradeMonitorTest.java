@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.server.log.LogSink;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -50,7 +51,7 @@ class DowngradeMonitorTest {
     @Test
     void cancelsOnceEveryMemberRunsTheTargetsMinor() {
         FakeCluster c = new FakeCluster();
-        assertTrue(new DowngradeMonitor(c, io.etcdj.server.log.LogSink.stderr()).check());
+        assertTrue(new DowngradeMonitor(c, LogSink.stderr()).check());
         assertEquals(1, c.cancels);
     }
 
@@ -58,9 +59,9 @@ class DowngradeMonitorTest {
     void keepsTheJobWhileAMemberRunsAnotherVersionOrCannotBeAsked() {
         FakeCluster c = new FakeCluster();
         c.versions = Map.of(1L, "3.5.13", 2L, "3.6.0", 3L, "3.5.9");
-        assertFalse(new DowngradeMonitor(c, io.etcdj.server.log.LogSink.stderr()).check());
+        assertFalse(new DowngradeMonitor(c, LogSink.stderr()).check());
         c.versions = Map.of(1L, "3.5.13", 3L, "3.5.9");
-        assertFalse(new DowngradeMonitor(c, io.etcdj.server.log.LogSink.stderr()).check());
+        assertFalse(new DowngradeMonitor(c, LogSink.stderr()).check());
         assertEquals(0, c.cancels);
     }
 
@@ -68,10 +69,10 @@ class DowngradeMonitorTest {
     void onlyTheLeaderAndOnlyWithAJob() {
         FakeCluster follower = new FakeCluster();
         follower.leader = false;
-        assertFalse(new DowngradeMonitor(follower, io.etcdj.server.log.LogSink.stderr()).check());
+        assertFalse(new DowngradeMonitor(follower, LogSink.stderr()).check());
         FakeCluster idle = new FakeCluster();
         idle.target = null;
-        assertFalse(new DowngradeMonitor(idle, io.etcdj.server.log.LogSink.stderr()).check());
+        assertFalse(new DowngradeMonitor(idle, LogSink.stderr()).check());
         assertEquals(0, follower.cancels + idle.cancels);
     }
 }

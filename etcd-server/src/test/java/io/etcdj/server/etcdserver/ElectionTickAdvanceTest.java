@@ -3,6 +3,7 @@ package io.etcdj.server.etcdserver;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.etcdj.server.cluster.ManualClock;
+import io.etcdj.server.log.Log;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
@@ -29,7 +30,7 @@ class ElectionTickAdvanceTest {
     @Test
     void advancesOnceTwoPeersAnswer() {
         AtomicInteger peers = new AtomicInteger(1);
-        ElectionTickAdvance.start(io.etcdj.server.log.Log.get("etcdserver/server"), true, 3, 1, 10, 100, clock, timer, peers::get, advanced::add);
+        ElectionTickAdvance.start(Log.get("etcdserver/server"), true, 3, 1, 10, 100, clock, timer, peers::get, advanced::add);
         clock.advance(TimeUnit.SECONDS.toNanos(2));
         assertEquals(List.of(), advanced, "one peer is not enough, as in etcd");
         peers.set(2);
@@ -41,8 +42,8 @@ class ElectionTickAdvanceTest {
 
     @Test
     void switchedOffOrAloneNothingIsAdvanced() {
-        ElectionTickAdvance.start(io.etcdj.server.log.Log.get("etcdserver/server"), false, 3, 1, 10, 100, clock, timer, () -> 2, advanced::add);
-        ElectionTickAdvance.start(io.etcdj.server.log.Log.get("etcdserver/server"), true, 1, 1, 10, 100, clock, timer, () -> 2, advanced::add);
+        ElectionTickAdvance.start(Log.get("etcdserver/server"), false, 3, 1, 10, 100, clock, timer, () -> 2, advanced::add);
+        ElectionTickAdvance.start(Log.get("etcdserver/server"), true, 1, 1, 10, 100, clock, timer, () -> 2, advanced::add);
         clock.advance(TimeUnit.SECONDS.toNanos(10));
         assertEquals(List.of(), advanced);
     }
@@ -50,7 +51,7 @@ class ElectionTickAdvanceTest {
     @Test
     void peersAnsweringAfterTheWaitChangeNothing() {
         AtomicInteger peers = new AtomicInteger(0);
-        ElectionTickAdvance.start(io.etcdj.server.log.Log.get("etcdserver/server"), true, 3, 1, 10, 100, clock, timer, peers::get, advanced::add);
+        ElectionTickAdvance.start(Log.get("etcdserver/server"), true, 3, 1, 10, 100, clock, timer, peers::get, advanced::add);
         clock.advance(TimeUnit.SECONDS.toNanos(6));
         peers.set(2);
         clock.advance(TimeUnit.SECONDS.toNanos(2));

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.server.log.LogSink;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,7 +45,7 @@ class LearnerPromoterTest {
     @Test
     void aLearnerIsPromotedOnceItHasCaughtUp() {
         RecordingCluster c = new RecordingCluster();
-        LearnerPromoter p = new LearnerPromoter(c, io.etcdj.server.log.LogSink.stderr());
+        LearnerPromoter p = new LearnerPromoter(c, LogSink.stderr());
         c.commit = 1000;
         c.learners.put(0xaL, 500L);
         assertEquals(0, p.check(), "half the log is not in sync");
@@ -58,7 +59,7 @@ class LearnerPromoterTest {
         RecordingCluster c = new RecordingCluster();
         c.commit = 1; // 90% of 1 is 0: etcd's rule alone would accept a match of 0
         c.learners.put(0xbL, 0L);
-        assertEquals(0, new LearnerPromoter(c, io.etcdj.server.log.LogSink.stderr()).check());
+        assertEquals(0, new LearnerPromoter(c, LogSink.stderr()).check());
         assertTrue(c.promoted.isEmpty());
     }
 
@@ -68,14 +69,14 @@ class LearnerPromoterTest {
         c.leader = false;
         c.commit = 10;
         c.learners.put(0xcL, 10L);
-        assertEquals(0, new LearnerPromoter(c, io.etcdj.server.log.LogSink.stderr()).check());
+        assertEquals(0, new LearnerPromoter(c, LogSink.stderr()).check());
         assertTrue(c.promoted.isEmpty());
     }
 
     @Test
     void onePromotionAtATimeAndAFailedOneIsRetried() {
         RecordingCluster c = new RecordingCluster();
-        LearnerPromoter p = new LearnerPromoter(c, io.etcdj.server.log.LogSink.stderr());
+        LearnerPromoter p = new LearnerPromoter(c, LogSink.stderr());
         c.commit = 10;
         c.learners.put(0xdL, 10L);
         c.learners.put(0xeL, 10L);
@@ -97,7 +98,7 @@ class LearnerPromoterTest {
                 throw new IllegalStateException("etcdserver: can only promote a learner member");
             }
         };
-        LearnerPromoter p = new LearnerPromoter(c, io.etcdj.server.log.LogSink.stderr());
+        LearnerPromoter p = new LearnerPromoter(c, LogSink.stderr());
         c.commit = 10;
         c.learners.put(0xfL, 10L);
         assertEquals(0xf, p.check());

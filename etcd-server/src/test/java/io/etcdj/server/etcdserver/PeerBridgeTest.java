@@ -87,7 +87,8 @@ class PeerBridgeTest {
 
     @Test
     void hashKvIsAnsweredAtTheRevisionAPeerAsksFor() throws Exception {
-        server.kv().put(Caller.ANONYMOUS, PutRequest.newBuilder().setKey(ByteString.copyFromUtf8("k")).setValue(ByteString.copyFromUtf8("v1"))
+        server.kv().put(Caller.ANONYMOUS,
+                PutRequest.newBuilder().setKey(ByteString.copyFromUtf8("k")).setValue(ByteString.copyFromUtf8("v1"))
                 .build()).get(30, TimeUnit.SECONDS);
         long rev = server.kv().put(Caller.ANONYMOUS, PutRequest.newBuilder().setKey(ByteString.copyFromUtf8("k"))
                 .setValue(ByteString.copyFromUtf8("v2")).build()).get(30, TimeUnit.SECONDS).getHeader().getRevision();

@@ -3,6 +3,7 @@ package io.etcdj.server.etcdserver;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.protobuf.ByteString;
 import io.etcdj.raft.MemoryRaftStorage;
 import io.etcdj.raft.RaftConfig;
 import io.etcdj.raft.RawNode;
@@ -12,12 +13,14 @@ import io.etcdj.raftpb.Message;
 import io.etcdj.raftpb.MessageType;
 import io.etcdj.raftpb.Snapshot;
 import io.etcdj.server.clock.Clock;
+import io.etcdj.server.log.LogSink;
 import io.etcdj.server.read.ReadBarrier;
 import io.etcdj.server.snap.Snapshotter;
 import io.etcdj.server.wal.Wal;
 import io.etcdj.server.wal.WalOptions;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -74,7 +77,8 @@ class RaftLoopTest {
             public void committed(List<Entry> entries, long term) {
                 long last = entries.get(entries.size() - 1).getIndex();
                 if (last > storage.lastIndex()) {
-                    violations.add("entries up to " + last + " handed to apply before they were durable (last " + storage.lastIndex() + ")");
+                    violations.add("entries up to " + last + " handed to apply before they were durable (last " + storage.lastIndex()
+                            + ")");
                 }
                 committed.add(entries);
             }
@@ -89,7 +93,7 @@ class RaftLoopTest {
             }
         };
         RaftLoop l = new RaftLoop(node, storage, wal, new Snapshotter(dir.resolve("snap")), peers,
-                new ReadBarrier(Runnable::run), listener, 10, 50, Clock.SYSTEM, Runnable::run, Failpoints.NONE, io.etcdj.server.log.LogSink.stderr());
+                new ReadBarrier(Runnable::run), listener, 10, 50, Clock.SYSTEM, Runnable::run, Failpoints.NONE, LogSink.stderr());
         l.start();
         return l;
     }
@@ -120,7 +124,7 @@ class RaftLoopTest {
         List<Entry> leaderEntry = committed.poll(10, TimeUnit.SECONDS);
         assertEquals(emptyEntry, leaderEntry.get(leaderEntry.size() - 1).getIndex(), "committed once a quorum holds it");
 
-        loop.propose(com.google.protobuf.ByteString.copyFromUtf8("x"), new java.util.concurrent.CompletableFuture<>());
+        loop.propose(ByteString.copyFromUtf8("x"), new CompletableFuture<>());
         Message append = next(MessageType.MsgApp);
         while (append.getEntriesCount() == 0 || !append.getEntries(append.getEntriesCount() - 1).getData().toStringUtf8().equals("x")) {
             append = next(MessageType.MsgApp); // probes and heartbeat-driven resends come first

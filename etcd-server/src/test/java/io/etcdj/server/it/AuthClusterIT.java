@@ -31,6 +31,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -165,7 +166,7 @@ class AuthClusterIT {
     }
 
     private static void run(String... command) throws Exception {
-        Command.Result r = Command.of(command).mergeStderr().timeout(java.time.Duration.ofSeconds(TIMEOUT_S)).run();
+        Command.Result r = Command.of(command).mergeStderr().timeout(Duration.ofSeconds(TIMEOUT_S)).run();
         assertEquals(0, r.exitCode(), String.join(" ", command) + ": " + r.stdout());
     }
 

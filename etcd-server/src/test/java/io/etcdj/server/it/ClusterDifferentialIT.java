@@ -6,6 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.etcdj.harness.EtcdProcess;
 import io.etcdj.harness.Eventually;
 import io.etcdj.harness.ProcessCluster;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -116,17 +121,17 @@ class ClusterDifferentialIT {
         assertEquals(buckets(realMetrics, family), buckets(ourMetrics, family));
         assertEquals(2, ourMetrics.lines().filter(l -> l.startsWith(family + "_count{To=\"")).count(), "one series per peer");
         for (EtcdProcess m : ours.members()) {
-            String log = java.nio.file.Files.readString(m.logFile());
+            String log = Files.readString(m.logFile());
             assertTrue(log.contains("\"msg\":\"initialized peer connections; fast-forwarding election ticks\""), m.name() + ": " + log);
         }
     }
 
     /** /metrics once it has a line starting with {@code prefix} (etcd's first probe comes after 4 s). */
     private static String metricsWith(EtcdProcess m, String prefix) throws Exception {
-        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
-        return Eventually.poll(java.time.Duration.ofSeconds(20), java.time.Duration.ofMillis(250),
-                () -> http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://" + m.endpoint() + "/metrics"))
-                        .build(), java.net.http.HttpResponse.BodyHandlers.ofString()).body(),
+        HttpClient http = HttpClient.newHttpClient();
+        return Eventually.poll(Duration.ofSeconds(20), Duration.ofMillis(250),
+                () -> http.send(HttpRequest.newBuilder(URI.create("http://" + m.endpoint() + "/metrics"))
+                        .build(), HttpResponse.BodyHandlers.ofString()).body(),
                 body -> body.lines().anyMatch(l -> l.startsWith(prefix)));
     }
 

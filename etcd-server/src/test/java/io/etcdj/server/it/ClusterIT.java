@@ -8,6 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.etcdj.harness.EtcdProcess;
 import io.etcdj.harness.Eventually;
 import io.etcdj.harness.ProcessCluster;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -75,8 +79,8 @@ class ClusterIT {
     }
 
     private static String scrape(EtcdProcess m) throws Exception {
-        var req = java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://" + m.endpoint() + "/metrics")).build();
-        return java.net.http.HttpClient.newHttpClient().send(req, java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+        var req = HttpRequest.newBuilder(URI.create("http://" + m.endpoint() + "/metrics")).build();
+        return HttpClient.newHttpClient().send(req, HttpResponse.BodyHandlers.ofString()).body();
     }
 
     private static double sample(String body, String series) {

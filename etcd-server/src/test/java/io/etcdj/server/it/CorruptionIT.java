@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
 import io.etcdj.api.mvccpb.KeyValue;
 import io.etcdj.harness.EtcdProcess;
 import io.etcdj.harness.Eventually;
@@ -43,7 +44,7 @@ class CorruptionIT {
                 tx.put(Bucket.KEY, lastKey.get(), kv.toByteArray());
                 tx.commit();
             }
-        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+        } catch (InvalidProtocolBufferException e) {
             throw new AssertionError(e);
         }
     }

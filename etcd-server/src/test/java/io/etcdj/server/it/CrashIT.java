@@ -29,6 +29,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -94,7 +95,7 @@ class CrashIT {
             assertEquals(600, ttl.getGrantedTTL(), ttl.toString());
             assertTrue(ttl.getTTL() > 0, "the lease outlives the restart: " + ttl);
             assertEquals(List.of("kept/leased"), ttl.getKeysList().stream().map(ByteString::toStringUtf8).toList());
-            StatusRuntimeException compacted = org.junit.jupiter.api.Assertions.assertThrows(StatusRuntimeException.class,
+            StatusRuntimeException compacted = Assertions.assertThrows(StatusRuntimeException.class,
                     () -> grpc.kv().range(RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("kept/k"))
                             .setRevision(compactedAt - 1).build()));
             assertEquals("etcdserver: mvcc: required revision has been compacted", compacted.getStatus().getDescription());

@@ -95,7 +95,8 @@ class DifferentialGatewayIT {
                 + "\"failure\":[{\"request_delete_range\":{\"key\":\"" + b64("k") + "\"}}]}";
         diff.sameHttpPost("/v3/kv/txn", txn);
         diff.sameHttpPost("/v3/kv/txn", txn); // the value is now "w": the failure branch runs
-        diff.sameHttpPost("/v3/kv/txn", "{\"compare\":[{\"key\":\"" + b64("k") + "\",\"target\":\"VERSION\",\"result\":\"LESS\",\"version\":\"1\"}],"
+        diff.sameHttpPost("/v3/kv/txn",
+                "{\"compare\":[{\"key\":\"" + b64("k") + "\",\"target\":\"VERSION\",\"result\":\"LESS\",\"version\":\"1\"}],"
                 + "\"success\":[{\"request_put\":{\"key\":\"" + b64("k") + "\",\"value\":\"" + v("created") + "\"}}]}");
     }
 
@@ -105,7 +106,8 @@ class DifferentialGatewayIT {
         diff.sameHttpPost("/v3/kv/range", "{}");
         diff.sameHttpPost("/v3/kv/put", "{\"value\":\"" + v("x") + "\"}");
         diff.sameHttpPost("/v3/kv/range", s -> "{\"key\":\"" + b64("k") + "\",\"revision\":\"" + Differential.rev(s, 1000) + "\"}");
-        diff.sameHttpPost("/v3/kv/txn", "{\"success\":[{\"request_put\":{\"key\":\"" + b64("d") + "\"}},{\"request_put\":{\"key\":\"" + b64("d") + "\"}}]}");
+        diff.sameHttpPost("/v3/kv/txn",
+                "{\"success\":[{\"request_put\":{\"key\":\"" + b64("d") + "\"}},{\"request_put\":{\"key\":\"" + b64("d") + "\"}}]}");
         diff.sameHttpPost("/v3/kv/compaction", s -> "{\"revision\":\"" + Differential.rev(s, 1000) + "\"}");
     }
 

@@ -86,7 +86,8 @@ class DifferentialKvIT {
         writeSampleKeys();
         diff.sameOk("single key", s -> s.grpc().kv().range(RangeRequest.newBuilder().setKey(k("b")).build()));
         diff.sameOk("missing key", s -> s.grpc().kv().range(RangeRequest.newBuilder().setKey(k("zz")).build()));
-        diff.sameOk("prefix d/", s -> s.grpc().kv().range(RangeRequest.newBuilder().setKey(k("d/")).setRangeEnd(prefixEnd(k("d/"))).build()));
+        diff.sameOk("prefix d/",
+                s -> s.grpc().kv().range(RangeRequest.newBuilder().setKey(k("d/")).setRangeEnd(prefixEnd(k("d/"))).build()));
         diff.sameOk("range [b, d/y)", s -> s.grpc().kv().range(RangeRequest.newBuilder().setKey(k("b")).setRangeEnd(k("d/y")).build()));
         diff.sameOk("range end before key", s -> s.grpc().kv().range(RangeRequest.newBuilder().setKey(k("c")).setRangeEnd(k("a")).build()));
         diff.sameOk("serializable", s -> s.grpc().kv().range(all().setSerializable(true).build()));
@@ -96,10 +97,12 @@ class DifferentialKvIT {
     void rangeFromKey() {
         writeSampleKeys();
         diff.sameOk("from key c", s -> s.grpc().kv().range(RangeRequest.newBuilder().setKey(k("c")).setRangeEnd(v("\0")).build()));
-        diff.sameOk("from key c, limit 1", s -> s.grpc().kv().range(RangeRequest.newBuilder().setKey(k("c")).setRangeEnd(v("\0")).setLimit(1).build()));
+        diff.sameOk("from key c, limit 1",
+                s -> s.grpc().kv().range(RangeRequest.newBuilder().setKey(k("c")).setRangeEnd(v("\0")).setLimit(1).build()));
         diff.sameOk("delete from key d/y", s -> s.grpc().kv().deleteRange(DeleteRangeRequest.newBuilder().setKey(k("d/y"))
                 .setRangeEnd(v("\0")).setPrevKv(true).build()));
-        diff.sameOk("from key a after the delete", s -> s.grpc().kv().range(RangeRequest.newBuilder().setKey(k("a")).setRangeEnd(v("\0")).build()));
+        diff.sameOk("from key a after the delete",
+                s -> s.grpc().kv().range(RangeRequest.newBuilder().setKey(k("a")).setRangeEnd(v("\0")).build()));
     }
 
     @Test
@@ -194,7 +197,8 @@ class DifferentialKvIT {
         diff.sameOk("after ignore_lease", s -> s.grpc().kv().range(RangeRequest.newBuilder().setKey(k("leased")).build()));
         diff.sameError("ignore_lease with a lease", s -> s.grpc().kv().put(put("leased", "v3").toBuilder().setIgnoreLease(true)
                 .setLease(leaseId).build()));
-        diff.sameError("ignore_lease on a missing key", s -> s.grpc().kv().put(put("missing", "v").toBuilder().setIgnoreLease(true).build()));
+        diff.sameError("ignore_lease on a missing key",
+                s -> s.grpc().kv().put(put("missing", "v").toBuilder().setIgnoreLease(true).build()));
         diff.sameOk("plain put drops the lease", s -> s.grpc().kv().put(put("leased", "v4").toBuilder().setPrevKv(true).build()));
         diff.sameError("put with unknown lease", s -> s.grpc().kv().put(put("k", "v").toBuilder().setLease(0x1000_0002L).build()));
         diff.sameOk("final", s -> s.grpc().kv().range(all().build()));
@@ -203,8 +207,10 @@ class DifferentialKvIT {
     @Test
     void deleteRangeWithPrevKv() {
         writeSampleKeys();
-        diff.sameOk("delete missing", s -> s.grpc().kv().deleteRange(DeleteRangeRequest.newBuilder().setKey(k("zz")).setPrevKv(true).build()));
-        diff.sameOk("delete one with prev_kv", s -> s.grpc().kv().deleteRange(DeleteRangeRequest.newBuilder().setKey(k("a")).setPrevKv(true).build()));
+        diff.sameOk("delete missing",
+                s -> s.grpc().kv().deleteRange(DeleteRangeRequest.newBuilder().setKey(k("zz")).setPrevKv(true).build()));
+        diff.sameOk("delete one with prev_kv",
+                s -> s.grpc().kv().deleteRange(DeleteRangeRequest.newBuilder().setKey(k("a")).setPrevKv(true).build()));
         diff.sameOk("delete prefix with prev_kv", s -> s.grpc().kv().deleteRange(DeleteRangeRequest.newBuilder().setKey(k("d/"))
                 .setRangeEnd(prefixEnd(k("d/"))).setPrevKv(true).build()));
         diff.sameOk("delete range without prev_kv", s -> s.grpc().kv().deleteRange(DeleteRangeRequest.newBuilder().setKey(k("b"))

@@ -25,10 +25,13 @@ import io.etcdj.api.etcdserverpb.WatchResponse;
 import io.etcdj.harness.EtcdClusterExtension;
 import io.etcdj.harness.EtcdProcess;
 import io.etcdj.harness.Eventually;
+import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -75,7 +78,8 @@ class DifferentialWatchLeaseIT {
     }
 
     private static void put(String key, String value) {
-        diff.sameOk("put " + key, s -> s.grpc().kv().put(PutRequest.newBuilder().setKey(k(key)).setValue(ByteString.copyFromUtf8(value)).build()));
+        diff.sameOk("put " + key,
+                s -> s.grpc().kv().put(PutRequest.newBuilder().setKey(k(key)).setValue(ByteString.copyFromUtf8(value)).build()));
     }
 
     private static void delete(String key) {
@@ -101,14 +105,17 @@ class DifferentialWatchLeaseIT {
         return WatchCreateRequest.newBuilder().setKey(k("")).setRangeEnd(prefixEnd(k(""))).setStartRevision(Differential.rev(s, delta));
     }
 
-    /** Opens a stream on the side, sends the requests, and returns the responses carrying {@code events} events after {@code responses} others. */
+    /**
+     * Opens a stream on the side, sends the requests, and returns the responses carrying {@code events} events after {@code responses}
+     * others.
+     */
     private static List<WatchResponse> watch(Differential.Side s, int responses, int events, WatchRequest... requests)
             throws InterruptedException {
         try (WatchSession w = new WatchSession(s.grpc())) {
             for (WatchRequest r : requests) {
                 w.send(r);
             }
-            List<WatchResponse> got = new java.util.ArrayList<>(w.take(responses, WAIT_MS));
+            List<WatchResponse> got = new ArrayList<>(w.take(responses, WAIT_MS));
             if (events > 0) {
                 got.addAll(w.takeEvents(events, WAIT_MS));
             }
@@ -154,7 +161,7 @@ class DifferentialWatchLeaseIT {
         diff.sameList("watch_id 7, then automatic twice", s -> {
             try (WatchSession w = new WatchSession(s.grpc())) {
                 w.send(create(WatchCreateRequest.newBuilder().setKey(k("nothing")).setWatchId(7)));
-                List<WatchResponse> got = new java.util.ArrayList<>(w.take(1, WAIT_MS));
+                List<WatchResponse> got = new ArrayList<>(w.take(1, WAIT_MS));
                 w.send(create(WatchCreateRequest.newBuilder().setKey(k("nothing"))));
                 got.addAll(w.take(1, WAIT_MS));
                 w.send(create(WatchCreateRequest.newBuilder().setKey(k("nothing"))));
@@ -169,7 +176,7 @@ class DifferentialWatchLeaseIT {
         diff.sameList("watch_id 7 twice on one stream", s -> {
             try (WatchSession w = new WatchSession(s.grpc())) {
                 w.send(create(WatchCreateRequest.newBuilder().setKey(k("nothing")).setWatchId(7)));
-                List<WatchResponse> got = new java.util.ArrayList<>(w.take(1, WAIT_MS));
+                List<WatchResponse> got = new ArrayList<>(w.take(1, WAIT_MS));
                 w.send(create(WatchCreateRequest.newBuilder().setKey(k("nothing")).setWatchId(7)));
                 got.addAll(w.take(1, WAIT_MS));
                 return got;
@@ -183,7 +190,7 @@ class DifferentialWatchLeaseIT {
         diff.sameList("create, progress, cancel unknown then known", s -> {
             try (WatchSession w = new WatchSession(s.grpc())) {
                 w.send(create(WatchCreateRequest.newBuilder().setKey(k("x")).setWatchId(3)));
-                List<WatchResponse> got = new java.util.ArrayList<>(w.take(1, WAIT_MS));
+                List<WatchResponse> got = new ArrayList<>(w.take(1, WAIT_MS));
                 w.send(WatchRequest.newBuilder().setProgressRequest(WatchProgressRequest.getDefaultInstance()).build());
                 got.addAll(w.take(1, WAIT_MS));
                 w.send(WatchRequest.newBuilder().setCancelRequest(WatchCancelRequest.newBuilder().setWatchId(99)).build());
@@ -200,7 +207,7 @@ class DifferentialWatchLeaseIT {
         diff.sameList("events after the watch was created", s -> {
             try (WatchSession w = new WatchSession(s.grpc())) {
                 w.send(create(WatchCreateRequest.newBuilder().setKey(k("live")).setPrevKv(true)));
-                List<WatchResponse> got = new java.util.ArrayList<>(w.take(1, WAIT_MS));
+                List<WatchResponse> got = new ArrayList<>(w.take(1, WAIT_MS));
                 for (String v : new String[] {"1", "2"}) {
                     s.grpc().kv().put(PutRequest.newBuilder().setKey(k("live")).setValue(ByteString.copyFromUtf8(v)).build());
                     got.addAll(w.takeEvents(1, WAIT_MS));
@@ -226,7 +233,8 @@ class DifferentialWatchLeaseIT {
     void leaseGrantTimeToLiveAndRevoke() {
         long id = 0x2000_0001L;
         diff.sameOk("grant with chosen ID", s -> s.grpc().lease().leaseGrant(LeaseGrantRequest.newBuilder().setID(id).setTTL(600).build()));
-        diff.sameError("grant the same ID again", s -> s.grpc().lease().leaseGrant(LeaseGrantRequest.newBuilder().setID(id).setTTL(600).build()));
+        diff.sameError("grant the same ID again",
+                s -> s.grpc().lease().leaseGrant(LeaseGrantRequest.newBuilder().setID(id).setTTL(600).build()));
         diff.sameOk("attach a", s -> s.grpc().kv().put(PutRequest.newBuilder().setKey(k("a")).setLease(id).build()));
         diff.sameOk("attach b", s -> s.grpc().kv().put(PutRequest.newBuilder().setKey(k("b")).setLease(id).build()));
         diff.sameOk("time to live with keys", s -> timeToLive(s, id, true));
@@ -237,7 +245,8 @@ class DifferentialWatchLeaseIT {
             return all.toBuilder().clearLeases().addAllLeases(mine).build();
         });
         diff.sameOk("revoke", s -> s.grpc().lease().leaseRevoke(LeaseRevokeRequest.newBuilder().setID(id).build()));
-        diff.sameOk("keys went with the lease", s -> s.grpc().kv().range(RangeRequest.newBuilder().setKey(k("")).setRangeEnd(prefixEnd(k(""))).build()));
+        diff.sameOk("keys went with the lease",
+                s -> s.grpc().kv().range(RangeRequest.newBuilder().setKey(k("")).setRangeEnd(prefixEnd(k(""))).build()));
         diff.sameOk("time to live after revoke", s -> timeToLive(s, id, true));
         diff.sameError("revoke again", s -> s.grpc().lease().leaseRevoke(LeaseRevokeRequest.newBuilder().setID(id).build()));
     }
@@ -245,13 +254,17 @@ class DifferentialWatchLeaseIT {
     @Test
     void leaseGrantEdgeCases() {
         diff.sameOk("generated ID", s -> s.grpc().lease().leaseGrant(LeaseGrantRequest.newBuilder().setTTL(600).build()));
-        diff.sameOk("TTL below the minimum", s -> s.grpc().lease().leaseGrant(LeaseGrantRequest.newBuilder().setID(0x2000_0011L).setTTL(1).build()));
+        diff.sameOk("TTL below the minimum",
+                s -> s.grpc().lease().leaseGrant(LeaseGrantRequest.newBuilder().setID(0x2000_0011L).setTTL(1).build()));
         diff.sameOk("TTL 0", s -> s.grpc().lease().leaseGrant(LeaseGrantRequest.newBuilder().setID(0x2000_0012L).setTTL(0).build()));
-        diff.sameOk("negative TTL", s -> s.grpc().lease().leaseGrant(LeaseGrantRequest.newBuilder().setID(0x2000_0013L).setTTL(-5).build()));
+        diff.sameOk("negative TTL",
+                s -> s.grpc().lease().leaseGrant(LeaseGrantRequest.newBuilder().setID(0x2000_0013L).setTTL(-5).build()));
         diff.sameError("TTL too large", s -> s.grpc().lease().leaseGrant(LeaseGrantRequest.newBuilder().setTTL(9_000_000_001L).build()));
-        diff.sameOk("largest TTL", s -> s.grpc().lease().leaseGrant(LeaseGrantRequest.newBuilder().setID(0x2000_0014L).setTTL(9_000_000_000L).build()));
+        diff.sameOk("largest TTL",
+                s -> s.grpc().lease().leaseGrant(LeaseGrantRequest.newBuilder().setID(0x2000_0014L).setTTL(9_000_000_000L).build()));
         diff.sameError("revoke unknown", s -> s.grpc().lease().leaseRevoke(LeaseRevokeRequest.newBuilder().setID(0x2000_0fffL).build()));
-        diff.sameOk("time to live of unknown", s -> s.grpc().lease().leaseTimeToLive(LeaseTimeToLiveRequest.newBuilder().setID(0x2000_0fffL).setKeys(true).build()));
+        diff.sameOk("time to live of unknown",
+                s -> s.grpc().lease().leaseTimeToLive(LeaseTimeToLiveRequest.newBuilder().setID(0x2000_0fffL).setKeys(true).build()));
         for (long id : new long[] {0x2000_0011L, 0x2000_0012L, 0x2000_0013L, 0x2000_0014L}) {
             diff.sameOk("revoke " + id, s -> s.grpc().lease().leaseRevoke(LeaseRevokeRequest.newBuilder().setID(id).build()));
         }
@@ -278,8 +291,8 @@ class DifferentialWatchLeaseIT {
         requests.onNext(LeaseKeepAliveRequest.newBuilder().setID(id).build());
         try {
             return first.get(WAIT_MS, TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw e.getCause() instanceof io.grpc.StatusRuntimeException sre ? sre : e;
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof StatusRuntimeException sre ? sre : e;
         } finally {
             requests.onCompleted();
         }

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.etcdj.harness.EtcdProcess;
 import io.etcdj.harness.Eventually;
 import io.etcdj.harness.TempDirs;
+import io.etcdj.server.wal.Wal;
+import io.etcdj.server.wal.WalSnapshot;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -114,7 +116,7 @@ class DiskFullIT {
             int exitCode = m.exitCode();
             if (binary == EtcdProcess.Binary.OURS) {
                 // the WAL the member left is whole (at most a torn last write, cut off on open)
-                var wal = io.etcdj.server.wal.Wal.verify(walDir(m, placement), io.etcdj.server.wal.WalSnapshot.NONE);
+                var wal = Wal.verify(walDir(m, placement), WalSnapshot.NONE);
                 assertTrue(wal.entries().size() >= acknowledged.size(), "entries in the WAL: " + wal.entries().size());
             }
 

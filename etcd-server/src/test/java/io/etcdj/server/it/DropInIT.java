@@ -12,7 +12,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -105,7 +107,7 @@ class DropInIT {
             new Etcdctl(member.endpoint()).run("put", "sweep/k", "v").ok();
             assertEquals("sweep/k\nv\n", new Etcdctl(member.endpoint()).run("get", "sweep/k").ok().stdout());
             new Etcdctl(member.endpoint()).run("defrag").ok();
-            String status = Files.readString(java.nio.file.Path.of("/proc/" + member.pid() + "/status"));
+            String status = Files.readString(Path.of("/proc/" + member.pid() + "/status"));
             long locked = status.lines().filter(l -> l.startsWith("VmLck:")).mapToLong(l -> Long.parseLong(l.replaceAll("\\D", "")))
                     .findFirst().orElse(0);
             assertTrue(locked > 0, "--memory-mlock locked the process's pages: " + status);
@@ -129,7 +131,7 @@ class DropInIT {
             HttpResponse<byte[]> jfr = HTTP.send(HttpRequest.newBuilder(URI.create(client + "/debug/jvm/jfr?seconds=1"))
                     .timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofByteArray());
             assertEquals(200, jfr.statusCode());
-            assertEquals("FLR\0", new String(jfr.body(), 0, 4, java.nio.charset.StandardCharsets.ISO_8859_1),
+            assertEquals("FLR\0", new String(jfr.body(), 0, 4, StandardCharsets.ISO_8859_1),
                     "a Java Flight Recorder file");
             assertEquals(400, get(client + "/debug/jvm/jfr?seconds=0").statusCode());
         }

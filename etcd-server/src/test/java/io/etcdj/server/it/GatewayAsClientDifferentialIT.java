@@ -34,6 +34,9 @@ class GatewayAsClientDifferentialIT {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final String FOO = "Zm9v";
 
+    private static final Pattern SAMPLE = Pattern.compile(
+            "(?m)^etcd_server_client_requests_total\\{client_api_version=\"unknown\",type=\"(unary|stream)\"} ([0-9.e+]+)$");
+
     private static HttpResponse<String> post(EtcdProcess m, String path, String body, Duration timeout) throws Exception {
         return HTTP.send(HttpRequest.newBuilder(URI.create("http://" + m.endpoint() + path)).timeout(timeout)
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
@@ -113,9 +116,6 @@ class GatewayAsClientDifferentialIT {
         }, "--max-concurrent-streams=1");
         assertTrue(seen.contains("at the limit: waits\nstill waiting: true\nafter the watch ended: 200 true"), seen);
     }
-
-    private static final Pattern SAMPLE = Pattern.compile(
-            "(?m)^etcd_server_client_requests_total\\{client_api_version=\"unknown\",type=\"(unary|stream)\"} ([0-9.e+]+)$");
 
     private static double clientRequests(EtcdProcess m, String type) throws Exception {
         Matcher s = SAMPLE.matcher(get(m, "/metrics").body());

@@ -1,5 +1,6 @@
 package io.etcdj.server.it;
 
+import com.google.protobuf.ByteString;
 import io.etcdj.api.etcdserverpb.ClusterGrpc;
 import io.etcdj.api.etcdserverpb.KVGrpc;
 import io.etcdj.api.etcdserverpb.LeaseGrpc;
@@ -61,7 +62,7 @@ final class GrpcEndpoint implements AutoCloseable {
 
     /** The current revision, read linearizably. */
     long revision() {
-        return kv().range(RangeRequest.newBuilder().setKey(com.google.protobuf.ByteString.copyFromUtf8("\0")).build())
+        return kv().range(RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("\0")).build())
                 .getHeader().getRevision();
     }
 

@@ -12,6 +12,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -153,9 +154,9 @@ class GrpcProxyIT {
     })
     void commandLineMatchesEtcd(String line) throws Exception {
         List<String> args = List.of(line.split(" "));
-        List<String> ours = new java.util.ArrayList<>(ServerCommand.ours().prefix(List.of()));
+        List<String> ours = new ArrayList<>(ServerCommand.ours().prefix(List.of()));
         ours.addAll(args);
-        List<String> real = new java.util.ArrayList<>(List.of(EtcdProcess.REAL_ETCD.toString()));
+        List<String> real = new ArrayList<>(List.of(EtcdProcess.REAL_ETCD.toString()));
         real.addAll(args);
         assertEquals(TcpGatewayIT.run(real), TcpGatewayIT.run(ours), line);
     }

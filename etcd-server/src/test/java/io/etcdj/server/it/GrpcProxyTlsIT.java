@@ -15,6 +15,7 @@ import io.etcdj.harness.ProcessCluster;
 import io.etcdj.harness.ServerCommand;
 import io.etcdj.harness.TempDirs;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -61,7 +62,7 @@ class GrpcProxyTlsIT {
                 assertNotEquals(0, noCert.exitCode(), noCert.toString());
             }
             // a client certificate with a CN is refused for the cluster side, as etcd 3.4 refuses it
-            List<String> cmd = new java.util.ArrayList<>(binary == EtcdProcess.Binary.OURS
+            List<String> cmd = new ArrayList<>(binary == EtcdProcess.Binary.OURS
                     ? ServerCommand.ours().prefix(List.of()) : List.of(EtcdProcess.REAL_ETCD.toString()));
             cmd.addAll(List.of("grpc-proxy", "start", "--listen-addr=127.0.0.1:" + FreePorts.pick(),
                     "--endpoints=https://127.0.0.1:1", "--cacert=" + ca, "--cert=" + client.certFile(),

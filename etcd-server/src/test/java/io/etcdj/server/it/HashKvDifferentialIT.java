@@ -7,6 +7,8 @@ import io.etcdj.api.etcdserverpb.LeaseGrantRequest;
 import io.etcdj.harness.EtcdProcess;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -97,7 +99,7 @@ class HashKvDifferentialIT {
     }
 
     private static String field(String json, String name) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"" + name + "\":(\\d+)").matcher(json);
+        Matcher m = Pattern.compile("\"" + name + "\":(\\d+)").matcher(json);
         return m.find() ? m.group(1) : "none";
     }
 

@@ -6,6 +6,7 @@ import io.etcdj.harness.LeaderProbe;
 import io.etcdj.harness.TempDirs;
 import io.etcdj.server.config.ServerConfig;
 import io.etcdj.server.embed.Member;
+import io.etcdj.server.etcdserver.MemberContext;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -59,7 +60,7 @@ public final class InProcessEtcd implements EtcdMember {
         flags.put("initial-advertise-peer-urls", peerUrl);
         flags.put("initial-cluster", "it=" + peerUrl);
         flags.putAll(extraFlags);
-        member = Member.start(ServerConfig.from(flags), io.etcdj.server.etcdserver.MemberContext.fresh(), () -> fatal = "the member reported a fatal error");
+        member = Member.start(ServerConfig.from(flags), MemberContext.fresh(), () -> fatal = "the member reported a fatal error");
         String problem = LeaderProbe.await(clientUrl(), 60_000, () -> fatal == null);
         if (problem != null) {
             throw new IllegalStateException(describe() + " reports no leader (" + problem + "); " + logTail());

@@ -30,6 +30,7 @@ import io.etcd.jetcd.watch.WatchEvent;
 import io.etcd.jetcd.watch.WatchResponse;
 import io.etcdj.harness.EtcdClusterExtension;
 import io.grpc.stub.StreamObserver;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -201,7 +202,7 @@ class JetcdIT {
         List<Member> members = client.getClusterClient().listMember().get(TIMEOUT_S, TimeUnit.SECONDS).getMembers();
         assertEquals(1, members.size());
         assertEquals("it", members.get(0).getName());
-        assertEquals(List.of(java.net.URI.create(CLUSTER.member(0).clientUrl())), members.get(0).getClientURIs());
+        assertEquals(List.of(URI.create(CLUSTER.member(0).clientUrl())), members.get(0).getClientURIs());
 
         StatusResponse status = client.getMaintenanceClient().statusMember(target())
                 .get(TIMEOUT_S, TimeUnit.SECONDS);

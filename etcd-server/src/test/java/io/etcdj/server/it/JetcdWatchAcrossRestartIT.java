@@ -11,6 +11,8 @@ import io.etcd.jetcd.watch.WatchEvent;
 import io.etcdj.harness.EtcdProcess;
 import io.etcdj.harness.ProcessCluster;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -35,7 +37,7 @@ class JetcdWatchAcrossRestartIT {
             BlockingQueue<WatchEvent> fromNow = new LinkedBlockingQueue<>();
             long next = client.getKVClient().put(bytes("restart/k"), bytes("before")).get(20, TimeUnit.SECONDS)
                     .getHeader().getRevision() + 1;
-            java.util.List<String> errors = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+            List<String> errors = Collections.synchronizedList(new ArrayList<>());
             try (Watch.Watcher a = client.getWatchClient().watch(bytes("restart/k"),
                     WatchOption.newBuilder().withRevision(next).build(),
                     Watch.listener(r -> fromRevision.addAll(r.getEvents()), t -> errors.add("a: " + t)));

@@ -17,8 +17,10 @@ import io.etcdj.harness.ProcessCluster;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -73,7 +75,7 @@ class LeaderRestartIT {
         }
         List<Acked> acked = Collections.synchronizedList(new ArrayList<>());
         Map<Long, Long> leaderOfTerm = new ConcurrentHashMap<>();
-        java.util.Set<String> violations = Collections.synchronizedSet(new java.util.LinkedHashSet<>());
+        Set<String> violations = Collections.synchronizedSet(new LinkedHashSet<>());
         AtomicBoolean running = new AtomicBoolean(true);
         List<Thread> threads = new ArrayList<>();
         for (int w = 0; w < 6; w++) {

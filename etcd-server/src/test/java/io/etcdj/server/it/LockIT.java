@@ -3,18 +3,26 @@ package io.etcdj.server.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.protobuf.ByteString;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.Lock;
 import io.etcd.jetcd.lock.LockResponse;
 import io.etcd.jetcd.options.GetOption;
+import io.etcdj.api.v3lockpb.LockGrpc;
+import io.etcdj.api.v3lockpb.LockRequest;
 import io.etcdj.harness.EtcdClusterExtension;
 import io.etcdj.harness.Eventually;
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -67,16 +75,16 @@ class LockIT {
             long leaseA = client.getLeaseClient().grant(60).get(TIMEOUT_S, TimeUnit.SECONDS).getID();
             long leaseB = client.getLeaseClient().grant(60).get(TIMEOUT_S, TimeUnit.SECONDS).getID();
             LockResponse a = client.getLockClient().lock(bs("gives-up"), leaseA).get(TIMEOUT_S, TimeUnit.SECONDS);
-            io.grpc.ManagedChannel ch = io.grpc.ManagedChannelBuilder.forTarget(CLUSTER.member(0).endpoint())
+            ManagedChannel ch = ManagedChannelBuilder.forTarget(CLUSTER.member(0).endpoint())
                     .usePlaintext().build();
             try {
-                io.grpc.StatusRuntimeException e = org.junit.jupiter.api.Assertions.assertThrows(
-                        io.grpc.StatusRuntimeException.class, () -> io.etcdj.api.v3lockpb.LockGrpc.newBlockingStub(ch)
+                StatusRuntimeException e = Assertions.assertThrows(
+                        StatusRuntimeException.class, () -> LockGrpc.newBlockingStub(ch)
                                 .withDeadlineAfter(500, TimeUnit.MILLISECONDS)
-                                .lock(io.etcdj.api.v3lockpb.LockRequest.newBuilder()
-                                        .setName(com.google.protobuf.ByteString.copyFromUtf8("gives-up"))
+                                .lock(LockRequest.newBuilder()
+                                        .setName(ByteString.copyFromUtf8("gives-up"))
                                         .setLease(leaseB).build()));
-                assertEquals(io.grpc.Status.Code.DEADLINE_EXCEEDED, e.getStatus().getCode());
+                assertEquals(Status.Code.DEADLINE_EXCEEDED, e.getStatus().getCode());
             } finally {
                 ch.shutdownNow();
             }

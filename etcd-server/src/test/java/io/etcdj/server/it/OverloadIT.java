@@ -17,6 +17,7 @@ import io.etcdj.harness.ServerCommand;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -26,6 +27,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -106,7 +108,7 @@ class OverloadIT {
                 StatusResponse s = grpc.maintenance().status(StatusRequest.getDefaultInstance());
                 return s.getRaftIndex() - s.getRaftAppliedIndex() > 5000;
             });
-            StatusRuntimeException refused = org.junit.jupiter.api.Assertions.assertThrows(StatusRuntimeException.class,
+            StatusRuntimeException refused = Assertions.assertThrows(StatusRuntimeException.class,
                     () -> grpc.kv().put(PutRequest.newBuilder().setKey(ByteString.copyFromUtf8("refused"))
                             .setValue(ByteString.copyFromUtf8("v")).build()));
             assertEquals(Status.Code.RESOURCE_EXHAUSTED, refused.getStatus().getCode());
@@ -139,8 +141,8 @@ class OverloadIT {
     }
 
     /**
-     * "ours": the packaged server with a 2 GB heap (the Raft log alone may reach 1 GB at 64 KiB values); "bin": bin/etcd as a user runs it; "etcd": etcd
-     * 3.4. With {@code overload.dataRoot} (a slow disk's mount) the data dir is made there.
+     * "ours": the packaged server with a 2 GB heap (the Raft log alone may reach 1 GB at 64 KiB values); "bin": bin/etcd as a user runs it;
+     * "etcd": etcd 3.4. With {@code overload.dataRoot} (a slow disk's mount) the data dir is made there.
      */
     private EtcdProcess member(String server) {
         String root = System.getProperty("overload.dataRoot");
@@ -159,7 +161,7 @@ class OverloadIT {
     }
 
     /** Each outcome goes to the test's output and to target/overload-results.txt (the script prints that file). */
-    private static void record(OverloadLoad.Outcome o) throws java.io.IOException {
+    private static void record(OverloadLoad.Outcome o) throws IOException {
         System.out.println(o.line());
         Files.writeString(Path.of("target", "overload-results.txt"), o.line() + System.lineSeparator(),
                 StandardOpenOption.CREATE, StandardOpenOption.APPEND);

@@ -15,6 +15,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -136,7 +137,7 @@ final class OverloadLoad {
     static ByteString valueOf(String key, int size) {
         byte[] v = new byte[size];
         Arrays.fill(v, (byte) ('a' + Math.floorMod(key.hashCode(), 26)));
-        byte[] k = key.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] k = key.getBytes(StandardCharsets.UTF_8);
         System.arraycopy(k, 0, v, 0, Math.min(k.length, size));
         return ByteString.copyFrom(v);
     }

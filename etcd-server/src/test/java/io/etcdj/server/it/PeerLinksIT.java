@@ -60,7 +60,8 @@ class PeerLinksIT {
             String log = Files.readString(leader.logFile());
             assertTrue(log.contains("write to peer timed out after 1000ms (--raft-write-timeout)"), leader.logTail());
             try (GrpcEndpoint ep = new GrpcEndpoint(leader)) {
-                ep.kv().put(PutRequest.newBuilder().setKey(ByteString.copyFromUtf8("links/last")).setValue(ByteString.copyFromUtf8("v")).build());
+                ep.kv().put(PutRequest.newBuilder().setKey(ByteString.copyFromUtf8("links/last")).setValue(ByteString.copyFromUtf8("v"))
+                        .build());
             }
             Etcdctl ctl = new Etcdctl(follower.endpoint());
             String got = Eventually.poll(Duration.ofSeconds(30), Duration.ofMillis(200),

@@ -10,7 +10,12 @@ import io.etcdj.harness.EtcdClusterExtension;
 import io.etcdj.harness.EtcdProcess;
 import io.etcdj.harness.TempDirs;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.Arrays;
 import java.util.Base64;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -308,17 +313,17 @@ class RealEtcdctlIT {
     @Test
     void snapshotSaveWritesTheBackendWithItsChecksum() throws Exception {
         ok("put", "snap/k", "v");
-        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("etcdctl-snapshot-");
+        Path dir = Files.createTempDirectory("etcdctl-snapshot-");
         try {
-            java.nio.file.Path file = dir.resolve("backup.db");
+            Path file = dir.resolve("backup.db");
             Etcdctl.Result save = ok("snapshot", "save", file.toString());
             assertEquals("Snapshot saved at " + file + "\n", save.stdout(), save.toString());
-            byte[] saved = java.nio.file.Files.readAllBytes(file);
+            byte[] saved = Files.readAllBytes(file);
             assertTrue(saved.length > 32, "snapshot of " + saved.length + " bytes");
-            byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
-                    .digest(java.util.Arrays.copyOf(saved, saved.length - 32));
-            assertEquals(java.util.HexFormat.of().formatHex(digest),
-                    java.util.HexFormat.of().formatHex(java.util.Arrays.copyOfRange(saved, saved.length - 32, saved.length)),
+            byte[] digest = MessageDigest.getInstance("SHA-256")
+                    .digest(Arrays.copyOf(saved, saved.length - 32));
+            assertEquals(HexFormat.of().formatHex(digest),
+                    HexFormat.of().formatHex(Arrays.copyOfRange(saved, saved.length - 32, saved.length)),
                     "the last 32 bytes are the SHA-256 of the rest");
             long putAt = JSON.readTree(ok("get", "snap/k", "-w", "json").stdout()).at("/kvs/0/mod_revision").asLong();
             JsonNode status = JSON.readTree(ok("snapshot", "status", file.toString(), "-w", "json").stdout());

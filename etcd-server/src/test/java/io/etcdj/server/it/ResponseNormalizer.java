@@ -1,5 +1,6 @@
 package io.etcdj.server.it;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -77,7 +78,7 @@ final class ResponseNormalizer {
     String normalize(MessageOrBuilder message) {
         try {
             return normalize(JSON.readTree(PRINTER.print(message)));
-        } catch (InvalidProtocolBufferException | com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (InvalidProtocolBufferException | JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
     }
@@ -87,7 +88,7 @@ final class ResponseNormalizer {
         for (MessageOrBuilder m : messages) {
             try {
                 all.add(JSON.readTree(PRINTER.print(m)));
-            } catch (InvalidProtocolBufferException | com.fasterxml.jackson.core.JsonProcessingException e) {
+            } catch (InvalidProtocolBufferException | JsonProcessingException e) {
                 throw new IllegalStateException(e);
             }
         }
@@ -98,7 +99,7 @@ final class ResponseNormalizer {
     String normalizeJson(String body) {
         try {
             return normalize(JSON.readTree(body));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             return "not JSON: " + body;
         }
     }
@@ -106,7 +107,7 @@ final class ResponseNormalizer {
     private String normalize(JsonNode tree) {
         try {
             return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(rewrite(tree, ""));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }
     }

@@ -11,6 +11,7 @@ import io.etcdj.harness.TempDirs;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -70,7 +71,7 @@ class SignalExitIT {
         Process parent = pb.start();
         long child = -1;
         try (BufferedReader out = new BufferedReader(new InputStreamReader(parent.getInputStream(), StandardCharsets.UTF_8));
-             Writer in = new java.io.OutputStreamWriter(parent.getOutputStream(), StandardCharsets.UTF_8)) {
+             Writer in = new OutputStreamWriter(parent.getOutputStream(), StandardCharsets.UTF_8)) {
             String pidLine = out.readLine();
             assertTrue(pidLine != null && pidLine.startsWith("pid "), String.valueOf(pidLine));
             child = Long.parseLong(pidLine.substring(4));

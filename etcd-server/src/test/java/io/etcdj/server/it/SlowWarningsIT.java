@@ -4,6 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.etcdj.harness.EtcdProcess;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import org.junit.jupiter.api.Test;
@@ -50,9 +54,9 @@ class SlowWarningsIT {
     /** Reads /metrics from the member's client URL. */
     private static final class Metrics {
         static String scrape(EtcdProcess m) throws Exception {
-            var http = java.net.http.HttpClient.newHttpClient();
-            var req = java.net.http.HttpRequest.newBuilder(java.net.URI.create(m.clientUrl() + "/metrics")).build();
-            return http.send(req, java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            var http = HttpClient.newHttpClient();
+            var req = HttpRequest.newBuilder(URI.create(m.clientUrl() + "/metrics")).build();
+            return http.send(req, HttpResponse.BodyHandlers.ofString()).body();
         }
     }
 }

@@ -10,9 +10,12 @@ import io.etcdj.harness.ProcessCluster;
 import io.etcdj.harness.ServerCommand;
 import io.etcdj.harness.TempDirs;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -65,10 +68,10 @@ class TcpGatewayIT {
 
     /** A member that is not the leader, from its own endpoint status. */
     static EtcdProcess follower(ProcessCluster cluster) {
-        java.util.regex.Pattern ids = java.util.regex.Pattern.compile("\"member_id\":(\\d+).*\"leader\":(\\d+)");
+        Pattern ids = Pattern.compile("\"member_id\":(\\d+).*\"leader\":(\\d+)");
         for (EtcdProcess m : cluster.members()) {
             String status = new Etcdctl(m.endpoint()).run("endpoint", "status", "-w", "json").ok().stdout();
-            java.util.regex.Matcher match = ids.matcher(status);
+            Matcher match = ids.matcher(status);
             if (match.find() && !match.group(1).equals(match.group(2))) {
                 return m;
             }
@@ -101,9 +104,9 @@ class TcpGatewayIT {
 
     /** Exit code, stdout and stderr of a command that must end by itself. */
     static String run(List<String> cmd) throws IOException, InterruptedException {
-        java.nio.file.Path dir = TempDirs.create("etcd-cli-it-");
+        Path dir = TempDirs.create("etcd-cli-it-");
         try {
-            Command.Result r = Command.of(cmd).dir(dir).withoutEnv("ETCD").timeout(java.time.Duration.ofSeconds(30)).run();
+            Command.Result r = Command.of(cmd).dir(dir).withoutEnv("ETCD").timeout(Duration.ofSeconds(30)).run();
             return "exit " + r.exitCode() + "\nstdout:\n" + r.stdout() + "\nstderr:\n" + r.stderr();
         } finally {
             TempDirs.delete(dir);

@@ -8,7 +8,9 @@ import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -87,7 +89,7 @@ public final class TestDnsServer implements AutoCloseable {
             DatagramPacket p = new DatagramPacket(buf, buf.length);
             try {
                 socket.receive(p);
-                byte[] reply = answer(java.util.Arrays.copyOf(p.getData(), p.getLength()));
+                byte[] reply = answer(Arrays.copyOf(p.getData(), p.getLength()));
                 socket.send(new DatagramPacket(reply, reply.length, p.getSocketAddress()));
             } catch (IOException | RuntimeException e) {
                 // closed, or a malformed query: nothing to answer
@@ -103,7 +105,7 @@ public final class TestDnsServer implements AutoCloseable {
             if (name.length() > 0) {
                 name.append('.');
             }
-            name.append(new String(q, pos + 1, len, java.nio.charset.StandardCharsets.US_ASCII));
+            name.append(new String(q, pos + 1, len, StandardCharsets.US_ASCII));
             pos += len + 1;
         }
         pos++;
@@ -153,7 +155,7 @@ public final class TestDnsServer implements AutoCloseable {
         for (String label : name.split("\\.")) {
             if (!label.isEmpty()) {
                 out.write(label.length());
-                out.write(label.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                out.write(label.getBytes(StandardCharsets.US_ASCII));
             }
         }
         out.write(0);

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,7 +30,7 @@ class UnixSocketIT {
         assertEquals(String.join("\n", real), String.join("\n", ours));
     }
 
-    private static List<String> clientScenario(java.util.function.Function<String[], EtcdProcess> kind, boolean ours)
+    private static List<String> clientScenario(Function<String[], EtcdProcess> kind, boolean ours)
             throws Exception {
         List<String> seen = new ArrayList<>();
         int socketPort = FreePorts.pick();

@@ -141,7 +141,7 @@ class V3DiscoveryIT {
         List<String> cmd = new ArrayList<>(ServerCommand.ours().prefix(List.of()));
         String peer = "http://127.0.0.1:" + FreePorts.pick();
         String client = "http://127.0.0.1:" + FreePorts.pick();
-        java.nio.file.Path dir = TempDirs.create("v3-discovery-it-");
+        Path dir = TempDirs.create("v3-discovery-it-");
         try {
             cmd.addAll(List.of("--name=late", "--data-dir=" + dir.resolve("data"), "--discovery-token=" + token,
                     "--discovery-endpoints=" + endpoints, "--listen-peer-urls=" + peer, "--initial-advertise-peer-urls=" + peer,

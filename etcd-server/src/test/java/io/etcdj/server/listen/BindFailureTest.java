@@ -4,16 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
 import java.net.BindException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 class BindFailureTest {
     @Test
     void aPortInUseSaysSoAsGoDoes() throws Exception {
-        try (ServerSocket taken = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
              ServerSocket second = new ServerSocket()) {
-            IOException e = org.junit.jupiter.api.Assertions.assertThrows(IOException.class,
+            IOException e = Assertions.assertThrows(IOException.class,
                     () -> second.bind(new InetSocketAddress("127.0.0.1", taken.getLocalPort())));
             IOException wrapped = BindFailure.of(false, "127.0.0.1:" + taken.getLocalPort(),
                     new IOException("Failed to bind to address /127.0.0.1:" + taken.getLocalPort(), e));

@@ -4,15 +4,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.protobuf.ByteString;
 import io.etcdj.api.etcdserverpb.KVGrpc;
 import io.etcdj.api.etcdserverpb.PutRequest;
 import io.etcdj.api.etcdserverpb.PutResponse;
 import io.etcdj.api.etcdserverpb.RangeRequest;
 import io.etcdj.api.etcdserverpb.RangeResponse;
+import io.etcdj.api.mvccpb.KeyValue;
+import io.etcdj.server.log.LogSink;
 import io.grpc.Context;
 import io.grpc.Contexts;
 import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
 import io.grpc.Server;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
 import io.grpc.Status;
@@ -24,6 +30,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 class OffEventLoopTest {
@@ -45,8 +52,8 @@ class OffEventLoopTest {
 
         @Override
         public void put(PutRequest r, StreamObserver<PutResponse> out) {
-            out.onNext(PutResponse.newBuilder().setPrevKv(io.etcdj.api.mvccpb.KeyValue.newBuilder()
-                    .setKey(com.google.protobuf.ByteString.copyFromUtf8(Thread.currentThread().getName()))).build());
+            out.onNext(PutResponse.newBuilder().setPrevKv(KeyValue.newBuilder()
+                    .setKey(ByteString.copyFromUtf8(Thread.currentThread().getName()))).build());
             out.onCompleted();
         }
     };
@@ -54,15 +61,15 @@ class OffEventLoopTest {
     private KVGrpc.KVBlockingStub start() throws Exception {
         ServerInterceptor identity = new ServerInterceptor() {
             @Override
-            public <Q, R> io.grpc.ServerCall.Listener<Q> interceptCall(io.grpc.ServerCall<Q, R> call, io.grpc.Metadata h,
-                                                                      io.grpc.ServerCallHandler<Q, R> next) {
+            public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata h,
+                                                                      ServerCallHandler<Q, R> next) {
                 return Contexts.interceptCall(Context.current().withValue(WHO, "alice"), call, h, next);
             }
         };
         String name = "off-event-loop-" + System.nanoTime();
         server = InProcessServerBuilder.forName(name).directExecutor()
                 .addService(ServerInterceptors.intercept(kv, identity,
-                        new OffEventLoop(pool, Set.of(KVGrpc.getPutMethod().getFullMethodName()), io.etcdj.server.log.LogSink.stderr())))
+                        new OffEventLoop(pool, Set.of(KVGrpc.getPutMethod().getFullMethodName()), LogSink.stderr())))
                 .build().start();
         channel = InProcessChannelBuilder.forName(name).directExecutor().build();
         return KVGrpc.newBlockingStub(channel);
@@ -91,8 +98,8 @@ class OffEventLoopTest {
     @Test
     void aMovedHandlerThatThrowsEndsItsCallWithUnknown() throws Exception {
         KVGrpc.KVBlockingStub stub = start();
-        StatusRuntimeException e = org.junit.jupiter.api.Assertions.assertThrows(StatusRuntimeException.class,
-                () -> stub.range(RangeRequest.newBuilder().setKey(com.google.protobuf.ByteString.copyFromUtf8("fail")).build()));
+        StatusRuntimeException e = Assertions.assertThrows(StatusRuntimeException.class,
+                () -> stub.range(RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("fail")).build()));
         assertEquals(Status.Code.UNKNOWN, e.getStatus().getCode());
     }
 }

@@ -3,8 +3,11 @@ package io.etcdj.server.log;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -60,15 +63,15 @@ class LogFormatTest {
      */
     @Test
     void errorLinesCarryTheStackTraceLastAsZapDoes() throws Exception {
-        IllegalStateException cause = new IllegalStateException("broken", new java.io.IOException("No space left on device"));
+        IllegalStateException cause = new IllegalStateException("broken", new IOException("No space left on device"));
         List<String> out = lines(false, () -> {
             Log log = Log.get("etcdserver/apply");
             log.fatal("failed to apply", cause, "index", 7);
             log.error("with its own error field", cause, "error", "typed text");
         });
-        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        var json = new ObjectMapper();
         var first = json.readTree(out.get(0));
-        List<String> keys = new java.util.ArrayList<>();
+        List<String> keys = new ArrayList<>();
         first.fieldNames().forEachRemaining(keys::add);
         assertEquals(List.of("level", "ts", "caller", "msg", "error", "index", "stacktrace"), keys);
         assertEquals("fatal", first.get("level").asText());

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** Linearizable reads wait for the confirmed index to be applied, and are released on the caller's executor. */
@@ -47,9 +49,9 @@ class ReadBarrierTest {
     @Test
     void aReadEnqueuedOnALoopIsReleasedOnThatLoopOneTaskPerExecutor() {
         List<Runnable> onLoop = new ArrayList<>();
-        java.util.concurrent.Executor loop = onLoop::add;
-        java.util.concurrent.atomic.AtomicReference<java.util.concurrent.Executor> current =
-                new java.util.concurrent.atomic.AtomicReference<>();
+        Executor loop = onLoop::add;
+        AtomicReference<Executor> current =
+                new AtomicReference<>();
         ReadBarrier b = new ReadBarrier(released::add, current::get);
         current.set(loop);
         CompletableFuture<Void> a1 = b.enqueue();

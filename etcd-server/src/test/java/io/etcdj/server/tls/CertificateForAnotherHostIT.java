@@ -4,12 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.protobuf.ByteString;
 import io.etcdj.api.etcdserverpb.KVGrpc;
 import io.etcdj.api.etcdserverpb.RangeRequest;
 import io.etcdj.certs.CertificateAuthority;
 import io.etcdj.certs.CertificateRequest;
 import io.etcdj.harness.EtcdProcess;
 import io.grpc.ManagedChannel;
+import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.NettyChannelBuilder;
@@ -49,7 +51,7 @@ class CertificateForAnotherHostIT {
 
     private static long revision(ManagedChannel ch) {
         return KVGrpc.newBlockingStub(ch).withDeadlineAfter(20, TimeUnit.SECONDS)
-                .range(RangeRequest.newBuilder().setKey(com.google.protobuf.ByteString.copyFromUtf8("k")).build())
+                .range(RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("k")).build())
                 .getHeader().getRevision();
     }
 
@@ -71,7 +73,7 @@ class CertificateForAnotherHostIT {
                 try {
                     assertTrue(revision(named) >= 1, binary + " serves a client that dials the certificate's name");
                     StatusRuntimeException refused = assertThrows(StatusRuntimeException.class, () -> revision(byAddress));
-                    assertEquals(io.grpc.Status.Code.UNAVAILABLE, refused.getStatus().getCode(), refused.toString());
+                    assertEquals(Status.Code.UNAVAILABLE, refused.getStatus().getCode(), refused.toString());
                 } finally {
                     named.shutdownNow();
                     byAddress.shutdownNow();

@@ -3,6 +3,7 @@ package io.etcdj.server.tls;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.netty.handler.codec.DecoderException;
+import io.netty.handler.ssl.NotSslRecordException;
 import javax.net.ssl.SSLHandshakeException;
 import org.junit.jupiter.api.Test;
 
@@ -24,7 +25,7 @@ class HandshakeFailuresTest {
         assertEquals("tls: first record does not look like a TLS handshake",
                 HandshakeFailures.describe(new SSLHandshakeException("Unsupported or unrecognized SSL message")));
         assertEquals("tls: first record does not look like a TLS handshake", HandshakeFailures.describe(
-                new io.netty.handler.ssl.NotSslRecordException("not an SSL/TLS record: 474554202f")));
+                new NotSslRecordException("not an SSL/TLS record: 474554202f")));
         assertEquals("tls: something new", HandshakeFailures.describe(new SSLHandshakeException("something new")));
         assertEquals("tls: handshake failed", HandshakeFailures.describe(new SSLHandshakeException(null)));
     }

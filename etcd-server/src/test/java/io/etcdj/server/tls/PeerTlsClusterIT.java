@@ -4,13 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.certs.CertificateAuthority;
+import io.etcdj.certs.CertificateRequest;
 import io.etcdj.certs.TlsFiles;
 import io.etcdj.harness.Prerequisites;
 import io.etcdj.peerpb.MembersRequest;
 import io.etcdj.peerpb.MembersResponse;
 import io.etcdj.peerpb.PeerGrpc;
 import io.grpc.ManagedChannel;
+import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,7 +71,7 @@ class PeerTlsClusterIT {
             }
 
             // /health does a linearizable read; on followers it needs the leader over peer TLS
-            java.net.http.HttpClient http = TlsClients.https(pki.ca(), client);
+            HttpClient http = TlsClients.https(pki.ca(), client);
             for (TlsMember m : members) {
                 for (int i = 0; i < 3; i++) {
                     var health = TlsClients.httpGet(http, m.https("/health"));
@@ -81,19 +85,19 @@ class PeerTlsClusterIT {
                     "a peer certificate whose CN is not --peer-cert-allowed-cn is refused");
             StatusRuntimeException refused = assertThrows(StatusRuntimeException.class,
                     () -> askMembers(members.get(1), pki.roguePeer, pki.ca()));
-            assertTrue(refused.getStatus().getCode() == io.grpc.Status.Code.UNAVAILABLE, refused.toString());
+            assertTrue(refused.getStatus().getCode() == Status.Code.UNAVAILABLE, refused.toString());
 
             // etcd's SAN check on peer client certificates: CN root from the right CA, but issued for
             // 10.0.1.10 while it connects from 127.0.0.1
-            io.etcdj.certs.CertificateAuthority ca = io.etcdj.certs.CertificateAuthority.load(pki.layout.caCertificate(),
+            CertificateAuthority ca = CertificateAuthority.load(pki.layout.caCertificate(),
                     pki.layout.caKey());
             Path pem = dir.resolve("root-elsewhere.pem");
             Path key = dir.resolve("root-elsewhere-key.pem");
-            ca.issue(io.etcdj.certs.CertificateRequest.client("root").ip("10.0.1.10")).writePem(pem, key);
+            ca.issue(CertificateRequest.client("root").ip("10.0.1.10")).writePem(pem, key);
             TlsFiles elsewhere = new TlsFiles(pem, key, pki.ca());
             StatusRuntimeException san = assertThrows(StatusRuntimeException.class, () -> askMembers(members.get(1), elsewhere, pki.ca()),
                     "a peer client certificate that does not name the address it comes from is refused");
-            assertEquals(io.grpc.Status.Code.UNAVAILABLE, san.getStatus().getCode(), san.toString());
+            assertEquals(Status.Code.UNAVAILABLE, san.getStatus().getCode(), san.toString());
             assertEquals(3, askMembers(members.get(2), elsewhere, pki.ca()).getMembersCount(),
                     "--peer-skip-client-san-verification accepts it");
 

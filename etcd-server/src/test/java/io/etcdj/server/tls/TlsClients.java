@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import io.etcdj.api.etcdserverpb.KVGrpc;
 import io.etcdj.api.etcdserverpb.PutRequest;
 import io.etcdj.api.etcdserverpb.RangeRequest;
+import io.etcdj.certs.PemFiles;
 import io.etcdj.certs.TlsFiles;
 import io.etcdj.harness.Command;
 import io.grpc.ManagedChannel;
@@ -67,7 +68,7 @@ final class TlsClients {
             KeyStore store = KeyStore.getInstance("PKCS12");
             store.load(null, null);
             int i = 0;
-            for (X509Certificate c : io.etcdj.certs.PemFiles.readCertificates(ca)) {
+            for (X509Certificate c : PemFiles.readCertificates(ca)) {
                 store.setCertificateEntry("ca" + i++, c);
             }
             TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());

@@ -2,6 +2,7 @@ package io.etcdj.server.tls;
 
 import io.etcdj.server.config.ServerConfig;
 import io.etcdj.server.embed.Member;
+import io.etcdj.server.etcdserver.MemberContext;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -71,7 +72,7 @@ final class TlsMember implements AutoCloseable {
         try {
             List<CompletableFuture<Void>> starts = members.stream().map(m -> CompletableFuture.runAsync(() -> {
                 try {
-                    m.member = Member.start(ServerConfig.from(m.flags), io.etcdj.server.etcdserver.MemberContext.fresh(), () -> { });
+                    m.member = Member.start(ServerConfig.from(m.flags), MemberContext.fresh(), () -> { });
                 } catch (Exception e) {
                     throw new IllegalStateException(m.name + " did not start: " + e.getMessage(), e);
                 }

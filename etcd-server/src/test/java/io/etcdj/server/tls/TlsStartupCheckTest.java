@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.etcdj.certs.TlsFiles;
 import io.etcdj.server.config.ConfigException;
 import io.etcdj.server.config.ServerConfig;
+import io.etcdj.server.log.LogSink;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -61,7 +62,7 @@ class TlsStartupCheckTest {
     }
 
     private static MemberTls run(Map<String, String> f) throws ConfigException {
-        return new TlsStartupCheck(ServerConfig.from(f), Clock.systemUTC(), io.etcdj.server.log.LogSink.stderr()).run();
+        return new TlsStartupCheck(ServerConfig.from(f), Clock.systemUTC(), LogSink.stderr()).run();
     }
 
     private static String failure(Map<String, String> f) {

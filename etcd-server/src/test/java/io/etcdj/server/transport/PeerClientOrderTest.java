@@ -14,6 +14,8 @@ import io.etcdj.peerpb.PeerGrpc;
 import io.etcdj.peerpb.PeerMessage;
 import io.etcdj.raftpb.Message;
 import io.etcdj.raftpb.MessageType;
+import io.etcdj.server.log.LogSink;
+import io.etcdj.server.metrics.Metrics;
 import io.grpc.Server;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.NettyServerBuilder;
@@ -65,7 +67,7 @@ class PeerClientOrderTest {
         String url = "http://127.0.0.1:" + server.getPort();
         PeerClient client = new PeerClient(PEER, new Handler(url, unreachable),
                 target -> NettyChannelBuilder.forTarget(target.substring("http://".length())).usePlaintext(), Duration.ZERO,
-                new io.etcdj.server.metrics.Metrics(), io.etcdj.server.log.LogSink.stderr(), false);
+                new Metrics(), LogSink.stderr(), false);
         int total = 20_000;
         int queued = 2_000;
         try {

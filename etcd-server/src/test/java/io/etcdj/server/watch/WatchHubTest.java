@@ -9,9 +9,11 @@ import io.etcdj.api.mvccpb.Event;
 import io.etcdj.harness.Eventually;
 import io.etcdj.server.apply.StoreFixture;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -75,8 +77,8 @@ class WatchHubTest {
         hub.notify(new ArrayList<>(f.events.subList(before, f.events.size())));
     }
 
-    private static void await(java.util.function.BooleanSupplier cond) throws InterruptedException {
-        Eventually.until("the watch's events", java.time.Duration.ofSeconds(5), java.time.Duration.ofMillis(5),
+    private static void await(BooleanSupplier cond) throws InterruptedException {
+        Eventually.until("the watch's events", Duration.ofSeconds(5), Duration.ofMillis(5),
                 cond::getAsBoolean);
     }
 

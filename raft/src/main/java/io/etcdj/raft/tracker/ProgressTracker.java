@@ -3,6 +3,7 @@ package io.etcdj.raft.tracker;
 import io.etcdj.raft.quorum.MajorityConfig;
 import io.etcdj.raft.quorum.VoteResult;
 import io.etcdj.raftpb.ConfState;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -34,7 +35,7 @@ public final class ProgressTracker {
     }
 
     public Set<Long> learners() {
-        return java.util.Collections.unmodifiableSet(learners);
+        return Collections.unmodifiableSet(learners);
     }
 
     public boolean isVoter(long id) {
@@ -55,7 +56,7 @@ public final class ProgressTracker {
 
     /** All members' progress in id order; live view. */
     public NavigableMap<Long, Progress> allProgress() {
-        return java.util.Collections.unmodifiableNavigableMap(progress);
+        return Collections.unmodifiableNavigableMap(progress);
     }
 
     /** Adds a voter, or promotes an existing learner. */

@@ -14,6 +14,7 @@ import io.etcdj.api.etcdserverpb.MemberUpdateRequest;
 import io.etcdj.api.etcdserverpb.MemberUpdateResponse;
 import io.grpc.Channel;
 import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
 
 /**
@@ -37,7 +38,7 @@ final class ClusterProxy extends ClusterGrpc.ClusterImplBase {
             for (String[] m : registration.members()) {
                 b.addMembers(Member.newBuilder().setName(m[0]).addClientURLs(m[1]));
             }
-        } catch (io.grpc.StatusRuntimeException e) {
+        } catch (StatusRuntimeException e) {
             out.onError(e);
             return;
         } catch (RuntimeException e) {

@@ -1,14 +1,21 @@
 package io.etcdj.server.proxy.grpc;
 
+import io.etcdj.certs.TlsFiles;
 import io.etcdj.client.Endpoint;
 import io.etcdj.server.discovery.SrvLookup;
 import io.etcdj.server.log.Log;
+import io.etcdj.server.osutil.Interrupts;
 import io.etcdj.server.proxy.Flags;
 import io.etcdj.server.proxy.Subcommand;
 import java.io.PrintStream;
+import java.nio.file.Path;
+import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
+import javax.naming.InvalidNameException;
 import javax.naming.NamingException;
+import javax.naming.ldap.LdapName;
+import javax.naming.ldap.Rdn;
 
 /**
  * {@code etcd grpc-proxy start}: the flags of etcd 3.4's command, checked, then a
@@ -64,16 +71,16 @@ public final class GrpcProxyCommand extends Subcommand {
     /** The subject CN of the certificate's leaf, "" when it has none, null when unreadable. */
     private static String commonName(String certFile, String keyFile) {
         try {
-            java.security.cert.X509Certificate leaf = new io.etcdj.certs.TlsFiles(java.nio.file.Path.of(certFile),
-                    java.nio.file.Path.of(keyFile), null).certificateChain().get(0);
-            for (javax.naming.ldap.Rdn rdn : new javax.naming.ldap.LdapName(leaf.getSubjectX500Principal().getName())
+            X509Certificate leaf = new TlsFiles(Path.of(certFile),
+                    Path.of(keyFile), null).certificateChain().get(0);
+            for (Rdn rdn : new LdapName(leaf.getSubjectX500Principal().getName())
                     .getRdns()) {
                 if (rdn.getType().equalsIgnoreCase("CN")) {
                     return String.valueOf(rdn.getValue());
                 }
             }
             return "";
-        } catch (RuntimeException | javax.naming.InvalidNameException e) {
+        } catch (RuntimeException | InvalidNameException e) {
             return null;
         }
     }
@@ -160,7 +167,7 @@ public final class GrpcProxyCommand extends Subcommand {
         }
         // SIGINT/SIGTERM end the process by that signal, as they end etcd's (which does not catch
         // them here): the proxy closes first; other ends of the JVM close it in the hook
-        io.etcdj.server.osutil.Interrupts.handle(signal -> { }, proxy::close, "grpc-proxy-shutdown");
+        Interrupts.handle(signal -> { }, proxy::close, "grpc-proxy-shutdown");
         proxy.awaitTermination();
         return 0;
     }

@@ -1,5 +1,6 @@
 package io.etcdj.server.proxy.grpc;
 
+import com.google.protobuf.ByteString;
 import io.etcdj.api.etcdserverpb.CompactionRequest;
 import io.etcdj.api.etcdserverpb.CompactionResponse;
 import io.etcdj.api.etcdserverpb.DeleteRangeRequest;
@@ -65,7 +66,7 @@ final class KvProxy extends KVGrpc.KVImplBase {
 
     @Override
     public void put(PutRequest r, StreamObserver<PutResponse> out) {
-        upstream.put(ns.in(r), new Relay<>(out, ns::out, resp -> invalidate(r.getKey(), com.google.protobuf.ByteString.EMPTY)));
+        upstream.put(ns.in(r), new Relay<>(out, ns::out, resp -> invalidate(r.getKey(), ByteString.EMPTY)));
     }
 
     @Override
@@ -94,7 +95,7 @@ final class KvProxy extends KVGrpc.KVImplBase {
         for (int i = 0; i < ops.size() && i < responses.size(); i++) {
             RequestOp op = ops.get(i);
             switch (op.getRequestCase()) {
-                case REQUEST_PUT -> invalidate(op.getRequestPut().getKey(), com.google.protobuf.ByteString.EMPTY);
+                case REQUEST_PUT -> invalidate(op.getRequestPut().getKey(), ByteString.EMPTY);
                 case REQUEST_DELETE_RANGE -> invalidate(op.getRequestDeleteRange().getKey(),
                         op.getRequestDeleteRange().getRangeEnd());
                 case REQUEST_RANGE -> cache.add(op.getRequestRange().toBuilder().setSerializable(true).build(),
@@ -112,7 +113,7 @@ final class KvProxy extends KVGrpc.KVImplBase {
         metrics.cacheKeys(cache.size());
     }
 
-    private void invalidate(com.google.protobuf.ByteString key, com.google.protobuf.ByteString end) {
+    private void invalidate(ByteString key, ByteString end) {
         cache.invalidate(key, end);
         metrics.cacheKeys(cache.size());
     }

@@ -13,11 +13,15 @@ import io.etcdj.api.mvccpb.KeyValue;
 import io.etcdj.server.log.Log;
 import io.grpc.Channel;
 import io.grpc.stub.StreamObserver;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * --resolver-prefix: the proxy registers its advertised address under
@@ -122,7 +126,7 @@ final class Registration implements AutoCloseable {
             String key = ns.strip(kvp.getKey()).toStringUtf8();
             String addr = key.substring(prefix.length() + 1);
             String v = kvp.getValue().toStringUtf8();
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("name\\\\\"\\s*:\\s*\\\\\"([^\\\\\"]*)").matcher(v);
+            Matcher m = Pattern.compile("name\\\\\"\\s*:\\s*\\\\\"([^\\\\\"]*)").matcher(v);
             out.add(new String[] {m.find() ? m.group(1) : "", addr});
         }
         return out;
@@ -130,8 +134,8 @@ final class Registration implements AutoCloseable {
 
     private static String hostname() {
         try {
-            return java.net.InetAddress.getLocalHost().getHostName();
-        } catch (java.net.UnknownHostException e) {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
             String env = System.getenv("HOSTNAME");
             return env == null ? "" : env;
         }

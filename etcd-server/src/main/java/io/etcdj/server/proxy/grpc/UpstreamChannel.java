@@ -9,6 +9,7 @@ import io.grpc.netty.NettyChannelBuilder;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import java.io.File;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -52,7 +53,7 @@ final class UpstreamChannel {
                 ssl.trustManager(new File(tls.caFile()));
             }
             if (!tls.certFile().isEmpty()) {
-                ssl.keyManager(new TlsFiles(java.nio.file.Path.of(tls.certFile()), java.nio.file.Path.of(tls.keyFile()),
+                ssl.keyManager(new TlsFiles(Path.of(tls.certFile()), Path.of(tls.keyFile()),
                         null).keyManagerFactory());
             }
             b.sslContext(ssl.build()).useTransportSecurity();

@@ -1,5 +1,7 @@
 package io.etcdj.server.proxy.tcp;
 
+import io.etcdj.server.listen.BindFailure;
+import io.etcdj.server.osutil.Interrupts;
 import io.etcdj.server.proxy.Flags;
 import io.etcdj.server.proxy.Subcommand;
 import java.io.IOException;
@@ -103,13 +105,13 @@ public final class GatewayCommand extends Subcommand {
             listener.bind(listen.host().isEmpty() ? new InetSocketAddress(listen.port())
                     : new InetSocketAddress(listen.host(), listen.port()), 1024);
         } catch (IOException e) {
-            err.println("listen tcp " + listenAddr + ": bind: " + io.etcdj.server.listen.BindFailure.reason(e));
+            err.println("listen tcp " + listenAddr + ": bind: " + BindFailure.reason(e));
             return 1;
         }
         TcpProxy proxy = new TcpProxy(listener, remotes, flags.getDuration("retry-delay"));
         // SIGINT/SIGTERM end the process by that signal, as they end etcd's (which does not catch
         // them here): the proxy closes first; other ends of the JVM close it in the hook
-        io.etcdj.server.osutil.Interrupts.handle(signal -> { }, proxy::close, "gateway-shutdown");
+        Interrupts.handle(signal -> { }, proxy::close, "gateway-shutdown");
         proxy.run();
         return 0;
     }

@@ -1,8 +1,12 @@
 package io.etcdj.server.proxy.tcp;
 
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.util.Locale;
 
 /**
  * One endpoint behind the gateway, with the SRV priority and weight it was discovered with (0, 0
@@ -58,11 +62,11 @@ final class Remote {
     /** Go's dial error text, which etcd logs: "dial tcp 127.0.0.1:2379: connect: connection refused". */
     String dialError(IOException e) {
         String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        if (e instanceof java.net.ConnectException) {
-            why = "connect: " + why.replaceFirst(" \\(.*\\)$", "").toLowerCase(java.util.Locale.ROOT);
-        } else if (e instanceof java.net.SocketTimeoutException) {
+        if (e instanceof ConnectException) {
+            why = "connect: " + why.replaceFirst(" \\(.*\\)$", "").toLowerCase(Locale.ROOT);
+        } else if (e instanceof SocketTimeoutException) {
             why = "i/o timeout";
-        } else if (e instanceof java.net.UnknownHostException) {
+        } else if (e instanceof UnknownHostException) {
             why = "lookup " + host + ": no such host";
         }
         return "dial tcp " + address() + ": " + why;

@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -37,7 +39,7 @@ final class SrvDiscovery {
         LOG.info("discovered cluster from SRV", "srv-server", domain, "endpoints", clients.endpoints());
         Set<String> keep = new HashSet<>(clients.endpoints());
         if (!insecure) {
-            String caProblem = caFile.isEmpty() || java.nio.file.Files.isReadable(java.nio.file.Path.of(caFile))
+            String caProblem = caFile.isEmpty() || Files.isReadable(Path.of(caFile))
                     ? null : "open " + caFile + ": no such file or directory";
             LOG.info("validating discovered SRV endpoints", "srv-server", domain, "endpoints", clients.endpoints());
             List<String> valid = new ArrayList<>();
