@@ -35,14 +35,14 @@ class EtcdE2eFastIT {
             "TestV3CurlTxn", "TestCtlV3LeaseGrantTimeToLive", "TestCtlV3Watch", "TestCtlV3MemberAdd",
             "TestCtlV3AuthWriteKey", "TestCtlV3Snapshot", "TestIssue6361", "TestGateway", "TestCtlV3MemberRemove");
     /**
-     * The real etcd, our etcdctl: what etcd's tests check of a client. Not here: TestV3MetricsInsecure
-     * (watch streams of a killed etcdctl not ended as Canceled) and the watch tests, which run one
-     * etcdctl per case against a 15 s limit and are too slow for it while another build runs
-     * (docs/compatibility.md).
+     * The real etcd, our etcdctl: what etcd's tests check of a client. Not here: the watch tests,
+     * which run one etcdctl per case against a 15 s limit and are too slow for it while another
+     * build runs (docs/compatibility.md).
      */
     static final List<String> OUR_ETCDCTL = List.of("TestCtlV3Put", "TestCtlV3Get", "TestCtlV3Del",
             "TestCtlV3LeaseGrantTimeToLive", "TestCtlV3LeaseRevoke", "TestCtlV3MemberList", "TestCtlV3AuthEnable",
-            "TestCtlV3Snapshot", "TestCtlV3TxnInteractiveSuccess", "TestCtlV3Lock", "TestCtlV3AuthPrefixPerm");
+            "TestCtlV3Snapshot", "TestCtlV3TxnInteractiveSuccess", "TestCtlV3Lock", "TestCtlV3AuthPrefixPerm",
+            "TestV3MetricsInsecure");
 
     private final List<Path> binDirs = new ArrayList<>();
 
