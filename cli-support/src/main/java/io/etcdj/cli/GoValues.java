@@ -87,34 +87,8 @@ public final class GoValues {
         return parseInt(s, 16);
     }
 
-    /**
-     * Go's {@code %q} of a string (strconv.Quote): in double quotes, {@code "} and {@code \}
-     * escaped, control characters as Go escapes them; printable characters, non-ASCII ones too, as they are.
-     */
+    /** Go's {@code %q} of a string (strconv.Quote): see {@link GoQuote}. */
     public static String quote(String s) {
-        StringBuilder b = new StringBuilder("\"");
-        s.codePoints().forEach(c -> {
-            switch (c) {
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                case 7 -> b.append("\\a");
-                case '\b' -> b.append("\\b");
-                case '\f' -> b.append("\\f");
-                case '\n' -> b.append("\\n");
-                case '\r' -> b.append("\\r");
-                case '\t' -> b.append("\\t");
-                case 11 -> b.append("\\v");
-                default -> {
-                    if (c < 0x20 || c == 0x7f) {
-                        b.append(String.format("\\x%02x", c));
-                    } else if (Character.isISOControl(c) || !Character.isDefined(c)) {
-                        b.append(c > 0xffff ? String.format("\\U%08x", c) : String.format("\\u%04x", c));
-                    } else {
-                        b.appendCodePoint(c);
-                    }
-                }
-            }
-        });
-        return b.append('"').toString();
+        return GoQuote.quote(s);
     }
 }

@@ -1,7 +1,7 @@
 package io.etcdj.ctl.command;
 
+import io.etcdj.cli.GoQuote;
 import io.etcdj.ctl.cli.CtlContext;
-import io.etcdj.ctl.printer.GoQuote;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;

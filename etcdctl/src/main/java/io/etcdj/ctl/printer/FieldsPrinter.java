@@ -33,6 +33,7 @@ import io.etcdj.api.etcdserverpb.WatchResponse;
 import io.etcdj.api.mvccpb.Event;
 import io.etcdj.api.mvccpb.KeyValue;
 import io.etcdj.cli.CliException;
+import io.etcdj.cli.GoQuote;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 

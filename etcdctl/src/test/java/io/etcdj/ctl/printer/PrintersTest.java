@@ -11,6 +11,7 @@ import io.etcdj.api.etcdserverpb.RangeResponse;
 import io.etcdj.api.etcdserverpb.ResponseHeader;
 import io.etcdj.api.mvccpb.KeyValue;
 import io.etcdj.cli.CliException;
+import io.etcdj.cli.GoQuote;
 import io.etcdj.format.GoBytes;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

@@ -1,4 +1,4 @@
-package io.etcdj.ctl.printer;
+package io.etcdj.cli;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -6,10 +6,19 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
-/** Go's {@code %q} (strconv.Quote) for byte strings, as etcdctl's fields output prints keys and values. */
+/**
+ * Go's {@code %q} (strconv.Quote): for byte strings, as etcdctl's fields output prints keys and
+ * values (bytes that are not UTF-8 as {@code \xNN}), and for text (error messages that quote a
+ * flag's value). The one implementation every tool uses.
+ */
 public final class GoQuote {
 
     private GoQuote() {
+    }
+
+    /** {@code %q} of text: its UTF-8 bytes quoted. */
+    public static String quote(String s) {
+        return quote(s.getBytes(StandardCharsets.UTF_8));
     }
 
     public static String quote(byte[] bytes) {
