@@ -29,25 +29,36 @@ public final class GoValues {
     }
 
     /**
+     * The digits of an unsigned number as strconv reads it with base 0: a {@code 0x}, {@code 0o}
+     * or {@code 0} and {@code 0b} prefix picks the base, underscores are dropped.
+     */
+    public record Digits(int base, String digits) {
+        public static Digits of(String unsigned) {
+            String body = unsigned.replace("_", "");
+            if (body.length() > 2 && body.charAt(0) == '0' && "xXoObB".indexOf(body.charAt(1)) >= 0) {
+                int base = switch (Character.toLowerCase(body.charAt(1))) {
+                    case 'x' -> 16;
+                    case 'o' -> 8;
+                    default -> 2;
+                };
+                return new Digits(base, body.substring(2));
+            }
+            if (body.length() > 1 && body.charAt(0) == '0') {
+                return new Digits(8, body.substring(1));
+            }
+            return new Digits(10, body);
+        }
+    }
+
+    /**
      * strconv.ParseInt(s, 0, 64), as pflag's IntVar parses: a {@code 0x}, {@code 0o}/{@code 0} or
      * {@code 0b} prefix picks the base; the error names the text as typed.
      */
     public static long parseIntAnyBase(String s) {
         String sign = s.startsWith("-") || s.startsWith("+") ? s.substring(0, 1) : "";
-        String body = s.substring(sign.length()).replace("_", "");
-        int base = 10;
-        String digits = body;
-        if (body.length() > 2 && body.charAt(0) == '0' && "xXoObB".indexOf(body.charAt(1)) >= 0) {
-            base = switch (Character.toLowerCase(body.charAt(1))) {
-                case 'x' -> 16;
-                case 'o' -> 8;
-                default -> 2;
-            };
-            digits = body.substring(2);
-        } else if (body.length() > 1 && body.charAt(0) == '0') {
-            base = 8;
-            digits = body.substring(1);
-        }
+        Digits split = Digits.of(s.substring(sign.length()));
+        int base = split.base();
+        String digits = split.digits();
         try {
             return Long.parseLong(sign + digits, base);
         } catch (NumberFormatException e) {

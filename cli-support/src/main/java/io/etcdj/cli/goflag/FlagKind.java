@@ -62,20 +62,9 @@ public enum FlagKind {
 
     /** strconv.ParseUint(text, 0, bits): a base prefix as ParseInt takes it, no sign. */
     private static long parseUint(String text, int bits) {
-        String body = text.replace("_", "");
-        int base = 10;
-        String digits = body;
-        if (body.length() > 2 && body.charAt(0) == '0' && "xXoObB".indexOf(body.charAt(1)) >= 0) {
-            base = switch (Character.toLowerCase(body.charAt(1))) {
-                case 'x' -> 16;
-                case 'o' -> 8;
-                default -> 2;
-            };
-            digits = body.substring(2);
-        } else if (body.length() > 1 && body.charAt(0) == '0') {
-            base = 8;
-            digits = body.substring(1);
-        }
+        GoValues.Digits split = GoValues.Digits.of(text);
+        int base = split.base();
+        String digits = split.digits();
         int radix = base;
         if (digits.isEmpty() || !digits.chars().allMatch(c -> Character.digit(c, radix) >= 0)) {
             throw strconv("ParseUint", text, "invalid syntax");
