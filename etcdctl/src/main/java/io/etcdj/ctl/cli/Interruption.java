@@ -61,18 +61,9 @@ public final class Interruption {
         Stop perCall = current();
         if (perCall != null) {
             perCall.takers.incrementAndGet();
-            Thread waiter = new Thread(() -> {
-                try {
-                    perCall.fired.await();
-                    onStop.run();
-                } catch (InterruptedException done) {
-                    // the command ended first
-                }
-            }, "interruption");
-            waiter.setDaemon(true);
-            waiter.start();
+            AutoCloseable waiter = whenStopped(onStop);
             return () -> {
-                waiter.interrupt();
+                waiter.close();
                 perCall.takers.decrementAndGet();
             };
         }
