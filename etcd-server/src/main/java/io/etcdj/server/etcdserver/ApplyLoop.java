@@ -1,6 +1,9 @@
 package io.etcdj.server.etcdserver;
 
+import com.google.protobuf.ByteString;
+import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.WireFormat;
 import io.etcdj.api.etcdserverpb.AlarmType;
 import io.etcdj.api.etcdserverpb.Member;
 import io.etcdj.raftpb.ConfChange;
@@ -22,17 +25,30 @@ import io.etcdj.server.wait.Waiters;
 import io.etcdj.server.wait.Waiters.Done;
 import io.etcdj.server.watch.WatchHub;
 import io.etcdj.serverpb.InternalRaftRequest;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Applies committed entries in order on its own thread: one backend transaction per run of
  * entries (the batch commit), then watchers, read barriers and waiting client calls hear about
  * it, and Raft learns the applied index. Entries at or below the consistent index were applied
  * before a restart and are skipped, except that conf changes always reach Raft's configuration.
+ *
+ * <p>A lightly loaded member skips the hand-off: when nothing handed over earlier is still being
+ * applied and the committed batch is a few small puts, the Raft thread applies it itself, in the
+ * same turn that wrote it to the WAL ({@link #submit}). On a lone client's write that saves the
+ * apply thread's wake-up, a kernel round trip and a context switch. Anything that could take long
+ * (a range delete, a transaction, a lease revoke, a compaction, a conf change, a snapshot) or a
+ * batch past {@value #INLINE_MAX_ENTRIES} entries or {@value #INLINE_MAX_BYTES} bytes still goes to
+ * the apply thread, so the Raft thread's heartbeats are never held up by an apply. Either way one
+ * thread at a time applies and batches are applied in log order: the Raft thread, the only one
+ * that hands batches over, applies one itself only when every batch it handed over before has
+ * been applied to the end.
  *
  * <p>This thread never waits for the Raft loop (conf changes and the applied index are handed to
  * it without blocking), and never completes a client's future itself. Any exception here stops
@@ -41,6 +57,12 @@ import java.util.concurrent.BlockingQueue;
 final class ApplyLoop implements AutoCloseable {
     /** The member's logger (its sink, see MemberContext). */
     private final Log log;
+    /** A committed batch of at most this many entries may be applied on the Raft thread. */
+    static final int INLINE_MAX_ENTRIES = 8;
+    /** ... and of at most this many bytes of entry data. */
+    static final int INLINE_MAX_BYTES = 64 * 1024;
+    /** InternalRaftRequest's fields a put entry carries: id, origin, header, put. */
+    private static final long INLINE_FIELDS = 1L << 1 | 1L << 2 | 1L << 3 | 1L << 10;
 
     /**
      * Committed entries to apply, or (with {@code snapshotFile}) a leader's snapshot to install
@@ -75,6 +97,12 @@ final class ApplyLoop implements AutoCloseable {
     private final Hooks hooks;
     private final Clock clock;
     private final BlockingQueue<Batch> queue;
+    /**
+     * Batches handed to the apply thread and not yet applied to the end. The apply thread lowers
+     * it after a batch's last effect, so a Raft thread that reads 0 sees every write of theirs.
+     */
+    private final AtomicInteger handedOver = new AtomicInteger();
+    private final boolean applyOnRaftThread;
     private final Thread thread;
     private volatile boolean running = true;
     private volatile long appliedIndex;
@@ -92,7 +120,14 @@ final class ApplyLoop implements AutoCloseable {
 
     ApplyLoop(StateMachines sm, WatchHub hub, Waiters<ApplyResult> waiters, ReadBarrier reads, long memberId, Hooks hooks, Clock clock,
               Metrics metrics, Failpoints failpoints, SlowApplies slowApplies, LogSink logs) {
+        this(sm, hub, waiters, reads, memberId, hooks, clock, metrics, failpoints, slowApplies, logs, true);
+    }
+
+    /** With {@code applyOnRaftThread} false every batch goes to the apply thread (a test's way to compare). */
+    ApplyLoop(StateMachines sm, WatchHub hub, Waiters<ApplyResult> waiters, ReadBarrier reads, long memberId, Hooks hooks, Clock clock,
+              Metrics metrics, Failpoints failpoints, SlowApplies slowApplies, LogSink logs, boolean applyOnRaftThread) {
         this.log = logs.logger("etcdserver/apply");
+        this.applyOnRaftThread = applyOnRaftThread;
         this.sm = sm;
         this.metrics = metrics;
         this.failpoints = failpoints;
@@ -126,18 +161,79 @@ final class ApplyLoop implements AutoCloseable {
         return Math.max(0, submittedIndex - appliedIndex);
     }
 
-    /** Called by the raft thread only. */
+    /**
+     * Called by the raft thread only. Applies the batch here and now when the apply thread has
+     * nothing left to do and the batch is cheap (the class comment); hands it over otherwise.
+     * A failure to apply here stops the member as on the apply thread, and is rethrown.
+     */
     void submit(List<Entry> entries, long term) {
         if (!entries.isEmpty()) {
             submittedIndex = Math.max(submittedIndex, entries.get(entries.size() - 1).getIndex());
         }
-        queue.add(new Batch(entries, term, null, 0));
+        Batch batch = new Batch(entries, term, null, 0);
+        if (applyOnRaftThread && running && handedOver.get() == 0 && cheap(entries)) {
+            try {
+                apply(List.of(batch));
+            } catch (RuntimeException | Error t) {
+                failed(t);
+                throw t;
+            }
+            return;
+        }
+        handOver(batch);
     }
 
     /** Installs the backend file of the Raft snapshot at {@code index} before any later entry is applied. Raft thread only. */
     void submitSnapshot(Path dbFile, long index) {
         submittedIndex = Math.max(submittedIndex, index);
-        queue.add(new Batch(List.of(), 0, dbFile, index));
+        handOver(new Batch(List.of(), 0, dbFile, index));
+    }
+
+    private void handOver(Batch batch) {
+        handedOver.incrementAndGet();
+        queue.add(batch);
+    }
+
+    /**
+     * A batch the Raft thread may apply itself: at most {@value #INLINE_MAX_ENTRIES} normal
+     * entries, {@value #INLINE_MAX_BYTES} bytes in all, each a put (its fields read without
+     * decoding it; an entry that does not read as a request goes to the apply thread, which stops
+     * the member on it).
+     */
+    static boolean cheap(List<Entry> entries) {
+        if (entries.isEmpty() || entries.size() > INLINE_MAX_ENTRIES) {
+            return false;
+        }
+        long bytes = 0;
+        for (Entry e : entries) {
+            ByteString data = e.getData();
+            bytes += data.size();
+            if (e.getType() != EntryType.EntryNormal || bytes > INLINE_MAX_BYTES || !onlyPutFields(data)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean onlyPutFields(ByteString data) {
+        if (data.isEmpty()) {
+            return true; // the empty entry a new leader appends: nothing to apply
+        }
+        try {
+            CodedInputStream in = data.newCodedInput();
+            boolean put = false;
+            for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
+                int field = WireFormat.getTagFieldNumber(tag);
+                if (field >= Long.SIZE || (INLINE_FIELDS & 1L << field) == 0) {
+                    return false;
+                }
+                put |= field == 10;
+                in.skipField(tag);
+            }
+            return put;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     private void run() {
@@ -146,6 +242,7 @@ final class ApplyLoop implements AutoCloseable {
                 Batch first = clock.poll(queue, Long.MAX_VALUE);
                 if (first.snapshotFile() != null) {
                     install(first.snapshotFile(), first.snapshotIndex());
+                    handedOver.decrementAndGet();
                     continue;
                 }
                 List<Batch> batches = new ArrayList<>();
@@ -154,18 +251,23 @@ final class ApplyLoop implements AutoCloseable {
                     batches.add(queue.poll());
                 }
                 apply(batches);
+                handedOver.addAndGet(-batches.size());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Throwable t) {
-            if (running) {
-                if (t instanceof CorruptEntryException corrupt) {
-                    log.fatal("unmarshal should never fail", t, "index", corrupt.index(), "error", String.valueOf(t.getCause()));
-                } else {
-                    log.fatal("failed to apply committed entries; stopping the member", t);
-                }
-                hooks.fatal(t);
+            failed(t);
+        }
+    }
+
+    private void failed(Throwable t) {
+        if (running) {
+            if (t instanceof CorruptEntryException corrupt) {
+                log.fatal("unmarshal should never fail", t, "index", corrupt.index(), "error", String.valueOf(t.getCause()));
+            } else {
+                log.fatal("failed to apply committed entries; stopping the member", t);
             }
+            hooks.fatal(t);
         }
     }
 

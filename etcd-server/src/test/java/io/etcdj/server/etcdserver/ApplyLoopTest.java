@@ -1,12 +1,15 @@
 package io.etcdj.server.etcdserver;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.protobuf.ByteString;
+import io.etcdj.api.etcdserverpb.DeleteRangeRequest;
 import io.etcdj.api.etcdserverpb.PutRequest;
+import io.etcdj.api.etcdserverpb.TxnRequest;
 import io.etcdj.raftpb.ConfChange;
 import io.etcdj.raftpb.ConfChangeType;
 import io.etcdj.raftpb.Entry;
@@ -23,9 +26,11 @@ import io.etcdj.server.wait.Waiters;
 import io.etcdj.server.watch.WatchHub;
 import io.etcdj.serverpb.InternalRaftRequest;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -49,6 +54,10 @@ class ApplyLoopTest {
     /** Whether each report said a conf change was among the entries (Raft is woken for those only). */
     private final List<Boolean> confChangeFlags = new CopyOnWriteArrayList<>();
     private final List<ConfChange> confChanges = new CopyOnWriteArrayList<>();
+    /** The thread each applied report came from. */
+    private final List<String> appliedOn = new CopyOnWriteArrayList<>();
+    /** Holds the thread applying a conf change until counted down (a test's way to keep a batch in progress). */
+    private volatile CountDownLatch confChangeGate = new CountDownLatch(0);
     private final CompletableFuture<Throwable> fatal = new CompletableFuture<>();
     private final AtomicInteger fatalCalls = new AtomicInteger();
     private ApplyLoop loop;
@@ -69,11 +78,17 @@ class ApplyLoopTest {
             @Override
             public void confChange(ConfChange cc, WriteBatch batch, boolean fresh) {
                 confChanges.add(cc);
+                try {
+                    confChangeGate.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
             }
 
             @Override
             public void applied(long index, boolean confChange) {
                 confChangeFlags.add(confChange);
+                appliedOn.add(Thread.currentThread().getName());
                 appliedReports.add(index);
             }
 
@@ -213,5 +228,75 @@ class ApplyLoopTest {
         assertEquals(2, line.get("index").asLong());
         assertTrue(line.get("error").asText().contains("InvalidProtocolBufferException"), line.toString());
         assertTrue(line.get("stacktrace").asText().contains("at io.etcdj.server.etcdserver.ApplyLoop.parse"), line.toString());
+    }
+
+    /** A lone client's put, the common case on a lightly loaded member: applied in the Raft thread's turn, no hand-off. */
+    @Test
+    void aFewPutsAreAppliedOnTheRaftThreadBeforeSubmitReturns() {
+        CompletableFuture<ApplyResult> call = waiters.register(5);
+        loop.submit(List.of(put(1, 5, "a"), put(2, 6, "b")), 2);
+        assertEquals(2, loop.appliedIndex(), "applied when submit returned");
+        assertEquals(List.of(Thread.currentThread().getName()), appliedOn);
+        assertEquals(2L, call.join().revision(), "the call is answered with the revision of its put");
+        try (WriteBatch b = sm.store.openWriteBatch()) {
+            assertEquals(3L, b.revision());
+        }
+    }
+
+    /** What may take long (here a range delete; also transactions, lease revokes, compactions) never holds up Raft's turn. */
+    @Test
+    void aBatchThatMayTakeLongGoesToTheApplyThread() throws Exception {
+        InternalRaftRequest delete = InternalRaftRequest.newBuilder().setId(9).setOrigin(MEMBER)
+                .setDeleteRange(DeleteRangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("a"))
+                        .setRangeEnd(ByteString.copyFrom(new byte[] {0})))
+                .build();
+        loop.submit(List.of(put(1, 1, "a"), Entry.newBuilder().setIndex(2).setTerm(2).setData(delete.toByteString()).build()), 2);
+        assertEquals(2L, appliedReports.poll(10, TimeUnit.SECONDS));
+        assertEquals(List.of("apply"), appliedOn);
+        List<Entry> many = new ArrayList<>();
+        for (int i = 0; i <= ApplyLoop.INLINE_MAX_ENTRIES; i++) {
+            many.add(put(3 + i, 100 + i, "k" + i));
+        }
+        loop.submit(many, 2);
+        assertEquals(3L + ApplyLoop.INLINE_MAX_ENTRIES, appliedReports.poll(10, TimeUnit.SECONDS));
+        assertEquals(List.of("apply", "apply"), appliedOn, "a batch past the size limit is handed over too");
+    }
+
+    /** While a batch handed over is still being applied, a cheap one behind it waits its turn on the apply thread. */
+    @Test
+    void nothingOvertakesABatchStillBeingApplied() throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        confChangeGate = gate;
+        ConfChange cc = ConfChange.newBuilder().setType(ConfChangeType.ConfChangeAddNode).setNodeId(MEMBER).build();
+        loop.submit(List.of(Entry.newBuilder().setIndex(1).setTerm(1).setType(EntryType.EntryConfChange)
+                .setData(cc.toByteString()).build()), 2);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (confChanges.isEmpty() && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertEquals(List.of(cc), confChanges, "the apply thread is applying the conf change");
+        loop.submit(List.of(put(2, 2, "behind")), 2);
+        assertEquals(0, loop.appliedIndex(), "the put did not overtake the conf change");
+        assertTrue(appliedReports.isEmpty());
+        gate.countDown();
+        assertEquals(1L, appliedReports.poll(10, TimeUnit.SECONDS));
+        assertEquals(2L, appliedReports.poll(10, TimeUnit.SECONDS));
+        assertEquals(List.of("apply", "apply"), appliedOn);
+        loop.submit(List.of(put(3, 3, "after")), 2);
+        assertEquals(3, loop.appliedIndex(), "once the apply thread is idle again, the Raft thread applies a put itself");
+    }
+
+    @Test
+    void onlyBatchesOfAFewPutsAreCheap() {
+        assertTrue(ApplyLoop.cheap(List.of(put(1, 1, "a"))));
+        assertTrue(ApplyLoop.cheap(List.of(Entry.newBuilder().setIndex(1).setTerm(2).build())), "a new leader's empty entry");
+        assertFalse(ApplyLoop.cheap(List.of()));
+        InternalRaftRequest txn = InternalRaftRequest.newBuilder().setId(1)
+                .setTxn(TxnRequest.getDefaultInstance()).build();
+        assertFalse(ApplyLoop.cheap(List.of(Entry.newBuilder().setIndex(1).setTerm(2).setData(txn.toByteString()).build())));
+        Entry hugePut = Entry.newBuilder().setIndex(1).setTerm(2).setData(InternalRaftRequest.newBuilder()
+                .setPut(PutRequest.newBuilder().setValue(ByteString.copyFrom(new byte[ApplyLoop.INLINE_MAX_BYTES]))).build()
+                .toByteString()).build();
+        assertFalse(ApplyLoop.cheap(List.of(hugePut)));
     }
 }
