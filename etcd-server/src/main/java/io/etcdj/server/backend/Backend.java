@@ -148,6 +148,18 @@ public final class Backend implements AutoCloseable {
     /** Starts the single write transaction; the caller must commit or abort it. */
     public WriteTx beginWrite() {
         envLock.readLock().lock();
+        return writeTxUnderLock();
+    }
+
+    /** {@link #beginWrite} without waiting for a defragment, install or map growth (null then); LMDB's writer lock is waited for. */
+    public WriteTx tryBeginWrite() {
+        if (envLock.hasQueuedThreads() || !envLock.readLock().tryLock()) {
+            return null;
+        }
+        return writeTxUnderLock();
+    }
+
+    private WriteTx writeTxUnderLock() {
         try {
             return new WriteTx(env.txnWrite(), dbis, envLock.readLock(), commitLock, sizes::committed, file, metrics);
         } catch (RuntimeException e) {
@@ -261,7 +273,7 @@ public final class Backend implements AutoCloseable {
      * transaction open, so this takes the environment exclusively; the caller holds no other lock.
      */
     public void ensureRoom(long bytes) {
-        long need = sizes.reserve(2 * bytes + TXN_PAGE_SLACK, mapSize - HEADROOM) + HEADROOM;
+        long need = reserve(bytes);
         if (need <= mapSize) {
             return;
         }
@@ -275,6 +287,15 @@ public final class Backend implements AutoCloseable {
         } finally {
             envLock.writeLock().unlock();
         }
+    }
+
+    /** {@link #ensureRoom} for a caller that must not wait for the map to grow: false when it would have to. */
+    public boolean hasRoom(long bytes) {
+        return reserve(bytes) <= mapSize;
+    }
+
+    private long reserve(long bytes) {
+        return sizes.reserve(2 * bytes + TXN_PAGE_SLACK, mapSize - HEADROOM) + HEADROOM;
     }
 
     /** The current LMDB map size: the most the file may grow to before {@link #ensureRoom} grows it. */

@@ -45,7 +45,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * apply thread's wake-up, a kernel round trip and a context switch. Anything that could take long
  * (a range delete, a transaction, a lease revoke, a compaction, a conf change, a snapshot) or a
  * batch past {@value #INLINE_MAX_ENTRIES} entries or {@value #INLINE_MAX_BYTES} bytes still goes to
- * the apply thread, so the Raft thread's heartbeats are never held up by an apply. Either way one
+ * the apply thread, and so does a batch that would have to wait (for the compactor's hold on the
+ * key index, a defragment, a snapshot install, the map's growth), so the Raft thread's heartbeats
+ * are never held up by an apply. Either way one
  * thread at a time applies and batches are applied in log order: the Raft thread, the only one
  * that hands batches over, applies one itself only when every batch it handed over before has
  * been applied to the end.
@@ -173,12 +175,13 @@ final class ApplyLoop implements AutoCloseable {
         Batch batch = new Batch(entries, term, null, 0);
         if (applyOnRaftThread && running && handedOver.get() == 0 && cheap(entries)) {
             try {
-                apply(List.of(batch));
+                if (apply(List.of(batch), false)) {
+                    return;
+                }
             } catch (RuntimeException | Error t) {
                 failed(t);
                 throw t;
             }
-            return;
         }
         handOver(batch);
     }
@@ -250,7 +253,7 @@ final class ApplyLoop implements AutoCloseable {
                 while (queue.peek() != null && queue.peek().snapshotFile() == null) {
                     batches.add(queue.poll());
                 }
-                apply(batches);
+                apply(batches, true);
                 handedOver.addAndGet(-batches.size());
             }
         } catch (InterruptedException e) {
@@ -297,15 +300,28 @@ final class ApplyLoop implements AutoCloseable {
         this.warnApplyAfter = threshold;
     }
 
-    private void apply(List<Batch> batches) {
+    /**
+     * Applies {@code batches} in one backend transaction. With {@code mayWait} false (the Raft
+     * thread) nothing is waited for: when the map would have to grow, or the store or the backend
+     * is held (compaction, defragment), nothing is applied and false is returned.
+     */
+    private boolean apply(List<Batch> batches, boolean mayWait) {
         long bytes = 0;
         for (Batch b : batches) {
             for (Entry e : b.entries()) {
                 bytes += e.getData().size();
             }
         }
-        sm.backend.ensureRoom(bytes);
-        WriteBatch wb = sm.store.openWriteBatch();
+        WriteBatch wb;
+        if (mayWait) {
+            sm.backend.ensureRoom(bytes);
+            wb = sm.store.openWriteBatch();
+        } else {
+            wb = sm.backend.hasRoom(bytes) ? sm.store.tryOpenWriteBatch() : null;
+            if (wb == null) {
+                return false;
+            }
+        }
         List<Done<ApplyResult>> done = new ArrayList<>();
         long last = appliedIndex;
         long lastTerm = 0;
@@ -365,6 +381,7 @@ final class ApplyLoop implements AutoCloseable {
         }
         waiters.completeAll(done);
         hooks.applied(lastEntry, confChanged);
+        return true;
     }
 
     private static ConfChange parseConfChange(Entry e) {

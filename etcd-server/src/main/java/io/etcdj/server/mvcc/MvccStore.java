@@ -8,6 +8,7 @@ import io.etcdj.server.backend.Bucket;
 import io.etcdj.server.backend.Bytes;
 import io.etcdj.server.backend.MetaKeys;
 import io.etcdj.server.backend.ReadTx;
+import io.etcdj.server.backend.WriteTx;
 import io.etcdj.server.log.Log;
 import io.etcdj.server.log.LogSink;
 import io.etcdj.server.metrics.MvccMetrics;
@@ -223,6 +224,28 @@ public final class MvccStore {
             return new ReadView(this, tx, currentRev, lock.readLock());
         } catch (RuntimeException e) {
             lock.readLock().unlock();
+            throw e;
+        }
+    }
+
+    /**
+     * {@link #openWriteBatch} for a caller that must not wait (the Raft thread applying a small
+     * batch itself): null when the compactor holds the key index or the backend is held by a
+     * defragment, a snapshot install or map growth.
+     */
+    public WriteBatch tryOpenWriteBatch() {
+        if (!lock.writeLock().tryLock()) {
+            return null;
+        }
+        try {
+            WriteTx tx = backend.tryBeginWrite();
+            if (tx == null) {
+                lock.writeLock().unlock();
+                return null;
+            }
+            return new WriteBatch(this, tx, lock.writeLock());
+        } catch (RuntimeException e) {
+            lock.writeLock().unlock();
             throw e;
         }
     }

@@ -299,4 +299,28 @@ class ApplyLoopTest {
                 .toByteString()).build();
         assertFalse(ApplyLoop.cheap(List.of(hugePut)));
     }
+
+    /** The compactor holding the key index (or a defragment the backend): the Raft thread does not wait, the apply thread does. */
+    @Test
+    void aPutTheStoreCannotTakeAtOnceIsHandedOverInsteadOfWaitedFor() throws Exception {
+        CountDownLatch held = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Thread holder = new Thread(() -> {
+            try (WriteBatch b = sm.store.openWriteBatch()) {
+                held.countDown();
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        holder.start();
+        assertTrue(held.await(10, TimeUnit.SECONDS));
+        CompletableFuture<Void> submitted = CompletableFuture.runAsync(() -> loop.submit(List.of(put(1, 1, "a")), 2));
+        submitted.get(10, TimeUnit.SECONDS); // returns while the store is still held
+        assertEquals(0, loop.appliedIndex());
+        release.countDown();
+        assertEquals(1L, appliedReports.poll(10, TimeUnit.SECONDS));
+        assertEquals(List.of("apply"), appliedOn);
+        holder.join(10_000);
+    }
 }
