@@ -120,6 +120,7 @@ public final class Backend implements AutoCloseable {
                     log.warn("backend file was never made durable; starting it anew", "path", file.toString());
                 }
             }
+            LmdbLibrary.load();
             env = Env.create(PinnedByteArrays.PROXY)
                     .setMapSize(mapSize)
                     .setMaxDbs(Bucket.values().length)
