@@ -37,26 +37,32 @@ public final class CdsTraining {
 
     public static void main(String[] args) throws Exception {
         Path dir = Files.createTempDirectory("etcd-cds");
-        int client = freePort();
-        int peer = freePort();
-        String[] member = {
-            "--name", "cds", "--data-dir", dir.resolve("data").toString(),
-            "--listen-client-urls", "http://127.0.0.1:" + client,
-            "--advertise-client-urls", "http://127.0.0.1:" + client,
-            "--listen-peer-urls", "http://127.0.0.1:" + peer,
-            "--initial-advertise-peer-urls", "http://127.0.0.1:" + peer,
-            "--initial-cluster", "cds=http://127.0.0.1:" + peer,
-            "--log-level", "error"};
-        // the etcd command itself, as bin/etcd runs it; it returns only if the member fails to start
-        Thread command = new Thread(() -> Main.main(member), "cds-member");
-        command.setDaemon(true);
-        command.start();
+        int[] clients = {freePort(), freePort()};
+        int[] peers = {freePort(), freePort()};
+        String cluster = "cds0=http://127.0.0.1:" + peers[0] + ",cds1=http://127.0.0.1:" + peers[1];
+        // Two members of one cluster: a member of a cluster also loads the peer side (dialling its
+        // peers, their streams); a lone member never does.
+        for (int m = 0; m < 2; m++) {
+            String[] member = {
+                "--name", "cds" + m, "--data-dir", dir.resolve("data" + m).toString(),
+                "--listen-client-urls", "http://127.0.0.1:" + clients[m],
+                "--advertise-client-urls", "http://127.0.0.1:" + clients[m],
+                "--listen-peer-urls", "http://127.0.0.1:" + peers[m],
+                "--initial-advertise-peer-urls", "http://127.0.0.1:" + peers[m],
+                "--initial-cluster", cluster,
+                "--log-level", "error"};
+            // the etcd command itself, as bin/etcd runs it; it returns only if the member fails to start
+            Thread command = new Thread(() -> Main.main(member), "cds-member-" + m);
+            command.setDaemon(true);
+            command.start();
+        }
+        int client = clients[0];
         int status = 1;
         try {
             long deadline = System.currentTimeMillis() + HEALTHY_WITHIN_MILLIS;
-            while (!healthy(client)) {
+            while (!healthy(clients[0]) || !healthy(clients[1])) {
                 if (System.currentTimeMillis() > deadline) {
-                    throw new IOException("the training member did not report healthy within "
+                    throw new IOException("the training members did not report healthy within "
                             + HEALTHY_WITHIN_MILLIS / 1000 + " s");
                 }
                 Thread.sleep(20);
