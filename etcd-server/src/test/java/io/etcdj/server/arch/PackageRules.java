@@ -23,9 +23,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.Timer;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -41,16 +39,6 @@ import java.util.stream.Stream;
  */
 final class PackageRules {
     private static final String SERVER = "io.etcdj.server.";
-
-    /**
-     * Dependencies that break a row and can only be removed in a class another branch is
-     * rewriting (the server's split, issue 27 items 1 and 2): origin class, arrow, target class,
-     * mapped to what must change. The list can only shrink: a listed breach the code no longer has
-     * fails {@code PackageStructureTest.everyKnownBreachIsStillThere}.
-     */
-    static final Map<String, String> KNOWN_BREACHES = knownBreaches();
-
-    private static final Set<String> USED_BREACHES = ConcurrentHashMap.newKeySet();
 
     /** Raft's core and its message types. */
     private static final String[] RAFT = {"io.etcdj.raft..", "io.etcdj.raftpb.."};
@@ -127,23 +115,6 @@ final class PackageRules {
         return Map.copyOf(rules);
     }
 
-    private static Map<String, String> knownBreaches() {
-        Map<String, String> breaches = new LinkedHashMap<>();
-        return Map.copyOf(breaches);
-    }
-
-    /** {@code which}: "origin -> target", classes named from below io.etcdj.server. */
-    private static void known(Map<String, String> into, String why, String... which) {
-        for (String breach : which) {
-            String[] ends = breach.split(" -> ");
-            into.put(SERVER + ends[0] + " -> " + SERVER + ends[1], why);
-        }
-    }
-
-    static Set<String> usedBreaches() {
-        return USED_BREACHES;
-    }
-
     private static void add(Map<String, ArchRule> rules, String row, String[] packagesOfRow,
                             DescribedPredicate<JavaClass> forbidden) {
         ROWS.put(row, new Row(resideInAnyPackage(packagesOfRow), forbidden));
@@ -151,13 +122,10 @@ final class PackageRules {
     }
 
     /**
-     * The rows {@code origin} breaks by naming {@code target}, known breaches aside: for what the
-     * bytecode does not show (a constant, which javac copies into the class that reads it).
+     * The rows {@code origin} breaks by naming {@code target}: for what the bytecode does not show
+     * (a constant, which javac copies into the class that reads it).
      */
     static List<String> rowsBrokenBy(JavaClass origin, JavaClass target) {
-        if (KNOWN_BREACHES.containsKey(outermost(origin) + " -> " + outermost(target))) {
-            return List.of();
-        }
         return ROWS.entrySet().stream().filter(r -> r.getValue().packages().test(origin) && r.getValue().forbidden().test(target))
                 .map(Map.Entry::getKey).toList();
     }
@@ -176,13 +144,7 @@ final class PackageRules {
             public void check(JavaClass origin, ConditionEvents events) {
                 for (Dependency d : origin.getDirectDependenciesFromSelf()) {
                     JavaClass target = d.getTargetClass().getBaseComponentType();
-                    if (!forbidden.test(target)) {
-                        continue;
-                    }
-                    String breach = outermost(d.getOriginClass()) + " -> " + outermost(target);
-                    if (KNOWN_BREACHES.containsKey(breach)) {
-                        USED_BREACHES.add(breach);
-                    } else {
+                    if (forbidden.test(target)) {
                         events.add(SimpleConditionEvent.violated(d, d.getDescription()));
                     }
                 }
@@ -190,6 +152,7 @@ final class PackageRules {
         };
     }
 
+    /** The name of the top-level class {@code c} is, or is nested in. */
     private static String outermost(JavaClass c) {
         String name = c.getName();
         int dollar = name.indexOf('$');
