@@ -3,8 +3,6 @@ package io.etcdj.server.api;
 import com.google.protobuf.ByteString;
 import io.etcdj.api.etcdserverpb.RangeRequest;
 import io.etcdj.api.mvccpb.Event;
-import io.etcdj.server.watch.WatchSink;
-import io.etcdj.server.watch.Watcher;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -41,10 +39,14 @@ final class Recipes {
     static CompletableFuture<Void> change(WatchOperations watches, ByteString key, ByteString end, long from,
                                           boolean deletesOnly) {
         CompletableFuture<Void> done = new CompletableFuture<>();
-        Watcher[] self = new Watcher[1];
-        WatchSink sink = new WatchSink() {
+        WatchOperations.Listener listener = new WatchOperations.Listener() {
             @Override
-            public boolean offer(Watcher w, List<Event> events, long revision) {
+            public void created(long revision) {
+                // nothing to answer: the caller waits for the change alone
+            }
+
+            @Override
+            public boolean events(List<Event> events, long revision) {
                 for (Event e : events) {
                     if (!deletesOnly || e.getType() == Event.EventType.DELETE) {
                         done.complete(null);
@@ -54,14 +56,18 @@ final class Recipes {
             }
 
             @Override
-            public void compacted(Watcher w, long compactRevision) {
+            public void compacted(long compactRevision) {
                 done.complete(null); // re-read: the range decides whether to wait again
             }
+
+            @Override
+            public void progress() {
+                // never asked for
+            }
         };
-        self[0] = new Watcher(-1, key.toByteArray(), end == null ? null : end.toByteArray(), from, deletesOnly, false,
-                false, sink);
-        done.whenComplete((v, e) -> watches.hub().cancel(self[0]));
-        watches.hub().add(self[0], from);
+        WatchOperations.Watch watch = watches.watch(new WatchOperations.Selection(key, end == null ? ByteString.EMPTY : end, from,
+                deletesOnly, false, false), listener);
+        done.whenComplete((v, e) -> watch.cancel());
         return done;
     }
 

@@ -5,10 +5,6 @@ import io.etcdj.api.etcdserverpb.WatchRequest;
 import io.etcdj.api.etcdserverpb.WatchResponse;
 import io.etcdj.api.mvccpb.Event;
 import io.etcdj.server.metrics.Metrics;
-import io.etcdj.server.watch.ProgressNotifier;
-import io.etcdj.server.watch.WatchHub;
-import io.etcdj.server.watch.WatchSink;
-import io.etcdj.server.watch.Watcher;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.util.ArrayList;
@@ -23,10 +19,10 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * One client's watch stream: many watchers, each with a stream-local ID (client-chosen or the
  * next free one from 0). Responses queue here and are written only while the transport is ready,
- * so a slow client fills its own queue; once the queue is full the hub stops feeding it directly
+ * so a slow client fills its own queue; once the queue is full the member stops feeding it directly
  * and the watchers catch up from history later, and writes never wait for this stream.
  */
-final class WatchStream implements StreamObserver<WatchRequest>, WatchSink, ProgressNotifier.Listener {
+final class WatchStream implements StreamObserver<WatchRequest> {
     /** Event responses a stream may hold unsent before its watchers are made to catch up later. */
     private static final int MAX_PENDING = 128;
     /** ... and the bytes they may hold: with large values a few responses are already a lot of memory. */
@@ -38,10 +34,10 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchSink, Prog
 
     private final WatchOperations server;
     private final AuthOperations auth;
-    private final WatchHub hub;
     private final ServerCallStreamObserver<WatchResponse> out;
-    private final Map<Long, Watcher> watchers = new ConcurrentHashMap<>();
-    private final Map<Long, WatchCreateRequest> options = new ConcurrentHashMap<>();
+    private final Map<Long, StreamWatch> watchers = new ConcurrentHashMap<>();
+    /** This stream's progress notifications, run at every progress-notify interval. */
+    private final Runnable progressTick = this::progressNotify;
     private final ConcurrentLinkedQueue<WatchResponse> queue = new ConcurrentLinkedQueue<>();
     private final AtomicInteger pendingEvents = new AtomicInteger();
     private final AtomicLong pendingBytes = new AtomicLong();
@@ -55,11 +51,10 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchSink, Prog
         this.server = server;
         this.metrics = metrics;
         this.auth = auth;
-        this.hub = server.hub();
         this.out = out;
         out.setOnReadyHandler(this::drain);
         out.setOnCancelHandler(this::close);
-        server.progress().register(this);
+        server.addProgressListener(progressTick);
         metrics.watchStreams.inc();
     }
 
@@ -94,16 +89,13 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchSink, Prog
         }
         boolean noPut = c.getFiltersList().contains(WatchCreateRequest.FilterType.NOPUT);
         boolean noDelete = c.getFiltersList().contains(WatchCreateRequest.FilterType.NODELETE);
-        Watcher w = new Watcher(id, c.getKey().toByteArray(), c.getRangeEnd().toByteArray(), 0,
-                noPut, noDelete, c.getPrevKv(), this);
-        watchers.put(id, w);
-        options.put(id, c);
-        // The created response must reach the client before any event of this watcher, and its header's
-        // revision is the one the watcher was registered at (a watch without a start revision sees every
-        // change after it), as etcd reads it after registering.
-        long createdId = id;
-        hub.add(w, c.getStartRevision(), registeredAt -> queue.add(WatchResponse.newBuilder()
-                .setHeader(server.header(registeredAt)).setWatchId(createdId).setCreated(true).build()));
+        StreamWatch w = new StreamWatch(id, c);
+        watchers.put(id, w); // before the member can offer its first events
+        w.watch = server.watch(new WatchOperations.Selection(c.getKey(), c.getRangeEnd(), c.getStartRevision(), noPut, noDelete,
+                c.getPrevKv()), w);
+        if (closed) {
+            w.watch.cancel(); // the stream closed while the watch was being registered
+        }
         drain();
     }
 
@@ -118,21 +110,19 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchSink, Prog
     }
 
     private void cancel(long id) {
-        Watcher w = watchers.remove(id);
-        options.remove(id);
+        StreamWatch w = watchers.remove(id);
         if (w != null) {
-            hub.cancel(w);
+            w.watch.cancel();
             control(WatchResponse.newBuilder().setWatchId(id).setCanceled(true));
         }
     }
 
-    /** Sends progress notifications to this stream's watchers that asked for them and are caught up. */
-    @Override
-    public void progressNotify() {
-        for (Map.Entry<Long, Watcher> e : watchers.entrySet()) {
-            WatchCreateRequest c = options.get(e.getKey());
-            if (c != null && c.getProgressNotify() && hub.isSynced(e.getValue())) {
-                control(WatchResponse.newBuilder().setWatchId(e.getKey()));
+    /** Asks progress notifications for this stream's watchers that want them: those caught up get one. */
+    private void progressNotify() {
+        for (StreamWatch w : watchers.values()) {
+            WatchOperations.Watch registered = w.watch;
+            if (w.request.getProgressNotify() && registered != null) {
+                registered.requestProgress();
             }
         }
     }
@@ -148,17 +138,12 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchSink, Prog
         drain();
     }
 
-    @Override
-    public boolean offer(Watcher w, List<Event> events, long revision) {
-        if (closed || !watchers.containsKey(w.id())) {
-            return true;
-        }
+    /** Queues a watcher's events unless the stream holds too many unsent already (then the watcher falls behind). */
+    private boolean offer(long id, boolean fragment, List<Event> events, long revision) {
         if (pendingEvents.get() >= MAX_PENDING || pendingBytes.get() >= MAX_PENDING_BYTES) {
             return false;
         }
-        WatchCreateRequest c = options.get(w.id());
-        boolean fragment = c != null && c.getFragment();
-        for (WatchResponse r : split(w.id(), events, revision, fragment)) {
+        for (WatchResponse r : split(id, events, revision, fragment)) {
             pendingEvents.incrementAndGet();
             pendingBytes.addAndGet(r.getSerializedSize());
             metrics.pendingEvents.inc(r.getEventsCount());
@@ -188,13 +173,6 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchSink, Prog
         return parts;
     }
 
-    @Override
-    public void compacted(Watcher w, long compactRevision) {
-        watchers.remove(w.id());
-        options.remove(w.id());
-        controlWithoutRevision(WatchResponse.newBuilder().setWatchId(w.id()).setCanceled(true).setCompactRevision(compactRevision));
-    }
-
     private void drain() {
         while (draining.compareAndSet(false, true)) {
             boolean freed = false;
@@ -219,7 +197,7 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchSink, Prog
                 draining.set(false);
             }
             if (freed) {
-                hub.kick();
+                server.resumeCatchUp();
             }
             if (closed || queue.isEmpty() || !out.isReady()) {
                 return;
@@ -245,10 +223,57 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchSink, Prog
         closed = true;
         metrics.watchStreams.dec();
         queue.forEach(r -> metrics.pendingEvents.dec(r.getEventsCount()));
-        server.progress().unregister(this);
-        for (Watcher w : watchers.values()) {
-            hub.cancel(w);
+        server.removeProgressListener(progressTick);
+        for (StreamWatch w : watchers.values()) {
+            WatchOperations.Watch registered = w.watch;
+            if (registered != null) { // else create() cancels it, seeing the stream closed
+                registered.cancel();
+            }
         }
         watchers.clear();
+    }
+
+    /** One watcher of this stream: its stream-local ID, the request that created it, and its watch on the member. */
+    private final class StreamWatch implements WatchOperations.Listener {
+        private final long id;
+        private final WatchCreateRequest request;
+        /** Set once the member registered it; null only while create() is registering it. */
+        private volatile WatchOperations.Watch watch;
+
+        StreamWatch(long id, WatchCreateRequest request) {
+            this.id = id;
+            this.request = request;
+        }
+
+        /**
+         * The created response must reach the client before any event of this watcher, and its
+         * header's revision is the one the watcher was registered at (a watch without a start
+         * revision sees every change after it), as etcd reads it after registering.
+         */
+        @Override
+        public void created(long revision) {
+            queue.add(WatchResponse.newBuilder().setHeader(server.header(revision)).setWatchId(id).setCreated(true).build());
+        }
+
+        @Override
+        public boolean events(List<Event> events, long revision) {
+            if (closed || watchers.get(id) != this) {
+                return true; // canceled: a catch-up already under way still delivers once
+            }
+            return offer(id, request.getFragment(), events, revision);
+        }
+
+        @Override
+        public void compacted(long compactRevision) {
+            if (watchers.remove(id, this)) {
+                controlWithoutRevision(WatchResponse.newBuilder().setWatchId(id).setCanceled(true)
+                        .setCompactRevision(compactRevision));
+            }
+        }
+
+        @Override
+        public void progress() {
+            control(WatchResponse.newBuilder().setWatchId(id));
+        }
     }
 }

@@ -1,11 +1,15 @@
 package io.etcdj.server.etcdserver;
 
 import io.etcdj.api.etcdserverpb.ResponseHeader;
+import io.etcdj.api.mvccpb.Event;
 import io.etcdj.server.api.WatchOperations;
 import io.etcdj.server.watch.ProgressNotifier;
 import io.etcdj.server.watch.WatchHub;
+import io.etcdj.server.watch.WatchSink;
+import io.etcdj.server.watch.Watcher;
+import java.util.List;
 
-/** What watch streams use of the member: the watchable store, progress notifications and headers. */
+/** What watch streams and the recipes use of the member: watches on its watchable store, progress ticks, headers. */
 final class WatchOps implements WatchOperations {
     private final WatchHub hub;
     private final ProgressNotifier progress;
@@ -20,13 +24,25 @@ final class WatchOps implements WatchOperations {
     }
 
     @Override
-    public WatchHub hub() {
-        return hub;
+    public Watch watch(Selection selection, Listener listener) {
+        HubWatch w = new HubWatch(hub, selection, listener);
+        hub.add(w.watcher, selection.startRevision(), listener::created);
+        return w;
     }
 
     @Override
-    public ProgressNotifier progress() {
-        return progress;
+    public void addProgressListener(Runnable onInterval) {
+        progress.register(onInterval);
+    }
+
+    @Override
+    public void removeProgressListener(Runnable onInterval) {
+        progress.unregister(onInterval);
+    }
+
+    @Override
+    public void resumeCatchUp() {
+        hub.kick();
     }
 
     @Override
@@ -42,5 +58,41 @@ final class WatchOps implements WatchOperations {
     @Override
     public int maxRequestBytes() {
         return maxRequestBytes;
+    }
+
+    /** One watch on the hub: the hub's sink for its watcher, passing straight on to the listener, and its handle. */
+    private static final class HubWatch implements WatchSink, Watch {
+        private final WatchHub hub;
+        private final Listener listener;
+        private final Watcher watcher;
+
+        HubWatch(WatchHub hub, Selection s, Listener listener) {
+            this.hub = hub;
+            this.listener = listener;
+            this.watcher = new Watcher(s.key().toByteArray(), s.end().toByteArray(), s.startRevision(), s.noPut(), s.noDelete(),
+                    s.prevKv(), this);
+        }
+
+        @Override
+        public boolean offer(List<Event> events, long revision) {
+            return listener.events(events, revision);
+        }
+
+        @Override
+        public void compacted(long compactRevision) {
+            listener.compacted(compactRevision);
+        }
+
+        @Override
+        public void cancel() {
+            hub.cancel(watcher);
+        }
+
+        @Override
+        public void requestProgress() {
+            if (hub.isSynced(watcher)) {
+                listener.progress();
+            }
+        }
     }
 }

@@ -8,12 +8,8 @@ import java.util.concurrent.TimeUnit;
 
 /** Sends periodic progress notifications to watchers created with progress_notify. */
 public final class ProgressNotifier implements AutoCloseable {
-    /** A watch stream that wants progress notifications. */
-    public interface Listener {
-        void progressNotify();
-    }
-
-    private final Set<Listener> streams = ConcurrentHashMap.newKeySet();
+    /** What runs at every interval: a watch stream's progress notifications. */
+    private final Set<Runnable> listeners = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "watch-progress");
         t.setDaemon(true);
@@ -21,16 +17,17 @@ public final class ProgressNotifier implements AutoCloseable {
     });
 
     public ProgressNotifier(long intervalMillis) {
-        timer.scheduleAtFixedRate(() -> streams.forEach(Listener::progressNotify),
+        timer.scheduleAtFixedRate(() -> listeners.forEach(Runnable::run),
                 intervalMillis, intervalMillis, TimeUnit.MILLISECONDS);
     }
 
-    public void register(Listener s) {
-        streams.add(s);
+    /** Runs {@code onInterval} at every interval from now until it is unregistered (by the same object). */
+    public void register(Runnable onInterval) {
+        listeners.add(onInterval);
     }
 
-    public void unregister(Listener s) {
-        streams.remove(s);
+    public void unregister(Runnable onInterval) {
+        listeners.remove(onInterval);
     }
 
     @Override

@@ -150,7 +150,7 @@ public final class WatchHub implements AutoCloseable {
                 if (w.wantsPrevKv() && view == null) {
                     view = store.openRead();
                 }
-                if (w.sink().offer(w, toEvents(evs, w.wantsPrevKv() ? view : null), lastRev)) {
+                if (w.sink().offer(toEvents(evs, w.wantsPrevKv() ? view : null), lastRev)) {
                     w.nextRev = lastRev + 1;
                 } else {
                     // Too slow: from here on it catches up from history on the hub's thread.
@@ -263,7 +263,7 @@ public final class WatchHub implements AutoCloseable {
                 } finally {
                     lock.unlock();
                 }
-                w.sink().compacted(w, view.compactRevision());
+                w.sink().compacted(view.compactRevision());
                 return true;
             }
             upTo = view.revision();
@@ -283,7 +283,7 @@ public final class WatchHub implements AutoCloseable {
             }
             events = toEvents(batch, w.wantsPrevKv() ? view : null);
         }
-        if (!events.isEmpty() && !w.sink().offer(w, events, upTo)) {
+        if (!events.isEmpty() && !w.sink().offer(events, upTo)) {
             return false;
         }
         lock.lock();

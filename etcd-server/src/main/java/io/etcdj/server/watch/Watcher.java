@@ -6,7 +6,6 @@ import java.util.Arrays;
 
 /** One watch: what it selects, where it has got to, and where its events go. */
 public final class Watcher {
-    private final long id;
     private final byte[] key;
     private final byte[] end;
     private final boolean noPut;
@@ -18,9 +17,8 @@ public final class Watcher {
     boolean synced;
     boolean canceled;
 
-    public Watcher(long id, byte[] key, byte[] end, long startRev, boolean noPut, boolean noDelete,
+    public Watcher(byte[] key, byte[] end, long startRev, boolean noPut, boolean noDelete,
                    boolean prevKv, WatchSink sink) {
-        this.id = id;
         this.key = key;
         this.end = end == null || end.length == 0 ? null : end;
         this.nextRev = startRev;
@@ -28,10 +26,6 @@ public final class Watcher {
         this.noDelete = noDelete;
         this.prevKv = prevKv;
         this.sink = sink;
-    }
-
-    public long id() {
-        return id;
     }
 
     public boolean wantsPrevKv() {
@@ -59,5 +53,4 @@ public final class Watcher {
         }
         return (end.length == 1 && end[0] == 0) || Arrays.compareUnsigned(k, end) < 0;
     }
-
 }

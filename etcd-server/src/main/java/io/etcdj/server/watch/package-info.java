@@ -1,6 +1,7 @@
 /**
- * The watchable store: synced and unsynced watcher groups over the MVCC store's history.
- * It owns the hub thread that feeds watchers catching up; it does not own gRPC streams, which
- * plug in as {@link io.etcdj.server.watch.WatchSink}s.
+ * The watchable store: synced and unsynced watcher groups over the MVCC store's history, and the
+ * progress-notify timer. It owns the hub thread that feeds watchers catching up; it knows nothing
+ * of gRPC or of {@code api}: each watcher's events go to its {@link io.etcdj.server.watch.WatchSink},
+ * which the member's adapter ({@code etcdserver.WatchOps}) passes on to a watch stream.
  */
 package io.etcdj.server.watch;

@@ -4,7 +4,6 @@ import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyO
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.simpleName;
-import static com.tngtech.archunit.core.domain.JavaClass.Predicates.simpleNameEndingWith;
 import static com.tngtech.archunit.lang.conditions.ArchConditions.callMethod;
 import static com.tngtech.archunit.lang.conditions.ArchConditions.never;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
@@ -24,9 +23,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.Timer;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -42,16 +39,6 @@ import java.util.stream.Stream;
  */
 final class PackageRules {
     private static final String SERVER = "io.etcdj.server.";
-
-    /**
-     * Dependencies that break a row and can only be removed in a class another branch is
-     * rewriting (the server's split, issue 27 items 1 and 2): origin class, arrow, target class,
-     * mapped to what must change. The list can only shrink: a listed breach the code no longer has
-     * fails {@code PackageStructureTest.everyKnownBreachIsStillThere}.
-     */
-    static final Map<String, String> KNOWN_BREACHES = knownBreaches();
-
-    private static final Set<String> USED_BREACHES = ConcurrentHashMap.newKeySet();
 
     /** Raft's core and its message types. */
     private static final String[] RAFT = {"io.etcdj.raft..", "io.etcdj.raftpb.."};
@@ -69,6 +56,10 @@ final class PackageRules {
             ExecutorService.class, ScheduledExecutorService.class, Executors.class, ThreadFactory.class, ForkJoinPool.class,
             Timer.class).as("threads and executors");
 
+    /** api's *Operations interfaces and the types they nest (a watch's selection, listener and handle). */
+    private static final DescribedPredicate<JavaClass> OPERATIONS = DescribedPredicate.describe("api's *Operations",
+            c -> outermost(c).endsWith("Operations"));
+
     /** Each row's packages and what they must not depend on (the raft row's calls to the clock aside). */
     private static final Map<String, Row> ROWS = new LinkedHashMap<>();
 
@@ -84,9 +75,10 @@ final class PackageRules {
                 SERVER + "proxy.."));
         add(rules, "`embed`", server("embed"), packages(RAFT, STORAGE));
         add(rules, "`etcdserver`", server("etcdserver"), packages(GRPC_AND_HTTP)
-                .or(resideInAPackage(SERVER + "api..").and(DescribedPredicate.not(simpleNameEndingWith("Operations")))
+                .or(resideInAPackage(SERVER + "api..").and(DescribedPredicate.not(OPERATIONS))
                         .and(DescribedPredicate.not(simpleName("Caller"))))
-                .as("gRPC, HTTP, the gateway, api's classes but its *Operations interfaces and the Caller they are given"));
+                .as("gRPC, HTTP, the gateway, api's classes but its *Operations interfaces (with the types nested in them)"
+                        + " and the Caller they are given"));
         DescribedPredicate<JavaClass> raftForbidden = packages(new String[] {"io.etcdj.server..", "io.grpc..", "io.netty..",
             "java.util.concurrent..", "java.net..", "java.nio.channels..", "java.nio.file..", "java.time.."})
                 .or(belongToAnyOf(Thread.class, Timer.class, File.class, FileInputStream.class, FileOutputStream.class,
@@ -123,30 +115,6 @@ final class PackageRules {
         return Map.copyOf(rules);
     }
 
-    private static Map<String, String> knownBreaches() {
-        Map<String, String> breaches = new LinkedHashMap<>();
-        known(breaches, "api's watch streams hold the concrete watch hub: WatchOperations is to offer api-owned interfaces (a"
-                        + " watch created from a key range, start revision and filters, delivering events and compactions to an"
-                        + " api-owned sink; progress listeners), implemented by etcdserver's WatchOps over watch.WatchHub",
-                "api.WatchOperations -> watch.WatchHub", "api.WatchOperations -> watch.ProgressNotifier",
-                "api.WatchStream -> watch.WatchHub", "api.WatchStream -> watch.Watcher", "api.WatchStream -> watch.WatchSink",
-                "api.WatchStream -> watch.ProgressNotifier", "api.Recipes -> watch.WatchHub", "api.Recipes -> watch.Watcher",
-                "api.Recipes -> watch.WatchSink");
-        return Map.copyOf(breaches);
-    }
-
-    /** {@code which}: "origin -> target", classes named from below io.etcdj.server. */
-    private static void known(Map<String, String> into, String why, String... which) {
-        for (String breach : which) {
-            String[] ends = breach.split(" -> ");
-            into.put(SERVER + ends[0] + " -> " + SERVER + ends[1], why);
-        }
-    }
-
-    static Set<String> usedBreaches() {
-        return USED_BREACHES;
-    }
-
     private static void add(Map<String, ArchRule> rules, String row, String[] packagesOfRow,
                             DescribedPredicate<JavaClass> forbidden) {
         ROWS.put(row, new Row(resideInAnyPackage(packagesOfRow), forbidden));
@@ -154,13 +122,10 @@ final class PackageRules {
     }
 
     /**
-     * The rows {@code origin} breaks by naming {@code target}, known breaches aside: for what the
-     * bytecode does not show (a constant, which javac copies into the class that reads it).
+     * The rows {@code origin} breaks by naming {@code target}: for what the bytecode does not show
+     * (a constant, which javac copies into the class that reads it).
      */
     static List<String> rowsBrokenBy(JavaClass origin, JavaClass target) {
-        if (KNOWN_BREACHES.containsKey(outermost(origin) + " -> " + outermost(target))) {
-            return List.of();
-        }
         return ROWS.entrySet().stream().filter(r -> r.getValue().packages().test(origin) && r.getValue().forbidden().test(target))
                 .map(Map.Entry::getKey).toList();
     }
@@ -179,13 +144,7 @@ final class PackageRules {
             public void check(JavaClass origin, ConditionEvents events) {
                 for (Dependency d : origin.getDirectDependenciesFromSelf()) {
                     JavaClass target = d.getTargetClass().getBaseComponentType();
-                    if (!forbidden.test(target)) {
-                        continue;
-                    }
-                    String breach = outermost(d.getOriginClass()) + " -> " + outermost(target);
-                    if (KNOWN_BREACHES.containsKey(breach)) {
-                        USED_BREACHES.add(breach);
-                    } else {
+                    if (forbidden.test(target)) {
                         events.add(SimpleConditionEvent.violated(d, d.getDescription()));
                     }
                 }
@@ -193,6 +152,7 @@ final class PackageRules {
         };
     }
 
+    /** The name of the top-level class {@code c} is, or is nested in. */
     private static String outermost(JavaClass c) {
         String name = c.getName();
         int dollar = name.indexOf('$');

@@ -69,15 +69,6 @@ class PackageStructureTest {
                 inTable);
     }
 
-    @Test
-    void everyKnownBreachIsStillThere() {
-        // a breach fixed without taking it off the list would hide the next one of its kind
-        PackageRules.ALL.values().forEach(rule -> rule.evaluate(SERVER));
-        Set<String> unused = new TreeSet<>(PackageRules.KNOWN_BREACHES.keySet());
-        unused.removeAll(PackageRules.usedBreaches());
-        assertTrue(unused.isEmpty(), "PackageRules.KNOWN_BREACHES that the code no longer has (remove them): " + unused);
-    }
-
     /**
      * The rows hold for the sources too: a class used only for a constant leaves no trace in the
      * bytecode (javac copies the value), so the sources are searched for the classes they name.

@@ -18,6 +18,7 @@ import io.etcdj.server.apply.ApplyResult;
 import io.etcdj.server.apply.StateMachines;
 import io.etcdj.server.auth.AuthInfo;
 import io.etcdj.server.auth.Passwords;
+import io.etcdj.server.mvcc.ChangeEvent;
 import io.etcdj.server.mvcc.ReadView;
 import io.etcdj.server.mvcc.WriteBatch;
 import io.etcdj.serverpb.InternalRaftRequest;
@@ -29,6 +30,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -53,6 +55,8 @@ final class OpsFixture implements AutoCloseable {
     /** The ReadIndex barrier linearizable requests wait on; completed unless a test holds it. */
     CompletableFuture<Void> barrier = CompletableFuture.completedFuture(null);
     int barriers;
+    /** Told each applied request's changes, as the apply loop tells the watch hub. */
+    Consumer<List<ChangeEvent>> changes = c -> { };
     private long index;
 
     final Proposer proposer = this::apply;
@@ -98,7 +102,7 @@ final class OpsFixture implements AutoCloseable {
         timeouts.add(timeoutNanos);
         WriteBatch b = sm.store.openWriteBatch();
         ApplyResult res = sm.applier.apply(request, b);
-        b.commit(index, TERM);
+        changes.accept(b.commit(index, TERM));
         return res.error() != null ? CompletableFuture.failedFuture(res.error()) : CompletableFuture.completedFuture(res);
     }
 

@@ -32,7 +32,7 @@ class WatchHubTest {
         volatile boolean full;
 
         @Override
-        public boolean offer(Watcher w, List<Event> evs, long revision) {
+        public boolean offer(List<Event> evs, long revision) {
             if (full) {
                 return false;
             }
@@ -41,7 +41,7 @@ class WatchHubTest {
         }
 
         @Override
-        public void compacted(Watcher w, long compactRevision) {
+        public void compacted(long compactRevision) {
             compactedAt = compactRevision;
         }
 
@@ -92,7 +92,7 @@ class WatchHubTest {
         put("other", "0");
         long current = f.store.currentRevision();
         RecordingSink sink = new RecordingSink();
-        hub.add(new Watcher(0, bs("k").toByteArray(), null, 0, false, false, false, sink), current + 3);
+        hub.add(new Watcher(bs("k").toByteArray(), null, 0, false, false, false, sink), current + 3);
         put("other", "1");
         put("k", "too-early");
         put("k", "from-here");
@@ -104,8 +104,8 @@ class WatchHubTest {
     void syncedWatcherGetsMatchingEventsWithFilters() throws Exception {
         RecordingSink all = new RecordingSink();
         RecordingSink noDelete = new RecordingSink();
-        hub.add(new Watcher(0, bs("a").toByteArray(), bs("b").toByteArray(), 0, false, false, false, all), 0);
-        hub.add(new Watcher(1, bs("a").toByteArray(), bs("b").toByteArray(), 0, false, true, false, noDelete), 0);
+        hub.add(new Watcher(bs("a").toByteArray(), bs("b").toByteArray(), 0, false, false, false, all), 0);
+        hub.add(new Watcher(bs("a").toByteArray(), bs("b").toByteArray(), 0, false, true, false, noDelete), 0);
         put("a1", "x");
         put("zz", "y");
         del("a1");
@@ -118,7 +118,7 @@ class WatchHubTest {
         put("k", "1");
         put("k", "2");
         RecordingSink sink = new RecordingSink();
-        hub.add(new Watcher(0, bs("k").toByteArray(), null, 0, false, false, true, sink), 2);
+        hub.add(new Watcher(bs("k").toByteArray(), null, 0, false, false, true, sink), 2);
         await(() -> sink.events.size() == 2);
         put("k", "3");
         await(() -> sink.events.size() == 3);
@@ -134,7 +134,7 @@ class WatchHubTest {
         put("k", "3");
         f.compact(3);
         RecordingSink sink = new RecordingSink();
-        hub.add(new Watcher(0, bs("k").toByteArray(), null, 0, false, false, false, sink), 1);
+        hub.add(new Watcher(bs("k").toByteArray(), null, 0, false, false, false, sink), 1);
         await(() -> sink.compactedAt == 3);
         assertEquals(0, hub.watcherCount());
     }
@@ -143,7 +143,7 @@ class WatchHubTest {
     void slowWatcherDoesNotBlockWritesAndLosesNothing() throws Exception {
         RecordingSink sink = new RecordingSink();
         sink.full = true;
-        hub.add(new Watcher(0, bs("k").toByteArray(), bs("l").toByteArray(), 0, false, false, false, sink), 0);
+        hub.add(new Watcher(bs("k").toByteArray(), bs("l").toByteArray(), 0, false, false, false, sink), 0);
         for (int i = 0; i < 50; i++) {
             put("k" + i, "v");
         }
