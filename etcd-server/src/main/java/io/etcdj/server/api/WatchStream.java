@@ -117,12 +117,19 @@ final class WatchStream implements StreamObserver<WatchRequest> {
         }
     }
 
-    /** Asks progress notifications for this stream's watchers that want them: those caught up get one. */
+    /**
+     * Asks progress notifications for this stream's watchers that want them: those caught up get
+     * one, except a watcher sent events since the last interval (etcd elides that one, as its
+     * events already told the client how far it is).
+     */
     private void progressNotify() {
         for (StreamWatch w : watchers.values()) {
             WatchOperations.Watch registered = w.watch;
             if (w.request.getProgressNotify() && registered != null) {
-                registered.requestProgress();
+                if (w.quietSinceTick) {
+                    registered.requestProgress();
+                }
+                w.quietSinceTick = true;
             }
         }
     }
@@ -239,6 +246,8 @@ final class WatchStream implements StreamObserver<WatchRequest> {
         private final WatchCreateRequest request;
         /** Set once the member registered it; null only while create() is registering it. */
         private volatile WatchOperations.Watch watch;
+        /** No events were sent to it since the last progress interval (etcd's sws.progress[id]). */
+        private volatile boolean quietSinceTick = true;
 
         StreamWatch(long id, WatchCreateRequest request) {
             this.id = id;
@@ -260,7 +269,11 @@ final class WatchStream implements StreamObserver<WatchRequest> {
             if (closed || watchers.get(id) != this) {
                 return true; // canceled: a catch-up already under way still delivers once
             }
-            return offer(id, request.getFragment(), events, revision);
+            boolean taken = offer(id, request.getFragment(), events, revision);
+            if (taken && !events.isEmpty()) {
+                quietSinceTick = false;
+            }
+            return taken;
         }
 
         @Override

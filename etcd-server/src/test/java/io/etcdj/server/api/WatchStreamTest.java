@@ -268,6 +268,23 @@ class WatchStreamTest {
         assertEquals(CURRENT, sent.get(0).getHeader().getRevision());
     }
 
+    /** etcd elides a watch's next progress notification when it sent the watch events since the last one (v3rpc's sendLoop). */
+    @Test
+    void aWatchThatGotEventsSinceTheLastIntervalGetsNoProgressAtThisOne() {
+        create(watchOf("a").setWatchId(1).setProgressNotify(true));
+        create(watchOf("b").setWatchId(2).setProgressNotify(true));
+        member.watches.get(0).listener.events(List.of(put("a", 60, 1)), 60);
+        int before = client.received.size();
+        member.tick();
+        List<WatchResponse> sent = List.copyOf(client.received.subList(before, client.received.size()));
+        assertEquals(List.of(2L), sent.stream().map(WatchResponse::getWatchId).toList(), "only the quiet watch: " + sent);
+        before = client.received.size();
+        member.tick();
+        sent = List.copyOf(client.received.subList(before, client.received.size()));
+        assertEquals(List.of(1L, 2L), sent.stream().map(WatchResponse::getWatchId).sorted().toList(),
+                "both, once an interval passed without events: " + sent);
+    }
+
     @Test
     void aCanceledWatchIsConfirmedAndWhatIsStillUnderWayForItIsDropped() {
         create(watchOf("k").setWatchId(5));
