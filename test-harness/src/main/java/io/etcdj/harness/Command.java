@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * A command a test runs to its end (etcdctl, openssl, a tool, a script): its exit code and output,
@@ -23,7 +24,7 @@ public final class Command {
 
     private List<String> argv;
     private final Map<String, String> env = new LinkedHashMap<>();
-    private final List<String> removedPrefixes = new ArrayList<>();
+    private final List<Predicate<String>> removed = new ArrayList<>();
     private Path dir;
     private byte[] stdin;
     private boolean stdinStaysOpen;
@@ -72,7 +73,12 @@ public final class Command {
 
     /** Removes the test's variables starting with {@code prefix} (ETCDCTL_ settings of the machine, say). */
     public Command withoutEnv(String prefix) {
-        removedPrefixes.add(prefix);
+        return withoutEnvIf(name -> name.startsWith(prefix));
+    }
+
+    /** Removes the test's variables whose names match ({@code name -> true}: a command with only the variables given). */
+    public Command withoutEnvIf(Predicate<String> name) {
+        removed.add(name);
         return this;
     }
 
@@ -105,9 +111,14 @@ public final class Command {
      * code is the command's.
      */
     public Command atTerminal() {
-        this.argv = List.of("script", "-qfec", shellLine(argv), "/dev/null");
+        this.argv = atTerminal(shellLine(argv)).argv;
         this.mergeStderr = true;
         return this;
+    }
+
+    /** A command line for sh, as it is ({@code exec sh}, a pipeline, redirections), run at a pseudo-terminal as {@link #atTerminal()}. */
+    public static Command atTerminal(String shellLine) {
+        return of("script", "-qfec", shellLine, "/dev/null").mergeStderr();
     }
 
     /** Standard error goes into standard output, interleaved as written. */
@@ -143,7 +154,7 @@ public final class Command {
         if (dir != null) {
             pb.directory(dir.toFile());
         }
-        pb.environment().keySet().removeIf(k -> removedPrefixes.stream().anyMatch(k::startsWith));
+        pb.environment().keySet().removeIf(k -> removed.stream().anyMatch(r -> r.test(k)));
         pb.environment().putAll(env);
         RunningCommand running = new RunningCommand(String.join(" ", argv), pb.start());
         if (stdin != null) {
