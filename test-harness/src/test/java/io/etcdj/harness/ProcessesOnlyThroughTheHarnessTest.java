@@ -33,10 +33,6 @@ class ProcessesOnlyThroughTheHarnessTest {
             "cluster-launcher/src/test/java/io/etcdj/launcher/it/UpProgressIT.java",
             "etcd-server/src/test/java/io/etcdj/server/it/Etcdctl.java",
             "etcd-server/src/test/java/io/etcdj/server/it/SignalExitIT.java",
-            "etcdctl/src/test/java/io/etcdj/ctl/it/RbacGuideIT.java",
-            "etcdctl/src/test/java/io/etcdj/ctl/it/TerminalDifferentialIT.java",
-            "etcdctl/src/test/java/io/etcdj/ctl/it/TerminalScriptIT.java",
-            "etcdctl/src/test/java/io/etcdj/ctl/it/TerminalSession.java",
             "etcdutl/src/test/java/io/etcdj/etcdutl/Tool.java",
             "robustness/src/test/java/io/etcdj/robustness/PowerLossIT.java");
 
