@@ -31,8 +31,6 @@ class ProcessesOnlyThroughTheHarnessTest {
             "cluster-launcher/src/test/java/io/etcdj/launcher/it/ProcfileForegroundIT.java",
             "cluster-launcher/src/test/java/io/etcdj/launcher/it/TlsClusterIT.java",
             "cluster-launcher/src/test/java/io/etcdj/launcher/it/UpProgressIT.java",
-            "etcd-server/src/test/java/io/etcdj/server/it/Etcdctl.java",
-            "etcd-server/src/test/java/io/etcdj/server/it/SignalExitIT.java",
             "etcdutl/src/test/java/io/etcdj/etcdutl/Tool.java",
             "robustness/src/test/java/io/etcdj/robustness/PowerLossIT.java");
 
