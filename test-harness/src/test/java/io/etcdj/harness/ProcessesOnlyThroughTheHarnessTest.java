@@ -30,9 +30,7 @@ class ProcessesOnlyThroughTheHarnessTest {
             "cluster-launcher/src/test/java/io/etcdj/launcher/it/DashboardIT.java",
             "cluster-launcher/src/test/java/io/etcdj/launcher/it/ProcfileForegroundIT.java",
             "cluster-launcher/src/test/java/io/etcdj/launcher/it/TlsClusterIT.java",
-            "cluster-launcher/src/test/java/io/etcdj/launcher/it/UpProgressIT.java",
-            "etcdutl/src/test/java/io/etcdj/etcdutl/Tool.java",
-            "robustness/src/test/java/io/etcdj/robustness/PowerLossIT.java");
+            "cluster-launcher/src/test/java/io/etcdj/launcher/it/UpProgressIT.java");
 
     @Test
     void noTestSourceStartsAProcessItself() throws IOException {
