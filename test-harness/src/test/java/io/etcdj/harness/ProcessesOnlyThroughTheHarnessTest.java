@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -25,13 +24,6 @@ class ProcessesOnlyThroughTheHarnessTest {
     /** Test sources (relative to the checkout) that may start processes themselves, and why. */
     private static final Map<String, String> ALLOWED = Map.of();
 
-    /** Test sources still to be moved onto the harness (issue 27 item 5); the list only shrinks. */
-    private static final Set<String> NOT_MOVED_YET = Set.of(
-            "cluster-launcher/src/test/java/io/etcdj/launcher/it/DashboardIT.java",
-            "cluster-launcher/src/test/java/io/etcdj/launcher/it/ProcfileForegroundIT.java",
-            "cluster-launcher/src/test/java/io/etcdj/launcher/it/TlsClusterIT.java",
-            "cluster-launcher/src/test/java/io/etcdj/launcher/it/UpProgressIT.java");
-
     @Test
     void noTestSourceStartsAProcessItself() throws IOException {
         Path root = ServerCommand.projectRoot();
@@ -43,7 +35,7 @@ class ProcessesOnlyThroughTheHarnessTest {
                     .flatMap(ProcessesOnlyThroughTheHarnessTest::javaFiles)
                     .filter(f -> RAW_PROCESS.matcher(read(f)).find())
                     .map(f -> root.relativize(f).toString())
-                    .filter(f -> !ALLOWED.containsKey(f) && !NOT_MOVED_YET.contains(f))
+                    .filter(f -> !ALLOWED.containsKey(f))
                     .sorted()
                     .toList();
         }
@@ -55,7 +47,7 @@ class ProcessesOnlyThroughTheHarnessTest {
     @Test
     void everyListedFileStillNeedsItsPlace() {
         Path root = ServerCommand.projectRoot();
-        List<String> stale = Stream.concat(ALLOWED.keySet().stream(), NOT_MOVED_YET.stream())
+        List<String> stale = ALLOWED.keySet().stream()
                 .filter(f -> !Files.exists(root.resolve(f)) || !RAW_PROCESS.matcher(read(root.resolve(f))).find())
                 .sorted()
                 .toList();
