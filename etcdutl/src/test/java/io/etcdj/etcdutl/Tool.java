@@ -1,12 +1,10 @@
 package io.etcdj.etcdutl;
 
+import io.etcdj.harness.Command;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /** A command-line tool run as a process: the real etcdctl, or our bin/etcdutl launcher. */
 final class Tool {
@@ -51,23 +49,7 @@ final class Tool {
     }
 
     private static Result run(List<String> cmd, String input) throws IOException, InterruptedException {
-        Path errFile = Files.createTempFile("tool-", ".err");
-        Path inFile = Files.createTempFile("tool-", ".in");
-        try {
-            Files.writeString(inFile, input, StandardCharsets.UTF_8);
-            ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(errFile.toFile()).redirectInput(inFile.toFile());
-            pb.environment().put("ETCDCTL_API", "3");
-            Process p = pb.start();
-            byte[] out = p.getInputStream().readAllBytes();
-            if (!p.waitFor(60, TimeUnit.SECONDS)) {
-                p.destroyForcibly().waitFor();
-                throw new IllegalStateException("timed out: " + cmd);
-            }
-            return new Result(p.exitValue(), new String(out, StandardCharsets.UTF_8),
-                    Files.readString(errFile, StandardCharsets.UTF_8));
-        } finally {
-            Files.deleteIfExists(errFile);
-            Files.deleteIfExists(inFile);
-        }
+        Command.Result r = Command.of(cmd).env("ETCDCTL_API", "3").stdin(input).run();
+        return new Result(r.exitCode(), r.stdout(), r.stderr());
     }
 }

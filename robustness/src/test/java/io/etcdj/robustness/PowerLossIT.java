@@ -3,14 +3,14 @@ package io.etcdj.robustness;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.Command;
 import io.etcdj.harness.Prerequisites;
 import io.etcdj.harness.TempDirs;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
@@ -73,18 +73,17 @@ class PowerLossIT {
     void theScriptCatchesAMemberThatNeverFsyncs() throws Exception {
         Path dir = TempDirs.create("power-loss-it-nofsync-");
         try {
-            Process p = new ProcessBuilder(ROOT.resolve("scripts/power-loss.sh").toString(), ROOT.resolve("bin/etcd").toString(),
+            Command.Result r = Command.of(ROOT.resolve("scripts/power-loss.sh").toString(), ROOT.resolve("bin/etcd").toString(),
                     "--rounds", "1", "--variant", "random+cut", "--seed", Long.toString(SEED), "--dir", dir.toString(),
-                    "--", "--unsafe-no-fsync").redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertTrue(p.waitFor(5, TimeUnit.MINUTES), out);
+                    "--", "--unsafe-no-fsync").mergeStderr().timeout(Duration.ofMinutes(5)).run();
+            String out = r.stdout();
             System.out.println(out);
             List<String> lines = out.strip().lines().toList();
             Matcher m = CLOSING.matcher(lines.get(lines.size() - 1));
             assertTrue(m.matches(), "the last line is the summary: " + out);
             assertEquals("1", m.group(1), out);
             assertTrue(Long.parseLong(m.group(3)) > 0, "no acknowledged write reported lost: " + out);
-            assertEquals(1, p.exitValue(), out);
+            assertEquals(1, r.exitCode(), out);
         } finally {
             TempDirs.delete(dir);
         }

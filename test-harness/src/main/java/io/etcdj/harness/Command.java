@@ -1,9 +1,6 @@
 package io.etcdj.harness;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,34 +8,43 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
 
 /**
  * A command a test runs to its end (etcdctl, openssl, a tool, a script): its exit code and output,
  * with the environment, working directory and standard input the test gives. The process and
  * everything it started are killed when the command does not end in time, or when the test is
- * interrupted: no test leaves a process behind. Long-running processes are {@link LoggedProcess}.
+ * interrupted: no test leaves a process behind. A command the test talks to while it runs (types
+ * at, reads line by line, signals) is {@link #start()}ed; servers are {@link LoggedProcess}es. Tests
+ * start processes only through these classes (ProcessesOnlyThroughTheHarnessTest).
  */
 public final class Command {
     /** How long a command may run unless the test says otherwise. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
 
-    private final List<String> argv;
+    private List<String> argv;
     private final Map<String, String> env = new LinkedHashMap<>();
-    private final List<String> removedPrefixes = new ArrayList<>();
+    private final List<Predicate<String>> removed = new ArrayList<>();
     private Path dir;
     private byte[] stdin;
+    private boolean stdinStaysOpen;
     private boolean mergeStderr;
     private Duration timeout = DEFAULT_TIMEOUT;
 
     /** What the command did: exit code, standard output and standard error (empty when merged). */
-    public record Result(int exitCode, String stdout, String stderr) {
+    public record Result(int exitCode, String stdout, String stderr, byte[] stdoutBytes) {
+        public Result(int exitCode, String stdout, String stderr) {
+            this(exitCode, stdout, stderr, stdout.getBytes(StandardCharsets.UTF_8));
+        }
+
         /** Standard output followed by standard error. */
         public String output() {
             return stdout + stderr;
+        }
+
+        @Override
+        public String toString() {
+            return "exit " + exitCode + "\n--- stdout\n" + stdout + "--- stderr\n" + stderr;
         }
     }
 
@@ -67,7 +73,12 @@ public final class Command {
 
     /** Removes the test's variables starting with {@code prefix} (ETCDCTL_ settings of the machine, say). */
     public Command withoutEnv(String prefix) {
-        removedPrefixes.add(prefix);
+        return withoutEnvIf(name -> name.startsWith(prefix));
+    }
+
+    /** Removes the test's variables whose names match ({@code name -> true}: a command with only the variables given). */
+    public Command withoutEnvIf(Predicate<String> name) {
+        removed.add(name);
         return this;
     }
 
@@ -81,6 +92,33 @@ public final class Command {
     public Command stdin(String input) {
         this.stdin = input.getBytes(StandardCharsets.UTF_8);
         return this;
+    }
+
+    /**
+     * Standard input stays open after the input until the command ended by itself (a command that
+     * reads to end of file would wait): what a pipe from a program that is still running gives.
+     */
+    public Command stdinStaysOpen() {
+        this.stdinStaysOpen = true;
+        return this;
+    }
+
+    /**
+     * Runs the command at a pseudo-terminal, its controlling terminal: util-linux {@code script}
+     * runs it (through {@code sh -c}) with stdin, stdout and stderr on the terminal, so what the
+     * command prints is the screen, in standard output, with the terminal's {@code \r\n}; what is
+     * typed ({@link RunningCommand#type}) goes through the terminal's line discipline. script's exit
+     * code is the command's.
+     */
+    public Command atTerminal() {
+        this.argv = atTerminal(shellLine(argv)).argv;
+        this.mergeStderr = true;
+        return this;
+    }
+
+    /** A command line for sh, as it is ({@code exec sh}, a pipeline, redirections), run at a pseudo-terminal as {@link #atTerminal()}. */
+    public static Command atTerminal(String shellLine) {
+        return of("script", "-qfec", shellLine, "/dev/null").mergeStderr();
     }
 
     /** Standard error goes into standard output, interleaved as written. */
@@ -99,55 +137,42 @@ public final class Command {
      * than the timeout; the process and its descendants are killed then, and on any other way out.
      */
     public Result run() throws IOException, InterruptedException {
+        try (RunningCommand running = start()) {
+            if (!stdinStaysOpen) {
+                running.closeStdin();
+            }
+            return running.finish(timeout);
+        }
+    }
+
+    /**
+     * Starts the command and returns at once, its standard input open for {@link RunningCommand#type}
+     * (the input given with {@link #stdin} already on it). Close the result: it stops the command.
+     */
+    public RunningCommand start() throws IOException {
         ProcessBuilder pb = new ProcessBuilder(argv).redirectErrorStream(mergeStderr);
         if (dir != null) {
             pb.directory(dir.toFile());
         }
-        pb.environment().keySet().removeIf(k -> removedPrefixes.stream().anyMatch(k::startsWith));
+        pb.environment().keySet().removeIf(k -> removed.stream().anyMatch(r -> r.test(k)));
         pb.environment().putAll(env);
-        Process p = pb.start();
-        try {
-            CompletableFuture<String> out = readAll(p.getInputStream());
-            CompletableFuture<String> err = mergeStderr ? CompletableFuture.completedFuture("") : readAll(p.getErrorStream());
-            try (OutputStream in = p.getOutputStream()) {
-                if (stdin != null) {
-                    in.write(stdin);
-                }
-            } catch (IOException e) {
-                // the command ended without reading its input: its exit code says what happened
-            }
-            if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                kill(p);
-                throw new AssertionError(String.join(" ", argv) + " did not end within " + timeout + "; it printed:\n"
-                        + out.getNow("") + err.getNow(""));
-            }
-            return new Result(p.exitValue(), join(out), join(err));
-        } finally {
-            kill(p);
+        RunningCommand running = new RunningCommand(String.join(" ", argv), pb.start());
+        if (stdin != null) {
+            running.type(new String(stdin, StandardCharsets.UTF_8));
         }
+        return running;
     }
 
-    private static void kill(Process p) {
-        p.descendants().forEach(ProcessHandle::destroyForcibly);
-        p.destroyForcibly();
-    }
-
-    private static CompletableFuture<String> readAll(InputStream stream) {
-        return CompletableFuture.supplyAsync(() -> {
-            try (InputStream in = stream) {
-                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        });
-    }
-
-    private static String join(CompletableFuture<String> f) throws InterruptedException {
-        try {
-            return f.get(10, TimeUnit.SECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            // a descendant still holds the pipe open: what was read so far is lost, say so
-            return "<output not readable: " + e + ">";
+    /** A word for sh: as it is when plain, single-quoted otherwise. */
+    public static String shellQuote(String word) {
+        if (!word.isEmpty() && word.matches("[A-Za-z0-9_./:=@%+,-]+")) {
+            return word;
         }
+        return "'" + word.replace("'", "'\\''") + "'";
+    }
+
+    /** {@code words} as one sh command line. */
+    public static String shellLine(List<String> words) {
+        return String.join(" ", words.stream().map(Command::shellQuote).toList());
     }
 }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,5 +41,65 @@ class CommandTest {
         long child = Long.parseLong(Files.readString(pidFile).strip());
         Eventually.until("the background sleep is gone", Duration.ofSeconds(10),
                 () -> ProcessHandle.of(child).map(h -> !h.isAlive()).orElse(true));
+    }
+
+    @Test
+    void aStartedCommandIsTypedAtReadLineByLineAndSignalled() throws Exception {
+        try (RunningCommand c = Command.of("sh", "-c", "trap 'echo got INT; exit 7' INT; echo ready; read a; echo \"read $a\";"
+                + " while :; do sleep 0.1; done").start()) {
+            assertEquals(List.of("ready\n"), c.nextLines(1, Duration.ofSeconds(10)));
+            assertTrue(c.type("typed\n"));
+            assertEquals(List.of("read typed\n"), c.nextLines(1, Duration.ofSeconds(10)));
+            c.signal("INT");
+            Command.Result r = c.finish(Duration.ofSeconds(10));
+            assertEquals(7, r.exitCode());
+            assertEquals("ready\nread typed\ngot INT\n", r.stdout());
+        }
+    }
+
+    @Test
+    void linesThatDoNotComeFailWithWhatCame() throws Exception {
+        try (RunningCommand c = Command.of("sh", "-c", "echo one; sleep 300").start()) {
+            AssertionError e = assertThrows(AssertionError.class, () -> c.nextLines(2, Duration.ofMillis(500)));
+            assertTrue(e.getMessage().contains("stdout:\none\n"), e.getMessage());
+        }
+    }
+
+    @Test
+    void inputThatStaysOpenEndsOnlyAfterTheCommand() throws Exception {
+        // cat would wait for end of file; head ends after its line, and then the input is closed
+        Command.Result r = Command.of("head", "-n", "1").stdin("first\nsecond\n").stdinStaysOpen().run();
+        assertEquals("first\n", r.stdout());
+        AssertionError e = assertThrows(AssertionError.class,
+                () -> Command.of("cat").stdin("x").stdinStaysOpen().timeout(Duration.ofSeconds(1)).run());
+        assertTrue(e.getMessage().contains("did not end"), e.getMessage());
+    }
+
+    @Test
+    void atATerminalTheCommandHasOne() throws Exception {
+        Prerequisites.requireCommand("script", "util-linux");
+        Command.Result r = Command.of("sh", "-c", "tty -s && echo 'has a terminal'; echo err >&2; exit 4").atTerminal().run();
+        assertEquals(4, r.exitCode());
+        assertEquals("has a terminal\r\nerr\r\n", r.stdout());
+        Command.Result piped = Command.of("sh", "-c", "tty -s && echo 'has a terminal'; exit 0").run();
+        assertEquals("", piped.stdout());
+    }
+
+    @Test
+    void closingStopsWhatTheCommandStarted() throws Exception {
+        Path pidFile = dir.resolve("child.pid");
+        RunningCommand c = Command.of("sh", "-c", "trap '' TERM; sleep 300 & echo $! > " + pidFile + "; wait").start();
+        Eventually.until("the child's pid", Duration.ofSeconds(10), () -> Files.exists(pidFile) && Files.size(pidFile) > 0);
+        long child = Long.parseLong(Files.readString(pidFile).strip());
+        c.close();
+        assertFalse(c.isAlive());
+        Eventually.until("the background sleep is gone", Duration.ofSeconds(20),
+                () -> ProcessHandle.of(child).map(h -> !h.isAlive()).orElse(true));
+    }
+
+    @Test
+    void wordsAreQuotedForTheShell() {
+        assertEquals("etcdctl --endpoints=127.0.0.1:2379 put 'a b' 'it'\\''s' ''",
+                Command.shellLine(List.of("etcdctl", "--endpoints=127.0.0.1:2379", "put", "a b", "it's", "")));
     }
 }

@@ -5,22 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.etcdj.api.etcdserverpb.StatusResponse;
+import io.etcdj.harness.Command;
 import io.etcdj.harness.Eventually;
+import io.etcdj.harness.RunningCommand;
 import io.etcdj.launcher.client.MemberClient;
 import io.etcdj.launcher.supervisor.ClusterState;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -226,30 +223,14 @@ class DashboardIT {
     @Order(7)
     void theUiCommandServesARunningClusterAndMoveLeaderWorksFromTheCommandLine() throws Exception {
         // `ui` beside the running cluster, as a user would run it from another terminal
-        Process ui = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        // closing it sends SIGTERM, as Ctrl-C ends it
+        try (RunningCommand ui = Command.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), "io.etcdj.launcher.Main", "ui", "-f", "cluster.yml")
-                .directory(h.dir.toFile()).redirectErrorStream(true).start();
-        try {
-            Pattern printed = Pattern.compile("dashboard: open (http://127\\.0\\.0\\.1:\\d+/) in a browser \\(Ctrl-C stops it\\)");
-            // read on another thread, so that a ui that prints nothing fails the test instead of hanging it
-            CompletableFuture<Matcher> address2 = CompletableFuture.supplyAsync(() -> {
-                try (BufferedReader out = new BufferedReader(new InputStreamReader(ui.getInputStream(), StandardCharsets.UTF_8))) {
-                    for (String line = out.readLine(); line != null; line = out.readLine()) {
-                        Matcher m = printed.matcher(line);
-                        if (m.matches()) {
-                            return m;
-                        }
-                    }
-                    throw new IllegalStateException("ui ended without printing its address");
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            }, r -> {
-                Thread t = new Thread(r, "ui-output");
-                t.setDaemon(true);
-                t.start();
-            });
-            Matcher m = address2.get(AGREE.toSeconds(), TimeUnit.SECONDS);
+                .dir(h.dir).mergeStderr().start()) {
+            Pattern printed = Pattern.compile("(?m)^dashboard: open (http://127\\.0\\.0\\.1:\\d+/) in a browser \\(Ctrl-C stops it\\)$");
+            ui.requireStdout("its address", AGREE, out -> printed.matcher(out).find());
+            Matcher m = printed.matcher(ui.stdout());
+            assertTrue(m.find());
             assertNotEquals(address, m.group(1), "a second dashboard on a port of its own");
             browser.open(m.group(1));
             browser.await("three members drawn by the second dashboard",
@@ -263,10 +244,6 @@ class DashboardIT {
             });
             assertTrue(moved.startsWith("Leadership transferred from "), moved);
             browser.await(target + " drawn as leader by the second dashboard", d -> target.equals(drawnLeaderOrNull()));
-        } finally {
-            ui.destroy();
-            ui.waitFor(10, TimeUnit.SECONDS);
-            ui.destroyForcibly();
         }
     }
 
@@ -360,14 +337,10 @@ class DashboardIT {
         List<String> cmd = new ArrayList<>(List.of(System.getProperty("launcher.etcdctl", "/usr/bin/etcdctl"),
                 "--endpoints=" + endpoint, "--command-timeout=5s"));
         cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.environment().put("ETCDCTL_API", "3");
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            p.destroyForcibly();
-            throw new IOException("etcdctl " + String.join(" ", args) + " failed: " + out);
+        Command.Result r = Command.of(cmd).env("ETCDCTL_API", "3").mergeStderr().timeout(Duration.ofSeconds(30)).run();
+        if (r.exitCode() != 0) {
+            throw new IOException("etcdctl " + String.join(" ", args) + " failed: " + r.stdout());
         }
-        return out;
+        return r.stdout();
     }
 }

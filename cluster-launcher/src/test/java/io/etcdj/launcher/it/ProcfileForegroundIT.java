@@ -4,18 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.etcdj.harness.Eventually;
+import io.etcdj.harness.Command;
 import io.etcdj.harness.FreePorts;
+import io.etcdj.harness.RunningCommand;
 import io.etcdj.launcher.supervisor.ClusterState;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -45,31 +40,13 @@ class ProcfileForegroundIT {
             }
             h.write("Procfile", procfile.toString());
 
-            ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            RunningCommand launcher = Command.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-cp", System.getProperty("java.class.path"), "io.etcdj.launcher.Main", "up", "-f", "Procfile",
                     "--base-dir", "cluster", "--etcd-binary", LauncherHarness.etcd(), "--no-color")
-                    .directory(h.dir.toFile()).redirectErrorStream(true);
-            pb.environment().remove("ETCD_BIN");
-            Process launcher = pb.start();
-            List<String> lines = new CopyOnWriteArrayList<>();
-            Thread reader = new Thread(() -> {
-                try (BufferedReader in = new BufferedReader(new InputStreamReader(launcher.getInputStream(), StandardCharsets.UTF_8))) {
-                    String line;
-                    while ((line = in.readLine()) != null) {
-                        lines.add(line);
-                    }
-                } catch (IOException ignored) {
-                    // the launcher exited
-                }
-            });
-            reader.start();
+                    .dir(h.dir).withoutEnvIf(k -> k.equals("ETCD_BIN")).mergeStderr().start();
             try {
-                Eventually.get("\"cluster is up\"", Duration.ofSeconds(60), () -> {
-                    if (!launcher.isAlive()) {
-                        throw new Eventually.GiveUp("launcher exited early:\n" + String.join("\n", lines));
-                    }
-                    return lines.stream().anyMatch(l -> l.contains("cluster is up")) ? true : null;
-                });
+                launcher.requireStdout("\"cluster is up\"", Duration.ofSeconds(60), out -> out.contains("cluster is up"));
+                List<String> lines = launcher.stdout().lines().toList();
                 for (String p : List.of("etcd1", "etcd2", "etcd3")) {
                     assertTrue(lines.stream().anyMatch(l -> l.matches("\\d\\d:\\d\\d:\\d\\d " + p + " +\\| .+")),
                             "prefixed output of " + p);
@@ -86,17 +63,14 @@ class ProcfileForegroundIT {
                 assertEquals("running", h.state().member("etcd2").orElseThrow().state());
 
                 List<Long> pids = h.seenPids();
-                launcher.destroy(); // SIGTERM, as a terminal's Ctrl-C or kill would
-                assertTrue(launcher.waitFor(60, TimeUnit.SECONDS), "launcher exits after SIGTERM");
+                launcher.signal("TERM"); // as a terminal's Ctrl-C or kill would
+                assertTrue(launcher.endsWithin(Duration.ofSeconds(60)), "launcher exits after SIGTERM");
                 for (long pid : pids) {
                     assertFalse(LauncherHarness.alive(pid), "pid " + pid + " outlived the launcher");
                 }
                 assertEquals(ClusterState.STOPPED, h.state().phase());
             } finally {
-                launcher.destroy(); // SIGTERM lets the launcher stop its members; the harness kills any left
-                launcher.waitFor(30, TimeUnit.SECONDS);
-                launcher.destroyForcibly();
-                reader.join(10_000);
+                launcher.stop(Duration.ofSeconds(30)); // SIGTERM lets the launcher stop its members; the harness kills any left
             }
         }
     }

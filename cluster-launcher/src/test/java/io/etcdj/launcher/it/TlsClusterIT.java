@@ -1,17 +1,17 @@
 package io.etcdj.launcher.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.Command;
 import io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.NettyChannelBuilder;
 import java.io.File;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -52,14 +52,10 @@ class TlsClusterIT {
 
     private static String etcdctl(Map<String, String> env, String... args) throws Exception {
         String binary = System.getProperty("launcher.etcdctl", "/usr/bin/etcdctl");
-        ProcessBuilder pb = new ProcessBuilder(binary);
-        pb.command().addAll(List.of(args));
-        pb.environment().putAll(env);
-        pb.redirectErrorStream(true);
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
-        assertEquals(0, p.exitValue(), out);
-        return out;
+        List<String> cmd = new ArrayList<>(List.of(binary));
+        cmd.addAll(List.of(args));
+        Command.Result r = Command.of(cmd).env(env).mergeStderr().timeout(Duration.ofSeconds(30)).run();
+        assertEquals(0, r.exitCode(), r.stdout());
+        return r.stdout();
     }
 }

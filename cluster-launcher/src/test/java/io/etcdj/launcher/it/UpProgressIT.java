@@ -4,14 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.etcdj.harness.Eventually;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import io.etcdj.harness.Command;
+import io.etcdj.harness.RunningCommand;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
@@ -35,27 +33,10 @@ class UpProgressIT {
         return cmd;
     }
 
-    private static String quote(String word) {
-        return "'" + word.replace("'", "'\\''") + "'";
-    }
-
-    /** The launcher at a pseudo-terminal ({@code script -qfec}): stdin, stdout and stderr are the terminal. */
-    private static Process atTerminal(LauncherHarness h, String... args) throws Exception {
-        StringBuilder line = new StringBuilder();
-        for (String w : launcher(args)) {
-            line.append(line.length() == 0 ? "" : " ").append(quote(w));
-        }
-        ProcessBuilder pb = new ProcessBuilder("script", "-qfec", line.toString(), "/dev/null")
-                .directory(h.dir.toFile()).redirectErrorStream(true)
-                .redirectOutput(h.dir.resolve("screen").toFile());
-        pb.environment().remove("ETCD_BIN");
-        pb.environment().put("NO_COLOR", "1");
-        pb.environment().put("TERM", "xterm");
-        return pb.start();
-    }
-
-    private static String screen(LauncherHarness h) throws Exception {
-        return Files.readString(h.dir.resolve("screen"), StandardCharsets.UTF_8);
+    /** The launcher at a pseudo-terminal: stdin, stdout and stderr are the terminal, its screen the command's stdout. */
+    private static RunningCommand atTerminal(LauncherHarness h, String... args) throws Exception {
+        return Command.of(launcher(args)).atTerminal().dir(h.dir).withoutEnvIf(k -> k.equals("ETCD_BIN"))
+                .env("NO_COLOR", "1").env("TERM", "xterm").start();
     }
 
     /** The screen without the progress line's drawings and its final erasing: what the user keeps seeing. */
@@ -67,10 +48,13 @@ class UpProgressIT {
     void detachedAtATerminalDrawsTheMembersServingAndErasesTheLine() throws Exception {
         try (LauncherHarness h = new LauncherHarness()) {
             h.write("cluster.yml", h.yaml(3));
-            Process p = atTerminal(h, "up", "--detach", "-f", "cluster.yml");
-            assertTrue(p.waitFor(120, TimeUnit.SECONDS), "up -d returns once the cluster is up");
-            String screen = screen(h);
-            assertEquals(0, p.exitValue(), screen);
+            Command.Result r;
+            try (RunningCommand p = atTerminal(h, "up", "--detach", "-f", "cluster.yml")) {
+                // up -d returns once the cluster is up
+                r = p.finish(Duration.ofSeconds(120));
+            }
+            String screen = r.stdout();
+            assertEquals(0, r.exitCode(), screen);
             assertTrue(screen.contains(ERASE + "cluster-launcher up: serving clients: "), screen);
             assertTrue(screen.contains(" of 3 members ("), screen);
             // erased before the first line of the usual output, which then starts at the line's beginning
@@ -90,17 +74,11 @@ class UpProgressIT {
     void detachedInAPipePrintsTheUsualLinesOnly() throws Exception {
         try (LauncherHarness h = new LauncherHarness()) {
             h.write("cluster.yml", h.yaml(3));
-            ProcessBuilder pb = new ProcessBuilder(launcher("up", "--detach", "-f", "cluster.yml")).directory(h.dir.toFile());
-            pb.environment().remove("ETCD_BIN");
-            pb.environment().put("TERM", "xterm");
-            Process p = pb.start();
-            p.getOutputStream().close();
-            byte[] out = p.getInputStream().readAllBytes();
-            byte[] err = p.getErrorStream().readAllBytes();
-            assertTrue(p.waitFor(120, TimeUnit.SECONDS));
-            String stdout = new String(out, StandardCharsets.UTF_8);
-            assertEquals(0, p.exitValue(), stdout + new String(err, StandardCharsets.UTF_8));
-            assertEquals("", new String(err, StandardCharsets.UTF_8), "nothing on stderr");
+            Command.Result r = Command.of(launcher("up", "--detach", "-f", "cluster.yml")).dir(h.dir)
+                    .withoutEnvIf(k -> k.equals("ETCD_BIN")).env("TERM", "xterm").timeout(Duration.ofSeconds(120)).run();
+            String stdout = r.stdout();
+            assertEquals(0, r.exitCode(), r.output());
+            assertEquals("", r.stderr(), "nothing on stderr");
             List<String> lines = stdout.lines().toList();
             assertEquals(5, lines.size(), stdout);
             assertTrue(lines.get(0).startsWith("etcd binary: " + LauncherHarness.etcd() + " ("), stdout);
@@ -116,21 +94,13 @@ class UpProgressIT {
     void inTheForegroundTheLineMakesRoomForEveryLogLine() throws Exception {
         try (LauncherHarness h = new LauncherHarness()) {
             h.write("cluster.yml", h.yaml(3));
-            Process p = atTerminal(h, "up", "-f", "cluster.yml", "--no-color");
-            try {
-                Eventually.get("\"cluster is up\"", Duration.ofSeconds(90), () -> {
-                    if (!p.isAlive()) {
-                        throw new Eventually.GiveUp("launcher exited early:\n" + screen(h));
-                    }
-                    return screen(h).contains("launcher | cluster is up: ") ? true : null;
-                });
+            String screen;
+            try (RunningCommand p = atTerminal(h, "up", "-f", "cluster.yml", "--no-color")) {
+                p.requireStdout("\"cluster is up\"", Duration.ofSeconds(90), s -> s.contains("launcher | cluster is up: "));
                 h.run("stop", "-f", "cluster.yml").expectOk();
-                assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the foreground launcher exits once stopped");
-            } finally {
-                p.destroy();
-                p.waitFor(30, TimeUnit.SECONDS);
+                assertTrue(p.endsWithin(Duration.ofSeconds(60)), "the foreground launcher exits once stopped");
+                screen = p.finish(Duration.ofSeconds(10)).stdout();
             }
-            String screen = screen(h);
             assertTrue(screen.contains(ERASE + "cluster-launcher up: starting: "), screen);
             assertTrue(screen.contains(ERASE + "cluster-launcher up: serving clients: "), screen);
             int up = screen.indexOf("launcher | cluster is up: ");

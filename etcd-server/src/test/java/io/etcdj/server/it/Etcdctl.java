@@ -1,20 +1,13 @@
 package io.etcdj.server.it;
 
 import io.etcdj.harness.Command;
-import java.io.BufferedReader;
+import io.etcdj.harness.RunningCommand;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 
 /** Runs the installed real etcdctl (API v3) against one endpoint, the way a user would. */
 public final class Etcdctl {
@@ -76,74 +69,26 @@ public final class Etcdctl {
 
     /** Starts a long-running command (watch, lease keep-alive) whose output lines are read as they come. */
     public Background background(String... args) {
-        return new Background(start(args));
-    }
-
-    private Process start(String... args) {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(BINARY.toString());
-        cmd.add("--endpoints=" + endpoint);
+        List<String> cmd = new ArrayList<>(List.of(BINARY.toString(), "--endpoints=" + endpoint));
         cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd);
-        if (workingDir != null) {
-            pb.directory(workingDir.toFile());
-        }
-        pb.environment().keySet().removeIf(k -> k.startsWith("ETCDCTL"));
-        pb.environment().put("ETCDCTL_API", "3");
         try {
-            return pb.start();
+            return new Background(Command.of(cmd).dir(workingDir).withoutEnv("ETCDCTL").env("ETCDCTL_API", "3").start());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    private static CompletableFuture<String> readAll(InputStream in) {
-        return CompletableFuture.supplyAsync(() -> {
-            try {
-                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        });
-    }
-
-    /** A running etcdctl; its stdout lines are queued by a reader thread. Closing kills it. */
+    /** A running etcdctl; its stdout lines are taken as they come. Closing stops it. */
     public static final class Background implements AutoCloseable {
-        private final Process process;
-        private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        private final CompletableFuture<String> stderr;
+        private final RunningCommand process;
 
-        private Background(Process process) {
+        private Background(RunningCommand process) {
             this.process = process;
-            this.stderr = readAll(process.getErrorStream());
-            Thread reader = new Thread(this::pump, "etcdctl-stdout-" + process.pid());
-            reader.setDaemon(true);
-            reader.start();
-        }
-
-        private void pump() {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line; (line = r.readLine()) != null; ) {
-                    lines.add(line);
-                }
-            } catch (IOException e) {
-                lines.add("<stdout closed: " + e.getMessage() + ">");
-            }
         }
 
         /** The next {@code n} lines, failing with what arrived so far if they do not come within the timeout. */
         public List<String> awaitLines(int n, long timeoutMs) throws InterruptedException {
-            List<String> got = new ArrayList<>();
-            long deadline = System.currentTimeMillis() + timeoutMs;
-            while (got.size() < n) {
-                String line = lines.poll(Math.max(1, deadline - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
-                if (line == null) {
-                    throw new AssertionError("expected " + n + " lines within " + timeoutMs + " ms, got " + got
-                            + (process.isAlive() ? "" : "; etcdctl exited " + process.exitValue() + ": " + stderr.getNow("")));
-                }
-                got.add(line);
-            }
-            return got;
+            return process.nextLines(n, Duration.ofMillis(timeoutMs)).stream().map(l -> l.substring(0, l.length() - 1)).toList();
         }
 
         public boolean isAlive() {
@@ -152,10 +97,7 @@ public final class Etcdctl {
 
         @Override
         public void close() throws InterruptedException {
-            process.destroy();
-            if (!process.waitFor(5, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor();
-            }
+            process.close();
         }
     }
 }

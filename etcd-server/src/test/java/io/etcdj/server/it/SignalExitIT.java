@@ -3,23 +3,17 @@ package io.etcdj.server.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.Command;
 import io.etcdj.harness.EtcdProcess;
 import io.etcdj.harness.Eventually;
 import io.etcdj.harness.FreePorts;
 import io.etcdj.harness.LoggedProcess;
+import io.etcdj.harness.RunningCommand;
 import io.etcdj.harness.TempDirs;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -65,62 +59,61 @@ class SignalExitIT {
             cmd.addAll(List.of(kind, "--endpoints=127.0.0.1:" + FreePorts.pick(), "start",
                     "--listen-addr=127.0.0.1:" + port));
         }
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(home.toFile())
-                .redirectError(home.resolve("log").toFile());
-        pb.environment().keySet().removeIf(k -> k.startsWith("ETCD"));
-        Process parent = pb.start();
         long child = -1;
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(parent.getInputStream(), StandardCharsets.UTF_8));
-             Writer in = new OutputStreamWriter(parent.getOutputStream(), StandardCharsets.UTF_8)) {
-            String pidLine = out.readLine();
-            assertTrue(pidLine != null && pidLine.startsWith("pid "), String.valueOf(pidLine));
+        try (RunningCommand parent = Command.of(cmd).dir(home).withoutEnv("ETCD").start()) {
+            String pidLine = parent.nextLines(1, Duration.ofSeconds(30)).get(0).strip();
+            assertTrue(pidLine.startsWith("pid "), pidLine);
             child = Long.parseLong(pidLine.substring(4));
-            awaitListening(port, child, home);
+            awaitListening(port, child, parent);
             if (kind.equals("member")) {
                 // etcd takes the signals only once the member is ready (published to the cluster):
                 // before that the signal kills it without the orderly shutdown and its log line
-                awaitLogLine(home.resolve("log"), "published local member to cluster through raft", child);
+                awaitLogLine(parent, "published local member to cluster through raft", child);
                 Thread.sleep(1000);
             }
-            in.write(signal + "\n");
-            in.flush();
-            assertTrue(parent.waitFor(60, TimeUnit.SECONDS), "did not end after SIG" + signal);
+            parent.type(signal + "\n");
+            parent.finish(Duration.ofSeconds(60));
             int number = signal.equals("TERM") ? 15 : 2;
-            assertEquals("signal " + number, out.readLine(), LoggedProcess.tail(home.resolve("log"), 20));
+            assertEquals("signal " + number + "\n", parent.nextLines(1, Duration.ofSeconds(5)).get(0), tail(parent));
             if (kind.equals("member")) {
                 // etcd's log line of the orderly shutdown, before the signal ends it (both log it with --logger=zap)
                 String name = signal.equals("TERM") ? "terminated" : "interrupt";
-                String log = Files.readString(home.resolve("log"), StandardCharsets.UTF_8);
+                String log = parent.stderr();
                 assertTrue(log.contains("\"msg\":\"received signal; shutting down\",\"signal\":\"" + name + "\""), log);
             }
         } finally {
             if (child > 0) {
                 ProcessHandle.of(child).ifPresent(ProcessHandle::destroyForcibly);
             }
-            parent.destroyForcibly().waitFor();
             TempDirs.delete(home);
         }
     }
 
-    private static void awaitLogLine(Path log, String line, long child) throws InterruptedException, IOException {
-        Eventually.until("\"" + line + "\" in " + log, Duration.ofSeconds(60), Duration.ofMillis(100), () -> {
-            if (Files.readString(log, StandardCharsets.UTF_8).contains(line)) {
+    /** The last lines the member (or proxy) logged: its stderr, which the parent passes on. */
+    private static String tail(RunningCommand parent) {
+        List<String> lines = parent.stderr().lines().toList();
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
+    }
+
+    private static void awaitLogLine(RunningCommand parent, String line, long child) throws InterruptedException {
+        Eventually.until("\"" + line + "\" in the log", Duration.ofSeconds(60), Duration.ofMillis(100), () -> {
+            if (parent.stderr().contains(line)) {
                 return true;
             }
             if (ProcessHandle.of(child).map(h -> !h.isAlive()).orElse(true)) {
-                throw new Eventually.GiveUp("the process exited:\n" + LoggedProcess.tail(log, 20));
+                throw new Eventually.GiveUp("the process exited:\n" + tail(parent));
             }
             return false;
         });
     }
 
-    private static void awaitListening(int port, long child, Path home) throws InterruptedException, IOException {
+    private static void awaitListening(int port, long child, RunningCommand parent) throws InterruptedException {
         Eventually.until("listening on " + port, Duration.ofSeconds(60), Duration.ofMillis(100), () -> {
             if (LoggedProcess.accepts(port)) {
                 return true;
             }
             if (ProcessHandle.of(child).map(h -> !h.isAlive()).orElse(true)) {
-                throw new Eventually.GiveUp("the process exited:\n" + LoggedProcess.tail(home.resolve("log"), 20));
+                throw new Eventually.GiveUp("the process exited:\n" + tail(parent));
             }
             return false;
         });

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.etcdj.ctl.RootCommand;
 import io.etcdj.ctl.cli.EtcdctlApp;
 import io.etcdj.ctl.command.CheckCommand;
+import io.etcdj.harness.Command;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -18,7 +19,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -103,17 +103,8 @@ class CheckIT {
     private static Differ.Result reference(String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(RealEtcd.ETCDCTL.toString(), "--endpoints=" + etcd.endpoint()));
         cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.PIPE);
-        pb.environment().keySet().removeIf(k -> k.startsWith("ETCDCTL"));
-        pb.environment().put("ETCDCTL_API", "3");
-        Process p = pb.start();
-        try {
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-            return new Differ.Result(out, err, p.waitFor());
-        } finally {
-            p.destroyForcibly().waitFor();
-        }
+        Command.Result r = RealEtcd.realEtcdctl(cmd).run();
+        return new Differ.Result(r.stdout(), r.stderr(), r.exitCode());
     }
 
     @Test
@@ -170,15 +161,11 @@ class CheckIT {
             throws IOException, InterruptedException {
         String command = etcdctl + " --endpoints=" + etcd.endpoint() + " check datascale --prefix=" + prefix;
         Path out = dir.resolve(prefix.replace("/", "") + ".out");
-        ProcessBuilder pb = controllingTerminal
-                ? new ProcessBuilder("script", "-qfec", "stty cols " + COLUMNS + "; " + command + " > " + out, "/dev/null")
-                : new ProcessBuilder("sh", "-c", "setsid -w " + command + " > " + out + " < /dev/null");
-        pb.environment().keySet().removeIf(k -> k.startsWith("ETCDCTL") || k.startsWith("ETCDJ_"));
-        pb.environment().put("ETCDCTL_API", "3");
-        pb.environment().put("ETCDJ_NO_DAEMON", "1");
-        pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
-        Process p = pb.start();
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), command);
+        Command c = controllingTerminal
+                ? Command.atTerminal("stty cols " + COLUMNS + "; " + command + " > " + out)
+                : Command.of("sh", "-c", "setsid -w " + command + " > " + out + " < /dev/null");
+        c.withoutEnv("ETCDCTL").withoutEnv("ETCDJ_").env("ETCDCTL_API", "3").env("ETCDJ_NO_DAEMON", "1")
+                .timeout(Duration.ofSeconds(120)).run();
         return Files.readString(out, StandardCharsets.UTF_8);
     }
 

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.etcdj.ctl.RootCommand;
 import io.etcdj.ctl.cli.EtcdctlApp;
+import io.etcdj.harness.Command;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -71,12 +71,9 @@ class ClientSideChecksIT {
             args.addAll(line);
             List<String> cmd = new ArrayList<>(List.of(RealEtcd.ETCDCTL.toString()));
             cmd.addAll(args);
-            ProcessBuilder pb = new ProcessBuilder(cmd);
-            pb.environment().keySet().removeIf(k -> k.startsWith("ETCDCTL"));
-            pb.environment().put("ETCDCTL_API", "3");
-            Process p = pb.start();
-            String realErr = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-            int realCode = p.waitFor();
+            Command.Result real = RealEtcd.realEtcdctl(cmd).run();
+            String realErr = real.stderr();
+            int realCode = real.exitCode();
             ByteArrayOutputStream err = new ByteArrayOutputStream();
             int code = new EtcdctlApp(RootCommand::tree).run(args.toArray(new String[0]),
                     new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true),

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.etcdj.ctl.RootCommand;
 import io.etcdj.ctl.cli.EtcdctlApp;
+import io.etcdj.harness.Command;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -12,10 +13,10 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -55,15 +56,9 @@ class CompletionIT {
                         + " printf '%s\\n' \"${COMPREPLY[@]}\" | sort | tr '\\n' ' '",
                 "bash", bashScript.toString()));
         cmd.addAll(List.of(words));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        try {
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertTrue(p.waitFor(10, TimeUnit.SECONDS));
-            assertEquals(0, p.exitValue(), out);
-            return out.trim();
-        } finally {
-            p.destroyForcibly().waitFor();
-        }
+        Command.Result r = Command.of(cmd).mergeStderr().timeout(Duration.ofSeconds(10)).run();
+        assertEquals(0, r.exitCode(), r.stdout());
+        return r.stdout().trim();
     }
 
     @Test

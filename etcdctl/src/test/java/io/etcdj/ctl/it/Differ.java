@@ -2,6 +2,7 @@ package io.etcdj.ctl.it;
 
 import io.etcdj.ctl.RootCommand;
 import io.etcdj.ctl.cli.EtcdctlApp;
+import io.etcdj.harness.Command;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -50,39 +51,17 @@ final class Differ {
     /** With {@code inputStaysOpen} the command's stdin is closed only after it ended by itself. */
     Result reference(String stdin, boolean inputStaysOpen, Map<String, String> vars, String... args)
             throws IOException, InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder(twins.reference().etcdctlCommand(args));
-        pb.environment().keySet().removeIf(k -> k.startsWith("ETCDCTL"));
-        pb.environment().put("ETCDCTL_API", "3");
-        pb.environment().putAll(vars);
-        Process p = pb.start();
-        return collect(p, stdin, inputStaysOpen);
+        return collect(RealEtcd.realEtcdctl(twins.reference().etcdctlCommand(args)).env(vars), stdin, inputStaysOpen);
     }
 
-    private static Result collect(Process p, String stdin, boolean inputStaysOpen)
+    private static Result collect(Command c, String stdin, boolean inputStaysOpen)
             throws IOException, InterruptedException {
-        p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
-        p.getOutputStream().flush();
-        if (!inputStaysOpen) {
-            p.getOutputStream().close();
+        c.stdin(stdin);
+        if (inputStaysOpen) {
+            c.stdinStaysOpen();
         }
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        Thread errPump = new Thread(() -> {
-            try {
-                p.getErrorStream().transferTo(err);
-            } catch (IOException ignored) {
-                // Process ended.
-            }
-        });
-        errPump.start();
-        byte[] raw = p.getInputStream().readAllBytes();
-        int code = p.waitFor();
-        errPump.join();
-        try {
-            p.getOutputStream().close();
-        } catch (IOException ended) {
-            // the command ended without reading what was left
-        }
-        return new Result(new String(raw, StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8), code, raw);
+        Command.Result r = c.run();
+        return new Result(r.stdout(), r.stderr(), r.exitCode(), r.stdoutBytes());
     }
 
     Result ours(String stdin, String... args) {
@@ -162,11 +141,7 @@ final class Differ {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of("..", "bin", "etcdctl").toAbsolutePath().normalize().toString());
         cmd.addAll(args);
-        ProcessBuilder pb = new ProcessBuilder(cmd);
-        pb.environment().keySet().removeIf(k -> k.startsWith("ETCDCTL"));
-        pb.environment().putAll(vars);
-        Process p = pb.start();
-        return collect(p, stdin, inputStaysOpen);
+        return collect(Command.of(cmd).withoutEnv("ETCDCTL").env(vars), stdin, inputStaysOpen);
     }
 
     /**

@@ -2,19 +2,17 @@ package io.etcdj.ctl.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.etcdj.harness.Command;
 import io.etcdj.harness.Prerequisites;
 import io.etcdj.harness.TempDirs;
 import io.etcdj.server.it.TestDnsServer;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.InetAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -64,37 +62,15 @@ class DiscoverySrvIT {
         List<String> cmd = new ArrayList<>(List.of("unshare", "-m", "sh", "-c",
                 "mount --bind \"$0\" /etc/resolv.conf && exec \"$@\"", resolv.toString(), etcdctl));
         cmd.addAll(args);
-        ProcessBuilder pb = new ProcessBuilder(cmd);
-        pb.environment().keySet().removeIf(k -> k.startsWith("ETCDCTL"));
-        pb.environment().put("ETCDCTL_API", "3");
-        pb.environment().put("ETCDJ_NO_DAEMON", "1");
-        Process p = pb.start();
-        p.getOutputStream().close();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        Thread pump = new Thread(() -> {
-            try {
-                p.getErrorStream().transferTo(err);
-            } catch (IOException e) {
-                // the process ended
-            }
-        });
-        pump.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError(cmd + " did not exit");
-        }
-        pump.join();
-        return ("exit " + p.exitValue() + "\nstdout:\n" + out + "stderr:\n" + err.toString(StandardCharsets.UTF_8))
+        Command.Result r = RealEtcd.realEtcdctl(cmd).env("ETCDJ_NO_DAEMON", "1").run();
+        return ("exit " + r.exitCode() + "\nstdout:\n" + r.stdout() + "stderr:\n" + r.stderr())
                 .replaceAll("took = [0-9.]+[a-zµ]+", "took = T").replaceAll("\"ts\":\"[^\"]+\"", "\"ts\":\"T\"")
                 .replaceAll("client-[0-9a-f-]{36}", "client-ID");
     }
 
     private static boolean canUseOwnResolvConf() throws InterruptedException {
         try {
-            Process p = new ProcessBuilder("unshare", "-m", "true").redirectErrorStream(true).start();
-            p.getInputStream().readAllBytes();
-            return p.waitFor() == 0 && "root".equals(System.getProperty("user.name"));
+            return Command.of("unshare", "-m", "true").run().exitCode() == 0 && "root".equals(System.getProperty("user.name"));
         } catch (IOException e) {
             return false;
         }

@@ -3,14 +3,14 @@ package io.etcdj.ctl.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.Command;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -91,27 +91,16 @@ class EtcdE2eFastIT {
                     + ": run scripts/build-etcd-e2e.sh as root (apt-get; .ci/run does), or set E2E to where it was built");
         }
         requireNoOtherRun();
-        Path out = Files.createTempFile("etcd-e2e-", ".out");
-        try {
-            ProcessBuilder pb = new ProcessBuilder(each.toString(), binDir.toString(), "^(" + String.join("|", tests) + ")$")
-                    .redirectErrorStream(true).redirectOutput(out.toFile());
-            pb.environment().put("E2E_EACH_S", PER_TEST_SECONDS);
-            Process p = pb.start();
-            long bound = (Long.parseLong(PER_TEST_SECONDS) + 20) * tests.size();
-            if (!p.waitFor(bound, TimeUnit.SECONDS)) {
-                p.descendants().forEach(ProcessHandle::destroyForcibly);
-                p.destroyForcibly();
-                throw new AssertionError("etcd's e2e suite did not finish in " + bound + " s:\n" + Files.readString(out));
-            }
-            List<String> lines = Files.readAllLines(out, StandardCharsets.UTF_8);
-            List<String> failed = lines.stream().filter(l -> l.startsWith("FAIL ")).toList();
-            assertTrue(failed.isEmpty(), failed.size() + " of " + tests.size() + " of etcd's e2e tests failed, " + which + ":\n"
-                    + String.join("\n", failed));
-            List<String> passed = lines.stream().filter(l -> l.startsWith("PASS ")).map(l -> l.split(" ")[1]).sorted().toList();
-            assertEquals(tests.stream().sorted().toList(), passed, "every selected test ran and passed:\n" + String.join("\n", lines));
-        } finally {
-            Files.deleteIfExists(out);
-        }
+        long bound = (Long.parseLong(PER_TEST_SECONDS) + 20) * tests.size();
+        // past the bound the run fails with its output, the suite and its members killed
+        String out = Command.of(each.toString(), binDir.toString(), "^(" + String.join("|", tests) + ")$")
+                .env("E2E_EACH_S", PER_TEST_SECONDS).mergeStderr().timeout(Duration.ofSeconds(bound)).run().stdout();
+        List<String> lines = out.lines().toList();
+        List<String> failed = lines.stream().filter(l -> l.startsWith("FAIL ")).toList();
+        assertTrue(failed.isEmpty(), failed.size() + " of " + tests.size() + " of etcd's e2e tests failed, " + which + ":\n"
+                + String.join("\n", failed));
+        List<String> passed = lines.stream().filter(l -> l.startsWith("PASS ")).map(l -> l.split(" ")[1]).sorted().toList();
+        assertEquals(tests.stream().sorted().toList(), passed, "every selected test ran and passed:\n" + String.join("\n", lines));
     }
 
     /** The suite's members listen on fixed ports from 20000: a second run at the same time fails at random. */

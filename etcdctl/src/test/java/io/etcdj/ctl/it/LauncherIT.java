@@ -3,9 +3,8 @@ package io.etcdj.ctl.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
+import io.etcdj.harness.Command;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,25 +42,10 @@ class LauncherIT {
             throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(binary));
         cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd);
-        pb.environment().keySet().removeIf(k -> k.startsWith("ETCDCTL"));
-        pb.environment().put("ETCDCTL_API", "3");
-        pb.environment().putAll(env);
-        Process p = pb.start();
-        p.getOutputStream().close();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        Thread pump = new Thread(() -> {
-            try {
-                p.getErrorStream().transferTo(err);
-            } catch (IOException ignored) {
-                // Process ended.
-            }
-        });
-        pump.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        int code = p.waitFor();
-        pump.join();
-        String e = err.toString(StandardCharsets.UTF_8)
+        Command.Result r = RealEtcd.realEtcdctl(cmd).env(env).run();
+        String out = r.stdout();
+        int code = r.exitCode();
+        String e = r.stderr()
                 .replaceAll("(?m)^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\.\\d{6} ", "<TIME> ")
                 .replaceAll("\"ts\":\"[^\"]+\"", "\"ts\":\"<TS>\"")
                 .replaceAll("client-[0-9a-f-]{36}", "client-<UUID>");

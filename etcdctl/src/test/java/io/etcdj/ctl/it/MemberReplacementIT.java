@@ -3,9 +3,9 @@ package io.etcdj.ctl.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.Command;
 import io.etcdj.harness.Eventually;
 import io.etcdj.harness.LoggedProcess;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,7 +15,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -43,16 +42,10 @@ class MemberReplacementIT {
     private static Run etcdctl(String tool, String endpoints, String... args) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(tool, "--endpoints=" + endpoints));
         cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd);
-        pb.environment().keySet().removeIf(k -> k.startsWith("ETCD"));
-        pb.environment().put("ETCDCTL_API", "3");
-        pb.environment().put("ETCDJ_NO_DAEMON", "1"); // each call its own process: no resident server
-        Process p = pb.start();
-        p.getOutputStream().close();
-        byte[] out = p.getInputStream().readAllBytes();
-        byte[] err = p.getErrorStream().readAllBytes();
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-        return new Run(p.exitValue(), new String(out, StandardCharsets.UTF_8), new String(err, StandardCharsets.UTF_8));
+        Command.Result r = Command.of(cmd).withoutEnv("ETCD").env("ETCDCTL_API", "3")
+                .env("ETCDJ_NO_DAEMON", "1") // each call its own process: no resident server
+                .run();
+        return new Run(r.exitCode(), r.stdout(), r.stderr());
     }
 
     /**

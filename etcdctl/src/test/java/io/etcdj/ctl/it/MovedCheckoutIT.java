@@ -3,8 +3,8 @@ package io.etcdj.ctl.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.Command;
 import io.etcdj.harness.Eventually;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -44,16 +44,14 @@ class MovedCheckoutIT {
     }
 
     private static void assertVersionRuns(Path checkout, String javaOpts) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder(checkout.resolve("bin/etcdctl").toString(), "version");
+        Command c = Command.of(checkout.resolve("bin/etcdctl").toString(), "version");
         if (javaOpts != null) {
-            pb.environment().put("JAVA_OPTS", javaOpts);
+            c.env("JAVA_OPTS", javaOpts);
         }
-        Process p = pb.start();
-        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, p.waitFor(), err);
-        assertEquals("etcdctl version: 3.4.23\nAPI version: 3.4\n", out);
-        assertEquals("", err, "nothing of the JVM's about the archive");
+        Command.Result r = c.run();
+        assertEquals(0, r.exitCode(), r.stderr());
+        assertEquals("etcdctl version: 3.4.23\nAPI version: 3.4\n", r.stdout());
+        assertEquals("", r.stderr(), "nothing of the JVM's about the archive");
     }
 
     private static void copy(Path from, Path to) throws Exception {

@@ -65,13 +65,7 @@ class NewerFlagsIT {
         List<String> cmd = new ArrayList<>(List.of(RealEtcd.ETCDCTL.toString()));
         cmd.addAll(List.of(command));
         cmd.add("--help");
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.environment().keySet().removeIf(k -> k.startsWith("ETCDCTL"));
-        pb.environment().put("ETCDCTL_API", "3");
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        p.waitFor();
-        return out;
+        return RealEtcd.realEtcdctl(cmd).mergeStderr().run().stdout();
     }
 
     /** Our help without the lines of the given added flags. */

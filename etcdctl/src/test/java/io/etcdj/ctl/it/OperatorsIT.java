@@ -10,17 +10,16 @@ import io.etcdj.client.ClientConfig;
 import io.etcdj.client.Endpoint;
 import io.etcdj.client.EtcdClient;
 import io.etcdj.client.EtcdClientException;
+import io.etcdj.harness.Command;
 import io.etcdj.harness.Eventually;
 import io.etcdj.harness.FreePorts;
 import io.etcdj.harness.LoggedProcess;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -58,20 +57,13 @@ class OperatorsIT {
 
     /** A command line with stdin, stdout and stderr pipes. */
     private Run inPipe(List<String> cmd) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
-        environment(pb);
-        Process p = pb.start();
-        p.getOutputStream().close();
-        byte[] out = p.getInputStream().readAllBytes();
-        byte[] err = p.getErrorStream().readAllBytes();
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS));
-        return new Run(p.exitValue(), new String(out, StandardCharsets.UTF_8), new String(err, StandardCharsets.UTF_8));
+        Command.Result r = environment(Command.of(cmd)).run();
+        return new Run(r.exitCode(), r.stdout(), r.stderr());
     }
 
-    private static void environment(ProcessBuilder pb) {
-        pb.environment().keySet().removeIf(k -> k.startsWith("ETCD"));
-        pb.environment().put("ETCDCTL_API", "3");
-        pb.environment().put("ETCDJ_NO_DAEMON", "1");
+    private Command environment(Command c) {
+        return c.dir(dir).withoutEnv("ETCD").env("ETCDCTL_API", "3").env("ETCDJ_NO_DAEMON", "1")
+                .timeout(Duration.ofSeconds(120));
     }
 
     /** Our etcdctl at a pseudo-terminal ({@code script -qfec}); returns the screen (stdout and stderr). */
@@ -83,19 +75,9 @@ class OperatorsIT {
 
     /** A command line at a pseudo-terminal; returns the screen. */
     private String commandAtTerminal(List<String> words) throws Exception {
-        StringBuilder line = new StringBuilder();
-        for (String w : words) {
-            line.append(line.length() == 0 ? "" : " ").append(TerminalSession.quote(w));
-        }
-        ProcessBuilder pb = new ProcessBuilder("script", "-qfec", line.toString(), "/dev/null").directory(dir.toFile())
-                .redirectErrorStream(true);
-        environment(pb);
-        pb.environment().put("TERM", "xterm");
-        Process p = pb.start();
-        byte[] screen = p.getInputStream().readAllBytes();
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS));
-        assertEquals(0, p.exitValue(), new String(screen, StandardCharsets.UTF_8));
-        return new String(screen, StandardCharsets.UTF_8);
+        Command.Result r = environment(Command.of(words).atTerminal()).env("TERM", "xterm").run();
+        assertEquals(0, r.exitCode(), r.stdout());
+        return r.stdout();
     }
 
     private OurMembers.Member startOne(OurMembers members, String which, String name, String... flags) throws Exception {

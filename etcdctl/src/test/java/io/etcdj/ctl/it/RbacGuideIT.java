@@ -3,16 +3,12 @@ package io.etcdj.ctl.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.etcdj.harness.Eventually;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
+import io.etcdj.harness.Command;
+import io.etcdj.harness.RunningCommand;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,64 +40,21 @@ class RbacGuideIT {
         for (String a : args) {
             cmd.append(' ').append(a);
         }
-        ProcessBuilder pb = new ProcessBuilder("script", "-qec", cmd.toString(), "/dev/null").redirectErrorStream(true)
-                .directory(dir.toFile());
-        pb.environment().keySet().removeIf(k -> k.startsWith("ETCDCTL"));
-        Process p = pb.start();
-        ByteArrayOutputStream seen = new ByteArrayOutputStream();
-        Thread reader = new Thread(() -> {
-            try {
-                p.getInputStream().transferTo(new OutputStream() {
-                    @Override
-                    public void write(int b) {
-                        synchronized (seen) {
-                            seen.write(b);
-                        }
-                    }
-
-                    @Override
-                    public void write(byte[] b, int off, int len) {
-                        synchronized (seen) {
-                            seen.write(b, off, len);
-                        }
-                    }
-                });
-            } catch (IOException ended) {
-                // the terminal closed
-            }
-        });
-        reader.start();
-        OutputStream in = p.getOutputStream();
-        try {
+        try (RunningCommand p = Command.atTerminal(cmd.toString()).dir(dir).withoutEnv("ETCDCTL").start()) {
             for (int i = 0; i < typed.size(); i++) {
                 // every line answers a password prompt: wait for the prompt (a loaded machine may take
                 // seconds), then a moment for the terminal to turn echo off (what is typed earlier shows)
                 int prompt = i + 1;
-                Eventually.reached(Duration.ofSeconds(30), () -> prompts(seen) >= prompt || !p.isAlive());
+                p.awaitStdout(Duration.ofSeconds(30), shown -> PROMPT.matcher(shown).results().count() >= prompt);
                 Thread.sleep(300);
-                in.write((typed.get(i) + "\n").getBytes(StandardCharsets.UTF_8));
-                in.flush();
+                if (!p.type(typed.get(i) + "\n")) {
+                    break; // the command ended before all was typed: its output says why
+                }
             }
-            in.close();
-        } catch (IOException ended) {
-            // the command ended before all was typed: its output says why
+            p.closeStdin();
+            Command.Result r = p.finish(Duration.ofSeconds(60));
+            return new Run(r.exitCode(), normalize(r.stdout()));
         }
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), cmd.toString());
-        reader.join(10_000);
-        String out;
-        synchronized (seen) {
-            out = seen.toString(StandardCharsets.UTF_8);
-        }
-        return new Run(p.exitValue(), normalize(out));
-    }
-
-    /** How many password prompts the terminal has shown. */
-    private static int prompts(ByteArrayOutputStream seen) {
-        String shown;
-        synchronized (seen) {
-            shown = seen.toString(StandardCharsets.UTF_8);
-        }
-        return (int) PROMPT.matcher(shown).results().count();
     }
 
     private Run plain(String tool, String endpoints, String... args) throws Exception {

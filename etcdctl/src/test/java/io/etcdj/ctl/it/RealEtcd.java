@@ -1,5 +1,6 @@
 package io.etcdj.ctl.it;
 
+import io.etcdj.harness.Command;
 import io.etcdj.harness.EtcdProcess;
 import io.etcdj.harness.Eventually;
 import io.etcdj.harness.Prerequisites;
@@ -88,15 +89,18 @@ final class RealEtcd implements AutoCloseable {
             if (!process.isAlive()) {
                 throw new Eventually.GiveUp("etcd exited: " + process.logTail());
             }
-            Process check = new ProcessBuilder(etcdctlCommand("endpoint", "status")).redirectErrorStream(true).start();
-            check.getInputStream().readAllBytes();
-            return check.waitFor() == 0;
+            return realEtcdctl(etcdctlCommand("endpoint", "status")).run().exitCode() == 0;
         });
     }
 
     @Override
     public void close() {
         process.close();
+    }
+
+    /** {@code argv} (the real etcdctl and its arguments) with ETCDCTL_API=3 and none of the machine's other ETCDCTL settings. */
+    static Command realEtcdctl(List<String> argv) {
+        return Command.of(argv).withoutEnv("ETCDCTL").env("ETCDCTL_API", "3");
     }
 
     List<String> etcdctlCommand(String... args) {

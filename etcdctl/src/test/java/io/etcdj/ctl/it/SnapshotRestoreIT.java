@@ -3,9 +3,9 @@ package io.etcdj.ctl.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.Command;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -41,13 +41,9 @@ class SnapshotRestoreIT {
     private Run etcdctl(String... args) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(ROOT.resolve("bin/etcdctl").toString()));
         cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
         // ETCDJ_* stay: they keep the warm path off or in the test's own directory
-        pb.environment().keySet().removeIf(k -> k.startsWith("ETCD") && !k.startsWith("ETCDJ_"));
-        Process p = pb.start();
-        byte[] err = p.getErrorStream().readAllBytes();
-        byte[] out = p.getInputStream().readAllBytes();
-        return new Run(p.waitFor(), new String(out, StandardCharsets.UTF_8), new String(err, StandardCharsets.UTF_8));
+        Command.Result r = Command.of(cmd).dir(dir).withoutEnvIf(k -> k.startsWith("ETCD") && !k.startsWith("ETCDJ_")).run();
+        return new Run(r.exitCode(), r.stdout(), r.stderr());
     }
 
     /**

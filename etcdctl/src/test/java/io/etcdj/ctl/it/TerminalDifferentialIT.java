@@ -3,19 +3,14 @@ package io.etcdj.ctl.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.etcdj.harness.Eventually;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
+import io.etcdj.harness.Command;
+import io.etcdj.harness.RunningCommand;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -57,12 +52,8 @@ class TerminalDifferentialIT {
     }
 
     /** Waits (at most 20 s) until {@code prompt} was shown {@code times} times; the comparison then tells. */
-    private static void await(ByteArrayOutputStream seen, String prompt, int times) throws Exception {
-        Eventually.poll(Duration.ofSeconds(20), Duration.ofMillis(20), () -> {
-            synchronized (seen) {
-                return seen.toString(StandardCharsets.UTF_8);
-            }
-        }, shown -> shown.split(Pattern.quote(prompt), -1).length - 1 >= times);
+    private static void await(RunningCommand p, String prompt, int times) throws Exception {
+        p.awaitStdout(Duration.ofSeconds(20), shown -> shown.split(Pattern.quote(prompt), -1).length - 1 >= times);
     }
 
     private static String run(String tool, RealEtcd server, List<Key> keys, String... args) throws Exception {
@@ -71,49 +62,24 @@ class TerminalDifferentialIT {
         for (String a : args) {
             cmd.append(' ').append(a.contains(" ") ? "'" + a + "'" : a);
         }
-        ProcessBuilder pb = new ProcessBuilder("script", "-qefc", cmd.toString(), "/dev/null").redirectErrorStream(true);
-        pb.environment().keySet().removeIf(k -> k.startsWith("ETCDCTL"));
-        Process p = pb.start();
-        ByteArrayOutputStream seen = new ByteArrayOutputStream();
-        Thread reader = new Thread(() -> {
-            try (InputStream in = p.getInputStream()) {
-                byte[] buf = new byte[4096];
-                for (int n; (n = in.read(buf)) >= 0; ) {
-                    synchronized (seen) {
-                        seen.write(buf, 0, n);
-                    }
-                }
-            } catch (IOException ignored) {
-                // the terminal closed
-            }
-        });
-        reader.start();
-        OutputStream in = p.getOutputStream();
-        try {
+        try (RunningCommand p = Command.atTerminal(cmd.toString()).withoutEnv("ETCDCTL").start()) {
             Map<String, Integer> prompts = new HashMap<>();
             for (Key k : keys) {
                 if (k.prompt() != null) {
-                    await(seen, k.prompt(), prompts.merge(k.prompt(), 1, Integer::sum));
+                    await(p, k.prompt(), prompts.merge(k.prompt(), 1, Integer::sum));
                 }
                 Thread.sleep(k.waitMillis());
-                in.write(k.text().getBytes(StandardCharsets.UTF_8));
-                in.flush();
+                if (!p.type(k.text())) {
+                    break; // the command ended before everything was typed; what it printed says why
+                }
             }
-        } catch (IOException ended) {
-            // the command ended before everything was typed; what it printed says why
+            boolean done = p.endsWithin(Duration.ofSeconds(30));
+            if (!done) {
+                p.kill();
+            }
+            String out = p.finish(Duration.ofSeconds(10)).stdout();
+            return normalise(out, server) + "\n[exit " + (done ? p.exitCode() : "none: still running") + "]";
         }
-        boolean done = p.waitFor(30, TimeUnit.SECONDS);
-        if (!done) {
-            p.destroyForcibly();
-        }
-        reader.join(5000);
-        try {
-            in.close();
-        } catch (IOException ended) {
-            // already closed with the process
-        }
-        String out = seen.toString(StandardCharsets.UTF_8);
-        return normalise(out, server) + "\n[exit " + (done ? p.exitValue() : "none: still running") + "]";
     }
 
     private static String normalise(String terminal, RealEtcd server) {

@@ -3,9 +3,9 @@ package io.etcdj.ctl.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.Command;
 import io.etcdj.harness.TempDirs;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -66,13 +66,8 @@ class TerminalScriptIT {
 
     /** {@code bin/etcdj-warm status|stop} for this test's server directory. */
     private static String warm(String what) throws IOException, InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder(ROOT.resolve("bin/etcdj-warm").toString(), what)
-                .redirectErrorStream(true);
-        pb.environment().put("ETCDJ_WARM_DIR", temp.resolve("warm").toString());
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        p.waitFor();
-        return out;
+        return Command.of(ROOT.resolve("bin/etcdj-warm").toString(), what).mergeStderr()
+                .env("ETCDJ_WARM_DIR", temp.resolve("warm").toString()).run().stdout();
     }
 
     private static Map<String, String> environment(boolean warm) {
@@ -143,6 +138,6 @@ class TerminalScriptIT {
         words.add(tool);
         words.add("--endpoints=" + server.endpoint());
         words.addAll(List.of(args));
-        return TerminalSession.commandLine(words);
+        return Command.shellLine(words);
     }
 }

@@ -1,14 +1,14 @@
 package io.etcdj.ctl.it;
 
+import io.etcdj.harness.Command;
+import io.etcdj.harness.RunningCommand;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
-import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A user at a shell: one POSIX {@code sh} whose stdin, stdout and stderr are a pseudo-terminal
@@ -29,10 +29,7 @@ final class TerminalSession implements AutoCloseable {
     private static final String EOF = "\u0004";
     private static final String CTRL_C = "\u0003";
 
-    private final Process process;
-    private final OutputStream keyboard;
-    private final ByteArrayOutputStream screen = new ByteArrayOutputStream();
-    private final Thread reader;
+    private final RunningCommand shell;
     private int seen;
 
     /** What one command line showed on the terminal (stdout and stderr as they interleaved) and its exit code. */
@@ -55,30 +52,12 @@ final class TerminalSession implements AutoCloseable {
 
     /** Starts the shell with {@code env} as its whole environment. */
     TerminalSession(Map<String, String> env) throws IOException, InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder("script", "-qfc", "exec sh", "/dev/null").redirectErrorStream(true);
-        pb.environment().clear();
-        pb.environment().putAll(env);
-        pb.environment().put("SHELL", "/bin/sh");
-        pb.environment().put("PS1", "");
-        pb.environment().put("PS2", "");
-        pb.environment().remove("ENV");
-        process = pb.start();
-        keyboard = process.getOutputStream();
-        reader = new Thread(() -> {
-            try (InputStream in = process.getInputStream()) {
-                byte[] buf = new byte[8192];
-                for (int n; (n = in.read(buf)) >= 0; ) {
-                    synchronized (screen) {
-                        screen.write(buf, 0, n);
-                        screen.notifyAll();
-                    }
-                }
-            } catch (IOException ignored) {
-                // the terminal closed
-            }
-        }, "terminal");
-        reader.setDaemon(true);
-        reader.start();
+        Map<String, String> whole = new HashMap<>(env);
+        whole.remove("ENV");
+        whole.put("SHELL", "/bin/sh");
+        whole.put("PS1", "");
+        whole.put("PS2", "");
+        shell = Command.atTerminal("exec sh").withoutEnvIf(name -> true).env(whole).start();
         // the terminal as it was (echo on) for the commands; echo off only while the shell waits for a line
         type("saved=$(stty -g); stty -echo; printf '\\036R\\n'\n");
         if (awaitReady(30) < 0) {
@@ -112,10 +91,7 @@ final class TerminalSession implements AutoCloseable {
                 throw new IOException("the terminal hangs: " + shown(from));
             }
         }
-        byte[] all;
-        synchronized (screen) {
-            all = Arrays.copyOfRange(screen.toByteArray(), from, end);
-        }
+        byte[] all = Arrays.copyOfRange(shell.stdoutBytes(), from, end);
         int start = indexOf(all, new byte[] {MARK, 'S', '\r', '\n'}, 0);
         int exit = indexOf(all, new byte[] {MARK, 'E'}, Math.max(start, 0));
         if (start < 0 || exit < 0) {
@@ -141,53 +117,27 @@ final class TerminalSession implements AutoCloseable {
         return screen.replaceAll("\r\033\\[K[^\r\n]*(?=\r\033\\[K)", "").replace("\r\033[K", "");
     }
 
-    /** A word for the shell: single-quoted unless it is plain. */
-    static String quote(String word) {
-        if (!word.isEmpty() && word.matches("[A-Za-z0-9_./:=@%+,-]+")) {
-            return word;
-        }
-        return "'" + word.replace("'", "'\\''") + "'";
-    }
-
-    static String commandLine(List<String> words) {
-        StringBuilder s = new StringBuilder();
-        for (String w : words) {
-            s.append(s.length() == 0 ? "" : " ").append(quote(w));
-        }
-        return s.toString();
-    }
-
     private void type(String keys) throws IOException {
-        keyboard.write(keys.getBytes(StandardCharsets.UTF_8));
-        keyboard.flush();
+        if (!shell.type(keys)) {
+            throw new IOException("the shell at the terminal ended: " + shown(0));
+        }
     }
 
     /** Waits for the shell's ready marker after what was seen so far; its end, or -1. */
     private int awaitReady(long seconds) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         byte[] ready = {MARK, 'R', '\r', '\n'};
-        synchronized (screen) {
-            while (true) {
-                byte[] all = screen.toByteArray();
-                int at = indexOf(all, ready, seen);
-                if (at >= 0) {
-                    seen = at + ready.length;
-                    return at;
-                }
-                long left = deadline - System.nanoTime();
-                if (left <= 0 || !process.isAlive() && !reader.isAlive()) {
-                    return -1;
-                }
-                screen.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
-            }
+        int from = seen;
+        if (!shell.awaitStdoutBytes(Duration.ofSeconds(seconds), all -> indexOf(all, ready, from) >= 0)) {
+            return -1;
         }
+        int at = indexOf(shell.stdoutBytes(), ready, from);
+        seen = at + ready.length;
+        return at;
     }
 
     private String shown(int from) {
-        synchronized (screen) {
-            byte[] all = screen.toByteArray();
-            return new String(all, from, all.length - from, StandardCharsets.UTF_8);
-        }
+        byte[] all = shell.stdoutBytes();
+        return new String(all, from, all.length - from, StandardCharsets.UTF_8);
     }
 
     private static int indexOf(byte[] in, byte[] what, int from) {
@@ -205,16 +155,10 @@ final class TerminalSession implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
-        try {
-            type("exit\n");
-        } catch (IOException gone) {
-            // the shell already ended
+        shell.type("exit\n");
+        if (!shell.endsWithin(Duration.ofSeconds(10))) {
+            shell.kill();
         }
-        if (!process.waitFor(10, TimeUnit.SECONDS)) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
-            process.waitFor(10, TimeUnit.SECONDS);
-        }
-        reader.join(5000);
+        shell.close();
     }
 }

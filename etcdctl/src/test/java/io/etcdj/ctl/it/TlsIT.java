@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import io.etcdj.ctl.RootCommand;
 import io.etcdj.ctl.cli.EtcdctlApp;
+import io.etcdj.harness.Command;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -77,21 +78,15 @@ class TlsIT {
         List<String> cmd = new ArrayList<>(List.of("/usr/bin/etcdctl", "--endpoints=" + etcd.endpoint(), "--command-timeout=2s"));
         cmd.addAll(flags);
         cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd);
-        pb.environment().keySet().removeIf(k -> k.startsWith("ETCDCTL"));
-        pb.environment().put("ETCDCTL_API", "3");
-        Process p = pb.start();
-        byte[] err = p.getErrorStream().readAllBytes();
-        byte[] out = p.getInputStream().readAllBytes();
-        return new Differ.Result(new String(out, StandardCharsets.UTF_8), new String(err, StandardCharsets.UTF_8), p.waitFor());
+        Command.Result r = RealEtcd.realEtcdctl(cmd).run();
+        return new Differ.Result(r.stdout(), r.stderr(), r.exitCode());
     }
 
     private static void openssl(String... args) throws Exception {
         List<String> cmd = new ArrayList<>(List.of("/usr/bin/openssl"));
         cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).directory(certDir.toFile()).redirectErrorStream(true).start();
-        String log = new String(p.getInputStream().readAllBytes());
-        assertEquals(0, p.waitFor(), log);
+        Command.Result r = Command.of(cmd).dir(certDir).mergeStderr().run();
+        assertEquals(0, r.exitCode(), r.stdout());
     }
 
     /** A client certificate whose key openssl writes in {@code form}: pkcs1, sec1, pkcs8 or encrypted. */

@@ -3,14 +3,11 @@ package io.etcdj.ctl.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.Command;
 import io.etcdj.harness.Eventually;
+import io.etcdj.harness.RunningCommand;
 import io.etcdj.harness.StrayProcesses;
 import io.etcdj.harness.TempDirs;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -193,20 +190,18 @@ class WarmPathIT {
 
     @Test
     void aKilledClientEndsItsCommandInTheServer() throws Exception {
-        Process holder = start(ETCDCTL, temp, Map.of("JAVA_OPTS", NO_JVM), "lock", "warm-lock");
-        try {
-            readLine(holder.getInputStream());
-        } finally {
-            holder.destroyForcibly().waitFor();
+        try (RunningCommand holder = command(ETCDCTL, temp, Map.of("JAVA_OPTS", NO_JVM), "lock", "warm-lock").start()) {
+            holder.nextLines(1, Duration.ofSeconds(DEADLINE_SECONDS));
+            holder.kill();
+            holder.endsWithin(Duration.ofSeconds(DEADLINE_SECONDS));
         }
         // Had the server kept running the lock command, its session would keep the lock forever.
-        Process next = start(ETCDCTL, temp, Map.of("JAVA_OPTS", NO_JVM), "lock", "warm-lock");
-        try {
-            String key = readLine(next.getInputStream());
+        try (RunningCommand next = command(ETCDCTL, temp, Map.of("JAVA_OPTS", NO_JVM), "lock", "warm-lock").start()) {
+            String key = next.nextLines(1, Duration.ofSeconds(DEADLINE_SECONDS)).get(0);
             assertTrue(key.startsWith("warm-lock/"), key);
-        } finally {
-            next.destroy();
-            assertEquals(143, next.waitFor(), "SIGTERM ends a warm call as it ends a JVM");
+            next.signal("TERM");
+            assertEquals(143, next.finish(Duration.ofSeconds(DEADLINE_SECONDS)).exitCode(),
+                    "SIGTERM ends a warm call as it ends a JVM");
         }
     }
 
@@ -247,75 +242,34 @@ class WarmPathIT {
         return run(ETCDCTL, cwd, stdin, Map.of("ETCDJ_NO_DAEMON", "1"), args);
     }
 
-    private static Process start(Path launcher, Path cwd, Map<String, String> env, String... args) throws IOException {
+    private static Command command(Path launcher, Path cwd, Map<String, String> env, String... args) {
         List<String> cmd = new ArrayList<>(List.of(launcher.toString()));
         cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile());
-        pb.environment().keySet().removeIf(k -> k.startsWith("ETCDCTL") || k.startsWith("ETCDJ") || k.equals("JAVA_OPTS"));
-        pb.environment().put("ETCDCTL_API", "3");
-        pb.environment().put("ETCDCTL_ENDPOINTS", etcd.endpoint());
-        pb.environment().put("ETCDJ_WARM_DIR", warmDir.toString());
-        pb.environment().putAll(env);
-        return pb.start();
+        return Command.of(cmd).dir(cwd)
+                .withoutEnvIf(k -> k.startsWith("ETCDCTL") || k.startsWith("ETCDJ") || k.equals("JAVA_OPTS"))
+                .env("ETCDCTL_API", "3").env("ETCDCTL_ENDPOINTS", etcd.endpoint()).env("ETCDJ_WARM_DIR", warmDir.toString())
+                .env(env).timeout(Duration.ofSeconds(DEADLINE_SECONDS));
     }
 
     private static Run run(Path launcher, Path cwd, String stdin, Map<String, String> env, String... args)
             throws Exception {
-        Process p = start(launcher, cwd, env, args);
-        CompletableFuture<byte[]> err = drain(p.getErrorStream());
-        CompletableFuture<byte[]> out = drain(p.getInputStream());
-        try (OutputStream in = p.getOutputStream()) {
-            if (stdin != null) {
-                in.write(stdin.getBytes(StandardCharsets.UTF_8));
-            }
+        Command c = command(launcher, cwd, env, args);
+        if (stdin != null) {
+            c.stdin(stdin);
         }
-        if (!p.waitFor(DEADLINE_SECONDS, TimeUnit.SECONDS)) {
-            p.destroyForcibly().waitFor();
-            throw new AssertionError("no answer from " + List.of(args));
-        }
-        return new Run(text(out), text(err), p.exitValue());
+        Command.Result r = c.run();
+        return new Run(r.stdout(), r.stderr(), r.exitCode());
     }
 
     /** Runs until the first line of output, then sends SIGINT (Ctrl-C) to the launcher's process. */
     private static Run interrupted(Map<String, String> env, String... args) throws Exception {
-        Process p = start(ETCDCTL, temp, env, args);
-        CompletableFuture<byte[]> err = drain(p.getErrorStream());
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        InputStream stdout = p.getInputStream();
-        String first = readLine(stdout);
-        out.write((first + "\n").getBytes(StandardCharsets.UTF_8));
-        // the watch prints the event's three lines at once; read them before the signal
-        out.write((readLine(stdout) + "\n" + readLine(stdout) + "\n").getBytes(StandardCharsets.UTF_8));
-        new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
-        if (!p.waitFor(DEADLINE_SECONDS, TimeUnit.SECONDS)) {
-            p.destroyForcibly().waitFor();
-            throw new AssertionError("SIGINT did not end " + List.of(args));
+        try (RunningCommand p = command(ETCDCTL, temp, env, args).start()) {
+            // the watch prints the event's three lines at once; read them before the signal
+            p.nextLines(3, Duration.ofSeconds(DEADLINE_SECONDS));
+            p.signal("INT");
+            Command.Result r = p.finish(Duration.ofSeconds(DEADLINE_SECONDS));
+            return new Run(r.stdout(), r.stderr(), r.exitCode());
         }
-        stdout.transferTo(out);
-        return new Run(out.toString(StandardCharsets.UTF_8), text(err), p.exitValue());
-    }
-
-    private static String readLine(InputStream in) throws IOException {
-        ByteArrayOutputStream line = new ByteArrayOutputStream();
-        int b;
-        while ((b = in.read()) >= 0 && b != '\n') {
-            line.write(b);
-        }
-        return line.toString(StandardCharsets.UTF_8);
-    }
-
-    private static CompletableFuture<byte[]> drain(InputStream in) {
-        return CompletableFuture.supplyAsync(() -> {
-            try {
-                return in.readAllBytes();
-            } catch (IOException e) {
-                return new byte[0];
-            }
-        });
-    }
-
-    private static String text(CompletableFuture<byte[]> f) throws Exception {
-        return new String(f.get(DEADLINE_SECONDS, TimeUnit.SECONDS), StandardCharsets.UTF_8);
     }
 
     private record Run(String out, String err, int code) {

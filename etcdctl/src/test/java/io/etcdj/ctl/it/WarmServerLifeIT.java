@@ -4,13 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.harness.Command;
 import io.etcdj.harness.Eventually;
 import io.etcdj.harness.Prerequisites;
 import io.etcdj.harness.StrayProcesses;
 import io.etcdj.harness.TempDirs;
-import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -140,20 +139,10 @@ class WarmServerLifeIT {
     private Run run(String tool, Map<String, String> env, String... args) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(copy.resolve(tool).toString()));
         cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(temp.toFile());
-        pb.environment().keySet().removeIf(k -> k.startsWith("ETCDCTL") || k.startsWith("ETCDJ") || k.equals("JAVA_OPTS"));
-        pb.environment().put("ETCDJ_WARM_DIR", warmDir.toString());
-        pb.environment().putAll(env);
-        pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-        Path err = Files.createTempFile(temp, "err", ".txt");
-        pb.redirectError(err.toFile());
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(DEADLINE_SECONDS, TimeUnit.SECONDS)) {
-            p.destroyForcibly().waitFor();
-            throw new AssertionError("no answer from " + cmd);
-        }
-        return new Run(out, Files.readString(err), p.exitValue());
+        Command.Result r = Command.of(cmd).dir(temp)
+                .withoutEnvIf(k -> k.startsWith("ETCDCTL") || k.startsWith("ETCDJ") || k.equals("JAVA_OPTS"))
+                .env("ETCDJ_WARM_DIR", warmDir.toString()).env(env).timeout(Duration.ofSeconds(DEADLINE_SECONDS)).run();
+        return new Run(r.stdout(), r.stderr(), r.exitCode());
     }
 
     private record Run(String out, String err, int code) {

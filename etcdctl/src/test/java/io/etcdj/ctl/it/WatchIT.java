@@ -5,14 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.etcdj.ctl.RootCommand;
 import io.etcdj.ctl.cli.EtcdctlApp;
+import io.etcdj.harness.Command;
+import io.etcdj.harness.RunningCommand;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -51,38 +53,26 @@ class WatchIT {
     }
 
     private static String reference(String... args) throws IOException, InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder(etcd.etcdctlCommand(args));
-        pb.environment().put("ETCDCTL_API", "3");
-        Process p = pb.redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        p.waitFor();
-        return out;
+        return Command.of(etcd.etcdctlCommand(args)).env("ETCDCTL_API", "3").mergeStderr().run().stdout();
     }
 
     /** Reads the real etcdctl's stdout until it holds {@code lines} lines, then stops it. */
     private static String referenceLines(int lines, String... args) throws IOException, InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder(etcd.etcdctlCommand(args));
-        pb.environment().put("ETCDCTL_API", "3");
-        Process p = pb.redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        try {
-            return readLines(p.getInputStream(), lines);
-        } finally {
-            p.destroyForcibly();
-            p.waitFor();
+        try (RunningCommand p = Command.of(etcd.etcdctlCommand(args)).env("ETCDCTL_API", "3").start()) {
+            return firstLines(p, lines);
         }
     }
 
-    private static String readLines(InputStream in, int lines) throws IOException {
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        int seen = 0;
-        int b;
-        while (seen < lines && (b = in.read()) >= 0) {
-            buf.write(b);
-            if (b == '\n') {
-                seen++;
-            }
+    /** Its first {@code lines} lines of stdout, or all it printed when it ends (or 60 s pass) before. */
+    private static String firstLines(RunningCommand c, int lines) throws InterruptedException {
+        c.awaitStdout(Duration.ofSeconds(60), s -> s.chars().filter(ch -> ch == '\n').count() >= lines);
+        String out = c.stdout();
+        int end = 0;
+        for (int seen = 0; seen < lines && end < out.length(); seen++) {
+            int nl = out.indexOf('\n', end);
+            end = nl < 0 ? out.length() : nl + 1;
         }
-        return buf.toString(StandardCharsets.UTF_8);
+        return out.substring(0, end);
     }
 
     /** Runs ours in-process until it printed {@code lines} lines (or 20 s passed), then interrupts it. */
@@ -194,17 +184,12 @@ class WatchIT {
     @Test
     @Order(5)
     void electionObserversSeeTheLeader() throws Exception {
-        ProcessBuilder pb = new ProcessBuilder(etcd.etcdctlCommand("elect", "myelection", "p1"));
-        pb.environment().put("ETCDCTL_API", "3");
-        Process leader = pb.redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        try {
-            String campaigned = readLines(leader.getInputStream(), 2);
+        try (RunningCommand leader = Command.of(etcd.etcdctlCommand("elect", "myelection", "p1")).env("ETCDCTL_API", "3")
+                .start()) {
+            String campaigned = firstLines(leader, 2);
             assertTrue(campaigned.startsWith("myelection/") && campaigned.endsWith("\np1\n"), campaigned);
             same(2, "elect", "-l", "myelection");
             assertEquals(campaigned, oursLines(2, "elect", "-l", "myelection"));
-        } finally {
-            leader.destroyForcibly();
-            leader.waitFor();
         }
     }
 
@@ -212,11 +197,9 @@ class WatchIT {
     @Order(6)
     void compactedRevisionCancelsTheWatch() throws Exception {
         reference("compaction", "5");
-        ProcessBuilder pb = new ProcessBuilder(etcd.etcdctlCommand("watch", "--rev=2", "foo"));
-        pb.environment().put("ETCDCTL_API", "3");
-        Process p = pb.start();
-        String expectedErr = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-        int expectedCode = p.waitFor();
+        Command.Result reference = Command.of(etcd.etcdctlCommand("watch", "--rev=2", "foo")).env("ETCDCTL_API", "3").run();
+        String expectedErr = reference.stderr();
+        int expectedCode = reference.exitCode();
 
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
