@@ -155,6 +155,11 @@ final class ApplyLoop implements AutoCloseable {
         return appliedIndex;
     }
 
+    /** Batches handed to the apply thread and not yet applied to the end: 0 when it is idle. */
+    int batchesHandedOver() {
+        return handedOver.get();
+    }
+
     /**
      * Entries handed to this loop and not yet applied: etcd refuses new proposals while this
      * passes {@code maxGapBetweenApplyAndCommitIndex}, so the queue stays bounded.
