@@ -64,7 +64,8 @@ final class ApplyLoop implements AutoCloseable {
     /** ... and of at most this many bytes of entry data. */
     static final int INLINE_MAX_BYTES = 64 * 1024;
     /** InternalRaftRequest's fields a put entry carries: id, origin, header, put. */
-    private static final long INLINE_FIELDS = 1L << 1 | 1L << 2 | 1L << 3 | 1L << 10;
+    private static final long INLINE_FIELDS = 1L << InternalRaftRequest.ID_FIELD_NUMBER | 1L << InternalRaftRequest.ORIGIN_FIELD_NUMBER
+            | 1L << InternalRaftRequest.HEADER_FIELD_NUMBER | 1L << InternalRaftRequest.PUT_FIELD_NUMBER;
 
     /**
      * Committed entries to apply, or (with {@code snapshotFile}) a leader's snapshot to install
@@ -235,7 +236,7 @@ final class ApplyLoop implements AutoCloseable {
                 if (field >= Long.SIZE || (INLINE_FIELDS & 1L << field) == 0) {
                     return false;
                 }
-                put |= field == 10;
+                put |= field == InternalRaftRequest.PUT_FIELD_NUMBER;
                 in.skipField(tag);
             }
             return put;

@@ -179,7 +179,7 @@ class WatchStreamTest {
                     if (method.getName().equals("checkRead")) {
                         return null;
                     }
-                    throw new UnsupportedOperationException(method.getName());
+                    throw new AssertionError("a watch stream asks AuthOperations only checkRead, not " + method.getName());
                 });
     }
 
