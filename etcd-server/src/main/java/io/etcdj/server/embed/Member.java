@@ -18,6 +18,7 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 
 /** A member process: the server plus its listeners, started and stopped together. */
@@ -84,7 +85,8 @@ public final class Member implements AutoCloseable {
                 peers.useTls(tls.peerServer(), tls.peerClient());
                 var tuning = config.options().tuning();
                 peers.useLinks(new PeerLinks(tuning.raftReadTimeout(), tuning.raftWriteTimeout(),
-                        tuning.setMemberLocalAddr() ? inferLocalAddr(config, log) : null, !tuning.peerSkipClientSanVerification()));
+                        tuning.setMemberLocalAddr() ? inferLocalAddr(config, log) : null, !tuning.peerSkipClientSanVerification(),
+                        Duration.ofMillis(1000 + config.electionMillis())));
                 peers.listen(config.listenPeerUrls());
                 peers.startProbing();
             } catch (IOException | RuntimeException e) {

@@ -8,9 +8,10 @@ import io.grpc.netty.InternalProtocolNegotiators;
 import io.netty.channel.ChannelHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.AsciiString;
+import java.util.function.Function;
 
 /**
- * TLS for a gRPC-only server (the peer port) through {@link TlsHandshake}, so that a peer
+ * TLS for a gRPC server without HTTP/1.1 (the peer port) through {@link TlsHandshake}, so that a peer
  * refused at the handshake is logged as etcd logs it, as on the client port.
  */
 public final class TlsProtocolNegotiator implements InternalProtocolNegotiator.ProtocolNegotiator {
@@ -19,19 +20,28 @@ public final class TlsProtocolNegotiator implements InternalProtocolNegotiator.P
     private final SslContext context;
     private final boolean verifyClientSan;
     private final Log log;
+    private final Function<GrpcHttp2ConnectionHandler, ChannelHandler> afterTls;
 
     public TlsProtocolNegotiator(SslContext context, LogSink logs) {
         this(context, false, logs);
     }
 
+    public TlsProtocolNegotiator(SslContext context, boolean verifyClientSan, LogSink logs) {
+        this(context, verifyClientSan, logs, InternalProtocolNegotiators::grpcNegotiationHandler);
+    }
+
     /**
      * {@code verifyClientSan}: a peer's client certificate must name the address it connects from
-     * (etcd's peer listener check; off with --peer-skip-client-san-verification).
+     * (etcd's peer listener check; off with --peer-skip-client-san-verification). {@code afterTls}:
+     * the handler that takes the connection once the handshake is done, given grpc-java's (grpc-java's
+     * own negotiation handler by default; the peer port tells its Raft streams from gRPC there).
      */
-    public TlsProtocolNegotiator(SslContext context, boolean verifyClientSan, LogSink logs) {
+    public TlsProtocolNegotiator(SslContext context, boolean verifyClientSan, LogSink logs,
+                                 Function<GrpcHttp2ConnectionHandler, ChannelHandler> afterTls) {
         this.log = logs.logger("embed/config_logging");
         this.context = context;
         this.verifyClientSan = verifyClientSan;
+        this.afterTls = afterTls;
     }
 
     @Override
@@ -41,7 +51,7 @@ public final class TlsProtocolNegotiator implements InternalProtocolNegotiator.P
 
     @Override
     public ChannelHandler newHandler(GrpcHttp2ConnectionHandler grpcHandler) {
-        return new TlsHandshake(context, event -> InternalProtocolNegotiators.grpcNegotiationHandler(grpcHandler),
+        return new TlsHandshake(context, event -> afterTls.apply(grpcHandler),
                 verifyClientSan ? PeerSanCheck::check : null, log);
     }
 

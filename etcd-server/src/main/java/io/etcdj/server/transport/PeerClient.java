@@ -5,6 +5,7 @@ import io.etcdj.peerpb.PeerAck;
 import io.etcdj.peerpb.PeerGrpc;
 import io.etcdj.peerpb.PeerMessage;
 import io.etcdj.peerpb.SnapshotChunk;
+import io.etcdj.peerpb.StreamHello;
 import io.etcdj.raftpb.Message;
 import io.etcdj.raftpb.MessageType;
 import io.etcdj.server.log.Log;
@@ -16,11 +17,11 @@ import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.NettyChannelBuilder;
-import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.prometheus.metrics.core.metrics.Counter;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,11 +32,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
- * The sending side towards one peer: one long-lived gRPC stream, written directly by the sender
- * while it is open and nothing waits, else through a queue drained by this client's own thread,
- * which (re)opens the stream with backoff when it breaks (the peer is then reported unreachable
- * so Raft slows down). Snapshots go on their own call with the backend file attached. The queue is
- * bounded: when a peer cannot keep up, messages are dropped, which Raft tolerates.
+ * The sending side towards one peer: one long-lived Raft stream ({@link RaftStream}), written
+ * directly by the sender while it is open and nothing waits, else through a queue drained by this
+ * client's own thread, which (re)opens the stream with backoff when it breaks (the peer is then
+ * reported unreachable so Raft slows down). Snapshots go on a gRPC call of their own with the
+ * backend file attached. The queue is bounded: when a peer cannot keep up, messages are dropped,
+ * which Raft tolerates.
  */
 final class PeerClient implements AutoCloseable {
     /** The member's logger (its sink, see MemberContext). */
@@ -45,8 +47,10 @@ final class PeerClient implements AutoCloseable {
 
     private final long peerId;
     private final PeerHandler handler;
-    /** Builds a channel to a peer URL with the transport's TLS and source address. */
+    /** Builds a gRPC channel to a peer URL with the transport's TLS and source address (for snapshots). */
     private final Function<String, NettyChannelBuilder> dial;
+    /** Opens a Raft stream to a peer URL with the transport's loops, TLS and source address. */
+    private final StreamDialer streams;
     /** --raft-write-timeout in nanoseconds (0: none). */
     private final long writeTimeoutNanos;
     /** When the stream last stopped taking data (flow control), or -1 while it takes data. */
@@ -60,25 +64,31 @@ final class PeerClient implements AutoCloseable {
     private volatile boolean closed;
     private ManagedChannel channel;
     private String channelTarget;
-    private StreamObserver<PeerMessage> stream;
-    private volatile Throwable streamError;
+    private RaftStream stream;
     private boolean wasActive;
     private final PeerMetrics.Link metrics;
     /** etcd_server_heartbeat_send_failures_total of the member. */
     private final Counter heartbeatFailures;
 
-    PeerClient(long peerId, PeerHandler handler, Function<String, NettyChannelBuilder> dial, Duration writeTimeout,
-               Metrics memberMetrics, LogSink logs) {
-        this(peerId, handler, dial, writeTimeout, memberMetrics, logs, true);
+    /** How a client opens its Raft stream. */
+    @FunctionalInterface
+    interface StreamDialer {
+        RaftStream open(String peerUrl, StreamHello hello) throws IOException;
+    }
+
+    PeerClient(long peerId, PeerHandler handler, Function<String, NettyChannelBuilder> dial, StreamDialer streams,
+               Duration writeTimeout, Metrics memberMetrics, LogSink logs) {
+        this(peerId, handler, dial, streams, writeTimeout, memberMetrics, logs, true);
     }
 
     /** With {@code start} false, messages queue until {@link #start()} (a test's way to have some waiting). */
-    PeerClient(long peerId, PeerHandler handler, Function<String, NettyChannelBuilder> dial, Duration writeTimeout,
-            Metrics memberMetrics, LogSink logs, boolean start) {
+    PeerClient(long peerId, PeerHandler handler, Function<String, NettyChannelBuilder> dial, StreamDialer streams,
+               Duration writeTimeout, Metrics memberMetrics, LogSink logs, boolean start) {
         this.log = logs.logger("rafthttp/peer");
         this.peerId = peerId;
         this.handler = handler;
         this.dial = dial;
+        this.streams = streams;
         this.writeTimeoutNanos = writeTimeout.toNanos();
         this.metrics = memberMetrics.peers.link(handler.memberId(), peerId);
         this.heartbeatFailures = memberMetrics.heartbeatSendFailures;
@@ -95,9 +105,9 @@ final class PeerClient implements AutoCloseable {
 
     /**
      * Sends on the caller's thread (the Raft loop) when the stream is open and nothing waits in
-     * the queue: gRPC's send only encodes the message and hands it to the connection's event loop,
-     * so the hop through this client's own thread would add a wake-up to every message of every
-     * commit. Everything else (no stream yet, a broken one, a snapshot, messages already waiting)
+     * the queue: the stream only frames the message and hands it to the connection's event loop at
+     * the next {@link #flush()}, so the hop through this client's own thread would add a wake-up to
+     * every message of every commit. Everything else (no stream yet, a broken one, a snapshot, messages already waiting)
      * goes through the queue and this client's thread, which opens streams with backoff. Messages
      * leave in the order they were given: the direct way is taken only when no queued message is
      * still unsent.
@@ -118,18 +128,25 @@ final class PeerClient implements AutoCloseable {
 
     /** Writes m on the open stream; false (nothing written) when there is none or it has failed. */
     private boolean sendNow(Message m) {
-        if (stream == null || streamError != null) {
+        if (stream == null || stream.error() != null) {
             return false;
         }
         try {
             checkWriteTimeout();
-            PeerMessage envelope = envelope(m);
-            stream.onNext(envelope);
-            metrics.sent(envelope.getSerializedSize());
+            metrics.sent(stream.write(m));
             return true;
         } catch (RuntimeException e) {
             // the queue's thread meets the same failure on its next send and handles it there
             return false;
+        }
+    }
+
+    /** Sends what the Raft loop's last {@link #send} calls wrote on the stream: one flush per batch. */
+    void flush() {
+        synchronized (sendLock) {
+            if (stream != null) {
+                stream.flush();
+            }
         }
     }
 
@@ -173,12 +190,14 @@ final class PeerClient implements AutoCloseable {
                 } else {
                     synchronized (sendLock) {
                         unsent--;
-                        PeerMessage envelope = envelope(m);
-                        ensureStream().onNext(envelope);
-                        metrics.sent(envelope.getSerializedSize());
+                        RaftStream s = ensureStream();
+                        metrics.sent(s.write(m));
+                        if (queue.isEmpty()) {
+                            s.flush();
+                        }
                         checkWriteTimeout();
-                        if (streamError != null) {
-                            throw streamError instanceof RuntimeException r ? r : new RuntimeException(streamError);
+                        if (s.error() != null) {
+                            throw s.error();
                         }
                     }
                 }
@@ -223,11 +242,11 @@ final class PeerClient implements AutoCloseable {
      * reported unreachable.
      */
     private void checkWriteTimeout() {
-        if (writeTimeoutNanos <= 0 || !(stream instanceof ClientCallStreamObserver<PeerMessage> call)) {
+        if (writeTimeoutNanos <= 0 || stream == null) {
             blockedSince = -1;
             return;
         }
-        if (call.isReady()) {
+        if (stream.isWritable()) {
             blockedSince = -1;
             return;
         }
@@ -243,7 +262,7 @@ final class PeerClient implements AutoCloseable {
 
     private static boolean isRemovedError(Throwable e) {
         Status s = Status.fromThrowable(e);
-        return s.getCode() == Status.Code.FAILED_PRECONDITION && PeerService.REMOVED.equals(s.getDescription());
+        return s.getCode() == Status.Code.FAILED_PRECONDITION && SenderCheck.REMOVED.equals(s.getDescription());
     }
 
     private PeerMessage envelope(Message m) {
@@ -268,29 +287,20 @@ final class PeerClient implements AutoCloseable {
         return channel;
     }
 
-    private StreamObserver<PeerMessage> ensureStream() {
+    /** The open stream, opened (on this client's thread) when there is none. */
+    private RaftStream ensureStream() {
         if (stream == null) {
-            streamError = null;
-            ManagedChannel ch = channel();
-            // Our own backoff (50 ms doubling to 1 s) decides when to try again, as etcd's peer
-            // layer does; grpc-java's would grow towards two minutes while a member is down, and
-            // waiting for ready would only pile messages into a call that never starts.
-            ch.resetConnectBackoff();
-            stream = PeerGrpc.newStub(ch).stream(new StreamObserver<>() {
-                @Override
-                public void onNext(PeerAck value) {
-                }
-
-                @Override
-                public void onError(Throwable t) {
-                    streamError = t;
-                }
-
-                @Override
-                public void onCompleted() {
-                    streamError = new StatusRuntimeException(Status.UNAVAILABLE.withDescription("stream closed"));
-                }
-            });
+            List<String> urls = handler.peerUrls(peerId);
+            if (urls.isEmpty()) {
+                throw new IllegalStateException("no peer URL known for member " + MemberIds.hex(peerId));
+            }
+            StreamHello hello = StreamHello.newBuilder().setClusterId(handler.clusterId()).setFrom(handler.memberId())
+                    .setTo(peerId).build();
+            try {
+                stream = streams.open(urls.get(0), hello);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
         return stream;
     }
@@ -298,11 +308,7 @@ final class PeerClient implements AutoCloseable {
     private void resetStream() {
         blockedSince = -1;
         if (stream != null) {
-            try {
-                stream.onError(Status.CANCELLED.asRuntimeException());
-            } catch (RuntimeException ignored) {
-                // already broken
-            }
+            stream.close();
             stream = null;
         }
     }
@@ -316,7 +322,9 @@ final class PeerClient implements AutoCloseable {
         try (InputStream in = Files.newInputStream(file)) {
             CountDownLatch done = new CountDownLatch(1);
             Throwable[] error = new Throwable[1];
-            StreamObserver<SnapshotChunk> out = PeerGrpc.newStub(channel()).snapshot(new StreamObserver<>() {
+            ManagedChannel ch = channel();
+            ch.resetConnectBackoff();
+            StreamObserver<SnapshotChunk> out = PeerGrpc.newStub(ch).snapshot(new StreamObserver<>() {
                 @Override
                 public void onNext(PeerAck value) {
                 }

@@ -13,8 +13,12 @@ import java.time.Duration;
  *                     null: the system picks
  * @param verifyClientSan a peer's client certificate must name the address it connects from
  *                        (off with --peer-skip-client-san-verification)
+ * @param dialTimeout how long a connection to a peer may take to open (etcd's PeerDialTimeout:
+ *                    a second plus the election timeout)
  */
-public record PeerLinks(Duration readTimeout, Duration writeTimeout, String localAddress, boolean verifyClientSan) {
-    /** etcd's defaults: 5 s each, the system's source address, the SAN check on. */
-    public static final PeerLinks DEFAULTS = new PeerLinks(Duration.ofSeconds(5), Duration.ofSeconds(5), null, true);
+public record PeerLinks(Duration readTimeout, Duration writeTimeout, String localAddress, boolean verifyClientSan,
+                        Duration dialTimeout) {
+    /** etcd's defaults: 5 s each, the system's source address, the SAN check on, 1 s + a 1 s election timeout. */
+    public static final PeerLinks DEFAULTS = new PeerLinks(Duration.ofSeconds(5), Duration.ofSeconds(5), null, true,
+            Duration.ofSeconds(2));
 }

@@ -17,93 +17,34 @@ import io.etcdj.peerpb.ProbeRequest;
 import io.etcdj.peerpb.ProbeResponse;
 import io.etcdj.peerpb.SnapshotChunk;
 import io.etcdj.server.error.EtcdException;
-import io.etcdj.server.log.Log;
-import io.etcdj.server.log.LogSink;
-import io.etcdj.server.membership.MemberIds;
 import io.etcdj.server.metrics.Metrics;
 import io.etcdj.server.version.Versions;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
-import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** The receiving side of the peer protocol: checks the cluster and sender, then hands traffic over. */
+/**
+ * The peer port's gRPC calls: snapshots (checked for cluster and sender, then handed over), discovery,
+ * forwarded lease calls, hashes and probes. Raft messages come on a stream of their own ({@link RaftStreamReceiver}).
+ */
 final class PeerService extends PeerGrpc.PeerImplBase {
-    static final String REMOVED = "the member has been permanently removed from the cluster";
-    static final String CLUSTER_MISMATCH = "cluster ID mismatch";
-    /** The member's logger (its sink, see MemberContext). */
-    private final Log log;
-
     private final PeerHandler handler;
     private final Metrics metrics;
+    private final SenderCheck senders;
 
-    PeerService(PeerHandler handler, Metrics metrics, LogSink logs) {
-        this.log = logs.logger("rafthttp/stream");
+    PeerService(PeerHandler handler, Metrics metrics, SenderCheck senders) {
         this.handler = handler;
         this.metrics = metrics;
+        this.senders = senders;
     }
 
     /** Returns the refusal for a message, or null if it may pass. */
     private Status check(PeerMessage m) {
-        long local = handler.clusterId();
-        if (local != 0 && m.getClusterId() != local) {
-            log.warn("request cluster ID mismatch", "local-member-id", MemberIds.hex(handler.memberId()),
-                    "local-member-cluster-id", MemberIds.hex(local), "remote-peer-id", MemberIds.hex(m.getFrom()),
-                    "remote-peer-cluster-id", MemberIds.hex(m.getClusterId()));
-            return Status.FAILED_PRECONDITION.withDescription(CLUSTER_MISMATCH);
-        }
-        if (handler.isRemoved(m.getFrom())) {
-            log.warn("rejected stream from remote peer because it was removed",
-                    "local-member-id", MemberIds.hex(handler.memberId()), "remote-peer-id-stream-handler", MemberIds.hex(m.getFrom()));
-            return Status.FAILED_PRECONDITION.withDescription(REMOVED);
-        }
-        return null;
-    }
-
-    @Override
-    public StreamObserver<PeerMessage> stream(StreamObserver<PeerAck> out) {
-        return new StreamObserver<>() {
-            private boolean refused;
-            private CounterDataPoint received;
-            private long from;
-
-            @Override
-            public void onNext(PeerMessage m) {
-                if (refused) {
-                    return;
-                }
-                Status refusal = check(m);
-                if (refusal != null) {
-                    refused = true;
-                    out.onError(refusal.asRuntimeException());
-                    return;
-                }
-                if (received == null) {
-                    from = m.getFrom();
-                    received = metrics.peers.receivedFrom(from);
-                }
-                received.inc(m.getSerializedSize());
-                handler.receive(m.getMessage());
-            }
-
-            @Override
-            public void onError(Throwable t) {
-                if (received != null) {
-                    metrics.peers.receiveFailed(from);
-                }
-            }
-
-            @Override
-            public void onCompleted() {
-                if (!refused) {
-                    out.onNext(PeerAck.getDefaultInstance());
-                    out.onCompleted();
-                }
-            }
-        };
+        String refusal = senders.refusal(m.getClusterId(), m.getFrom());
+        return refusal == null ? null : Status.FAILED_PRECONDITION.withDescription(refusal);
     }
 
     @Override

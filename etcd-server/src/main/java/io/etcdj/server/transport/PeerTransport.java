@@ -25,12 +25,16 @@ import io.grpc.Attributes;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
+import io.grpc.netty.GrpcHttp2ConnectionHandler;
 import io.grpc.netty.GrpcSslContexts;
+import io.grpc.netty.InternalProtocolNegotiators;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.NettyServerBuilder;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.handler.ssl.SslContext;
+import io.netty.handler.timeout.ReadTimeoutHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -50,15 +54,20 @@ import java.util.function.Supplier;
 import javax.net.ssl.SSLException;
 
 /**
- * Member-to-member traffic over the peer URLs: a gRPC server on each --listen-peer-urls address
- * and one {@link PeerClient} per remote member. Also the one-shot calls a member makes before or
+ * Member-to-member traffic over the peer URLs: a server on each --listen-peer-urls address that
+ * takes Raft streams ({@link RaftStreamReceiver}) and gRPC calls on the same port, and one
+ * {@link PeerClient} per remote member. Also the one-shot calls a member makes before or
  * beside Raft (cluster discovery when joining, lease calls forwarded to the leader).
  */
 public final class PeerTransport implements Transporter {
+    /** How long a peer-port connection may stay silent before it says what it speaks. */
+    private static final long SILENCE_MILLIS = 10_000;
     /** The member's logger (its sink, see MemberContext). */
     private final Log log;
 
     private final PeerHandler handler;
+    private final SenderCheck senders;
+    private final RaftStreamDialer dialer;
     private final Map<Long, PeerClient> clients = new ConcurrentHashMap<>();
     private final List<Server> servers = new ArrayList<>();
     /** Runs the peer calls that may block (hashes, lease answers, snapshots); Raft messages stay on the event loop. */
@@ -86,9 +95,11 @@ public final class PeerTransport implements Transporter {
     public PeerTransport(PeerHandler handler, Metrics metrics, LogSink logs) {
         this.log = logs.logger("rafthttp/transport");
         this.logs = logs;
-        this.offEventLoop = new OffEventLoop(handlers,
-                Set.of(PeerGrpc.getStreamMethod().getFullMethodName()), logs);
+        this.offEventLoop = new OffEventLoop(handlers, Set.of(), logs);
         this.handler = handler;
+        this.senders = new SenderCheck(handler, logs);
+        this.dialer = new RaftStreamDialer(() -> links, this::tcpLoops, this::unixLoops,
+                () -> clientTls != null ? clientTls : defaultClientTls());
         this.metrics = metrics;
         this.prober = new Prober(handler, url -> dial(url).build(), metrics.peers);
     }
@@ -118,7 +129,7 @@ public final class PeerTransport implements Transporter {
             }
             NettyServerBuilder b = NettyServerBuilder.forAddress(where.bindAddress())
                     .directExecutor()
-                    .addService(ServerInterceptors.intercept(new PeerService(handler, metrics, logs), offEventLoop))
+                    .addService(ServerInterceptors.intercept(new PeerService(handler, metrics, senders), offEventLoop))
                     .maxInboundMessageSize(64 << 20)
                     .permitKeepAliveWithoutCalls(true)
                     .permitKeepAliveTime(1, TimeUnit.SECONDS);
@@ -130,9 +141,8 @@ public final class PeerTransport implements Transporter {
                 b.keepAliveTime(Math.max(1, read / 3), TimeUnit.NANOSECONDS)
                         .keepAliveTimeout(Math.max(1, read - read / 3), TimeUnit.NANOSECONDS);
             }
-            if (secure) {
-                b.protocolNegotiator(new TlsProtocolNegotiator(serverTls, links.verifyClientSan(), logs));
-            }
+            b.protocolNegotiator(secure ? new TlsProtocolNegotiator(serverTls, links.verifyClientSan(), logs, this::sniffer)
+                    : new PlaintextPeerPort(this::sniffer));
             if (where.isUnix()) {
                 b.channelType(where.serverChannelType()).bossEventLoopGroup(unixLoops()).workerEventLoopGroup(unixLoops());
             } else {
@@ -157,11 +167,21 @@ public final class PeerTransport implements Transporter {
         if (closed) {
             return;
         }
+        PeerClient last = null;
         for (Message m : messages) {
             if (m.getTo() == handler.memberId() || m.getTo() == 0) {
                 continue;
             }
-            clients.computeIfAbsent(m.getTo(), id -> new PeerClient(id, handler, this::dial, links.writeTimeout(), metrics, logs)).send(m);
+            PeerClient c = clients.computeIfAbsent(m.getTo(),
+                    id -> new PeerClient(id, handler, this::dial, dialer, links.writeTimeout(), metrics, logs));
+            if (last != null && last != c) {
+                last.flush();
+            }
+            c.send(m);
+            last = c;
+        }
+        if (last != null) {
+            last.flush();
         }
     }
 
@@ -259,6 +279,23 @@ public final class PeerTransport implements Transporter {
             });
         }
         return b;
+    }
+
+    /** What follows TLS on a peer-port connection: the handler that tells Raft streams from gRPC. */
+    private ChannelHandler sniffer(GrpcHttp2ConnectionHandler grpc) {
+        return new PeerPortSniffer(InternalProtocolNegotiators.grpcNegotiationHandler(grpc), this::receiverHandlers, SILENCE_MILLIS);
+    }
+
+    /** The handlers of an incoming Raft stream, after its preface: etcd's read deadline, the frames, the receiver. */
+    private List<ChannelHandler> receiverHandlers() {
+        List<ChannelHandler> hs = new ArrayList<>();
+        long read = links.readTimeout().toMillis();
+        if (read > 0) {
+            hs.add(new ReadTimeoutHandler(read, TimeUnit.MILLISECONDS));
+        }
+        hs.add(RaftStreamFrames.decoder());
+        hs.add(new RaftStreamReceiver(handler, senders, metrics.peers));
+        return hs;
     }
 
     /** Starts probing the other members (round-trip times, which of them answer). */

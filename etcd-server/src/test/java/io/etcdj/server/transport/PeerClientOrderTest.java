@@ -2,31 +2,16 @@ package io.etcdj.server.transport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.etcdj.api.etcdserverpb.HashKVResponse;
-import io.etcdj.api.etcdserverpb.LeaseTimeToLiveRequest;
-import io.etcdj.api.etcdserverpb.LeaseTimeToLiveResponse;
 import io.etcdj.harness.Eventually;
-import io.etcdj.peerpb.LearnerReadyResponse;
-import io.etcdj.peerpb.LeaseRenewResponse;
-import io.etcdj.peerpb.MembersResponse;
-import io.etcdj.peerpb.PeerAck;
-import io.etcdj.peerpb.PeerGrpc;
-import io.etcdj.peerpb.PeerMessage;
+import io.etcdj.harness.FreePorts;
 import io.etcdj.raftpb.Message;
 import io.etcdj.raftpb.MessageType;
+import io.etcdj.server.listen.IoLoops;
 import io.etcdj.server.log.LogSink;
 import io.etcdj.server.metrics.Metrics;
-import io.grpc.Server;
-import io.grpc.netty.NettyChannelBuilder;
-import io.grpc.netty.NettyServerBuilder;
-import io.grpc.stub.StreamObserver;
-import java.net.InetSocketAddress;
-import java.nio.file.Path;
+import java.net.URI;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,41 +21,25 @@ import org.junit.jupiter.api.Test;
 class PeerClientOrderTest {
     private static final long SELF = 1;
     private static final long PEER = 2;
+    private static final long CLUSTER = 7;
 
     @Test
     void messagesArriveInOrderAcrossQueuedAndDirectSends() throws Exception {
-        List<Long> received = new ArrayList<>();
-        Server server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
-                .addService(new PeerGrpc.PeerImplBase() {
-                    @Override
-                    public StreamObserver<PeerMessage> stream(StreamObserver<PeerAck> out) {
-                        return new StreamObserver<>() {
-                            @Override
-                            public void onNext(PeerMessage m) {
-                                synchronized (received) {
-                                    received.add(m.getMessage().getIndex());
-                                }
-                            }
-
-                            @Override
-                            public void onError(Throwable t) {
-                            }
-
-                            @Override
-                            public void onCompleted() {
-                                out.onCompleted();
-                            }
-                        };
-                    }
-                }).build().start();
-        AtomicInteger unreachable = new AtomicInteger();
-        String url = "http://127.0.0.1:" + server.getPort();
-        PeerClient client = new PeerClient(PEER, new Handler(url, unreachable),
-                target -> NettyChannelBuilder.forTarget(target.substring("http://".length())).usePlaintext(), Duration.ZERO,
-                new Metrics(), LogSink.stderr(), false);
+        FakeMember receiver = new FakeMember(PEER, CLUSTER);
+        FakeMember sender = new FakeMember(SELF, CLUSTER);
+        String url = "http://127.0.0.1:" + FreePorts.pick();
+        sender.urls.put(PEER, url);
+        PeerTransport server = new PeerTransport(receiver, new Metrics(), LogSink.stderr());
+        IoLoops loops = IoLoops.forTcp("test-peer");
+        PeerClient client = new PeerClient(PEER, sender, target -> {
+            throw new AssertionError("no gRPC call expected");
+        }, new RaftStreamDialer(() -> PeerLinks.DEFAULTS, () -> loops, () -> {
+            throw new AssertionError("no unix socket here");
+        }, () -> null), Duration.ZERO, new Metrics(), LogSink.stderr(), false);
         int total = 20_000;
         int queued = 2_000;
         try {
+            server.listen(List.of(URI.create(url)));
             // the first ones wait in the queue (the client's thread is not running yet); the rest
             // are sent while that thread opens the stream and drains the queue, and race it, in
             // bursts short enough not to fill the queue (a full queue drops, as Raft tolerates)
@@ -79,112 +48,25 @@ class PeerClientOrderTest {
                     client.start();
                 }
                 client.send(Message.newBuilder().setType(MessageType.MsgApp).setTo(PEER).setFrom(SELF).setIndex(i).build());
+                if (i % 10 == 0) {
+                    client.flush();
+                }
                 if (i > queued && i % 100 == 0) {
                     Thread.sleep(2);
                 }
             }
-            Eventually.poll(Duration.ofSeconds(30), Duration.ofMillis(20), () -> {
-                synchronized (received) {
-                    return received.size();
-                }
-            }, n -> n >= total);
+            client.flush();
+            Eventually.poll(Duration.ofSeconds(30), Duration.ofMillis(20), () -> receiver.received().size(), n -> n >= total);
         } finally {
             client.close();
-            server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+            server.close();
+            loops.shutdown(0, 1);
         }
-        synchronized (received) {
-            assertEquals(0, unreachable.get(), "the peer was never unreachable");
-            assertEquals(total, received.size(), "every message arrived");
-            for (int i = 0; i < received.size(); i++) {
-                assertEquals(i + 1, received.get(i), "message " + (i + 1) + " arrived in its place");
-            }
-        }
-    }
-
-    /** The member side a link needs: its ids and where the peer is; nothing else is called. */
-    private record Handler(String url, AtomicInteger unreachable) implements PeerHandler {
-        @Override
-        public long memberId() {
-            return SELF;
-        }
-
-        @Override
-        public long clusterId() {
-            return 7;
-        }
-
-        @Override
-        public List<Long> remoteMembers() {
-            return List.of(PEER);
-        }
-
-        @Override
-        public List<String> peerUrls(long memberId) {
-            return memberId == PEER ? List.of(url) : List.of();
-        }
-
-        @Override
-        public boolean isRemoved(long memberId) {
-            return false;
-        }
-
-        @Override
-        public void receive(Message m) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void receiveSnapshot(Message m, Path dbFile) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public Path snapshotTempDir() {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public OutgoingSnapshot prepareSnapshot(Message m) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void unreachable(long memberId) {
-            unreachable.incrementAndGet();
-        }
-
-        @Override
-        public void snapshotSent(long memberId, boolean ok) {
-        }
-
-        @Override
-        public void removedFromCluster() {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public MembersResponse members() {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public LeaseRenewResponse renewLease(long id) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public LeaseTimeToLiveResponse leaseTimeToLive(LeaseTimeToLiveRequest r) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public LearnerReadyResponse learnerReady(long memberId) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public HashKVResponse hashKv(long revision) {
-            throw new UnsupportedOperationException();
+        List<Message> got = receiver.received();
+        assertEquals(0, sender.unreachable.get(), "the peer was never unreachable");
+        assertEquals(total, got.size(), "every message arrived");
+        for (int i = 0; i < got.size(); i++) {
+            assertEquals(i + 1, got.get(i).getIndex(), "message " + (i + 1) + " arrived in its place");
         }
     }
 }
