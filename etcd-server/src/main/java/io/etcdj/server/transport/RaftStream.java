@@ -1,28 +1,52 @@
 package io.etcdj.server.transport;
 
+import com.google.protobuf.MessageLite;
 import io.etcdj.peerpb.StreamRefusal;
-import io.etcdj.raftpb.Message;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.unix.FileDescriptor;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.IdleStateEvent;
+import java.io.IOException;
 
 /**
- * The sending end of a Raft stream to one peer, on a connection of its own: messages are framed on
- * the caller's thread (the Raft loop's) and written to the connection's event loop, one flush per
- * batch. The peer writes back only to refuse the stream; that, a keep-alive due (the peer's read
- * timeout) and a broken connection are seen on the event loop, through {@link #inbound()}.
+ * The sending end of a Raft stream to one peer, on a connection of its own. Messages are framed on
+ * the caller's thread (the Raft loop's) into one buffer and sent at {@link #flush()}, once per
+ * batch. On a plaintext epoll connection the caller writes them to the socket itself when nothing
+ * waits in the connection's event loop and the socket takes them whole (the common case: no
+ * wake-up of the loop, no hand-off); what the socket does not take goes to the loop, and while
+ * anything waits there every later batch follows it, so bytes leave in order. TLS connections and
+ * unix sockets always go through the loop. The peer writes back only to refuse the stream; that, a
+ * keep-alive due (the peer's read timeout) and a broken connection are seen on the event loop,
+ * through {@link #inbound()}.
  */
 final class RaftStream {
+    /** A batch buffer grown past this (a large append) is not kept for the next one. */
+    private static final int KEEP_CAPACITY = 256 * 1024;
+
     private final Channel channel;
+    /** The socket, when the caller may write to it directly (plaintext epoll); null otherwise. */
+    private final FileDescriptor socket;
+    /** Guards the batch, the count of buffers in the loop, and every write to the connection. */
+    private final Object lock = new Object();
+    private ByteBuf batch;
+    /** Buffers handed to the event loop and not yet written out by it. */
+    private int inLoop;
+    /** Batches (or their rests) the event loop wrote: all of them on TLS, those the socket did not take whole on epoll. */
+    private long handedToLoop;
     private volatile RuntimeException error;
 
     /** A stream on {@code channel}, whose pipeline ends with {@link #inbound()}'s handler. */
     RaftStream(Channel channel) {
         this.channel = channel;
+        this.socket = channel instanceof EpollSocketChannel epoll && channel.pipeline().get(SslHandler.class) == null
+                ? epoll.fd() : null;
     }
 
     /** The handler to end the connection's pipeline with (after the frame decoder and an idle-state handler). */
@@ -30,8 +54,8 @@ final class RaftStream {
         return new Inbound();
     }
 
-    /** Binds this stream to its connection's {@link Inbound} handler. */
-    RaftStream bind(Inbound in) {
+    /** Binds this stream to its connection's {@link Inbound} handler, and sends the preface and {@code hello}. */
+    RaftStream open(Inbound in, MessageLite hello) {
         in.stream = this;
         if (in.early != null) {
             failed(in.early);
@@ -39,22 +63,83 @@ final class RaftStream {
         if (!channel.isActive()) {
             failed(new StatusRuntimeException(Status.UNAVAILABLE.withDescription("connection closed")));
         }
+        synchronized (lock) {
+            batch().writeBytes(RaftStreamFrames.PREFACE);
+            RaftStreamFrames.append(batch, hello);
+        }
+        flush();
         return this;
     }
 
-    /** Frames {@code m} and queues it on the connection; returns the bytes it takes. Sent at the next {@link #flush()}. */
-    int write(Message m) {
-        ByteBuf frame = RaftStreamFrames.frame(channel.alloc(), m);
-        int size = frame.readableBytes();
-        channel.write(frame, channel.voidPromise());
-        return size;
+    /** Frames {@code m} into the batch; returns the bytes it takes. Sent at the next {@link #flush()}. */
+    int write(MessageLite m) {
+        synchronized (lock) {
+            return RaftStreamFrames.append(batch(), m);
+        }
     }
 
+    private ByteBuf batch() {
+        if (batch == null) {
+            batch = channel.alloc().directBuffer(4096);
+        }
+        return batch;
+    }
+
+    /** Sends the batch: straight to the socket when it can, else through the event loop. */
     void flush() {
-        channel.flush();
+        synchronized (lock) {
+            if (batch == null || !batch.isReadable()) {
+                return;
+            }
+            if (socket != null && inLoop == 0 && batch.hasMemoryAddress()) {
+                try {
+                    int n = socket.writeAddress(batch.memoryAddress(), batch.readerIndex(), batch.writerIndex());
+                    batch.skipBytes(n);
+                } catch (IOException e) {
+                    failed(new StatusRuntimeException(Status.UNAVAILABLE.withDescription(String.valueOf(e.getMessage())).withCause(e)));
+                    channel.close();
+                    batch.clear();
+                    return;
+                }
+                if (!batch.isReadable()) {
+                    if (batch.capacity() > KEEP_CAPACITY) {
+                        batch.release();
+                        batch = null;
+                    } else {
+                        batch.clear();
+                    }
+                    return;
+                }
+            }
+            ByteBuf rest = batch;
+            batch = null;
+            inLoop++;
+            handedToLoop++;
+            channel.writeAndFlush(rest).addListener((ChannelFutureListener) f -> {
+                synchronized (lock) {
+                    inLoop--;
+                }
+                if (!f.isSuccess()) {
+                    Throwable cause = f.cause();
+                    failed(new StatusRuntimeException(Status.UNAVAILABLE.withDescription(String.valueOf(cause.getMessage()))
+                            .withCause(cause)));
+                }
+            });
+        }
     }
 
-    /** Whether the connection takes more data now (false: its buffer is above the high-water mark). */
+    /** Whether the caller writes to the socket itself (plaintext epoll) rather than through the event loop. */
+    boolean writesDirectly() {
+        return socket != null;
+    }
+
+    long handedToLoop() {
+        synchronized (lock) {
+            return handedToLoop;
+        }
+    }
+
+    /** Whether the connection takes more data now (false: what waits in its event loop is above the high-water mark). */
     boolean isWritable() {
         return channel.isWritable();
     }
@@ -66,6 +151,22 @@ final class RaftStream {
 
     void close() {
         channel.close();
+        synchronized (lock) {
+            if (batch != null) {
+                batch.release();
+                batch = null;
+            }
+        }
+    }
+
+    private void keepAlive() {
+        synchronized (lock) {
+            if (!channel.isActive() || batch != null && batch.isReadable()) {
+                return; // closed, or a batch waits for its flush: the peer hears from us anyway
+            }
+            RaftStreamFrames.appendKeepAlive(batch());
+        }
+        flush();
     }
 
     private void failed(RuntimeException e) {
@@ -95,7 +196,10 @@ final class RaftStream {
         @Override
         public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
             if (evt instanceof IdleStateEvent) {
-                ctx.writeAndFlush(RaftStreamFrames.keepAlive(ctx.alloc()), ctx.voidPromise());
+                RaftStream s = stream;
+                if (s != null) {
+                    s.keepAlive();
+                }
                 return;
             }
             super.userEventTriggered(ctx, evt);

@@ -96,9 +96,7 @@ final class RaftStreamDialer implements PeerClient.StreamDialer {
             ch.close();
             throw e;
         }
-        RaftStream stream = new RaftStream(ch).bind(inbound);
-        ch.writeAndFlush(RaftStreamFrames.opening(ch.alloc(), hello), ch.voidPromise());
-        return stream;
+        return new RaftStream(ch).open(inbound, hello);
     }
 
     /** A TLS handler towards {@code host} (null: a unix socket, whose name no certificate carries) that checks the peer's name. */

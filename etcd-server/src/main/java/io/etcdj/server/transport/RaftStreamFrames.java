@@ -23,10 +23,10 @@ final class RaftStreamFrames {
     private RaftStreamFrames() {
     }
 
-    /** The frame of {@code m}, in a buffer from {@code alloc}, encoded on the caller's thread. */
-    static ByteBuf frame(ByteBufAllocator alloc, MessageLite m) {
+    /** Appends the frame of {@code m} to {@code buf} (growing it); returns the frame's size. */
+    static int append(ByteBuf buf, MessageLite m) {
         int size = m.getSerializedSize();
-        ByteBuf buf = alloc.buffer(LENGTH + size);
+        buf.ensureWritable(LENGTH + size);
         buf.writeInt(size);
         int at = buf.writerIndex();
         try {
@@ -34,25 +34,23 @@ final class RaftStreamFrames {
             m.writeTo(out);
             out.checkNoSpaceLeft();
         } catch (IOException e) {
-            buf.release();
+            buf.writerIndex(at - LENGTH);
             throw new UncheckedIOException(e);
         }
         buf.writerIndex(at + size);
+        return LENGTH + size;
+    }
+
+    /** The frame of {@code m}, in a new buffer from {@code alloc}. */
+    static ByteBuf frame(ByteBufAllocator alloc, MessageLite m) {
+        ByteBuf buf = alloc.buffer(LENGTH + m.getSerializedSize());
+        append(buf, m);
         return buf;
     }
 
-    /** The preface followed by the stream's first frame. */
-    static ByteBuf opening(ByteBufAllocator alloc, MessageLite hello) {
-        ByteBuf hi = frame(alloc, hello);
-        ByteBuf buf = alloc.buffer(PREFACE.length + hi.readableBytes());
-        buf.writeBytes(PREFACE).writeBytes(hi);
-        hi.release();
-        return buf;
-    }
-
-    /** An empty frame: a keep-alive, for a receiver that drops a connection silent for its read timeout. */
-    static ByteBuf keepAlive(ByteBufAllocator alloc) {
-        return alloc.buffer(LENGTH).writeInt(0);
+    /** Appends an empty frame: a keep-alive, for a receiver that drops a connection silent for its read timeout. */
+    static void appendKeepAlive(ByteBuf buf) {
+        buf.writeInt(0);
     }
 
     /** Splits the bytes after the preface into frames (without their length). */
