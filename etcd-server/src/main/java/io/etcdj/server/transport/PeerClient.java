@@ -64,7 +64,8 @@ final class PeerClient implements AutoCloseable {
     private volatile boolean closed;
     private ManagedChannel channel;
     private String channelTarget;
-    private RaftStream stream;
+    /** Set by this client's thread only; read by the Raft loop under {@link #sendLock}. */
+    private volatile RaftStream stream;
     private boolean wasActive;
     private final PeerMetrics.Link metrics;
     /** etcd_server_heartbeat_send_failures_total of the member. */
@@ -188,9 +189,19 @@ final class PeerClient implements AutoCloseable {
                         unsent--;
                     }
                 } else {
+                    // dialed outside the lock: a dial may take the dial timeout, and the Raft loop's
+                    // direct sends take the lock (they find no stream meanwhile and queue)
+                    RaftStream opened = stream == null ? dial() : null;
                     synchronized (sendLock) {
                         unsent--;
-                        RaftStream s = ensureStream();
+                        if (opened != null) {
+                            if (closed) {
+                                opened.close();
+                                return;
+                            }
+                            stream = opened;
+                        }
+                        RaftStream s = stream;
                         metrics.sent(s.write(m));
                         if (queue.isEmpty()) {
                             s.flush();
@@ -287,22 +298,19 @@ final class PeerClient implements AutoCloseable {
         return channel;
     }
 
-    /** The open stream, opened (on this client's thread) when there is none. */
-    private RaftStream ensureStream() {
-        if (stream == null) {
-            List<String> urls = handler.peerUrls(peerId);
-            if (urls.isEmpty()) {
-                throw new IllegalStateException("no peer URL known for member " + MemberIds.hex(peerId));
-            }
-            StreamHello hello = StreamHello.newBuilder().setClusterId(handler.clusterId()).setFrom(handler.memberId())
-                    .setTo(peerId).build();
-            try {
-                stream = streams.open(urls.get(0), hello);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+    /** Opens a stream to the peer (on this client's thread; only it sets {@link #stream}). */
+    private RaftStream dial() {
+        List<String> urls = handler.peerUrls(peerId);
+        if (urls.isEmpty()) {
+            throw new IllegalStateException("no peer URL known for member " + MemberIds.hex(peerId));
         }
-        return stream;
+        StreamHello hello = StreamHello.newBuilder().setClusterId(handler.clusterId()).setFrom(handler.memberId())
+                .setTo(peerId).build();
+        try {
+            return streams.open(urls.get(0), hello);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private void resetStream() {
