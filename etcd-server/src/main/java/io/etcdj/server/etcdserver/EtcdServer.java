@@ -215,7 +215,7 @@ public final class EtcdServer implements AutoCloseable {
      * Proposes a request and completes with its applied result (errors as exceptions), waiting at
      * most {@code timeoutNanos} and never longer than the request timeout.
      */
-    CompletableFuture<ApplyResult> propose(InternalRaftRequest.Builder r, long timeoutNanos) {
+    CompletableFuture<ApplyResult> propose(InternalRaftRequest.Builder r, long timeoutNanos, boolean callerHoldsNoLocks) {
         if (lifecycle.closed()) {
             return CompletableFuture.failedFuture(EtcdError.STOPPED.exception());
         }
@@ -238,7 +238,9 @@ public final class EtcdServer implements AutoCloseable {
         long wait = Math.min(timeoutNanos, TimeUnit.MILLISECONDS.toNanos(requestTimeoutMillis));
         CompletableFuture<ApplyResult> f = waiters.register(id, wait);
         f.whenComplete((res, err) -> limits.release(size));
-        raft.propose(data, f);
+        // the turn runs on the caller's thread only for a lone proposal: under load a client's event
+        // loop that writes the WAL would hold back the other calls it carries, which the Raft loop batches
+        raft.propose(data, f, callerHoldsNoLocks && limits.pending() == 1);
         return f.handle((res, err) -> {
             if (err != null) {
                 metrics.proposalsFailed.inc(); // timed out or never committed (apply errors are answers)

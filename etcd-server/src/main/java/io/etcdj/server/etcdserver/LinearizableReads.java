@@ -41,7 +41,7 @@ final class LinearizableReads implements Reads, AutoCloseable {
             return CompletableFuture.failedFuture(EtcdError.STOPPED.exception());
         }
         CompletableFuture<Void> f = deadlines.track(barrier.enqueue());
-        raft.wake();
+        raft.wakeHere(); // its callers (clients' calls, health checks, hash checks) hold none of the member's locks
         return f;
     }
 

@@ -58,14 +58,14 @@ final class PeerBridge implements PeerHandler {
     }
 
     @Override
-    public void receive(Message m) {
-        server.raft().step(m);
+    public void receive(List<Message> messages) {
+        server.raft().step(messages);
     }
 
     @Override
     public void receiveSnapshot(Message m, Path dbFile) {
         server.snapshotArrived(m.getSnapshot().getMetadata().getIndex(), dbFile);
-        server.raft().step(m);
+        server.raft().step(List.of(m));
     }
 
     @Override

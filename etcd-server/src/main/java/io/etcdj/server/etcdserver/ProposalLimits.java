@@ -40,6 +40,11 @@ final class ProposalLimits {
         return budget.tryAcquire(bytes);
     }
 
+    /** Proposals made here and not yet answered. */
+    long pending() {
+        return budget.count();
+    }
+
     /** The proposal was answered (applied, failed or timed out). */
     void release(int bytes) {
         budget.release(bytes);

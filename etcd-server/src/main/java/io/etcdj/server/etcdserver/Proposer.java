@@ -14,8 +14,17 @@ import java.util.concurrent.CompletableFuture;
  */
 @FunctionalInterface
 interface Proposer {
+    /**
+     * Waits at most {@code timeoutNanos} for the result, and never longer than the request timeout.
+     * {@code callerHoldsNoLocks}: the calling thread holds none of the member's locks (a client's
+     * call), so the Raft loop's turn may run on it.
+     */
+    CompletableFuture<ApplyResult> propose(InternalRaftRequest.Builder request, long timeoutNanos, boolean callerHoldsNoLocks);
+
     /** Waits at most {@code timeoutNanos} for the result, and never longer than the request timeout. */
-    CompletableFuture<ApplyResult> propose(InternalRaftRequest.Builder request, long timeoutNanos);
+    default CompletableFuture<ApplyResult> propose(InternalRaftRequest.Builder request, long timeoutNanos) {
+        return propose(request, timeoutNanos, false);
+    }
 
     /** The member's own request: waits up to the request timeout. */
     default CompletableFuture<ApplyResult> propose(InternalRaftRequest.Builder request) {
@@ -26,6 +35,6 @@ interface Proposer {
     default CompletableFuture<ApplyResult> propose(Caller caller, InternalRaftRequest.Builder request) {
         request.setHeader(RequestHeader.newBuilder().setUsername(caller.auth().username())
                 .setAuthRevision(caller.auth().revision()));
-        return propose(request, caller.timeoutNanos());
+        return propose(request, caller.timeoutNanos(), true); // a client's call: the RPC layer holds no lock of ours
     }
 }

@@ -16,7 +16,6 @@ import io.etcdj.raftpb.Message;
 import io.etcdj.raftpb.MessageType;
 import io.etcdj.raftpb.Snapshot;
 import io.etcdj.server.clock.Clock;
-import io.etcdj.server.error.EtcdError;
 import io.etcdj.server.log.Log;
 import io.etcdj.server.log.LogSink;
 import io.etcdj.server.read.ReadBarrier;
@@ -26,25 +25,21 @@ import io.etcdj.server.wal.WalSnapshot;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 /**
- * The one thread that owns the Raft node. Each turn it runs queued work (proposals, peer
- * messages, calls), ticks once a heartbeat interval has passed on the member's {@link Clock}
- * (it waits for work through the clock, so a test's manual clock decides when it ticks), and handles every Ready in the order the
- * raft package requires: persist (one WAL fsync for the batch), send, hand committed entries to
- * the apply loop, advance. The node runs with asynchronous apply: the apply loop reports what it
- * applied ({@link #appliedTo}) and applies conf changes through this thread, in log order, so
+ * The owner of the Raft node. Each turn (one at a time, see {@link RaftTurns}: on the loop's own
+ * thread, or on a transport thread that brings a peer message while the loop waits) runs queued
+ * work (proposals, peer messages, calls), ticks once a heartbeat interval has passed on the
+ * member's {@link Clock} (the loop's thread only; it waits through the clock, so a test's manual
+ * clock decides when it ticks), and handles every Ready in the order the raft package requires:
+ * persist (one WAL fsync for the batch), send, hand committed entries to the apply loop, advance.
+ * The node runs with asynchronous apply: the apply loop reports what it applied
+ * ({@link #appliedTo}) and applies conf changes through the turns, in log order, so
  * Raft never campaigns on a membership the server has not reached. Proposals made while there
  * is no leader are retried each tick and fail with "no leader" after two election timeouts.
  *
@@ -55,10 +50,6 @@ import java.util.function.Function;
 final class RaftLoop implements AutoCloseable {
     /** The member's logger (its sink, see MemberContext). */
     private final Log log;
-    /** etcd's receive buffer per peer stream (rafthttp's recvBufSize): peer messages queued at most. */
-    static final int MAX_QUEUED_PEER_MESSAGES = 4096;
-    /** ... and their bytes at most: forwarded proposals and appends carry entries of up to a request's size. */
-    static final long MAX_QUEUED_PEER_BYTES = 64L << 20;
 
     /** What the loop tells the rest of the server. */
     interface Listener {
@@ -86,12 +77,9 @@ final class RaftLoop implements AutoCloseable {
     private final Clock clock;
     /** Completes callers' futures, so nothing a caller chained onto them runs on this thread. */
     private final Executor completer;
-    private final BlockingQueue<Runnable> inbox;
-    /** Peer messages queued on the inbox and not yet stepped, and their bytes (see {@link #step}). */
-    private final AtomicInteger queuedPeerMessages = new AtomicInteger();
-    private final AtomicLong queuedPeerBytes = new AtomicLong();
-    private final AtomicLong lastDropWarnNanos = new AtomicLong();
-    private final Deque<Parked> parked = new ArrayDeque<>();
+    private final RaftTurns turns;
+    private final PeerMessageBudget peerBudget;
+    private final ParkedProposals parked;
     private final Thread thread;
     private volatile boolean running = true;
 
@@ -104,9 +92,8 @@ final class RaftLoop implements AutoCloseable {
     private volatile long appliedHint;
     private long appliedTold;
     private HardState lastHardState = HardState.getDefaultInstance();
-
-    private record Parked(ByteString data, ConfChange confChange, CompletableFuture<?> owner, long sinceNanos) {
-    }
+    /** When the loop's thread ticks next (that thread only). */
+    private long nextTick;
 
     RaftLoop(RawNode node, MemoryRaftStorage storage, Wal wal, Snapshotter snapshotter, PeerSender peers,
              ReadBarrier reads, Listener listener, long tickMillis, long electionMillis, Clock clock,
@@ -123,8 +110,10 @@ final class RaftLoop implements AutoCloseable {
         this.tickNanos = TimeUnit.MILLISECONDS.toNanos(tickMillis);
         this.parkLimitNanos = TimeUnit.MILLISECONDS.toNanos(2 * electionMillis);
         this.clock = clock;
-        this.inbox = clock.newQueue();
+        this.turns = new RaftTurns(clock);
+        this.peerBudget = new PeerMessageBudget(log);
         this.completer = completer;
+        this.parked = new ParkedProposals(node, clock, parkLimitNanos, completer);
         this.lastIndex = storage.lastIndex();
         this.thread = new Thread(this::run, "raft");
     }
@@ -153,20 +142,29 @@ final class RaftLoop implements AutoCloseable {
         return role == RaftRole.LEADER;
     }
 
-    /** Proposes an entry; {@code owner} fails with "no leader" if it cannot be proposed in time. */
-    void propose(ByteString data, CompletableFuture<?> owner) {
-        inbox.add(() -> tryPropose(new Parked(data, null, owner, clock.nanoTime())));
+    /**
+     * Proposes an entry; {@code owner} fails with "no leader" if it cannot be proposed in time.
+     * {@code callerHoldsNoLocks}: the calling thread holds none of the member's locks (a client's
+     * call), so a turn may run on it (see {@link RaftTurns}).
+     */
+    void propose(ByteString data, CompletableFuture<?> owner, boolean callerHoldsNoLocks) {
+        Runnable task = () -> parked.propose(data, null, owner, clock.nanoTime());
+        if (callerHoldsNoLocks) {
+            turns.submitAndRun(task, this::turnHere);
+        } else {
+            turns.submit(task);
+        }
     }
 
     /** Proposes a membership change; {@code owner} fails with "no leader" if it cannot be proposed in time. */
     void proposeConfChange(ConfChange cc, CompletableFuture<?> owner) {
-        inbox.add(() -> tryPropose(new Parked(null, cc, owner, clock.nanoTime())));
+        turns.submit(() -> parked.propose(null, cc, owner, clock.nanoTime()));
     }
 
     /** Runs {@code fn} on the raft thread with the node. */
     <T> CompletableFuture<T> call(Function<RawNode, T> fn) {
         CompletableFuture<T> f = new CompletableFuture<>();
-        inbox.add(() -> {
+        turns.submit(() -> {
             try {
                 T result = fn.apply(node);
                 completer.execute(() -> f.complete(result));
@@ -179,52 +177,44 @@ final class RaftLoop implements AutoCloseable {
 
     /** Makes the loop take its next turn now (a read is waiting for a ReadIndex request). */
     void wake() {
-        inbox.add(() -> {
+        turns.submit(() -> {
         });
     }
 
     /**
-     * Queues a peer's message for the node. While the loop is behind (a slow disk, a flood of
-     * forwarded proposals) at most {@value #MAX_QUEUED_PEER_MESSAGES} messages and
-     * {@link #MAX_QUEUED_PEER_BYTES} bytes wait; past that a message is dropped, as etcd's
-     * transport drops what its full receive buffer cannot take. Raft tolerates lost messages (the
-     * leader resends appends, a forwarded proposal's caller times out). A snapshot is never
-     * dropped: its file is already stored, and etcd hands it to Raft outside that buffer too.
+     * Makes the loop take its next turn now, on the caller's thread if the loop waits: a read is
+     * waiting for a ReadIndex request, and the caller holds none of the member's locks.
      */
-    void step(Message m) {
-        if (RawNode.isLocalMessage(m.getType())) {
-            log.warn("dropped a peer message of a local-only type", "type", m.getType().name(),
-                    "from", Long.toHexString(m.getFrom()));
-            return;
-        }
-        if (m.getType() == MessageType.MsgSnap) {
-            inbox.add(() -> node.step(m));
-            return;
-        }
-        long size = m.getSerializedSize();
-        int queued = queuedPeerMessages.get();
-        if (queued >= MAX_QUEUED_PEER_MESSAGES || (queued > 0 && queuedPeerBytes.get() + size > MAX_QUEUED_PEER_BYTES)) {
-            warnDropped(m);
-            return;
-        }
-        queuedPeerMessages.incrementAndGet();
-        queuedPeerBytes.addAndGet(size);
-        inbox.add(() -> {
-            queuedPeerMessages.decrementAndGet();
-            queuedPeerBytes.addAndGet(-size);
-            node.step(m);
-        });
+    void wakeHere() {
+        turns.submitAndRun(() -> {
+        }, this::turnHere);
     }
 
-    /** etcd's warning, at most once a second: a flood of drops must not flood the log too. */
-    private void warnDropped(Message m) {
-        long now = System.nanoTime();
-        long last = lastDropWarnNanos.get();
-        if (now - last >= 1_000_000_000L && lastDropWarnNanos.compareAndSet(last, now)) {
-            log.warn("dropped internal Raft message since receiving buffer is full (overloaded network)",
-                    "message-type", m.getType().name(), "from", Long.toHexString(m.getFrom()),
-                    "queued-messages", queuedPeerMessages.get(), "queued-bytes", queuedPeerBytes.get());
+    /**
+     * Steps a peer's messages, in one turn on the caller's thread when the loop waits (see
+     * {@link RaftTurns}; the transport's event loop holds none of the member's locks), else queued
+     * within the {@link PeerMessageBudget}. Raft tolerates lost messages (the leader resends appends, a
+     * forwarded proposal's caller times out). A snapshot is never dropped: its file is already
+     * stored, and etcd hands it to Raft outside that buffer too.
+     */
+    void step(List<Message> messages) {
+        for (Message m : messages) {
+            if (RawNode.isLocalMessage(m.getType())) {
+                log.warn("dropped a peer message of a local-only type", "type", m.getType().name(),
+                        "from", Long.toHexString(m.getFrom()));
+            } else if (m.getType() == MessageType.MsgSnap) {
+                turns.add(() -> node.step(m));
+            } else {
+                long size = peerBudget.admit(m);
+                if (size >= 0) {
+                    turns.add(() -> {
+                        peerBudget.stepped(size);
+                        node.step(m);
+                    });
+                }
+            }
         }
+        turns.runHereOrWake(this::turnHere);
     }
 
     /**
@@ -232,7 +222,7 @@ final class RaftLoop implements AutoCloseable {
      * order; it does not wait, so the apply loop never blocks on this thread.
      */
     void applyConfChange(ConfChange cc) {
-        inbox.add(() -> node.applyConfChange(cc));
+        turns.submit(() -> node.applyConfChange(cc));
     }
 
     /**
@@ -264,7 +254,7 @@ final class RaftLoop implements AutoCloseable {
      * from this snapshot never finds the backend behind it.
      */
     void snapshot(long index, long keep) {
-        inbox.add(() -> {
+        turns.submit(() -> {
             ConfState cs = node.status().confState();
             Snapshot snap;
             try {
@@ -287,77 +277,71 @@ final class RaftLoop implements AutoCloseable {
         });
     }
 
-    private void tryPropose(Parked p) {
-        if (p.owner().isDone()) {
-            return;
-        }
-        try {
-            if (p.confChange() != null) {
-                node.proposeConfChange(p.confChange());
-            } else {
-                node.propose(p.data());
-            }
-        } catch (ProposalDroppedException e) {
-            if (clock.nanoTime() - p.sinceNanos() > parkLimitNanos) {
-                completer.execute(() -> p.owner().completeExceptionally(EtcdError.NO_LEADER.exception()));
-            } else {
-                parked.add(p);
-            }
-        }
-    }
-
     /** Moves the Raft clock forward by {@code ticks} ticks at once (etcd's advanceTicks). */
     void advanceTicks(int ticks) {
-        inbox.add(() -> node.advanceTicks(ticks));
+        turns.submit(() -> node.advanceTicks(ticks));
     }
 
     private void run() {
-        long nextTick = clock.nanoTime() + tickNanos;
+        nextTick = clock.nanoTime() + tickNanos;
         try {
             while (running) {
-                long wait = nextTick - clock.nanoTime();
-                Runnable task = clock.poll(inbox, wait);
-                // Read before the inbox is drained: the conf changes the apply loop queued before it
-                // wrote this index then run first, so Raft never counts a conf change applied
-                // before it has applied it to its configuration.
-                long applied = appliedHint;
-                while (task != null) {
-                    task.run();
-                    task = inbox.poll();
-                }
-                if (applied > appliedTold) {
-                    node.appliedTo(applied);
-                    appliedTold = applied;
-                }
-                long now = clock.nanoTime();
-                if (now >= nextTick) {
-                    node.tick();
-                    nextTick = now + tickNanos;
-                    retryParked();
-                }
-                long ctx = reads.nextRequest(now, parkLimitNanos / 2);
-                if (ctx > 0) {
-                    try {
-                        node.readIndex(ByteBuffer.allocate(8).putLong(ctx).array());
-                    } catch (ProposalDroppedException e) {
-                        // No leader to ask yet: the barrier asks again after its retry interval.
-                    }
-                }
-                while (node.hasReady()) {
-                    handle(node.ready());
+                turns.await(nextTick - clock.nanoTime());
+                turns.lock();
+                try {
+                    turn(true);
+                } finally {
+                    turns.unlock();
                 }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Throwable t) {
+            running = false;
             listener.fatal(t);
         }
     }
 
-    private void retryParked() {
-        int n = parked.size();
-        for (int i = 0; i < n; i++) {
-            tryPropose(parked.poll());
+    /** A turn on the thread that brought the work (see {@link RaftTurns}); it never ticks. */
+    private void turnHere() {
+        if (!running) {
+            return;
+        }
+        try {
+            turn(false);
+        } catch (Throwable t) {
+            running = false;
+            listener.fatal(t);
+        }
+    }
+
+    /** One turn: queued work, a tick when due (the loop's thread only), ReadIndex requests, every Ready. */
+    private void turn(boolean mayTick) throws IOException {
+        // Read before the queue is drained: the conf changes the apply loop queued before it
+        // wrote this index then run first, so Raft never counts a conf change applied
+        // before it has applied it to its configuration.
+        long applied = appliedHint;
+        turns.drain();
+        if (applied > appliedTold) {
+            node.appliedTo(applied);
+            appliedTold = applied;
+        }
+        long now = clock.nanoTime();
+        if (mayTick && now >= nextTick) {
+            node.tick();
+            nextTick = now + tickNanos;
+            parked.retry();
+        }
+        long ctx = reads.nextRequest(now, parkLimitNanos / 2);
+        if (ctx > 0) {
+            try {
+                node.readIndex(ByteBuffer.allocate(8).putLong(ctx).array());
+            } catch (ProposalDroppedException e) {
+                // No leader to ask yet: the barrier asks again after its retry interval.
+            }
+        }
+        while (node.hasReady()) {
+            handle(node.ready());
         }
     }
 
@@ -429,8 +413,10 @@ final class RaftLoop implements AutoCloseable {
     public void close() {
         running = false;
         Threads.stop(thread);
-        List<Parked> left = new ArrayList<>(parked);
-        left.forEach(p -> p.owner().completeExceptionally(EtcdError.STOPPED.exception()));
+        // a turn another thread runs ends before the WAL closes; none starts after (running is false)
+        turns.lock();
+        turns.unlock();
+        parked.failAll();
         try {
             wal.close();
         } catch (IOException e) {

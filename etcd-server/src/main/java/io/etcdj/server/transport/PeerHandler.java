@@ -25,7 +25,8 @@ public interface PeerHandler {
 
     boolean isRemoved(long memberId);
 
-    void receive(Message m);
+    /** Raft messages from one peer's stream, in order: what one read from its connection held. */
+    void receive(List<Message> messages);
 
     /** A snapshot message arrived with its backend file (now owned by the handler). */
     void receiveSnapshot(Message m, Path dbFile);

@@ -10,10 +10,12 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The receiving end of a Raft stream, after the frame decoder: checks the hello (cluster, sender,
- * addressee), then hands every message to the member on this event loop. A refused stream gets one
+ * addressee), then hands the messages of each read to the member on this event loop, together. A refused stream gets one
  * {@link StreamRefusal} frame and is closed.
  */
 final class RaftStreamReceiver extends ChannelInboundHandlerAdapter {
@@ -23,6 +25,8 @@ final class RaftStreamReceiver extends ChannelInboundHandlerAdapter {
     private long from;
     private CounterDataPoint received;
     private boolean refused;
+    /** Messages of the current read, handed over at its end. */
+    private final List<Message> batch = new ArrayList<>();
 
     RaftStreamReceiver(PeerHandler handler, SenderCheck senders, PeerMetrics metrics) {
         this.handler = handler;
@@ -57,12 +61,22 @@ final class RaftStreamReceiver extends ChannelInboundHandlerAdapter {
                 refuse(ctx, removed);
                 return;
             }
-            Message m = Message.parseFrom(frame.nioBuffer());
+            batch.add(Message.parseFrom(frame.nioBuffer()));
             received.inc(size);
-            handler.receive(m);
         } finally {
             frame.release();
         }
+    }
+
+    /** The end of one read from the connection: its messages go to the member together (one Raft turn, one fsync). */
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (!batch.isEmpty()) {
+            List<Message> messages = List.copyOf(batch);
+            batch.clear();
+            handler.receive(messages);
+        }
+        ctx.fireChannelReadComplete();
     }
 
     private void refuse(ChannelHandlerContext ctx, String reason) {

@@ -97,7 +97,7 @@ final class SimulatedPeers implements AutoCloseable {
                 return;
             }
             if (m.getType() != MessageType.MsgSnap) {
-                dest.receive(m);
+                dest.receive(List.of(m));
                 return;
             }
             PeerHandler.OutgoingSnapshot out = from.prepareSnapshot(m);

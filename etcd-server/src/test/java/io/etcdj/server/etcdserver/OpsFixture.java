@@ -59,7 +59,7 @@ final class OpsFixture implements AutoCloseable {
     Consumer<List<ChangeEvent>> changes = c -> { };
     private long index;
 
-    final Proposer proposer = this::apply;
+    final Proposer proposer = (r, timeoutNanos, callerHoldsNoLocks) -> apply(r, timeoutNanos);
 
     final Headers headers = new Headers() {
         @Override

@@ -20,7 +20,9 @@ import io.etcdj.server.wal.Wal;
 import io.etcdj.server.wal.WalOptions;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -40,6 +42,8 @@ class RaftLoopTest {
     private final List<String> violations = new CopyOnWriteArrayList<>();
     private final LinkedBlockingQueue<Message> sent = new LinkedBlockingQueue<>();
     private final LinkedBlockingQueue<List<Entry>> committed = new LinkedBlockingQueue<>();
+    /** The thread that first sent each entry (by its data) to a peer. */
+    private final Map<String, String> sentOn = new ConcurrentHashMap<>();
 
     @AfterEach
     void close() {
@@ -66,6 +70,9 @@ class RaftLoopTest {
                             + storage.lastIndex() + ")");
                 }
                 sent.add(m);
+                for (Entry e : m.getEntriesList()) {
+                    sentOn.putIfAbsent(e.getData().toStringUtf8(), Thread.currentThread().getName());
+                }
             }
         };
         RaftLoop.Listener listener = new RaftLoop.Listener() {
@@ -116,25 +123,65 @@ class RaftLoopTest {
         committed.poll(10, TimeUnit.SECONDS); // the bootstrap's conf changes
         loop.appliedTo(3, true);
         Message vote = next(MessageType.MsgVote);
-        loop.step(Message.newBuilder().setType(MessageType.MsgVoteResp).setFrom(2).setTo(1).setTerm(vote.getTerm()).build());
+        loop.step(List.of(Message.newBuilder().setType(MessageType.MsgVoteResp).setFrom(2).setTo(1).setTerm(vote.getTerm()).build()));
         Message firstAppend = next(MessageType.MsgApp);
         long emptyEntry = firstAppend.getEntries(0).getIndex();
-        loop.step(Message.newBuilder().setType(MessageType.MsgAppResp).setFrom(2).setTo(1).setTerm(vote.getTerm())
-                .setIndex(emptyEntry).build());
+        loop.step(List.of(Message.newBuilder().setType(MessageType.MsgAppResp).setFrom(2).setTo(1).setTerm(vote.getTerm())
+                .setIndex(emptyEntry).build()));
         List<Entry> leaderEntry = committed.poll(10, TimeUnit.SECONDS);
         assertEquals(emptyEntry, leaderEntry.get(leaderEntry.size() - 1).getIndex(), "committed once a quorum holds it");
 
-        loop.propose(ByteString.copyFromUtf8("x"), new CompletableFuture<>());
+        loop.propose(ByteString.copyFromUtf8("x"), new CompletableFuture<>(), true);
         Message append = next(MessageType.MsgApp);
         while (append.getEntriesCount() == 0 || !append.getEntries(append.getEntriesCount() - 1).getData().toStringUtf8().equals("x")) {
             append = next(MessageType.MsgApp); // probes and heartbeat-driven resends come first
         }
         long index = append.getEntries(append.getEntriesCount() - 1).getIndex();
         assertTrue(committed.isEmpty(), "nothing commits before a follower acknowledges");
-        loop.step(Message.newBuilder().setType(MessageType.MsgAppResp).setFrom(append.getTo()).setTo(1)
-                .setTerm(vote.getTerm()).setIndex(index).build());
+        loop.step(List.of(Message.newBuilder().setType(MessageType.MsgAppResp).setFrom(append.getTo()).setTo(1)
+                .setTerm(vote.getTerm()).setIndex(index).build()));
         List<Entry> proposal = committed.poll(10, TimeUnit.SECONDS);
         assertEquals("x", proposal.get(proposal.size() - 1).getData().toStringUtf8());
+        assertTrue(violations.isEmpty(), String.join("\n", violations));
+    }
+
+    /**
+     * A client's proposal made while the loop's thread waits is proposed, written and sent on the
+     * caller's thread (no hand-off); one from a caller that may hold locks always goes to the loop's
+     * thread. Every proposal is sent either way.
+     */
+    @Test
+    void workBroughtWhileTheLoopWaitsRunsOnTheCallersThread() throws Exception {
+        MemoryRaftStorage storage = new MemoryRaftStorage();
+        loop = start(storage);
+        committed.poll(10, TimeUnit.SECONDS);
+        loop.appliedTo(3, true);
+        Message vote = next(MessageType.MsgVote);
+        loop.step(List.of(Message.newBuilder().setType(MessageType.MsgVoteResp).setFrom(2).setTo(1).setTerm(vote.getTerm()).build()));
+        long emptyEntry = next(MessageType.MsgApp).getEntries(0).getIndex();
+        for (long follower : new long[] {2, 3}) { // acknowledged, so the leader streams appends to them
+            loop.step(List.of(Message.newBuilder().setType(MessageType.MsgAppResp).setFrom(follower).setTo(1).setTerm(vote.getTerm())
+                    .setIndex(emptyEntry).build()));
+        }
+        String caller = Thread.currentThread().getName();
+        for (int i = 0; i < 20; i++) {
+            loop.propose(ByteString.copyFromUtf8("here-" + i), new CompletableFuture<>(), true);
+            loop.propose(ByteString.copyFromUtf8("queued-" + i), new CompletableFuture<>(), false);
+            Thread.sleep(3); // the loop's thread goes back to waiting between ticks
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (sentOn.size() < 40 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        long here = 0;
+        for (int i = 0; i < 20; i++) {
+            String onHere = sentOn.get("here-" + i);
+            String onQueued = sentOn.get("queued-" + i);
+            assertTrue(onHere != null && onQueued != null, "proposal " + i + " was sent: " + sentOn);
+            assertTrue(!onQueued.equals(caller), "a proposal from a caller that may hold locks is sent by the loop's thread");
+            here += onHere.equals(caller) ? 1 : 0;
+        }
+        assertTrue(here > 0, "some proposals were sent on the caller's thread: " + sentOn);
         assertTrue(violations.isEmpty(), String.join("\n", violations));
     }
 }

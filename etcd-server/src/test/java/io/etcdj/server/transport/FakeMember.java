@@ -67,9 +67,9 @@ final class FakeMember implements PeerHandler {
     }
 
     @Override
-    public void receive(Message m) {
+    public void receive(List<Message> messages) {
         synchronized (received) {
-            received.add(m);
+            received.addAll(messages);
         }
     }
 
