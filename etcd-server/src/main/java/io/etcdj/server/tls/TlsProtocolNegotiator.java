@@ -4,7 +4,6 @@ import io.etcdj.server.log.Log;
 import io.etcdj.server.log.LogSink;
 import io.grpc.netty.GrpcHttp2ConnectionHandler;
 import io.grpc.netty.InternalProtocolNegotiator;
-import io.grpc.netty.InternalProtocolNegotiators;
 import io.netty.channel.ChannelHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.AsciiString;
@@ -22,19 +21,11 @@ public final class TlsProtocolNegotiator implements InternalProtocolNegotiator.P
     private final Log log;
     private final Function<GrpcHttp2ConnectionHandler, ChannelHandler> afterTls;
 
-    public TlsProtocolNegotiator(SslContext context, LogSink logs) {
-        this(context, false, logs);
-    }
-
-    public TlsProtocolNegotiator(SslContext context, boolean verifyClientSan, LogSink logs) {
-        this(context, verifyClientSan, logs, InternalProtocolNegotiators::grpcNegotiationHandler);
-    }
-
     /**
      * {@code verifyClientSan}: a peer's client certificate must name the address it connects from
      * (etcd's peer listener check; off with --peer-skip-client-san-verification). {@code afterTls}:
-     * the handler that takes the connection once the handshake is done, given grpc-java's (grpc-java's
-     * own negotiation handler by default; the peer port tells its Raft streams from gRPC there).
+     * the handler that takes the connection once the handshake is done, given grpc-java's (on the
+     * peer port, the one that tells Raft streams from gRPC).
      */
     public TlsProtocolNegotiator(SslContext context, boolean verifyClientSan, LogSink logs,
                                  Function<GrpcHttp2ConnectionHandler, ChannelHandler> afterTls) {
