@@ -40,17 +40,17 @@ import java.util.concurrent.atomic.AtomicInteger;
  * before a restart and are skipped, except that conf changes always reach Raft's configuration.
  *
  * <p>A lightly loaded member skips the hand-off: when nothing handed over earlier is still being
- * applied and the committed batch is a few small puts, the Raft thread applies it itself, in the
- * same turn that wrote it to the WAL ({@link #submit}). On a lone client's write that saves the
- * apply thread's wake-up, a kernel round trip and a context switch. Anything that could take long
- * (a range delete, a transaction, a lease revoke, a compaction, a conf change, a snapshot) or a
- * batch past {@value #INLINE_MAX_ENTRIES} entries or {@value #INLINE_MAX_BYTES} bytes still goes to
- * the apply thread, and so does a batch that would have to wait (for the compactor's hold on the
- * key index, a defragment, a snapshot install, the map's growth), so the Raft thread's heartbeats
- * are never held up by an apply. Either way one
- * thread at a time applies and batches are applied in log order: the Raft thread, the only one
- * that hands batches over, applies one itself only when every batch it handed over before has
- * been applied to the end.
+ * applied and the committed batch is a few small puts, the Raft turn that wrote it to the WAL
+ * applies it itself ({@link #submit}; on the Raft thread or the thread that ran the turn, see
+ * RaftTurns). On a lone client's write that saves the apply thread's wake-up, a kernel round trip
+ * and a context switch. Anything that could take long (a range delete, a transaction, a lease
+ * revoke, a compaction, a conf change, a snapshot) or a batch past {@value #INLINE_MAX_ENTRIES}
+ * entries or {@value #INLINE_MAX_BYTES} bytes still goes to the apply thread, and so does a batch
+ * that would have to wait (for the compactor's hold on the key index, a defragment, a snapshot
+ * install, the map's growth), so Raft's heartbeats are never held up by an apply. Either way one
+ * thread at a time applies and batches are applied in log order: the Raft turns (one at a time),
+ * the only ones that hand batches over, apply one themselves only when every batch handed over
+ * before has been applied to the end.
  *
  * <p>This thread never waits for the Raft loop (conf changes and the applied index are handed to
  * it without blocking), and never completes a client's future itself. Any exception here stops
@@ -170,7 +170,7 @@ final class ApplyLoop implements AutoCloseable {
     }
 
     /**
-     * Called by the raft thread only. Applies the batch here and now when the apply thread has
+     * Called in a Raft turn only (see RaftTurns). Applies the batch here and now when the apply thread has
      * nothing left to do and the batch is cheap (the class comment); hands it over otherwise.
      * A failure to apply here stops the member as on the apply thread, and is rethrown.
      */
@@ -192,7 +192,7 @@ final class ApplyLoop implements AutoCloseable {
         handOver(batch);
     }
 
-    /** Installs the backend file of the Raft snapshot at {@code index} before any later entry is applied. Raft thread only. */
+    /** Installs the backend file of the Raft snapshot at {@code index} before any later entry is applied. In a Raft turn only. */
     void submitSnapshot(Path dbFile, long index) {
         submittedIndex = Math.max(submittedIndex, index);
         handOver(new Batch(List.of(), 0, dbFile, index));
