@@ -413,9 +413,15 @@ final class RaftLoop implements AutoCloseable {
     public void close() {
         running = false;
         Threads.stop(thread);
-        // a turn another thread runs ends before the WAL closes; none starts after (running is false)
-        turns.lock();
-        turns.unlock();
+        // a turn another thread runs ends before the WAL closes (none starts after: running is
+        // false), waited for as long as the loop's thread is
+        try {
+            if (!turns.awaitNoTurn(Threads.JOIN_MILLIS)) {
+                log.warn("a Raft turn did not end before the member closed its WAL");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         parked.failAll();
         try {
             wal.close();

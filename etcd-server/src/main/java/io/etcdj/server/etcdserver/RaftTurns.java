@@ -3,6 +3,7 @@ package io.etcdj.server.etcdserver;
 import io.etcdj.server.clock.Clock;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -106,6 +107,18 @@ final class RaftTurns {
             idle = false;
         }
         doorbell.clear();
+    }
+
+    /**
+     * Waits at most {@code millis} for a turn that another thread runs to end (the loop is
+     * stopping: none starts after); false when it did not end in time (a disk that hangs an fsync).
+     */
+    boolean awaitNoTurn(long millis) throws InterruptedException {
+        if (!lock.tryLock(millis, TimeUnit.MILLISECONDS)) {
+            return false;
+        }
+        lock.unlock();
+        return true;
     }
 
     /** Starts a turn on the loop's thread (waiting for one run by another thread to end). */

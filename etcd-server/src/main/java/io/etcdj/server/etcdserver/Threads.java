@@ -2,7 +2,8 @@ package io.etcdj.server.etcdserver;
 
 /** Stopping the member's own loop threads. */
 final class Threads {
-    private static final long JOIN_MILLIS = 5000;
+    /** How long stopping waits for a loop thread (or a Raft turn run by another thread) to end. */
+    static final long JOIN_MILLIS = 5000;
 
     private Threads() {
     }
