@@ -35,9 +35,7 @@ class PeerClientOrderTest {
         sender.urls.put(PEER, url);
         PeerTransport server = new PeerTransport(receiver, new Metrics(), LogSink.stderr());
         IoLoops loops = IoLoops.forTcp("test-peer");
-        RaftStreamDialer streams = new RaftStreamDialer(() -> PeerLinks.DEFAULTS, () -> loops, () -> {
-            throw new AssertionError("no unix socket here");
-        }, () -> null);
+        RaftStreamDialer streams = RaftStreamTest.plaintextDialer(PeerLinks.DEFAULTS, loops);
         CountDownLatch dialing = new CountDownLatch(1);
         CountDownLatch dial = new CountDownLatch(1);
         CountDownLatch dialed = new CountDownLatch(1);

@@ -54,11 +54,15 @@ class RaftStreamTest {
     }
 
     private RaftStream open(StreamHello hello, Duration readTimeout) throws Exception {
-        RaftStreamDialer dialer = new RaftStreamDialer(
-                () -> new PeerLinks(readTimeout, Duration.ofSeconds(5), null, true, Duration.ofSeconds(2)), () -> loops, () -> {
-                    throw new AssertionError("no unix socket here");
-                }, () -> null);
-        return dialer.open(url, hello);
+        return plaintextDialer(new PeerLinks(readTimeout, Duration.ofSeconds(5), null, true, Duration.ofSeconds(2)), loops)
+                .open(url, hello);
+    }
+
+    /** A dialer of plaintext TCP streams on {@code loops} (no TLS, no unix socket in these tests). */
+    static RaftStreamDialer plaintextDialer(PeerLinks links, IoLoops loops) {
+        return new RaftStreamDialer(() -> links, () -> loops, () -> {
+            throw new AssertionError("no unix socket here");
+        }, () -> null);
     }
 
     private static StreamHello hello(long cluster, long from, long to) {
@@ -141,9 +145,7 @@ class RaftStreamTest {
         sender.urls.put(PEER, url);
         PeerClient client = new PeerClient(PEER, sender, target -> {
             throw new AssertionError("no gRPC call expected");
-        }, new RaftStreamDialer(() -> PeerLinks.DEFAULTS, () -> loops, () -> {
-            throw new AssertionError("no unix socket here");
-        }, () -> null), Duration.ZERO, new Metrics(), LogSink.stderr());
+        }, plaintextDialer(PeerLinks.DEFAULTS, loops), Duration.ZERO, new Metrics(), LogSink.stderr());
         try {
             for (int i = 1; i <= 50 && !sender.toldRemoved.get(); i++) {
                 client.send(app(i));
