@@ -88,7 +88,7 @@ public final class Member implements AutoCloseable {
                         tuning.setMemberLocalAddr() ? inferLocalAddr(config, log) : null, !tuning.peerSkipClientSanVerification(),
                         Duration.ofMillis(1000 + config.electionMillis())));
                 peers.listen(config.listenPeerUrls());
-                peers.startProbing();
+                peers.connect();
             } catch (IOException | RuntimeException e) {
                 peers.close();
                 throw e;

@@ -34,8 +34,9 @@ import java.util.function.Function;
 /**
  * The sending side towards one peer: one long-lived Raft stream ({@link RaftStream}), written
  * directly by the sender while it is open and nothing waits, else through a queue drained by this
- * client's own thread, which (re)opens the stream with backoff when it breaks (the peer is then
- * reported unreachable so Raft slows down). Snapshots go on a gRPC call of their own with the
+ * client's own thread, which opens the stream at once and again every 100 ms while the peer does
+ * not answer or after it broke (the peer is then reported unreachable so Raft slows down), as
+ * etcd's stream reader does: the open stream is what makes the peer count as active. Snapshots go on a gRPC call of their own with the
  * backend file attached. The queue is bounded: when a peer cannot keep up, messages are dropped,
  * which Raft tolerates.
  */
@@ -44,6 +45,8 @@ final class PeerClient implements AutoCloseable {
     private final Log log;
     private static final int QUEUE_LIMIT = 4096;
     private static final int SNAPSHOT_CHUNK = 512 * 1024;
+    /** etcd's stream reader dials a peer again 100 ms after a failed dial or a broken stream. */
+    static final long REDIAL_MILLIS = 100;
 
     private final long peerId;
     private final PeerHandler handler;
@@ -66,7 +69,8 @@ final class PeerClient implements AutoCloseable {
     private String channelTarget;
     /** Set by this client's thread only; read by the Raft loop under {@link #sendLock}. */
     private volatile RaftStream stream;
-    private boolean wasActive;
+    /** Whether the stream is open; set by this client's thread only. */
+    private volatile boolean active;
     private final PeerMetrics.Link metrics;
     /** etcd_server_heartbeat_send_failures_total of the member. */
     private final Counter heartbeatFailures;
@@ -109,7 +113,7 @@ final class PeerClient implements AutoCloseable {
      * the queue: the stream only frames the message and hands it to the connection's event loop at
      * the next {@link #flush()}, so the hop through this client's own thread would add a wake-up to
      * every message of every commit. Everything else (no stream yet, a broken one, a snapshot, messages already waiting)
-     * goes through the queue and this client's thread, which opens streams with backoff. Messages
+     * goes through the queue and this client's thread, which opens the stream. Messages
      * leave in the order they were given: the direct way is taken only when no queued message is
      * still unsent.
      */
@@ -152,56 +156,36 @@ final class PeerClient implements AutoCloseable {
     }
 
     private void run() {
-        long backoff = 50;
         while (!closed) {
+            if (stream == null) {
+                if (!openStream()) {
+                    return;
+                }
+                if (stream == null) {
+                    continue;
+                }
+            }
             Message m;
             try {
                 m = queue.poll(1, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 return;
             }
-            if (m == null) {
-                RuntimeException timedOut = null;
-                synchronized (sendLock) {
-                    try {
-                        checkWriteTimeout();
-                    } catch (RuntimeException e) {
-                        resetStream();
-                        timedOut = e;
-                    }
-                }
-                if (timedOut != null) {
-                    log.warn("peer became inactive (message send to peer failed)", "peer-id", MemberIds.hex(peerId),
-                            "error", timedOut.getMessage());
-                    if (wasActive) {
-                        wasActive = false;
-                        metrics.active(false);
-                    }
-                    metrics.sendFailed();
-                    handler.unreachable(peerId);
-                }
-                continue;
-            }
             try {
-                if (m.getType() == MessageType.MsgSnap) {
+                if (m == null) {
+                    checkIdleStream();
+                } else if (m.getType() == MessageType.MsgSnap) {
                     sendSnapshot(m);
                     synchronized (sendLock) {
                         unsent--;
                     }
                 } else {
-                    // dialed outside the lock: a dial may take the dial timeout, and the Raft loop's
-                    // direct sends take the lock (they find no stream meanwhile and queue)
-                    RaftStream opened = stream == null ? dial() : null;
                     synchronized (sendLock) {
                         unsent--;
-                        if (opened != null) {
-                            if (closed) {
-                                opened.close();
-                                return;
-                            }
-                            stream = opened;
-                        }
                         RaftStream s = stream;
+                        if (s == null) {
+                            return; // closed meanwhile
+                        }
                         metrics.sent(s.write(m));
                         if (queue.isEmpty()) {
                             s.flush();
@@ -212,39 +196,94 @@ final class PeerClient implements AutoCloseable {
                         }
                     }
                 }
-                if (!wasActive) {
-                    wasActive = true;
-                    metrics.active(true);
-                    log.info("peer became active", "peer-id", MemberIds.hex(peerId));
-                }
-                backoff = 50;
             } catch (RuntimeException e) {
-                synchronized (sendLock) {
-                    resetStream();
-                    // what waits was meant for the broken stream: dropped, as Raft tolerates
-                    queue.clear();
-                    unsent = 0;
-                }
-                if (isRemovedError(e)) {
-                    handler.removedFromCluster();
+                if (!streamFailed(e, true)) {
                     return;
                 }
-                if (wasActive) {
-                    wasActive = false;
-                    metrics.active(false);
-                    log.warn("peer became inactive (message send to peer failed)", "peer-id", MemberIds.hex(peerId),
-                            "error", PeerErrors.text(e));
-                }
-                metrics.sendFailed();
-                handler.unreachable(peerId);
-                try {
-                    Thread.sleep(backoff);
-                } catch (InterruptedException ie) {
-                    return;
-                }
-                backoff = Math.min(1000, backoff * 2);
             }
         }
+    }
+
+    /**
+     * Opens the stream, as etcd's stream reader does: at once, and every {@link #REDIAL_MILLIS}
+     * while the peer does not answer, whether or not a message waits, so a peer counts as active
+     * ({@link #active()}) as soon as it listens. False when this client is to stop (closed, or
+     * this member was removed); true otherwise, with {@link #stream} still null after a failed dial.
+     */
+    private boolean openStream() {
+        RaftStream opened;
+        try {
+            // dialed outside the lock: a dial may take the dial timeout, and the Raft loop's
+            // direct sends take the lock (they find no stream meanwhile and queue)
+            opened = dial();
+        } catch (RuntimeException e) {
+            return streamFailed(e, false);
+        }
+        synchronized (sendLock) {
+            if (closed) {
+                opened.close();
+                return false;
+            }
+            stream = opened;
+        }
+        if (!active) {
+            active = true;
+            metrics.active(true);
+            log.info("peer became active", "peer-id", MemberIds.hex(peerId));
+        }
+        return true;
+    }
+
+    /** An idle stream: etcd's write deadline, and a failure the connection reported meanwhile (a refusal, a close). */
+    private void checkIdleStream() {
+        synchronized (sendLock) {
+            checkWriteTimeout();
+            RaftStream s = stream;
+            if (s != null && s.error() != null) {
+                throw s.error();
+            }
+        }
+    }
+
+    /**
+     * A dial or the stream ({@code wasOpen}) failed: the stream is dropped with what waits for it
+     * (Raft tolerates lost messages), the peer is reported unreachable when messages may have been
+     * lost, and the next dial comes after {@link #REDIAL_MILLIS}. False when this client is to
+     * stop: this member was removed from the cluster, or the wait was interrupted.
+     */
+    private boolean streamFailed(RuntimeException e, boolean wasOpen) {
+        boolean dropped;
+        synchronized (sendLock) {
+            resetStream();
+            dropped = unsent > 0;
+            queue.clear();
+            unsent = 0;
+        }
+        if (isRemovedError(e)) {
+            handler.removedFromCluster();
+            return false;
+        }
+        if (active) {
+            active = false;
+            metrics.active(false);
+            log.warn("peer became inactive (message send to peer failed)", "peer-id", MemberIds.hex(peerId),
+                    "error", PeerErrors.text(e));
+        }
+        if (dropped || wasOpen) {
+            metrics.sendFailed();
+            handler.unreachable(peerId);
+        }
+        try {
+            Thread.sleep(REDIAL_MILLIS);
+            return true;
+        } catch (InterruptedException ie) {
+            return false;
+        }
+    }
+
+    /** Whether the stream to the peer is open: what etcd counts as an active peer. */
+    boolean active() {
+        return active;
     }
 
     /**

@@ -172,8 +172,7 @@ public final class PeerTransport implements Transporter {
             if (m.getTo() == handler.memberId() || m.getTo() == 0) {
                 continue;
             }
-            PeerClient c = clients.computeIfAbsent(m.getTo(),
-                    id -> new PeerClient(id, handler, this::dial, dialer, links.writeTimeout(), metrics, logs));
+            PeerClient c = client(m.getTo());
             if (last != null && last != c) {
                 last.flush();
             }
@@ -183,6 +182,11 @@ public final class PeerTransport implements Transporter {
         if (last != null) {
             last.flush();
         }
+    }
+
+    private PeerClient client(long peerId) {
+        return clients.computeIfAbsent(peerId,
+                id -> new PeerClient(id, handler, this::dial, dialer, links.writeTimeout(), metrics, logs));
     }
 
     /** Forgets a removed member's connection. */
@@ -298,15 +302,25 @@ public final class PeerTransport implements Transporter {
         return hs;
     }
 
-    /** Starts probing the other members (round-trip times, which of them answer). */
-    public void startProbing() {
+    /**
+     * Opens a Raft stream to each other member now (each client dials again every 100 ms until its
+     * peer answers), and starts probing them for round-trip times.
+     */
+    public void connect() {
+        if (closed) {
+            return;
+        }
+        for (long id : handler.remoteMembers()) {
+            client(id);
+        }
         prober.start();
     }
 
-    /** The other members that answered their last probe. */
+    /** The other members this one has an open Raft stream to: etcd's active peers. */
     @Override
     public int activePeers() {
-        return prober.activePeers();
+        List<Long> members = handler.remoteMembers();
+        return (int) members.stream().map(clients::get).filter(c -> c != null && c.active()).count();
     }
 
     /**

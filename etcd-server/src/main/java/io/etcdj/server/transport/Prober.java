@@ -17,14 +17,12 @@ import java.util.function.Function;
 /**
  * etcd's peer prober: every {@link #INTERVAL} each remote member gets one small call on a channel
  * of the prober's own (etcd probes over its pipeline connections, not the Raft stream); the round
- * trip goes to etcd_network_peer_round_trip_time_seconds{To}, and a member that answered its last
- * probe counts as active (what the initial election tick advance waits for).
+ * trip goes to etcd_network_peer_round_trip_time_seconds{To}. (Which peers are active is told by
+ * their Raft streams, as in etcd: {@link PeerClient#active()}.)
  */
 final class Prober implements AutoCloseable {
     /** etcd's prober interval: its connection read timeout (5 s) less one second. */
     static final long INTERVAL_MILLIS = 4000;
-    /** How often members are probed while the member starts. */
-    static final long STARTUP_EVERY_MILLIS = 200;
     /** etcd's connection read timeout, the longest a probe may take. */
     static final long TIMEOUT_MILLIS = 5000;
 
@@ -33,7 +31,6 @@ final class Prober implements AutoCloseable {
     private final Function<String, ManagedChannel> dial;
     private final Map<Long, ManagedChannel> channels = new ConcurrentHashMap<>();
     private final Map<Long, String> channelUrls = new ConcurrentHashMap<>();
-    private final Map<Long, Boolean> answered = new ConcurrentHashMap<>();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "peer-prober");
         t.setDaemon(true);
@@ -46,33 +43,9 @@ final class Prober implements AutoCloseable {
         this.dial = dial;
     }
 
-    /**
-     * Probes every {@link #STARTUP_EVERY_MILLIS} until every member answered or
-     * {@link #TIMEOUT_MILLIS} passed (the start-up tick advance waits that long for its peers; etcd
-     * learns of them as fast, from the streams it dials every 100 ms), then every
-     * {@link #INTERVAL_MILLIS}.
-     */
+    /** Starts probing: the first round after {@link #INTERVAL_MILLIS}, as etcd's prober. */
     void start() {
-        long startupRounds = TIMEOUT_MILLIS / STARTUP_EVERY_MILLIS;
-        Runnable[] round = new Runnable[1];
-        long[] left = {startupRounds};
-        round[0] = () -> {
-            probeAll();
-            List<Long> members = handler.remoteMembers();
-            boolean all = !members.isEmpty() && activePeers() == members.size();
-            if (--left[0] > 0 && !all) {
-                timer.schedule(round[0], STARTUP_EVERY_MILLIS, TimeUnit.MILLISECONDS);
-            } else {
-                timer.scheduleWithFixedDelay(this::probeAll, INTERVAL_MILLIS, INTERVAL_MILLIS, TimeUnit.MILLISECONDS);
-            }
-        };
-        timer.execute(round[0]);
-    }
-
-    /** The remote members that answered their last probe. */
-    int activePeers() {
-        List<Long> members = handler.remoteMembers();
-        return (int) members.stream().filter(id -> answered.getOrDefault(id, false)).count();
+        timer.scheduleWithFixedDelay(this::probeAll, INTERVAL_MILLIS, INTERVAL_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     private void probeAll() {
@@ -80,7 +53,6 @@ final class Prober implements AutoCloseable {
         channels.keySet().removeIf(id -> {
             if (!members.contains(id)) {
                 channels.get(id).shutdownNow();
-                answered.remove(id);
                 return true;
             }
             return false;
@@ -89,7 +61,7 @@ final class Prober implements AutoCloseable {
             try {
                 probe(id);
             } catch (RuntimeException e) {
-                answered.put(id, false);
+                // not answered: no round trip to record
             }
         }
     }
@@ -97,7 +69,6 @@ final class Prober implements AutoCloseable {
     private void probe(long id) {
         List<String> urls = handler.peerUrls(id);
         if (urls.isEmpty()) {
-            answered.put(id, false);
             return;
         }
         String url = urls.get(0);
@@ -118,12 +89,11 @@ final class Prober implements AutoCloseable {
                     @Override
                     public void onNext(ProbeResponse value) {
                         metrics.roundTrip(id, System.nanoTime() - start);
-                        answered.put(id, true);
                     }
 
                     @Override
                     public void onError(Throwable t) {
-                        answered.put(id, false);
+                        // not answered: no round trip to record
                     }
 
                     @Override
