@@ -108,6 +108,7 @@ final class Storage {
     private Opened openLocked(ServerConfig cfg, Clock clock, Random random, Metrics metrics)
             throws ConfigException, IOException {
         Path walDir = cfg.walPath();
+        ConflictingClusterCheck conflictCheck = conflictCheckAhead(cfg, walDir);
         Fsync.createDirectories(cfg.snapDir());
         WalOptions walOptions = WalOptions.builder().unsafeNoFsync(cfg.unsafeNoFsync()).maxWals(cfg.maxWals())
                 .fsyncDurationNanos(metrics.walFsync::observeNanos).writtenBytes(metrics.walWriteBytes::inc).build();
@@ -120,7 +121,7 @@ final class Storage {
                     logs.logger("etcdserver/bootstrap"));
             return Wal.exists(walDir)
                     ? restart(cfg, sm, walDir, walOptions, snapshotter, random)
-                    : bootstrap(cfg, sm, walDir, walOptions, snapshotter, random);
+                    : bootstrap(cfg, sm, walDir, walOptions, snapshotter, random, conflictCheck);
         } catch (ConfigException | IOException | RuntimeException e) {
             sm.close();
             throw e;
@@ -148,8 +149,44 @@ final class Storage {
         return true;
     }
 
+    /**
+     * A new member's check for a peer that runs another cluster, started before the backend opens
+     * (null when this start is a restart or a join, or when the flags do not describe a cluster:
+     * {@link #bootstrap} then reports them).
+     */
+    private static ConflictingClusterCheck conflictCheckAhead(ServerConfig cfg, Path walDir) {
+        List<URI> mine = cfg.initialCluster().get(cfg.name());
+        if (!cfg.initialClusterStateNew() || mine == null || Wal.exists(walDir)) {
+            return null;
+        }
+        try {
+            InitialCluster c = InitialCluster.of(cfg, mine);
+            return ConflictingClusterCheck.start(c.otherPeers(), c.clusterId(), TlsContexts.peerClientFor(cfg));
+        } catch (ConfigException e) {
+            return null;
+        }
+    }
+
+    /** The cluster the initial-cluster flags describe: its members, this member's ID and the cluster's. */
+    private record InitialCluster(List<Member> members, long memberId, long clusterId, List<String> otherPeers) {
+        static InitialCluster of(ServerConfig cfg, List<URI> mine) {
+            List<Member> members = new ArrayList<>();
+            for (Map.Entry<String, List<URI>> e : cfg.initialCluster().entrySet()) {
+                List<String> urls = e.getValue().stream().map(URI::toString).toList();
+                long id = MemberIds.memberId(urls, cfg.initialClusterToken(), null);
+                members.add(Member.newBuilder().setID(id).setName(e.getKey()).addAllPeerURLs(urls).build());
+            }
+            long memberId = MemberIds.memberId(mine.stream().map(URI::toString).sorted().toList(), cfg.initialClusterToken(), null);
+            long clusterId = MemberIds.clusterId(members.stream().map(Member::getID).toList());
+            List<String> otherPeers = members.stream().filter(m -> m.getID() != memberId)
+                    .flatMap(m -> m.getPeerURLsList().stream()).toList();
+            return new InitialCluster(members, memberId, clusterId, otherPeers);
+        }
+    }
+
     private Opened bootstrap(ServerConfig cfg, StateMachines sm, Path walDir, WalOptions walOptions,
-                                    Snapshotter snapshotter, Random random) throws ConfigException, IOException {
+                             Snapshotter snapshotter, Random random, ConflictingClusterCheck conflictCheck)
+            throws ConfigException, IOException {
         Map<String, List<URI>> cluster = cfg.initialCluster();
         List<URI> mine = cluster.get(cfg.name());
         if (mine == null) {
@@ -161,17 +198,11 @@ final class Storage {
             throw new ConfigException("error setting up initial cluster: " + cfg.name()
                     + " has different advertised URLs in the cluster and advertised peer URLs list");
         }
-        List<Member> members = new ArrayList<>();
-        for (Map.Entry<String, List<URI>> e : cluster.entrySet()) {
-            List<String> urls = e.getValue().stream().map(URI::toString).toList();
-            long id = MemberIds.memberId(urls, cfg.initialClusterToken(), null);
-            members.add(Member.newBuilder().setID(id).setName(e.getKey()).addAllPeerURLs(urls).build());
-        }
-        long memberId = MemberIds.memberId(listed, cfg.initialClusterToken(), null);
-        final long bootstrapId = memberId;
-        long clusterId = MemberIds.clusterId(members.stream().map(Member::getID).toList());
-        List<String> otherPeers = members.stream().filter(m -> m.getID() != bootstrapId)
-                .flatMap(m -> m.getPeerURLsList().stream()).toList();
+        InitialCluster initial = InitialCluster.of(cfg, mine);
+        List<Member> members = initial.members();
+        long memberId = initial.memberId();
+        long clusterId = initial.clusterId();
+        List<String> otherPeers = initial.otherPeers();
         boolean joining = !cfg.initialClusterStateNew();
         if (joining) {
             MembersResponse remote = fetchCluster(otherPeers, cfg);
@@ -187,7 +218,8 @@ final class Storage {
             // A member added at runtime has an ID made with the time of its addition: take the cluster's.
             memberId = me.getID();
         } else {
-            checkNoConflictingCluster(otherPeers, clusterId, TlsContexts.peerClientFor(cfg));
+            (conflictCheck != null ? conflictCheck
+                    : ConflictingClusterCheck.start(otherPeers, clusterId, TlsContexts.peerClientFor(cfg))).await();
         }
         sm.membership.setClusterId(clusterId);
         final long selfId = memberId;
@@ -248,22 +280,6 @@ final class Storage {
     }
 
     /** A new member whose peers already run another cluster must not start a second one beside it. */
-    private void checkNoConflictingCluster(List<String> peers, long clusterId, SslContext peerTls)
-            throws ConfigException {
-        for (String url : peers) {
-            MembersResponse remote;
-            try {
-                remote = PeerTransport.fetchMembers(url, 300, peerTls);
-            } catch (RuntimeException e) {
-                continue; // not up yet: the usual case when a cluster starts
-            }
-            if (remote.getClusterId() != 0 && remote.getClusterId() != clusterId) {
-                throw new ConfigException("conflicting cluster ID to the target cluster ("
-                        + MemberIds.hex(clusterId) + " != " + MemberIds.hex(remote.getClusterId()) + "). Exiting.");
-            }
-        }
-    }
-
     /**
      * A member that crashed after saving a leader's snapshot but before installing its database
      * file has a backend behind the snapshot: the entries between them are no longer in the log,

@@ -1,0 +1,64 @@
+package io.etcdj.server.etcdserver;
+
+import io.etcdj.peerpb.MembersResponse;
+import io.etcdj.server.config.ConfigException;
+import io.etcdj.server.membership.MemberIds;
+import io.etcdj.server.transport.PeerTransport;
+import io.netty.handler.ssl.SslContext;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The refusal to bootstrap a new member into a cluster that already runs under another ID
+ * (`conflicting cluster ID to the target cluster (a != b). Exiting.`, as in etcd's clustering
+ * guide): each listed peer that answers within {@link #ANSWER_MILLIS} is asked for its cluster
+ * ID; one that does not answer is not up yet, the usual case when a cluster starts. The asking
+ * runs on a thread of its own, started with the member's storage, so that the wait for peers that
+ * start at the same moment overlaps the opening of the backend instead of following it.
+ */
+final class ConflictingClusterCheck {
+    private static final long ANSWER_MILLIS = 300;
+
+    /** The conflict's error text, or null once every peer answered with our cluster ID or not at all. */
+    private final CompletableFuture<String> conflict = new CompletableFuture<>();
+
+    private ConflictingClusterCheck() {
+    }
+
+    /** Starts asking {@code peers} (URLs), whose cluster is to be {@code clusterId}; {@code tls} for https peers. */
+    static ConflictingClusterCheck start(List<String> peers, long clusterId, SslContext tls) {
+        ConflictingClusterCheck check = new ConflictingClusterCheck();
+        if (peers.isEmpty()) {
+            check.conflict.complete(null);
+            return check;
+        }
+        Thread t = new Thread(() -> check.conflict.complete(firstConflict(peers, clusterId, tls)), "cluster-id-check");
+        t.setDaemon(true);
+        t.start();
+        return check;
+    }
+
+    /** Waits for the peers' answers; throws etcd's error when one runs another cluster. */
+    void await() throws ConfigException {
+        String error = conflict.join();
+        if (error != null) {
+            throw new ConfigException(error);
+        }
+    }
+
+    private static String firstConflict(List<String> peers, long clusterId, SslContext tls) {
+        for (String url : peers) {
+            MembersResponse remote;
+            try {
+                remote = PeerTransport.fetchMembers(url, ANSWER_MILLIS, tls);
+            } catch (RuntimeException e) {
+                continue; // not up yet
+            }
+            if (remote.getClusterId() != 0 && remote.getClusterId() != clusterId) {
+                return "conflicting cluster ID to the target cluster (" + MemberIds.hex(clusterId) + " != "
+                        + MemberIds.hex(remote.getClusterId()) + "). Exiting.";
+            }
+        }
+        return null;
+    }
+}
