@@ -35,11 +35,14 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.timeout.ReadTimeoutHandler;
+import io.netty.util.NetUtil;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -213,7 +216,11 @@ public final class PeerTransport implements Transporter {
                     .eventLoopGroup(unixLoops.get());
         } else {
             String host = "localhost".equals(u.getHost()) ? "127.0.0.1" : u.getHost();
-            b = NettyChannelBuilder.forTarget(host + ":" + u.getPort());
+            byte[] literal = NetUtil.createByteArrayFromIpAddressString(host);
+            // an address needs no name resolution: grpc-java's DNS resolver would run it on a
+            // thread pool of its own, started for nothing (at a cluster's start, in every member)
+            b = literal != null ? NettyChannelBuilder.forAddress(new InetSocketAddress(inetAddress(literal), u.getPort()))
+                    : NettyChannelBuilder.forTarget(host + ":" + u.getPort());
             if (tcpLoops != null) {
                 IoLoops loops = tcpLoops.get();
                 b.eventLoopGroup(loops.workers()).channelType(loops.channelType());
@@ -223,6 +230,14 @@ public final class PeerTransport implements Transporter {
             return b.sslContext(tls != null ? tls : defaultTls.get());
         }
         return b.usePlaintext();
+    }
+
+    private static InetAddress inetAddress(byte[] literal) {
+        try {
+            return InetAddress.getByAddress(literal);
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException(e); // not for an address of 4 or 16 bytes
+        }
     }
 
     /**
