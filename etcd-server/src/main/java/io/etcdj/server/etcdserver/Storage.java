@@ -279,7 +279,6 @@ final class Storage {
         throw new ConfigException("cannot fetch cluster info from peer urls: could not retrieve cluster information from the given URLs");
     }
 
-    /** A new member whose peers already run another cluster must not start a second one beside it. */
     /**
      * A member that crashed after saving a leader's snapshot but before installing its database
      * file has a backend behind the snapshot: the entries between them are no longer in the log,

@@ -36,9 +36,9 @@ import java.util.function.Function;
  * directly by the sender while it is open and nothing waits, else through a queue drained by this
  * client's own thread, which opens the stream at once and again every 100 ms while the peer does
  * not answer or after it broke (the peer is then reported unreachable so Raft slows down), as
- * etcd's stream reader does: the open stream is what makes the peer count as active. Snapshots go on a gRPC call of their own with the
- * backend file attached. The queue is bounded: when a peer cannot keep up, messages are dropped,
- * which Raft tolerates.
+ * etcd's stream reader does: the open stream is what makes the peer count as active. Snapshots
+ * go on a gRPC call of their own with the backend file attached. The queue is bounded: when a
+ * peer cannot keep up, messages are dropped, which Raft tolerates.
  */
 final class PeerClient implements AutoCloseable {
     /** The member's logger (its sink, see MemberContext). */
