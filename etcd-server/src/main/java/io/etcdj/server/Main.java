@@ -118,7 +118,9 @@ public final class Main {
             LOG.error("failed to start etcd", "error", e.getMessage());
             System.err.println("etcd: " + e.getMessage());
             return 1;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // an Error too (a native library that will not load, no memory): the process must end,
+            // not stay behind with the threads the start left running and no member
             if (fatal.get()) {
                 // the member stopped itself while starting and logged its fatal line: nothing to add
                 return 1;
