@@ -32,7 +32,14 @@ final class ConflictingClusterCheck {
             check.conflict.complete(null);
             return check;
         }
-        Thread t = new Thread(() -> check.conflict.complete(firstConflict(peers, clusterId, tls)), "cluster-id-check");
+        Thread t = new Thread(() -> {
+            try {
+                check.conflict.complete(firstConflict(peers, clusterId, tls));
+            } catch (Throwable e) {
+                // the start waits for this future: whatever ends the thread must end the wait too
+                check.conflict.completeExceptionally(e);
+            }
+        }, "cluster-id-check");
         t.setDaemon(true);
         t.start();
         return check;
