@@ -126,7 +126,7 @@ public final class EtcdServer implements AutoCloseable {
         this.apply.syncAfter(config.options().backendBatch().limit());
         PeerBridge peers = new PeerBridge(this, logs);
         this.transport = transports.create(peers);
-        this.raft = new RaftLoop(opened.node(), opened.storage(), opened.wal(), opened.snapshotter(), transport::send, barrier,
+        this.raft = new RaftLoop(opened.node(), opened.storage(), opened.wal(), opened.snapshotter(), PeerSender.over(transport), barrier,
                 new RaftEvents(metrics, sm.lessor, leaderWaits, apply, snapshots, lifecycle, memberId, config.electionMillis(),
                         logs),
                 config.heartbeatMillis(), config.electionMillis(), clock, responders, failpoints, logs);

@@ -92,6 +92,8 @@ final class RaftLoop implements AutoCloseable {
     private volatile long appliedHint;
     private long appliedTold;
     private HardState lastHardState = HardState.getDefaultInstance();
+    /** A new leader became known in this turn: what is parked goes to it now, not at the next tick. */
+    private boolean leaderFound;
     /** When the loop's thread ticks next (that thread only). */
     private long nextTick;
 
@@ -113,7 +115,8 @@ final class RaftLoop implements AutoCloseable {
         this.turns = new RaftTurns(clock);
         this.peerBudget = new PeerMessageBudget(log);
         this.completer = completer;
-        this.parked = new ParkedProposals(node, clock, parkLimitNanos, completer);
+        this.parked = new ParkedProposals(node, clock, parkLimitNanos, completer,
+                () -> role == RaftRole.LEADER || lead == 0 || peers.reachable(lead));
         this.lastIndex = storage.lastIndex();
         this.thread = new Thread(this::run, "raft");
     }
@@ -343,6 +346,13 @@ final class RaftLoop implements AutoCloseable {
         while (node.hasReady()) {
             handle(node.ready());
         }
+        if (leaderFound) {
+            leaderFound = false;
+            parked.retry();
+            while (node.hasReady()) {
+                handle(node.ready());
+            }
+        }
     }
 
     private void handle(Ready rd) throws IOException {
@@ -350,6 +360,7 @@ final class RaftLoop implements AutoCloseable {
             long newLead = rd.softState().lead();
             role = rd.softState().role();
             if (newLead != lead || rd.hardState() != null) {
+                leaderFound |= newLead != 0 && newLead != lead;
                 lead = newLead;
             }
         }

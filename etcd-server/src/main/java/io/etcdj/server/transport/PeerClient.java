@@ -287,6 +287,15 @@ final class PeerClient implements AutoCloseable {
     }
 
     /**
+     * Whether the stream is open and its connection has reported no failure: unlike {@link #active()},
+     * false as soon as the connection closes (a killed peer), before this client's thread notices.
+     */
+    boolean streamOpen() {
+        RaftStream s = stream;
+        return s != null && s.error() == null;
+    }
+
+    /**
      * etcd's write deadline on a peer connection: a stream that has not taken more data (its
      * flow-control window stayed full) for --raft-write-timeout is reset, and the peer is
      * reported unreachable.

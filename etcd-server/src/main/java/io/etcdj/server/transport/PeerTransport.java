@@ -338,6 +338,13 @@ public final class PeerTransport implements Transporter {
         return (int) members.stream().map(clients::get).filter(c -> c != null && c.active()).count();
     }
 
+    @Override
+    public boolean reachable(long id) {
+        PeerClient c = clients.get(id);
+        // no client yet: the first message makes one, which dials and queues it
+        return c == null || c.streamOpen();
+    }
+
     /**
      * One blocking call on a short-lived channel to a peer URL ({@code tls} for https), made
      * before a member has a transport (joining): a unix-socket loop or default TLS it needs is

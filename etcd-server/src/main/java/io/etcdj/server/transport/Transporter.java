@@ -38,6 +38,15 @@ public interface Transporter extends AutoCloseable {
         return 0;
     }
 
+    /**
+     * Whether a message to member {@code id} can leave now: a Raft stream to it is open and has
+     * not failed. A follower forwards a proposal only to a leader it can reach (one killed a moment
+     * ago is not), and keeps it until it can. A network that cannot tell answers true.
+     */
+    default boolean reachable(long id) {
+        return true;
+    }
+
     /** A member's server version (etcd's downgrade monitor asks each member); by default this build's. */
     default String serverVersionOf(long memberId, long timeoutMillis) {
         return Versions.SERVER;

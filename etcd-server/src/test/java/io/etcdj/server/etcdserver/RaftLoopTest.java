@@ -26,6 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,6 +45,8 @@ class RaftLoopTest {
     private final LinkedBlockingQueue<List<Entry>> committed = new LinkedBlockingQueue<>();
     /** The thread that first sent each entry (by its data) to a peer. */
     private final Map<String, String> sentOn = new ConcurrentHashMap<>();
+    /** The member the peer network cannot reach now (its stream closed), 0 for none. */
+    private volatile long unreachable;
 
     @AfterEach
     void close() {
@@ -53,25 +56,38 @@ class RaftLoopTest {
     }
 
     private RaftLoop start(MemoryRaftStorage storage) throws Exception {
+        return start(storage, 50);
+    }
+
+    /** Member 1 of three, ticking every 10 ms; {@code electionMillis} sets how long a proposal may wait for a leader. */
+    private RaftLoop start(MemoryRaftStorage storage, long electionMillis) throws Exception {
         RawNode node = RawNode.create(RaftConfig.builder().id(1).electionTick(5).heartbeatTick(1).preVote(false)
                 .asyncApply(true).build(), storage);
         node.bootstrap(List.of(1L, 2L, 3L));
         Wal wal = Wal.create(dir.resolve("wal"), new byte[0], WalOptions.DEFAULT);
-        PeerSender peers = messages -> {
-            for (Message m : messages) {
-                HardState hs = storage.initialState().hardState();
-                if (m.getType() == MessageType.MsgVote && (hs.getTerm() < m.getTerm() || hs.getVote() != 1)) {
-                    violations.add("vote request for term " + m.getTerm() + " sent before the vote was durable: " + hs);
-                }
-                // a leader sends its entries while it writes them (as etcd), but never announces a
-                // commit its own durable log does not hold
-                if (m.getType() == MessageType.MsgApp && m.getCommit() > storage.lastIndex()) {
-                    violations.add("append announcing commit " + m.getCommit() + " sent before the leader's log held it (last "
-                            + storage.lastIndex() + ")");
-                }
-                sent.add(m);
-                for (Entry e : m.getEntriesList()) {
-                    sentOn.putIfAbsent(e.getData().toStringUtf8(), Thread.currentThread().getName());
+        PeerSender peers = new PeerSender() {
+            @Override
+            public boolean reachable(long id) {
+                return id != unreachable;
+            }
+
+            @Override
+            public void send(List<Message> messages) {
+                for (Message m : messages) {
+                    HardState hs = storage.initialState().hardState();
+                    if (m.getType() == MessageType.MsgVote && (hs.getTerm() < m.getTerm() || hs.getVote() != 1)) {
+                        violations.add("vote request for term " + m.getTerm() + " sent before the vote was durable: " + hs);
+                    }
+                    // a leader sends its entries while it writes them (as etcd), but never announces a
+                    // commit its own durable log does not hold
+                    if (m.getType() == MessageType.MsgApp && m.getCommit() > storage.lastIndex()) {
+                        violations.add("append announcing commit " + m.getCommit() + " sent before the leader's log held it (last "
+                                + storage.lastIndex() + ")");
+                    }
+                    sent.add(m);
+                    for (Entry e : m.getEntriesList()) {
+                        sentOn.putIfAbsent(e.getData().toStringUtf8(), Thread.currentThread().getName());
+                    }
                 }
             }
         };
@@ -100,7 +116,8 @@ class RaftLoopTest {
             }
         };
         RaftLoop l = new RaftLoop(node, storage, wal, new Snapshotter(dir.resolve("snap")), peers,
-                new ReadBarrier(Runnable::run), listener, 10, 50, Clock.SYSTEM, Runnable::run, Failpoints.NONE, LogSink.stderr());
+                new ReadBarrier(Runnable::run), listener, 10, electionMillis, Clock.SYSTEM, Runnable::run, Failpoints.NONE,
+                LogSink.stderr());
         l.start();
         return l;
     }
@@ -182,6 +199,55 @@ class RaftLoopTest {
             here += onHere.equals(caller) ? 1 : 0;
         }
         assertTrue(here > 0, "some proposals were sent on the caller's thread: " + sentOn);
+        assertTrue(violations.isEmpty(), String.join("\n", violations));
+    }
+
+    /**
+     * A follower whose leader's stream has closed (a leader killed a moment ago, which Raft only
+     * gives up on after an election timeout) keeps a client's proposal instead of forwarding it into
+     * the dead connection, where it would be lost and its client would wait for its own timeout;
+     * it forwards the proposal once the leader (or a new one) is reachable.
+     */
+    @Test
+    void aFollowerForwardsAProposalOnlyToALeaderItCanReach() throws Exception {
+        MemoryRaftStorage storage = new MemoryRaftStorage();
+        loop = start(storage, 1000);
+        committed.poll(10, TimeUnit.SECONDS);
+        loop.appliedTo(3, true);
+        AtomicBoolean heartbeats = new AtomicBoolean(true);
+        Thread leader = new Thread(() -> { // member 2 leads term 5 and keeps member 1 from campaigning
+            while (heartbeats.get()) {
+                loop.step(List.of(Message.newBuilder().setType(MessageType.MsgHeartbeat).setFrom(2).setTo(1).setTerm(5).build()));
+                try {
+                    Thread.sleep(5);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+        leader.start();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (loop.lead() != 2 && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertEquals(2, loop.lead(), "member 2 leads");
+            unreachable = 2;
+            CompletableFuture<Void> owner = new CompletableFuture<>();
+            loop.propose(ByteString.copyFromUtf8("kept"), owner, true);
+            Thread.sleep(300); // thirty ticks
+            for (Message m : sent) {
+                assertTrue(m.getType() != MessageType.MsgProp, "forwarded to an unreachable leader: " + m);
+            }
+            assertTrue(!owner.isDone(), "the proposal waits (for up to two election timeouts): " + owner);
+            unreachable = 0;
+            Message forwarded = next(MessageType.MsgProp);
+            assertEquals(2, forwarded.getTo());
+            assertEquals("kept", forwarded.getEntries(0).getData().toStringUtf8());
+        } finally {
+            heartbeats.set(false);
+            leader.join();
+        }
         assertTrue(violations.isEmpty(), String.join("\n", violations));
     }
 }

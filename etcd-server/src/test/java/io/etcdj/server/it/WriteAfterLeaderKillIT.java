@@ -1,0 +1,88 @@
+package io.etcdj.server.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.google.protobuf.ByteString;
+import io.etcdj.api.etcdserverpb.PutRequest;
+import io.etcdj.api.etcdserverpb.PutResponse;
+import io.etcdj.api.etcdserverpb.RangeRequest;
+import io.etcdj.api.etcdserverpb.RangeResponse;
+import io.etcdj.api.etcdserverpb.StatusRequest;
+import io.etcdj.api.etcdserverpb.StatusResponse;
+import io.etcdj.harness.EtcdProcess;
+import io.etcdj.harness.Eventually;
+import io.etcdj.harness.ProcessCluster;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A write sent to a follower just after the leader was killed succeeds once a new leader is
+ * elected. The follower still takes the dead member for its leader until its election timeout runs
+ * out; forwarded to it, the write would be lost, and its client would wait for its own deadline (etcd
+ * answers "request timed out, possibly due to previous leader failure" after its 7 s request timeout).
+ * Here the follower sees that its stream to the leader has closed and keeps the write until it has a
+ * leader it can reach.
+ */
+class WriteAfterLeaderKillIT {
+    @Test
+    void aWriteToAFollowerRightAfterTheLeaderIsKilledSucceedsWithTheNextLeader() throws Exception {
+        try (ProcessCluster c = ProcessCluster.start(EtcdProcess.Binary.OURS, 3)) {
+            List<GrpcEndpoint> eps = new ArrayList<>();
+            for (EtcdProcess m : c.members()) {
+                eps.add(new GrpcEndpoint(m));
+            }
+            try {
+                run(c, eps);
+            } finally {
+                for (GrpcEndpoint e : eps) {
+                    e.close();
+                }
+            }
+        }
+    }
+
+    private static void run(ProcessCluster c, List<GrpcEndpoint> eps) throws Exception {
+        int leader = leaderIndex(eps);
+        GrpcEndpoint writer = eps.get((leader + 1) % eps.size());
+        GrpcEndpoint reader = eps.get((leader + 2) % eps.size());
+        put(writer, "before", 5); // every stream is open and the follower knows its leader
+
+        c.member(leader).kill9();
+        Thread.sleep(300); // the follower's next request comes a moment later, within its election timeout
+        long start = System.nanoTime();
+        // The member's own limit for a write without a reachable leader is two election timeouts (2 s);
+        // a new leader comes within 2 s of the kill (Raft's randomized election timeout).
+        PutResponse r = put(writer, "after", 5);
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+
+        RangeResponse read = reader.kv().range(RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("after")).build());
+        assertEquals(1, read.getCount(), "the write is on the other surviving member");
+        assertEquals(r.getHeader().getRevision(), read.getKvs(0).getModRevision(), "with the revision it was acknowledged with");
+        System.out.printf("write to a follower 300 ms after the leader was killed: acknowledged after %d ms%n", millis);
+    }
+
+    private static PutResponse put(GrpcEndpoint ep, String key, int deadlineSeconds) {
+        return ep.kv().withDeadlineAfter(deadlineSeconds, TimeUnit.SECONDS).put(PutRequest.newBuilder()
+                .setKey(ByteString.copyFromUtf8(key)).setValue(ByteString.copyFromUtf8("v")).build());
+    }
+
+    /** Index of the member that reports itself leader, waiting for one. */
+    private static int leaderIndex(List<GrpcEndpoint> eps) throws InterruptedException {
+        return Eventually.get("a leader", Duration.ofSeconds(30), () -> {
+            for (int i = 0; i < eps.size(); i++) {
+                try {
+                    StatusResponse s = eps.get(i).maintenance().status(StatusRequest.getDefaultInstance());
+                    if (s.getLeader() != 0 && s.getLeader() == s.getHeader().getMemberId()) {
+                        return i;
+                    }
+                } catch (RuntimeException e) {
+                    // not serving yet
+                }
+            }
+            return null;
+        });
+    }
+}
