@@ -116,7 +116,7 @@ final class RaftLoop implements AutoCloseable {
         this.peerBudget = new PeerMessageBudget(log);
         this.completer = completer;
         this.parked = new ParkedProposals(node, clock, parkLimitNanos, completer,
-                () -> role == RaftRole.LEADER || lead == 0 || peers.reachable(lead));
+                () -> role == RaftRole.FOLLOWER ? lead : 0, peers::reachable);
         this.lastIndex = storage.lastIndex();
         this.thread = new Thread(this::run, "raft");
     }

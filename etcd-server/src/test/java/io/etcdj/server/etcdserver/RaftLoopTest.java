@@ -1,6 +1,7 @@
 package io.etcdj.server.etcdserver;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
@@ -13,6 +14,7 @@ import io.etcdj.raftpb.Message;
 import io.etcdj.raftpb.MessageType;
 import io.etcdj.raftpb.Snapshot;
 import io.etcdj.server.clock.Clock;
+import io.etcdj.server.error.EtcdError;
 import io.etcdj.server.log.LogSink;
 import io.etcdj.server.read.ReadBarrier;
 import io.etcdj.server.snap.Snapshotter;
@@ -24,6 +26,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -206,7 +209,8 @@ class RaftLoopTest {
      * A follower whose leader's stream has closed (a leader killed a moment ago, which Raft only
      * gives up on after an election timeout) keeps a client's proposal instead of forwarding it into
      * the dead connection, where it would be lost and its client would wait for its own timeout;
-     * it forwards the proposal once the leader (or a new one) is reachable.
+     * it forwards the proposal once the leader (or a new one) is reachable. One forwarded to a
+     * leader whose stream then closes fails at once with an unknown outcome.
      */
     @Test
     void aFollowerForwardsAProposalOnlyToALeaderItCanReach() throws Exception {
@@ -244,6 +248,12 @@ class RaftLoopTest {
             Message forwarded = next(MessageType.MsgProp);
             assertEquals(2, forwarded.getTo());
             assertEquals("kept", forwarded.getEntries(0).getData().toStringUtf8());
+
+            // the stream to the leader closes before an answer: the proposal may have been lost on
+            // the way, and its client hears so (an unknown outcome) at the next tick
+            unreachable = 2;
+            ExecutionException lost = assertThrows(ExecutionException.class, () -> owner.get(10, TimeUnit.SECONDS));
+            assertEquals(EtcdError.TIMEOUT_DUE_TO_CONNECTION_LOST.text(), lost.getCause().getMessage());
         } finally {
             heartbeats.set(false);
             leader.join();
