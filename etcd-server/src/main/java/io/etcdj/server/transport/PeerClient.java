@@ -28,6 +28,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
@@ -64,6 +65,8 @@ final class PeerClient implements AutoCloseable {
     /** Messages queued and not yet written (or dropped) by this client's thread. */
     private int unsent;
     private final Thread thread;
+    /** Ends the wait before the next dial early: {@link #redialNow()}. */
+    private final Semaphore redial = new Semaphore(0);
     private volatile boolean closed;
     private ManagedChannel channel;
     private String channelTarget;
@@ -274,11 +277,19 @@ final class PeerClient implements AutoCloseable {
             handler.unreachable(peerId);
         }
         try {
-            Thread.sleep(REDIAL_MILLIS);
+            redial.tryAcquire(REDIAL_MILLIS, TimeUnit.MILLISECONDS);
             return true;
         } catch (InterruptedException ie) {
             return false;
         }
+    }
+
+    /** The peer was heard from (it opened its stream to this member): a stream not open is dialed now. Returns this client. */
+    PeerClient redialNow() {
+        if (stream == null) {
+            redial.release(); // at worst one dial comes early
+        }
+        return this;
     }
 
     /** Whether the stream to the peer is open: what etcd counts as an active peer. */

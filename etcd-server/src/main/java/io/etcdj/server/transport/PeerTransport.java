@@ -313,7 +313,9 @@ public final class PeerTransport implements Transporter {
             hs.add(new ReadTimeoutHandler(read, TimeUnit.MILLISECONDS));
         }
         hs.add(RaftStreamFrames.decoder());
-        hs.add(new RaftStreamReceiver(handler, senders, metrics.peers));
+        // a peer that opened its stream here listens now: this member's stream to it is dialed at once,
+        // not at the next redial, so members started together find each other as the last one listens
+        hs.add(new RaftStreamReceiver(handler, senders, metrics.peers, id -> clients.computeIfPresent(id, (k, c) -> c.redialNow())));
         return hs;
     }
 
@@ -334,14 +336,12 @@ public final class PeerTransport implements Transporter {
     /** The other members this one has an open Raft stream to: etcd's active peers. */
     @Override
     public int activePeers() {
-        List<Long> members = handler.remoteMembers();
-        return (int) members.stream().map(clients::get).filter(c -> c != null && c.active()).count();
+        return (int) handler.remoteMembers().stream().map(clients::get).filter(c -> c != null && c.active()).count();
     }
 
     @Override
     public boolean reachable(long id) {
-        PeerClient c = clients.get(id);
-        // no client yet: the first message makes one, which dials and queues it
+        PeerClient c = clients.get(id); // none yet: the first message makes one, which dials and queues it
         return c == null || c.streamOpen();
     }
 

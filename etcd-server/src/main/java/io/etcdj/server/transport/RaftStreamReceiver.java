@@ -12,6 +12,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongConsumer;
 
 /**
  * The receiving end of a Raft stream, after the frame decoder: checks the hello (cluster, sender,
@@ -22,16 +23,19 @@ final class RaftStreamReceiver extends ChannelInboundHandlerAdapter {
     private final PeerHandler handler;
     private final SenderCheck senders;
     private final PeerMetrics metrics;
+    /** Told the sender of each accepted stream: that member is up. */
+    private final LongConsumer heard;
     private long from;
     private CounterDataPoint received;
     private boolean refused;
     /** Messages of the current read, handed over at its end. */
     private final List<Message> batch = new ArrayList<>();
 
-    RaftStreamReceiver(PeerHandler handler, SenderCheck senders, PeerMetrics metrics) {
+    RaftStreamReceiver(PeerHandler handler, SenderCheck senders, PeerMetrics metrics, LongConsumer heard) {
         this.handler = handler;
         this.senders = senders;
         this.metrics = metrics;
+        this.heard = heard;
     }
 
     @Override
@@ -54,6 +58,7 @@ final class RaftStreamReceiver extends ChannelInboundHandlerAdapter {
                 }
                 from = hello.getFrom();
                 received = metrics.receivedFrom(from);
+                heard.accept(from);
                 return;
             }
             String removed = senders.removed(from);

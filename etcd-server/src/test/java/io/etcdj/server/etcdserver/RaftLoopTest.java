@@ -64,8 +64,10 @@ class RaftLoopTest {
 
     /** Member 1 of three, ticking every 10 ms; {@code electionMillis} sets how long a proposal may wait for a leader. */
     private RaftLoop start(MemoryRaftStorage storage, long electionMillis) throws Exception {
+        // no check-quorum: the followers here are the test's hand, silent between its steps, and a
+        // leader that checks its quorum would step down after one election timeout on a slow machine
         RawNode node = RawNode.create(RaftConfig.builder().id(1).electionTick(5).heartbeatTick(1).preVote(false)
-                .asyncApply(true).build(), storage);
+                .checkQuorum(false).asyncApply(true).build(), storage);
         node.bootstrap(List.of(1L, 2L, 3L));
         Wal wal = Wal.create(dir.resolve("wal"), new byte[0], WalOptions.DEFAULT);
         PeerSender peers = new PeerSender() {
@@ -187,6 +189,12 @@ class RaftLoopTest {
         for (int i = 0; i < 20; i++) {
             loop.propose(ByteString.copyFromUtf8("here-" + i), new CompletableFuture<>(), true);
             loop.propose(ByteString.copyFromUtf8("queued-" + i), new CompletableFuture<>(), false);
+            // sent before this thread brings more work: a turn of its own would otherwise find the
+            // queued proposal still waiting on a slow machine, and send it (it holds no locks then)
+            long sentBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!sentOn.containsKey("queued-" + i) && System.nanoTime() < sentBy) {
+                Thread.sleep(1);
+            }
             Thread.sleep(3); // the loop's thread goes back to waiting between ticks
         }
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);

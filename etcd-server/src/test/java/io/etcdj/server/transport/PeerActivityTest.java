@@ -35,11 +35,16 @@ class PeerActivityTest {
             Thread.sleep(5 * PeerClient.REDIAL_MILLIS);
             assertEquals(0, mine.activePeers(), "nothing listens at the peer's URL yet");
 
+            assertEquals(false, mine.reachable(PEER), "no message can leave for a peer that does not listen");
+
             theirs.listen(List.of(URI.create(url)));
             assertEquals(1, within5s(mine::activePeers, 1), "active once the peer listens");
+            assertEquals(true, mine.reachable(PEER));
             assertEquals(0, self.unreachable.get(), "no message was sent, so none was lost while the peer was down");
 
             theirs.close();
+            assertEquals(false, Eventually.poll(Duration.ofSeconds(5), Duration.ofMillis(20), () -> mine.reachable(PEER), r -> !r),
+                    "unreachable once the connection closed");
             assertEquals(0, within5s(mine::activePeers, 0), "inactive once the stream broke");
 
             theirsAgain.listen(List.of(URI.create(url)));
