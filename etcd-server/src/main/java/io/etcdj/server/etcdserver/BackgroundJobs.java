@@ -2,6 +2,7 @@ package io.etcdj.server.etcdserver;
 
 import io.etcdj.api.etcdserverpb.CompactionRequest;
 import io.etcdj.api.etcdserverpb.LeaseRevokeRequest;
+import io.etcdj.api.etcdserverpb.Member;
 import io.etcdj.server.apply.ApplyResult;
 import io.etcdj.server.apply.StateMachines;
 import io.etcdj.server.clock.Clock;
@@ -17,6 +18,7 @@ import io.etcdj.server.transport.Transporter;
 import io.etcdj.server.version.Versions;
 import io.etcdj.server.wait.Waiters;
 import io.etcdj.serverpb.InternalRaftRequest;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -82,6 +84,24 @@ final class BackgroundJobs implements AutoCloseable {
     }
 
     /** Configures lease checkpoints and schedules every task; the loops must be started. */
+    /**
+     * The member with the lowest ID opens a new cluster's first election (see {@link
+     * ElectionTickAdvance}): it campaigns if its log holds only the bootstrap's entries, one per
+     * member, and it has never known a leader.
+     */
+    private Runnable firstElection() {
+        List<Long> ids = sm.membership.members().stream().map(Member::getID).sorted(Long::compareUnsigned).toList();
+        if (ids.isEmpty() || ids.get(0) != memberId) {
+            return () -> { };
+        }
+        return () -> raft.call(node -> {
+            if (raft.term() <= 1 && raft.lead() == 0 && raft.lastIndex() == ids.size()) {
+                node.campaign();
+            }
+            return null;
+        });
+    }
+
     void start(LogSink logs) {
         configureLeaseCheckpoints();
         clock.scheduleWithFixedDelay(timers, survivingFailures("lease expiry", this::revokeExpiredLeases), 500, 500,
@@ -95,7 +115,7 @@ final class BackgroundJobs implements AutoCloseable {
         }), 100, 100, TimeUnit.MILLISECONDS);
         ElectionTickAdvance.start(log, config.options().tuning().initialElectionTickAdvance(),
                 sm.membership.members().size(), memberId, config.electionTicks(), config.heartbeatMillis(), clock, timers,
-                transport::activePeers, raft::advanceTicks);
+                transport::activePeers, raft::advanceTicks, firstElection());
         new Compactor(new Compactor.Target() {
             @Override
             public long currentRevision() {

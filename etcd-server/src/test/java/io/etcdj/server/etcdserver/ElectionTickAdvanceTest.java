@@ -14,13 +14,17 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The start-up tick advance: all but two election ticks once more than one peer answers, none when
- * switched off or alone, and none once the wait for peers is over. Time is the test's own clock.
+ * The start-up tick advance: all but two election ticks once more than one peer answers, followed
+ * by the hook that opens a new cluster's first election; none of it when switched off or alone,
+ * or once the wait for peers is over. Time is the test's own clock.
  */
 class ElectionTickAdvanceTest {
+    private static final Log LOG = Log.get("etcdserver/server");
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
     private final ManualClock clock = new ManualClock();
     private final List<Integer> advanced = new CopyOnWriteArrayList<>();
+    /** The first election's hook, recorded among the advances as -1. */
+    private final Runnable firstElection = () -> advanced.add(-1);
 
     @AfterEach
     void stop() {
@@ -30,20 +34,20 @@ class ElectionTickAdvanceTest {
     @Test
     void advancesOnceTwoPeersAnswer() {
         AtomicInteger peers = new AtomicInteger(1);
-        ElectionTickAdvance.start(Log.get("etcdserver/server"), true, 3, 1, 10, 100, clock, timer, peers::get, advanced::add);
+        ElectionTickAdvance.start(LOG, true, 3, 1, 10, 100, clock, timer, peers::get, advanced::add, firstElection);
         clock.advance(TimeUnit.SECONDS.toNanos(2));
         assertEquals(List.of(), advanced, "one peer is not enough, as in etcd");
         peers.set(2);
         clock.advance(TimeUnit.MILLISECONDS.toNanos(50));
-        assertEquals(List.of(8), advanced);
+        assertEquals(List.of(8, -1), advanced, "advanced, then the first election's hook");
         clock.advance(TimeUnit.SECONDS.toNanos(2));
-        assertEquals(List.of(8), advanced, "once");
+        assertEquals(List.of(8, -1), advanced, "once");
     }
 
     @Test
     void switchedOffOrAloneNothingIsAdvanced() {
-        ElectionTickAdvance.start(Log.get("etcdserver/server"), false, 3, 1, 10, 100, clock, timer, () -> 2, advanced::add);
-        ElectionTickAdvance.start(Log.get("etcdserver/server"), true, 1, 1, 10, 100, clock, timer, () -> 2, advanced::add);
+        ElectionTickAdvance.start(LOG, false, 3, 1, 10, 100, clock, timer, () -> 2, advanced::add, firstElection);
+        ElectionTickAdvance.start(LOG, true, 1, 1, 10, 100, clock, timer, () -> 2, advanced::add, firstElection);
         clock.advance(TimeUnit.SECONDS.toNanos(10));
         assertEquals(List.of(), advanced);
     }
@@ -51,7 +55,7 @@ class ElectionTickAdvanceTest {
     @Test
     void peersAnsweringAfterTheWaitChangeNothing() {
         AtomicInteger peers = new AtomicInteger(0);
-        ElectionTickAdvance.start(Log.get("etcdserver/server"), true, 3, 1, 10, 100, clock, timer, peers::get, advanced::add);
+        ElectionTickAdvance.start(LOG, true, 3, 1, 10, 100, clock, timer, peers::get, advanced::add, firstElection);
         clock.advance(TimeUnit.SECONDS.toNanos(6));
         peers.set(2);
         clock.advance(TimeUnit.SECONDS.toNanos(2));
