@@ -83,7 +83,6 @@ final class BackgroundJobs implements AutoCloseable {
         sm.store.startBackgroundCompaction(t.compactionBatchLimit(), t.compactionSleepInterval().toNanos());
     }
 
-    /** Configures lease checkpoints and schedules every task; the loops must be started. */
     /**
      * The member with the lowest ID opens a new cluster's first election (see {@link
      * ElectionTickAdvance}): it campaigns if its log holds only the bootstrap's entries, one per
@@ -102,6 +101,7 @@ final class BackgroundJobs implements AutoCloseable {
         });
     }
 
+    /** Configures lease checkpoints and schedules every task; the loops must be started. */
     void start(LogSink logs) {
         configureLeaseCheckpoints();
         clock.scheduleWithFixedDelay(timers, survivingFailures("lease expiry", this::revokeExpiredLeases), 500, 500,
@@ -116,6 +116,12 @@ final class BackgroundJobs implements AutoCloseable {
         ElectionTickAdvance.start(log, config.options().tuning().initialElectionTickAdvance(),
                 sm.membership.members().size(), memberId, config.electionTicks(), config.heartbeatMillis(), clock, timers,
                 transport::activePeers, raft::advanceTicks, firstElection());
+        if (sm.membership.members().size() == 1) {
+            ElectionTickAdvance.startSoleVoter(clock, timers, () -> raft.lead() != 0, () -> raft.call(node -> {
+                node.campaign();
+                return null;
+            }));
+        }
         new Compactor(new Compactor.Target() {
             @Override
             public long currentRevision() {

@@ -8,6 +8,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntConsumer;
 import java.util.function.IntSupplier;
 
@@ -32,6 +33,24 @@ final class ElectionTickAdvance {
     private static final long EVERY_MILLIS = 10;
 
     private ElectionTickAdvance() {
+    }
+
+    /**
+     * A one-member cluster's member campaigns as soon as Raft lets it (once the conf changes of its
+     * bootstrap or replay are applied), rather than at its first tick as etcd's, which fast-forwards
+     * such a member to one tick before its election: {@code campaign} runs every 10 ms until
+     * {@code hasLeader}, for at most 5 s (a member that cannot campaign, a learner, stops trying).
+     */
+    static void startSoleVoter(Clock clock, ScheduledExecutorService timer, BooleanSupplier hasLeader, Runnable campaign) {
+        AtomicLong triesLeft = new AtomicLong(WAIT_MILLIS / EVERY_MILLIS);
+        CompletableFuture<Future<?>> polling = new CompletableFuture<>();
+        polling.complete(clock.scheduleWithFixedDelay(timer, () -> {
+            if (hasLeader.getAsBoolean() || triesLeft.decrementAndGet() < 0) {
+                polling.join().cancel(false);
+            } else {
+                campaign.run();
+            }
+        }, 0, EVERY_MILLIS, TimeUnit.MILLISECONDS));
     }
 
     /**

@@ -61,4 +61,28 @@ class ElectionTickAdvanceTest {
         clock.advance(TimeUnit.SECONDS.toNanos(2));
         assertEquals(List.of(), advanced, "the member starts with the full timeout after 5 s without peers");
     }
+
+    @Test
+    void aSoleVoterCampaignsUntilItLeadsThenStops() {
+        AtomicInteger campaigns = new AtomicInteger();
+        AtomicInteger leader = new AtomicInteger();
+        ElectionTickAdvance.startSoleVoter(clock, timer, () -> leader.get() != 0, () -> {
+            if (campaigns.incrementAndGet() == 3) {
+                leader.set(1); // Raft refused the first two: conf changes still unapplied
+            }
+        });
+        clock.advance(TimeUnit.MILLISECONDS.toNanos(100));
+        assertEquals(3, campaigns.get(), "campaigns every 10 ms until it leads, then no more");
+    }
+
+    @Test
+    void aSoleVoterThatCannotCampaignStopsTrying() {
+        AtomicInteger campaigns = new AtomicInteger();
+        ElectionTickAdvance.startSoleVoter(clock, timer, () -> false, campaigns::incrementAndGet);
+        clock.advance(TimeUnit.SECONDS.toNanos(10));
+        int tried = campaigns.get();
+        clock.advance(TimeUnit.SECONDS.toNanos(10));
+        assertEquals(tried, campaigns.get(), "no more tries after 5 s");
+        assertEquals(500, tried);
+    }
 }
