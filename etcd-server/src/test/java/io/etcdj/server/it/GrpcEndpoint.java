@@ -8,10 +8,18 @@ import io.etcdj.api.etcdserverpb.MaintenanceGrpc;
 import io.etcdj.api.etcdserverpb.MemberListRequest;
 import io.etcdj.api.etcdserverpb.RangeRequest;
 import io.etcdj.api.etcdserverpb.ResponseHeader;
+import io.etcdj.api.etcdserverpb.StatusRequest;
+import io.etcdj.api.etcdserverpb.StatusResponse;
 import io.etcdj.api.etcdserverpb.WatchGrpc;
 import io.etcdj.harness.EtcdMember;
+import io.etcdj.harness.EtcdProcess;
+import io.etcdj.harness.Eventually;
+import io.etcdj.harness.ProcessCluster;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.NettyChannelBuilder;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** Blocking gRPC stubs for one member, with a deadline on every call so a hung server fails the test. */
@@ -68,6 +76,38 @@ final class GrpcEndpoint implements AutoCloseable {
 
     ResponseHeader header() {
         return cluster().memberList(MemberListRequest.getDefaultInstance()).getHeader();
+    }
+
+    /** An endpoint for each member of {@code c}, in its order (close them with {@link #closeAll}). */
+    static List<GrpcEndpoint> forMembers(ProcessCluster c) {
+        List<GrpcEndpoint> eps = new ArrayList<>();
+        for (EtcdProcess m : c.members()) {
+            eps.add(new GrpcEndpoint(m));
+        }
+        return eps;
+    }
+
+    static void closeAll(List<GrpcEndpoint> eps) throws InterruptedException {
+        for (GrpcEndpoint e : eps) {
+            e.close();
+        }
+    }
+
+    /** The index of the endpoint whose member reports itself leader, waiting up to 30 s for one. */
+    static int leaderIndex(List<GrpcEndpoint> eps) throws InterruptedException {
+        return Eventually.get("a leader", Duration.ofSeconds(30), () -> {
+            for (int i = 0; i < eps.size(); i++) {
+                try {
+                    StatusResponse s = eps.get(i).maintenance().status(StatusRequest.getDefaultInstance());
+                    if (s.getLeader() != 0 && s.getLeader() == s.getHeader().getMemberId()) {
+                        return i;
+                    }
+                } catch (RuntimeException e) {
+                    // down, restarting or not serving yet
+                }
+            }
+            return null;
+        });
     }
 
     @Override

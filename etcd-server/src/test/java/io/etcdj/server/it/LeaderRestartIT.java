@@ -48,16 +48,11 @@ class LeaderRestartIT {
     void killingAndRestartingTheLeaderUnderLoadLosesNothing() throws Exception {
         try (ProcessCluster c = ProcessCluster.start(EtcdProcess.Binary.OURS, 3,
                 List.of("-Detcdj.failpoints=applyBeforeConfChange=sleep(250)"))) {
-            List<GrpcEndpoint> eps = new ArrayList<>();
-            for (EtcdProcess m : c.members()) {
-                eps.add(new GrpcEndpoint(m));
-            }
+            List<GrpcEndpoint> eps = GrpcEndpoint.forMembers(c);
             try {
                 run(c, eps);
             } finally {
-                for (GrpcEndpoint e : eps) {
-                    e.close();
-                }
+                GrpcEndpoint.closeAll(eps);
             }
         }
     }
@@ -119,7 +114,7 @@ class LeaderRestartIT {
         try {
             sleep(1500);
             for (int round = 0; round < ROUNDS; round++) {
-                int victim = round % 2 == 1 ? lowest : leaderIndex(eps);
+                int victim = round % 2 == 1 ? lowest : GrpcEndpoint.leaderIndex(eps);
                 EtcdProcess m = c.member(victim);
                 m.kill9();
                 m.start();
@@ -133,7 +128,7 @@ class LeaderRestartIT {
         }
         assertTrue(violations.isEmpty(), String.join("\n", violations));
         assertTrue(acked.size() > 50, "the load did not run: " + acked.size() + " acknowledged writes");
-        long finalRev = eps.get(leaderIndex(eps)).revision();
+        long finalRev = eps.get(GrpcEndpoint.leaderIndex(eps)).revision();
         for (int i = 0; i < eps.size(); i++) {
             GrpcEndpoint ep = eps.get(i);
             awaitApplied(ep, finalRev);
@@ -165,23 +160,6 @@ class LeaderRestartIT {
 
     private static StatusResponse status(GrpcEndpoint ep) {
         return ep.maintenance().status(StatusRequest.getDefaultInstance());
-    }
-
-    /** Index of the member that reports itself leader, waiting for one. */
-    private static int leaderIndex(List<GrpcEndpoint> eps) throws InterruptedException {
-        return Eventually.get("a leader", Duration.ofSeconds(30), () -> {
-            for (int i = 0; i < eps.size(); i++) {
-                try {
-                    StatusResponse s = status(eps.get(i));
-                    if (s.getLeader() != 0 && s.getLeader() == s.getHeader().getMemberId()) {
-                        return i;
-                    }
-                } catch (RuntimeException e) {
-                    // down or restarting
-                }
-            }
-            return null;
-        });
     }
 
     /** Waits until a member's serializable reads reflect {@code revision}. */

@@ -8,13 +8,9 @@ import io.etcdj.api.etcdserverpb.PutRequest;
 import io.etcdj.api.etcdserverpb.PutResponse;
 import io.etcdj.api.etcdserverpb.RangeRequest;
 import io.etcdj.api.etcdserverpb.RangeResponse;
-import io.etcdj.api.etcdserverpb.StatusRequest;
-import io.etcdj.api.etcdserverpb.StatusResponse;
 import io.etcdj.harness.EtcdProcess;
-import io.etcdj.harness.Eventually;
 import io.etcdj.harness.ProcessCluster;
 import io.grpc.StatusRuntimeException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -39,22 +35,17 @@ class WriteAfterLeaderKillIT {
     @Test
     void aWriteToAFollowerRightAfterTheLeaderIsKilledSucceedsWithTheNextLeader() throws Exception {
         try (ProcessCluster c = ProcessCluster.start(EtcdProcess.Binary.OURS, 3)) {
-            List<GrpcEndpoint> eps = new ArrayList<>();
-            for (EtcdProcess m : c.members()) {
-                eps.add(new GrpcEndpoint(m));
-            }
+            List<GrpcEndpoint> eps = GrpcEndpoint.forMembers(c);
             try {
                 run(c, eps);
             } finally {
-                for (GrpcEndpoint e : eps) {
-                    e.close();
-                }
+                GrpcEndpoint.closeAll(eps);
             }
         }
     }
 
     private static void run(ProcessCluster c, List<GrpcEndpoint> eps) throws Exception {
-        int leader = leaderIndex(eps);
+        int leader = GrpcEndpoint.leaderIndex(eps);
         GrpcEndpoint writer = eps.get((leader + 1) % eps.size());
         GrpcEndpoint reader = eps.get((leader + 2) % eps.size());
         put(writer, "before", 5); // every stream is open and the follower knows its leader
@@ -128,20 +119,4 @@ class WriteAfterLeaderKillIT {
                 .setKey(ByteString.copyFromUtf8(key)).setValue(ByteString.copyFromUtf8("v")).build());
     }
 
-    /** Index of the member that reports itself leader, waiting for one. */
-    private static int leaderIndex(List<GrpcEndpoint> eps) throws InterruptedException {
-        return Eventually.get("a leader", Duration.ofSeconds(30), () -> {
-            for (int i = 0; i < eps.size(); i++) {
-                try {
-                    StatusResponse s = eps.get(i).maintenance().status(StatusRequest.getDefaultInstance());
-                    if (s.getLeader() != 0 && s.getLeader() == s.getHeader().getMemberId()) {
-                        return i;
-                    }
-                } catch (RuntimeException e) {
-                    // not serving yet
-                }
-            }
-            return null;
-        });
-    }
 }
