@@ -84,21 +84,29 @@ final class BackgroundJobs implements AutoCloseable {
     }
 
     /**
-     * The member with the lowest ID opens a new cluster's first election (see {@link
-     * ElectionTickAdvance}): it campaigns if its log holds only the bootstrap's entries, one per
-     * member, and it has never known a leader.
+     * etcd's start-up election tick advance, and beyond it a first election without a timeout's
+     * wait (see {@link ElectionTickAdvance}): a lone member campaigns as soon as Raft lets it; of
+     * several, the one with the lowest ID campaigns with the advance if its log holds only the
+     * bootstrap's entries, one per member, and it has never known a leader.
      */
-    private Runnable firstElection() {
+    private void startElectionTimers() {
         List<Long> ids = sm.membership.members().stream().map(Member::getID).sorted(Long::compareUnsigned).toList();
-        if (ids.isEmpty() || ids.get(0) != memberId) {
-            return () -> { };
-        }
-        return () -> raft.call(node -> {
-            if (raft.term() <= 1 && raft.lead() == 0 && raft.lastIndex() == ids.size()) {
-                node.campaign();
-            }
+        Runnable campaign = () -> raft.call(node -> {
+            node.campaign();
             return null;
         });
+        if (ids.size() == 1) {
+            ElectionTickAdvance.startSoleVoter(clock, timers, () -> raft.lead() != 0, campaign);
+        }
+        boolean opensFirstElection = !ids.isEmpty() && ids.get(0) == memberId;
+        Runnable firstElection = () -> {
+            if (opensFirstElection && raft.term() <= 1 && raft.lead() == 0 && raft.lastIndex() == ids.size()) {
+                campaign.run();
+            }
+        };
+        ElectionTickAdvance.start(log, config.options().tuning().initialElectionTickAdvance(), ids.size(), memberId,
+                config.electionTicks(), config.heartbeatMillis(), clock, timers, transport::activePeers, raft::advanceTicks,
+                firstElection);
     }
 
     /** Configures lease checkpoints and schedules every task; the loops must be started. */
@@ -113,15 +121,7 @@ final class BackgroundJobs implements AutoCloseable {
             readDeadlines.sweep(raft.lead() != 0);
             forwarding.expire();
         }), 100, 100, TimeUnit.MILLISECONDS);
-        ElectionTickAdvance.start(log, config.options().tuning().initialElectionTickAdvance(),
-                sm.membership.members().size(), memberId, config.electionTicks(), config.heartbeatMillis(), clock, timers,
-                transport::activePeers, raft::advanceTicks, firstElection());
-        if (sm.membership.members().size() == 1) {
-            ElectionTickAdvance.startSoleVoter(clock, timers, () -> raft.lead() != 0, () -> raft.call(node -> {
-                node.campaign();
-                return null;
-            }));
-        }
+        startElectionTimers();
         new Compactor(new Compactor.Target() {
             @Override
             public long currentRevision() {

@@ -14,12 +14,12 @@ import java.util.function.IntSupplier;
 
 /**
  * etcd's initial election tick advance (--initial-election-tick-advance, on by default): a member
- * of a multi-member cluster that starts waits up to 5 s (etcd's connection read timeout), looking
- * every 50 ms, for more than one other member to answer; then it moves its election clock
- * forward by all but two ticks of the election timeout, so a cluster that lost its leader while
- * this member was down elects one without a whole election timeout of waiting. With the flag
- * off, or when the peers do not answer in time, the member starts with the full timeout.
- * (A one-member cluster campaigns at once anyway: the Raft core does not wait as the sole voter.)
+ * of a multi-member cluster that starts waits up to 5 s (etcd's connection read timeout) for more
+ * than one other member to answer; then it moves its election clock forward by all but two ticks
+ * of the election timeout, so a cluster that lost its leader while this member was down elects
+ * one without a whole election timeout of waiting. With the flag off, or when the peers do not
+ * answer in time, the member starts with the full timeout. A one-member cluster's member does
+ * not wait for a timeout at all ({@link #startSoleVoter}).
  *
  * <p>Beyond etcd: with the advance, the member given {@code firstElection} (the one with the lowest
  * ID) also opens a new cluster's first election at once, instead of waiting out the 2 to 11 ticks
@@ -42,15 +42,13 @@ final class ElectionTickAdvance {
      * {@code hasLeader}, for at most 5 s (a member that cannot campaign, a learner, stops trying).
      */
     static void startSoleVoter(Clock clock, ScheduledExecutorService timer, BooleanSupplier hasLeader, Runnable campaign) {
-        AtomicLong triesLeft = new AtomicLong(WAIT_MILLIS / EVERY_MILLIS);
-        CompletableFuture<Future<?>> polling = new CompletableFuture<>();
-        polling.complete(clock.scheduleWithFixedDelay(timer, () -> {
-            if (hasLeader.getAsBoolean() || triesLeft.decrementAndGet() < 0) {
-                polling.join().cancel(false);
-            } else {
-                campaign.run();
+        pollUntil(clock, timer, 0, () -> {
+            if (hasLeader.getAsBoolean()) {
+                return true;
             }
-        }, 0, EVERY_MILLIS, TimeUnit.MILLISECONDS));
+            campaign.run();
+            return false;
+        });
     }
 
     /**
@@ -70,21 +68,32 @@ final class ElectionTickAdvance {
         }
         log.info("starting initial election tick advance", "election-ticks", electionTicks);
         int ticks = (int) Math.max(0, electionTicks - 2);
-        AtomicLong triesLeft = new AtomicLong(WAIT_MILLIS / EVERY_MILLIS);
+        pollUntil(clock, timer, EVERY_MILLIS, () -> {
+            int peers = activePeers.getAsInt();
+            if (peers <= 1) {
+                return false;
+            }
+            log.info("initialized peer connections; fast-forwarding election ticks",
+                    "local-member-id", MemberIds.hex(memberId), "forward-ticks", ticks,
+                    "forward-duration", ticks * tickMillis + "ms", "election-ticks", electionTicks,
+                    "active-remote-members", peers);
+            advance.accept(ticks);
+            firstElection.run();
+            return true;
+        });
+    }
+
+    /**
+     * Runs {@code step} every {@link #EVERY_MILLIS} on {@code timer}, the first time after
+     * {@code initialDelayMillis}, until it returns true or {@link #WAIT_MILLIS} worth of polls have run.
+     */
+    private static void pollUntil(Clock clock, ScheduledExecutorService timer, long initialDelayMillis, BooleanSupplier step) {
+        AtomicLong pollsLeft = new AtomicLong(WAIT_MILLIS / EVERY_MILLIS);
         CompletableFuture<Future<?>> polling = new CompletableFuture<>();
         polling.complete(clock.scheduleWithFixedDelay(timer, () -> {
-            int peers = activePeers.getAsInt();
-            if (peers > 1) {
-                log.info("initialized peer connections; fast-forwarding election ticks",
-                        "local-member-id", MemberIds.hex(memberId), "forward-ticks", ticks,
-                        "forward-duration", ticks * tickMillis + "ms", "election-ticks", electionTicks,
-                        "active-remote-members", peers);
-                advance.accept(ticks);
-                firstElection.run();
-                polling.join().cancel(false);
-            } else if (triesLeft.decrementAndGet() <= 0) {
+            if (step.getAsBoolean() || pollsLeft.decrementAndGet() <= 0) {
                 polling.join().cancel(false);
             }
-        }, EVERY_MILLIS, EVERY_MILLIS, TimeUnit.MILLISECONDS));
+        }, initialDelayMillis, EVERY_MILLIS, TimeUnit.MILLISECONDS));
     }
 }

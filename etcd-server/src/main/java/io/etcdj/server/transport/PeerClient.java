@@ -284,12 +284,11 @@ final class PeerClient implements AutoCloseable {
         }
     }
 
-    /** The peer was heard from (it opened its stream to this member): a stream not open is dialed now. Returns this client. */
-    PeerClient redialNow() {
+    /** The peer was heard from (it opened its stream to this member): a stream not open is dialed now. */
+    void redialNow() {
         if (stream == null) {
             redial.release(); // at worst one dial comes early
         }
-        return this;
     }
 
     /** Whether the stream to the peer is open: what etcd counts as an active peer. */

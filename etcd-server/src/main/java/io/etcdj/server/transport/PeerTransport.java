@@ -46,6 +46,7 @@ import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -313,9 +314,9 @@ public final class PeerTransport implements Transporter {
             hs.add(new ReadTimeoutHandler(read, TimeUnit.MILLISECONDS));
         }
         hs.add(RaftStreamFrames.decoder());
-        // a peer that opened its stream here listens now: this member's stream to it is dialed at once,
-        // not at the next redial, so members started together find each other as the last one listens
-        hs.add(new RaftStreamReceiver(handler, senders, metrics.peers, id -> clients.computeIfPresent(id, (k, c) -> c.redialNow())));
+        // a peer whose stream arrives listens now: this member's stream to it is dialed at once, not at the next redial
+        hs.add(new RaftStreamReceiver(handler, senders, metrics.peers,
+                id -> Optional.ofNullable(clients.get(id)).ifPresent(PeerClient::redialNow)));
         return hs;
     }
 
