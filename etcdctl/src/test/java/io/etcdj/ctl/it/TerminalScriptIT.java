@@ -70,6 +70,19 @@ class TerminalScriptIT {
                 .env("ETCDJ_WARM_DIR", temp.resolve("warm").toString()).run().stdout();
     }
 
+    /** What our warm server logged (its stderr): a failed step shows it, the directory is gone after. */
+    private static String warmServerLog() {
+        try (Stream<Path> logs = Files.list(temp.resolve("warm"))) {
+            StringBuilder all = new StringBuilder();
+            for (Path log : logs.filter(p -> p.toString().endsWith(".log")).toList()) {
+                all.append("--- warm server log ").append(log.getFileName()).append('\n').append(Files.readString(log));
+            }
+            return all.toString();
+        } catch (IOException e) {
+            return "(no warm server log: " + e + ")";
+        }
+    }
+
     private static Map<String, String> environment(boolean warm) {
         Map<String, String> env = new HashMap<>(System.getenv());
         env.keySet().removeIf(k -> k.startsWith("ETCDCTL") || k.startsWith("ETCDJ_"));
@@ -123,7 +136,7 @@ class TerminalScriptIT {
                 return;
             }
             assertEquals(Differ.normalise(want, twins.reference()).toString(),
-                    Differ.normalise(got, twins.ours()).toString());
+                    Differ.normalise(got, twins.ours()).toString(), TerminalScriptIT::warmServerLog);
         })), Stream.of(DynamicTest.dynamicTest("ours ran through the " + (DIRECT ? "direct" : "warm") + " path", () -> {
             System.out.printf("TerminalScriptIT: %d steps at a terminal, real etcdctl %.1f s, ours %.1f s%n",
                     steps.size(), took[0] / 1e9, took[1] / 1e9);
