@@ -43,9 +43,9 @@ final class WarmCall implements Runnable {
 
     @Override
     public void run() {
-        try (channel) {
+        try (channel; ChannelStreams.Output sink = ChannelStreams.out(channel)) {
             DataInputStream in = new DataInputStream(new BufferedInputStream(ChannelStreams.in(channel)));
-            DataOutputStream out = new DataOutputStream(new BufferedOutputStream(ChannelStreams.out(channel)));
+            DataOutputStream out = new DataOutputStream(new BufferedOutputStream(sink));
             Frames.Frame first = Frames.read(in);
             if (first == null || first.type() != Frames.HEADER) {
                 return;
