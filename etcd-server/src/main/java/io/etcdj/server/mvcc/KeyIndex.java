@@ -75,8 +75,7 @@ final class KeyIndex {
     long liveKeys() {
         long n = 0;
         for (KeyHistory h : keys.values()) {
-            KeyHistory.Change c = h.latest();
-            if (c != null && !c.tombstone()) {
+            if (h.aliveNow()) {
                 n++;
             }
         }
