@@ -3,26 +3,23 @@ package io.etcdj.server.mvcc;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * In-memory index from key to its {@link KeyHistory}, ordered as etcd orders keys (unsigned
  * bytes). Rebuilt from the backend on start. Not thread-safe: the store guards it.
  */
 final class KeyIndex {
-    private final TreeMap<byte[], KeyHistory> keys = new TreeMap<>(Arrays::compareUnsigned);
+    private final KeyTree keys = new KeyTree();
 
     KeyHistory get(byte[] key) {
         return keys.get(key);
     }
 
     KeyHistory getOrCreate(byte[] key) {
-        return keys.computeIfAbsent(key, k -> new KeyHistory());
+        return keys.getOrCreate(key);
     }
 
     /**
@@ -34,10 +31,10 @@ final class KeyIndex {
             KeyHistory h = keys.get(key);
             return h == null ? List.of() : List.of(Map.entry(key, h));
         }
-        NavigableMap<byte[], KeyHistory> view = isOpenEnd(end)
-                ? keys.tailMap(key, true)
-                : (Arrays.compareUnsigned(key, end) >= 0 ? new TreeMap<>() : keys.subMap(key, true, end, false));
-        return view.entrySet();
+        if (isOpenEnd(end)) {
+            return keys.range(key, null);
+        }
+        return Arrays.compareUnsigned(key, end) >= 0 ? List.of() : keys.range(key, end);
     }
 
     static boolean isOpenEnd(byte[] end) {
@@ -47,12 +44,7 @@ final class KeyIndex {
     /** Compacts every history at {@code compactRev}; returns the changes whose values can go. */
     List<KeyHistory.Change> compact(long compactRev) {
         List<KeyHistory.Change> removed = new ArrayList<>();
-        Iterator<KeyHistory> it = keys.values().iterator();
-        while (it.hasNext()) {
-            if (it.next().compact(compactRev, removed)) {
-                it.remove();
-            }
-        }
+        keys.removeIf(h -> h.compact(compactRev, removed));
         return removed;
     }
 

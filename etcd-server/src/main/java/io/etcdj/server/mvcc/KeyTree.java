@@ -1,0 +1,334 @@
+package io.etcdj.server.mvcc;
+
+import java.util.AbstractMap;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.function.Predicate;
+
+/**
+ * The key index's ordered map from key (unsigned bytes) to its history: a B+tree whose leaves hold
+ * up to {@link #MAX} keys and histories in arrays and link to the next leaf, as etcd keeps its
+ * index in a B-tree. Every key of the store has an entry for as long as the member runs, and a
+ * tree map's entry object costs 40 bytes a key; a leaf slot costs 8 (docs/benchmarks.md, "Memory
+ * with a million keys"). Not thread-safe: the store guards it.
+ *
+ * <p>A separator of an inner node is a lower bound of its child's keys (the child's first key when
+ * it was split off); removing keys keeps that true, so {@link #removeIf} only filters leaves, and
+ * rebuilds the tree when they are mostly empty.
+ */
+final class KeyTree {
+    /** Keys per leaf and children per inner node. */
+    private static final int MAX = 64;
+
+    private abstract static sealed class Node permits Leaf, Inner {
+    }
+
+    private static final class Leaf extends Node {
+        final byte[][] keys = new byte[MAX][];
+        final KeyHistory[] values = new KeyHistory[MAX];
+        int n;
+        Leaf next;
+    }
+
+    private static final class Inner extends Node {
+        /** separators[i] bounds children[i]'s keys from below; separators[0] is unused. */
+        final byte[][] separators = new byte[MAX][];
+        final Node[] children = new Node[MAX];
+        int n;
+    }
+
+    private Node root = new Leaf();
+    private Leaf first = (Leaf) root;
+    private int size;
+    private int leaves = 1;
+    /** The first key of the node the last {@link #insert} split off. */
+    private byte[] splitKey;
+
+    int size() {
+        return size;
+    }
+
+    KeyHistory get(byte[] key) {
+        Leaf leaf = leafFor(key);
+        int i = search(leaf.keys, leaf.n, key);
+        return i >= 0 ? leaf.values[i] : null;
+    }
+
+    KeyHistory getOrCreate(byte[] key) {
+        KeyHistory found = get(key);
+        if (found != null) {
+            return found;
+        }
+        KeyHistory created = new KeyHistory();
+        Node right = insert(root, key, created);
+        if (right != null) {
+            Inner top = new Inner();
+            top.children[0] = root;
+            top.children[1] = right;
+            top.separators[1] = splitKey;
+            top.n = 2;
+            root = top;
+        }
+        size++;
+        return created;
+    }
+
+    /** The entries from {@code from} (inclusive) to {@code to} (exclusive; null: to the last key), in key order. */
+    Iterable<Map.Entry<byte[], KeyHistory>> range(byte[] from, byte[] to) {
+        return () -> new Iterator<>() {
+            private Leaf leaf = leafFor(from);
+            private int at = startIn(leaf, from);
+
+            @Override
+            public boolean hasNext() {
+                while (leaf != null && at >= leaf.n) {
+                    leaf = leaf.next;
+                    at = 0;
+                }
+                return leaf != null && (to == null || Arrays.compareUnsigned(leaf.keys[at], to) < 0);
+            }
+
+            @Override
+            public Map.Entry<byte[], KeyHistory> next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                Map.Entry<byte[], KeyHistory> e = new AbstractMap.SimpleImmutableEntry<>(leaf.keys[at], leaf.values[at]);
+                at++;
+                return e;
+            }
+        };
+    }
+
+    /** Every history, in key order. */
+    Iterable<KeyHistory> values() {
+        return () -> new Iterator<>() {
+            private Leaf leaf = first;
+            private int at;
+
+            @Override
+            public boolean hasNext() {
+                while (leaf != null && at >= leaf.n) {
+                    leaf = leaf.next;
+                    at = 0;
+                }
+                return leaf != null;
+            }
+
+            @Override
+            public KeyHistory next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                return leaf.values[at++];
+            }
+        };
+    }
+
+    /** Removes the keys whose history {@code remove} accepts (called once per key, in key order). */
+    void removeIf(Predicate<KeyHistory> remove) {
+        for (Leaf leaf = first; leaf != null; leaf = leaf.next) {
+            int kept = 0;
+            for (int i = 0; i < leaf.n; i++) {
+                if (remove.test(leaf.values[i])) {
+                    size--;
+                } else {
+                    leaf.keys[kept] = leaf.keys[i];
+                    leaf.values[kept] = leaf.values[i];
+                    kept++;
+                }
+            }
+            Arrays.fill(leaf.keys, kept, leaf.n, null);
+            Arrays.fill(leaf.values, kept, leaf.n, null);
+            leaf.n = kept;
+        }
+        if (leaves > 1 && size < leaves * MAX / 4) {
+            rebuild();
+        }
+    }
+
+    void clear() {
+        root = new Leaf();
+        first = (Leaf) root;
+        size = 0;
+        leaves = 1;
+    }
+
+    /** Packs the entries into full leaves again, after removals left them mostly empty. */
+    private void rebuild() {
+        List<Node> level = new ArrayList<>();
+        List<byte[]> lowest = new ArrayList<>();
+        Leaf last = null;
+        for (Leaf leaf = first; leaf != null; leaf = leaf.next) {
+            for (int i = 0; i < leaf.n; i++) {
+                if (last == null || last.n == MAX) {
+                    Leaf fresh = new Leaf();
+                    if (last != null) {
+                        last.next = fresh;
+                    }
+                    level.add(fresh);
+                    lowest.add(leaf.keys[i]);
+                    last = fresh;
+                }
+                last.keys[last.n] = leaf.keys[i];
+                last.values[last.n] = leaf.values[i];
+                last.n++;
+            }
+        }
+        if (level.isEmpty()) {
+            clear();
+            return;
+        }
+        first = (Leaf) level.get(0);
+        leaves = level.size();
+        while (level.size() > 1) {
+            List<Node> parents = new ArrayList<>();
+            List<byte[]> parentLowest = new ArrayList<>();
+            for (int i = 0; i < level.size(); i += MAX) {
+                Inner parent = new Inner();
+                for (int j = i; j < Math.min(i + MAX, level.size()); j++) {
+                    parent.children[parent.n] = level.get(j);
+                    parent.separators[parent.n] = parent.n == 0 ? null : lowest.get(j);
+                    parent.n++;
+                }
+                parents.add(parent);
+                parentLowest.add(lowest.get(i));
+            }
+            level = parents;
+            lowest = parentLowest;
+        }
+        root = level.get(0);
+    }
+
+    /**
+     * Inserts a key known to be absent under {@code node}; returns the node split off to its right
+     * (its first key in {@link #splitKey}), or null. A node that is full when the new entry goes at
+     * its end keeps its entries and the new one starts the next node: keys written in order (the
+     * common case: revisions, sequential names) fill their leaves instead of leaving them half-empty.
+     */
+    private Node insert(Node node, byte[] key, KeyHistory value) {
+        if (node instanceof Leaf leaf) {
+            int pos = -search(leaf.keys, leaf.n, key) - 1;
+            if (leaf.n < MAX) {
+                putInLeaf(leaf, pos, key, value);
+                return null;
+            }
+            Leaf right = new Leaf();
+            int keep = pos == MAX ? MAX : MAX / 2;
+            int moved = MAX - keep;
+            System.arraycopy(leaf.keys, keep, right.keys, 0, moved);
+            System.arraycopy(leaf.values, keep, right.values, 0, moved);
+            Arrays.fill(leaf.keys, keep, MAX, null);
+            Arrays.fill(leaf.values, keep, MAX, null);
+            leaf.n = keep;
+            right.n = moved;
+            if (pos <= keep && keep < MAX) {
+                putInLeaf(leaf, pos, key, value);
+            } else {
+                putInLeaf(right, pos - keep, key, value);
+            }
+            right.next = leaf.next;
+            leaf.next = right;
+            leaves++;
+            splitKey = right.keys[0];
+            return right;
+        }
+        Inner inner = (Inner) node;
+        int child = childFor(inner, key);
+        Node grown = insert(inner.children[child], key, value);
+        if (grown == null) {
+            return null;
+        }
+        byte[] separator = splitKey;
+        int pos = child + 1;
+        if (inner.n < MAX) {
+            putInInner(inner, pos, separator, grown);
+            return null;
+        }
+        Inner right = new Inner();
+        int keep = pos == MAX ? MAX : MAX / 2;
+        int moved = MAX - keep;
+        System.arraycopy(inner.children, keep, right.children, 0, moved);
+        System.arraycopy(inner.separators, keep, right.separators, 0, moved);
+        Arrays.fill(inner.children, keep, MAX, null);
+        Arrays.fill(inner.separators, keep, MAX, null);
+        inner.n = keep;
+        right.n = moved;
+        if (pos <= keep && keep < MAX) {
+            putInInner(inner, pos, separator, grown);
+        } else {
+            putInInner(right, pos - keep, separator, grown);
+        }
+        splitKey = right.separators[0];
+        right.separators[0] = null;
+        return right;
+    }
+
+    private static void putInLeaf(Leaf leaf, int pos, byte[] key, KeyHistory value) {
+        System.arraycopy(leaf.keys, pos, leaf.keys, pos + 1, leaf.n - pos);
+        System.arraycopy(leaf.values, pos, leaf.values, pos + 1, leaf.n - pos);
+        leaf.keys[pos] = key;
+        leaf.values[pos] = value;
+        leaf.n++;
+    }
+
+    private static void putInInner(Inner inner, int pos, byte[] separator, Node child) {
+        System.arraycopy(inner.children, pos, inner.children, pos + 1, inner.n - pos);
+        System.arraycopy(inner.separators, pos, inner.separators, pos + 1, inner.n - pos);
+        inner.children[pos] = child;
+        inner.separators[pos] = separator;
+        inner.n++;
+    }
+
+    private Leaf leafFor(byte[] key) {
+        Node node = root;
+        while (node instanceof Inner inner) {
+            node = inner.children[childFor(inner, key)];
+        }
+        return (Leaf) node;
+    }
+
+    /** The last child whose separator is at or below {@code key}; the first child if none is. */
+    private static int childFor(Inner inner, byte[] key) {
+        int lo = 1;
+        int hi = inner.n - 1;
+        int found = 0;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            if (Arrays.compareUnsigned(inner.separators[mid], key) <= 0) {
+                found = mid;
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return found;
+    }
+
+    /** The key's index among the first {@code n}, or {@code -(insertion point) - 1}. */
+    private static int search(byte[][] keys, int n, byte[] key) {
+        int lo = 0;
+        int hi = n - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            int c = Arrays.compareUnsigned(keys[mid], key);
+            if (c < 0) {
+                lo = mid + 1;
+            } else if (c > 0) {
+                hi = mid - 1;
+            } else {
+                return mid;
+            }
+        }
+        return -lo - 1;
+    }
+
+    private static int startIn(Leaf leaf, byte[] from) {
+        int i = search(leaf.keys, leaf.n, from);
+        return i >= 0 ? i : -i - 1;
+    }
+}
