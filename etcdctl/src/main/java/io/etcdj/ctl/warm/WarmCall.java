@@ -15,6 +15,7 @@ import java.io.UncheckedIOException;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.Charset;
 import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -32,7 +33,13 @@ final class WarmCall implements Runnable {
 
     private final SocketChannel channel;
     private final WarmServer server;
-    private final AtomicBoolean finished = new AtomicBoolean();
+    /** Set by whoever ends the call: the command's own last frame, a signal's, or the client being gone. */
+    private final AtomicBoolean ended = new AtomicBoolean();
+    /**
+     * Counted down once the last frame is out (or the client is gone). The reader closes the channel
+     * only after it: closing as soon as the call had ended cut off an exit code still on its way.
+     */
+    private final CountDownLatch lastFrameOut = new CountDownLatch(1);
     /** The signal that ended the call, 0 while none did: it decides the exit code, not the command. */
     private volatile int killedBy;
 
@@ -103,7 +110,7 @@ final class WarmCall implements Runnable {
         }, "call");
         worker.setDaemon(true);
         worker.start();
-        while (!finished.get()) {
+        while (true) {
             Frames.Frame f;
             try {
                 f = Frames.read(in);
@@ -115,20 +122,37 @@ final class WarmCall implements Runnable {
             if (f == null) {
                 // The client is gone (killed, or it ended after the exit frame): end the command.
                 signalled(worker, stop, stdout, stderr, out, 1, false);
+                awaitLastFrame();
                 return;
             }
             if (f.type() == Frames.STDIN) {
                 stdin.answer(f.payload());
             } else if (f.type() == Frames.SIGNAL && f.payload().length == 1) {
                 signalled(worker, stop, stdout, stderr, out, f.payload()[0] & 0xff, true);
+                awaitLastFrame();
                 return;
             }
         }
     }
 
+    private void awaitLastFrame() {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                lastFrameOut.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     private void signalled(Thread worker, Interruption.Stop stop, CallOutput stdout, CallOutput stderr,
             DataOutputStream out, int signal, boolean answer) {
-        if (finished.get()) {
+        if (ended.get()) {
             return;
         }
         if (answer && stop.taken(signal)) {
@@ -140,7 +164,7 @@ final class WarmCall implements Runnable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            if (finished.get()) {
+            if (ended.get()) {
                 return;
             }
         }
@@ -157,13 +181,13 @@ final class WarmCall implements Runnable {
         if (answer) {
             // A JVM ended by a signal exits with 128 + its number after its shutdown hooks.
             finish(out, Frames.EXIT, 128 + signal);
-        } else {
-            finished.set(true);
+        } else if (ended.compareAndSet(false, true)) {
+            lastFrameOut.countDown();
         }
     }
 
     private void finish(DataOutputStream out, int type, int code) {
-        if (!finished.compareAndSet(false, true)) {
+        if (!ended.compareAndSet(false, true)) {
             return;
         }
         try {
@@ -171,6 +195,8 @@ final class WarmCall implements Runnable {
             channel.shutdownOutput();
         } catch (IOException e) {
             // The client is gone; its exit code no longer matters.
+        } finally {
+            lastFrameOut.countDown();
         }
     }
 
