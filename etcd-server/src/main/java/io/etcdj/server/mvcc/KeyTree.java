@@ -24,21 +24,28 @@ final class KeyTree {
     /** Keys per leaf and children per inner node. */
     private static final int MAX = 64;
 
+    /**
+     * Up to {@link #MAX} keys with a slot each: a leaf's slots are histories; an inner node's are
+     * its children, and its key i bounds child i's keys from below (key 0 is unused).
+     */
     private abstract static sealed class Node permits Leaf, Inner {
+        final byte[][] keys = new byte[MAX][];
+        final Object[] slots = new Object[MAX];
+        int n;
     }
 
     private static final class Leaf extends Node {
-        final byte[][] keys = new byte[MAX][];
-        final KeyHistory[] values = new KeyHistory[MAX];
-        int n;
         Leaf next;
+
+        KeyHistory value(int i) {
+            return (KeyHistory) slots[i];
+        }
     }
 
     private static final class Inner extends Node {
-        /** separators[i] bounds children[i]'s keys from below; separators[0] is unused. */
-        final byte[][] separators = new byte[MAX][];
-        final Node[] children = new Node[MAX];
-        int n;
+        Node child(int i) {
+            return (Node) slots[i];
+        }
     }
 
     private Node root = new Leaf();
@@ -55,7 +62,7 @@ final class KeyTree {
     KeyHistory get(byte[] key) {
         Leaf leaf = leafFor(key);
         int i = search(leaf.keys, leaf.n, key);
-        return i >= 0 ? leaf.values[i] : null;
+        return i >= 0 ? leaf.value(i) : null;
     }
 
     KeyHistory getOrCreate(byte[] key) {
@@ -67,9 +74,9 @@ final class KeyTree {
         Node right = insert(root, key, created);
         if (right != null) {
             Inner top = new Inner();
-            top.children[0] = root;
-            top.children[1] = right;
-            top.separators[1] = splitKey;
+            top.slots[0] = root;
+            top.slots[1] = right;
+            top.keys[1] = splitKey;
             top.n = 2;
             root = top;
         }
@@ -97,7 +104,7 @@ final class KeyTree {
                 if (!hasNext()) {
                     throw new NoSuchElementException();
                 }
-                Map.Entry<byte[], KeyHistory> e = new AbstractMap.SimpleImmutableEntry<>(leaf.keys[at], leaf.values[at]);
+                Map.Entry<byte[], KeyHistory> e = new AbstractMap.SimpleImmutableEntry<>(leaf.keys[at], leaf.value(at));
                 at++;
                 return e;
             }
@@ -124,7 +131,7 @@ final class KeyTree {
                 if (!hasNext()) {
                     throw new NoSuchElementException();
                 }
-                return leaf.values[at++];
+                return leaf.value(at++);
             }
         };
     }
@@ -134,16 +141,16 @@ final class KeyTree {
         for (Leaf leaf = first; leaf != null; leaf = leaf.next) {
             int kept = 0;
             for (int i = 0; i < leaf.n; i++) {
-                if (remove.test(leaf.values[i])) {
+                if (remove.test(leaf.value(i))) {
                     size--;
                 } else {
                     leaf.keys[kept] = leaf.keys[i];
-                    leaf.values[kept] = leaf.values[i];
+                    leaf.slots[kept] = leaf.slots[i];
                     kept++;
                 }
             }
             Arrays.fill(leaf.keys, kept, leaf.n, null);
-            Arrays.fill(leaf.values, kept, leaf.n, null);
+            Arrays.fill(leaf.slots, kept, leaf.n, null);
             leaf.n = kept;
         }
         if (leaves > 1 && size < leaves * MAX / 4) {
@@ -175,7 +182,7 @@ final class KeyTree {
                     last = fresh;
                 }
                 last.keys[last.n] = leaf.keys[i];
-                last.values[last.n] = leaf.values[i];
+                last.slots[last.n] = leaf.slots[i];
                 last.n++;
             }
         }
@@ -191,8 +198,8 @@ final class KeyTree {
             for (int i = 0; i < level.size(); i += MAX) {
                 Inner parent = new Inner();
                 for (int j = i; j < Math.min(i + MAX, level.size()); j++) {
-                    parent.children[parent.n] = level.get(j);
-                    parent.separators[parent.n] = parent.n == 0 ? null : lowest.get(j);
+                    parent.slots[parent.n] = level.get(j);
+                    parent.keys[parent.n] = parent.n == 0 ? null : lowest.get(j);
                     parent.n++;
                 }
                 parents.add(parent);
@@ -206,31 +213,17 @@ final class KeyTree {
 
     /**
      * Inserts a key known to be absent under {@code node}; returns the node split off to its right
-     * (its first key in {@link #splitKey}), or null. A node that is full when the new entry goes at
-     * its end keeps its entries and the new one starts the next node: keys written in order (the
-     * common case: revisions, sequential names) fill their leaves instead of leaving them half-empty.
+     * (its first key in {@link #splitKey}), or null.
      */
     private Node insert(Node node, byte[] key, KeyHistory value) {
         if (node instanceof Leaf leaf) {
             int pos = -search(leaf.keys, leaf.n, key) - 1;
             if (leaf.n < MAX) {
-                putInLeaf(leaf, pos, key, value);
+                putAt(leaf, pos, key, value);
                 return null;
             }
             Leaf right = new Leaf();
-            int keep = pos == MAX ? MAX : MAX / 2;
-            int moved = MAX - keep;
-            System.arraycopy(leaf.keys, keep, right.keys, 0, moved);
-            System.arraycopy(leaf.values, keep, right.values, 0, moved);
-            Arrays.fill(leaf.keys, keep, MAX, null);
-            Arrays.fill(leaf.values, keep, MAX, null);
-            leaf.n = keep;
-            right.n = moved;
-            if (pos <= keep && keep < MAX) {
-                putInLeaf(leaf, pos, key, value);
-            } else {
-                putInLeaf(right, pos - keep, key, value);
-            }
+            split(leaf, right, pos, key, value);
             right.next = leaf.next;
             leaf.next = right;
             leaves++;
@@ -239,55 +232,55 @@ final class KeyTree {
         }
         Inner inner = (Inner) node;
         int child = childFor(inner, key);
-        Node grown = insert(inner.children[child], key, value);
+        Node grown = insert(inner.child(child), key, value);
         if (grown == null) {
             return null;
         }
-        byte[] separator = splitKey;
-        int pos = child + 1;
         if (inner.n < MAX) {
-            putInInner(inner, pos, separator, grown);
+            putAt(inner, child + 1, splitKey, grown);
             return null;
         }
         Inner right = new Inner();
-        int keep = pos == MAX ? MAX : MAX / 2;
-        int moved = MAX - keep;
-        System.arraycopy(inner.children, keep, right.children, 0, moved);
-        System.arraycopy(inner.separators, keep, right.separators, 0, moved);
-        Arrays.fill(inner.children, keep, MAX, null);
-        Arrays.fill(inner.separators, keep, MAX, null);
-        inner.n = keep;
-        right.n = moved;
-        if (pos <= keep && keep < MAX) {
-            putInInner(inner, pos, separator, grown);
-        } else {
-            putInInner(right, pos - keep, separator, grown);
-        }
-        splitKey = right.separators[0];
-        right.separators[0] = null;
+        split(inner, right, child + 1, splitKey, grown);
+        splitKey = right.keys[0];
+        right.keys[0] = null;
         return right;
     }
 
-    private static void putInLeaf(Leaf leaf, int pos, byte[] key, KeyHistory value) {
-        System.arraycopy(leaf.keys, pos, leaf.keys, pos + 1, leaf.n - pos);
-        System.arraycopy(leaf.values, pos, leaf.values, pos + 1, leaf.n - pos);
-        leaf.keys[pos] = key;
-        leaf.values[pos] = value;
-        leaf.n++;
+    /**
+     * Moves the upper entries of the full {@code node} to the empty {@code right} and puts the new
+     * entry at {@code pos} in whichever of them it belongs. When the new entry goes at the node's
+     * end, the node keeps all its entries and the new one starts {@code right}: keys written in order
+     * (the common case: sequential names) fill their leaves instead of leaving them half-empty.
+     */
+    private static void split(Node node, Node right, int pos, byte[] key, Object slot) {
+        int keep = pos == MAX ? MAX : MAX / 2;
+        int moved = MAX - keep;
+        System.arraycopy(node.keys, keep, right.keys, 0, moved);
+        System.arraycopy(node.slots, keep, right.slots, 0, moved);
+        Arrays.fill(node.keys, keep, MAX, null);
+        Arrays.fill(node.slots, keep, MAX, null);
+        node.n = keep;
+        right.n = moved;
+        if (pos <= keep && keep < MAX) {
+            putAt(node, pos, key, slot);
+        } else {
+            putAt(right, pos - keep, key, slot);
+        }
     }
 
-    private static void putInInner(Inner inner, int pos, byte[] separator, Node child) {
-        System.arraycopy(inner.children, pos, inner.children, pos + 1, inner.n - pos);
-        System.arraycopy(inner.separators, pos, inner.separators, pos + 1, inner.n - pos);
-        inner.children[pos] = child;
-        inner.separators[pos] = separator;
-        inner.n++;
+    private static void putAt(Node node, int pos, byte[] key, Object slot) {
+        System.arraycopy(node.keys, pos, node.keys, pos + 1, node.n - pos);
+        System.arraycopy(node.slots, pos, node.slots, pos + 1, node.n - pos);
+        node.keys[pos] = key;
+        node.slots[pos] = slot;
+        node.n++;
     }
 
     private Leaf leafFor(byte[] key) {
         Node node = root;
         while (node instanceof Inner inner) {
-            node = inner.children[childFor(inner, key)];
+            node = inner.child(childFor(inner, key));
         }
         return (Leaf) node;
     }
@@ -299,7 +292,7 @@ final class KeyTree {
         int found = 0;
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
-            if (Arrays.compareUnsigned(inner.separators[mid], key) <= 0) {
+            if (Arrays.compareUnsigned(inner.keys[mid], key) <= 0) {
                 found = mid;
                 lo = mid + 1;
             } else {
