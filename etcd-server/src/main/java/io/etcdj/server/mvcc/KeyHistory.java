@@ -11,7 +11,7 @@ import java.util.List;
  * <p>Every key of the store has one of these in memory for as long as the member runs, so the
  * changes are packed into one {@code long[]} ({@link #STRIDE} longs each) and a {@link Change} is
  * made only when asked for: a key with one change costs 80 bytes here instead of the 145 of a list
- * of records (measured with a million keys: docs/benchmarks.md, "Memory with a million keys").
+ * of records (measured with a million keys: docs/benchmarks.md, the ninth round).
  */
 final class KeyHistory {
     /** One change of the key: create revision and version describe the generation it belongs to. */

@@ -13,8 +13,8 @@ import java.util.function.Predicate;
  * The key index's ordered map from key (unsigned bytes) to its history: a B+tree whose leaves hold
  * up to {@link #MAX} keys and histories in arrays and link to the next leaf, as etcd keeps its
  * index in a B-tree. Every key of the store has an entry for as long as the member runs, and a
- * tree map's entry object costs 40 bytes a key; a leaf slot costs 8 (docs/benchmarks.md, "Memory
- * with a million keys"). Not thread-safe: the store guards it.
+ * tree map's entry object costs 40 bytes a key; a leaf slot costs 8 (docs/benchmarks.md, the ninth
+ * round). Not thread-safe: the store guards it.
  *
  * <p>A separator of an inner node is a lower bound of its child's keys (the child's first key when
  * it was split off); removing keys keeps that true, so {@link #removeIf} only filters leaves, and
