@@ -13,9 +13,18 @@ import java.nio.ByteBuffer;
  */
 final class RecordWriter {
 
+    /**
+     * Encoded bytes after which a long batch is written out in parts (a follower catching up takes
+     * hundreds of megabytes in one Raft turn: encoded in one buffer, its doublings ran a member out of
+     * heap). Only the batch's last record carries the write-end mark, so a crash between two parts
+     * leaves an incomplete write that reading discards, as it discards a torn single write.
+     */
+    static final int PART_BYTES = 1 << 20;
+    private static final int INITIAL_BYTES = 64 * 1024;
+
     private int runningCrc;
     private int lastHeader = -1;
-    private ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
+    private ByteBuffer buffer = ByteBuffer.allocate(INITIAL_BYTES);
 
     RecordWriter(int runningCrc) {
         this.runningCrc = runningCrc;
@@ -59,8 +68,31 @@ final class RecordWriter {
             Frame.markWriteEnd(buffer, lastHeader);
             lastHeader = -1;
         }
+        return handOut();
+    }
+
+    /** Bytes encoded and not yet handed out. */
+    int pending() {
+        return buffer.position();
+    }
+
+    /**
+     * Hands out the records encoded so far without ending the write: more records of the same batch
+     * follow (at least one, which will carry the mark). Same sharing rule as {@link #drain()}.
+     */
+    ByteBuffer drainPart() {
+        lastHeader = -1;
+        return handOut();
+    }
+
+    private ByteBuffer handOut() {
         ByteBuffer out = ByteBuffer.wrap(buffer.array(), 0, buffer.position());
-        buffer.clear();
+        if (buffer.capacity() > 2 * PART_BYTES) {
+            // one record larger than a part grew it: do not keep that much for every later batch
+            buffer = ByteBuffer.allocate(INITIAL_BYTES);
+        } else {
+            buffer.clear();
+        }
         return out;
     }
 

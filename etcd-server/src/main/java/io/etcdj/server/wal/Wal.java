@@ -176,7 +176,8 @@ public final class Wal implements Closeable {
     }
 
     /**
-     * Appends {@code entries} and, if it changed, {@code hardState}, in one write. Syncs once when
+     * Appends {@code entries} and, if it changed, {@code hardState}, in one write (a batch longer
+     * than {@link RecordWriter#PART_BYTES} in parts of about that size). Syncs once when
      * entries were given or the term or vote changed (etcd's rule: a commit index that moved alone
      * may be lost in a crash and is learned again from the leader). Does nothing when there are no
      * entries and the HardState is empty or unchanged. Cuts a new segment when the current one is full.
@@ -191,6 +192,9 @@ public final class Wal implements Closeable {
                 && (hardState.getTerm() != lastState.getTerm() || hardState.getVote() != lastState.getVote()));
         try {
             for (Entry e : entries) {
+                if (writer.pending() >= RecordWriter.PART_BYTES) {
+                    write(writer.drainPart());
+                }
                 writer.entry(e);
                 lastIndex = e.getIndex();
             }
@@ -198,9 +202,7 @@ public final class Wal implements Closeable {
                 writer.state(hardState);
                 lastState = hardState;
             }
-            ByteBuffer batch = writer.drain();
-            options.writtenBytes().accept(batch.remaining());
-            tail.append(batch);
+            write(writer.drain());
             if (tail.end() >= options.segmentSizeBytes()) {
                 cut();
             } else if (mustSync) {
@@ -213,6 +215,11 @@ public final class Wal implements Closeable {
             failed = true;
             throw e;
         }
+    }
+
+    private void write(ByteBuffer encoded) throws IOException {
+        options.writtenBytes().accept(encoded.remaining());
+        tail.append(encoded);
     }
 
     /**

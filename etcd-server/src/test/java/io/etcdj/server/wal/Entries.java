@@ -5,6 +5,7 @@ import io.etcdj.raftpb.Entry;
 import io.etcdj.raftpb.HardState;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /** Builders for the Raft values the WAL tests write. */
@@ -23,6 +24,17 @@ final class Entries {
         List<Entry> out = new ArrayList<>();
         for (long i = from; i <= to; i++) {
             out.add(entry(i, term, "entry-" + i + "-term-" + term + "-padding-to-make-it-longer"));
+        }
+        return out;
+    }
+
+    /** Entries {@code from..to} inclusive at {@code term}, each carrying {@code bytes} of data (a follower catching up on big values). */
+    static List<Entry> large(long from, long to, long term, int bytes) {
+        List<Entry> out = new ArrayList<>();
+        for (long i = from; i <= to; i++) {
+            byte[] data = new byte[bytes];
+            Arrays.fill(data, (byte) i);
+            out.add(Entry.newBuilder().setIndex(i).setTerm(term).setData(ByteString.copyFrom(data)).build());
         }
         return out;
     }

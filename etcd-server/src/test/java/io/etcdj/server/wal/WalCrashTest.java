@@ -1,5 +1,6 @@
 package io.etcdj.server.wal;
 
+import static io.etcdj.server.wal.Entries.large;
 import static io.etcdj.server.wal.Entries.metadata;
 import static io.etcdj.server.wal.Entries.range;
 import static io.etcdj.server.wal.Entries.state;
@@ -58,6 +59,9 @@ class WalCrashTest {
                 steps.add(new Step(state(3, 3, i), List.of(), null));
             }
         }
+        // one batch longer than a part (RecordWriter.PART_BYTES): written in three parts, a crash
+        // between them must leave none of it
+        steps.add(new Step(state(3, 3, 50), large(51, 55, 3, 500 * 1024), null));
         steps.add(new Step(state(3, 3, 50), List.of(), new WalSnapshot(40, 3)));
         return steps;
     }
