@@ -7,6 +7,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.function.BiFunction;
 import java.util.function.Predicate;
 
 /**
@@ -86,54 +87,48 @@ final class KeyTree {
 
     /** The entries from {@code from} (inclusive) to {@code to} (exclusive; null: to the last key), in key order. */
     Iterable<Map.Entry<byte[], KeyHistory>> range(byte[] from, byte[] to) {
-        return () -> new Iterator<>() {
-            private Leaf leaf = leafFor(from);
-            private int at = startIn(leaf, from);
-
-            @Override
-            public boolean hasNext() {
-                while (leaf != null && at >= leaf.n) {
-                    leaf = leaf.next;
-                    at = 0;
-                }
-                return leaf != null && (to == null || Arrays.compareUnsigned(leaf.keys[at], to) < 0);
-            }
-
-            @Override
-            public Map.Entry<byte[], KeyHistory> next() {
-                if (!hasNext()) {
-                    throw new NoSuchElementException();
-                }
-                Map.Entry<byte[], KeyHistory> e = new AbstractMap.SimpleImmutableEntry<>(leaf.keys[at], leaf.value(at));
-                at++;
-                return e;
-            }
+        return () -> {
+            Leaf leaf = leafFor(from);
+            return new Walk<>(leaf, startIn(leaf, from), to,
+                    (l, i) -> new AbstractMap.SimpleImmutableEntry<>(l.keys[i], l.value(i)));
         };
     }
 
     /** Every history, in key order. */
     Iterable<KeyHistory> values() {
-        return () -> new Iterator<>() {
-            private Leaf leaf = first;
-            private int at;
+        return () -> new Walk<>(first, 0, null, Leaf::value);
+    }
 
-            @Override
-            public boolean hasNext() {
-                while (leaf != null && at >= leaf.n) {
-                    leaf = leaf.next;
-                    at = 0;
-                }
-                return leaf != null;
-            }
+    /** Reads leaf slots in key order, from a leaf and slot on, along the leaves' links, until {@code to}. */
+    private static final class Walk<T> implements Iterator<T> {
+        private final byte[] to;
+        private final BiFunction<Leaf, Integer, T> read;
+        private Leaf leaf;
+        private int at;
 
-            @Override
-            public KeyHistory next() {
-                if (!hasNext()) {
-                    throw new NoSuchElementException();
-                }
-                return leaf.value(at++);
+        Walk(Leaf leaf, int at, byte[] to, BiFunction<Leaf, Integer, T> read) {
+            this.leaf = leaf;
+            this.at = at;
+            this.to = to;
+            this.read = read;
+        }
+
+        @Override
+        public boolean hasNext() {
+            while (leaf != null && at >= leaf.n) {
+                leaf = leaf.next;
+                at = 0;
             }
-        };
+            return leaf != null && (to == null || Arrays.compareUnsigned(leaf.keys[at], to) < 0);
+        }
+
+        @Override
+        public T next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            return read.apply(leaf, at++);
+        }
     }
 
     /** Removes the keys whose history {@code remove} accepts (called once per key, in key order). */
