@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.etcdj.harness.Command;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -41,6 +42,22 @@ class LmdbLibraryTest {
         assertTrue(left.get(0).startsWith("lmdbjava-native-library-"), left.toString());
     }
 
+    /**
+     * jnr-ffi's reflective binding (the default here) opens the library on its first call, after
+     * the backend would have removed the file had it not made one: a write and a read back work,
+     * and so they do with the generated binding a user can still ask for.
+     */
+    @Test
+    void aBackendWritesAndReadsWithEitherBindingOfJnrFfi() throws Exception {
+        for (List<String> options : List.of(List.<String>of(), List.of("-Djnr.ffi.asm.enabled=true"))) {
+            Path temp = Files.createTempDirectory(tmp, "temp");
+            Command.Result r = openAndHalt(temp, options);
+            assertEquals(0, r.exitCode(), options + ": " + r.output());
+            assertTrue(r.output().contains("read back: value"), options + ": " + r.output());
+            assertEquals(List.of(), leftIn(temp), options + ": the temp directory holds only what the backend made");
+        }
+    }
+
     private static Command.Result openAndHalt(Path temp, List<String> jvmOptions) throws Exception {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         List<String> argv = new ArrayList<>(List.of(java.toString(), "-Djava.io.tmpdir=" + temp));
@@ -63,7 +80,14 @@ class LmdbLibraryTest {
 
         public static void main(String[] args) {
             Backend b = Backend.open(Path.of(args[0]), 1 << 20);
-            b.beginRead().close();
+            byte[] key = "key".getBytes(StandardCharsets.UTF_8);
+            try (WriteTx w = b.beginWrite()) {
+                w.put(Bucket.META, key, "value".getBytes(StandardCharsets.UTF_8));
+                w.commit();
+            }
+            try (ReadTx r = b.beginRead()) {
+                System.out.println("read back: " + new String(r.get(Bucket.META, key), StandardCharsets.UTF_8));
+            }
             Runtime.getRuntime().halt(0);
         }
     }
