@@ -8,19 +8,8 @@ import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.EnumMap;
-import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
-import org.lmdbjava.CopyFlags;
-import org.lmdbjava.Dbi;
-import org.lmdbjava.DbiFlags;
-import org.lmdbjava.Env;
-import org.lmdbjava.EnvFlags;
-import org.lmdbjava.EnvInfo;
-import org.lmdbjava.LmdbException;
-import org.lmdbjava.Stat;
-import org.lmdbjava.Txn;
 
 /**
  * The member's backend file ({@code member/snap/db}) on LMDB: one file, copy-on-write B+tree,
@@ -49,8 +38,9 @@ public final class Backend implements AutoCloseable {
     private final Path file;
     private volatile long mapSize;
     private final ReentrantReadWriteLock envLock = new ReentrantReadWriteLock();
-    private Env<byte[]> env;
-    private final Map<Bucket, Dbi<byte[]>> dbis = new EnumMap<>(Bucket.class);
+    private LmdbEnv env;
+    /** Each bucket's database handle, by the bucket's ordinal (handles stay valid for the environment's life). */
+    private int[] dbis = new int[Bucket.values().length];
     /** Held by a commit and by a sync while it reads the meta pages of the commit it pins. */
     private final ReentrantLock commitLock = new ReentrantLock();
     /** One sync at a time; guards {@link #durablePin} and {@link #durable}. */
@@ -61,7 +51,7 @@ public final class Backend implements AutoCloseable {
     private RandomAccessFile metaReader;
     private DurableCommit durable;
     /** A read transaction on the last durable commit: LMDB reuses none of its pages while it is open. */
-    private Txn<byte[]> durablePin;
+    private LmdbTxn durablePin;
     /** A test's and a failpoint's hook inside each defragment, before the copy. */
     private volatile Runnable beforeDefragCopy = () -> { };
     /** The file's sizes as of a recent write commit: read on every write's path. */
@@ -120,24 +110,20 @@ public final class Backend implements AutoCloseable {
                     log.warn("backend file was never made durable; starting it anew", "path", file.toString());
                 }
             }
-            LmdbLibrary.load();
-            env = Env.create(PinnedByteArrays.PROXY)
-                    .setMapSize(mapSize)
-                    .setMaxDbs(Bucket.values().length)
-                    .setMaxReaders(1024)
-                    .open(file.toFile(), EnvFlags.MDB_NOSUBDIR, EnvFlags.MDB_NOTLS, EnvFlags.MDB_NOSYNC);
+            env = LmdbEnv.open(file, mapSize, Bucket.values().length, 1024, Lmdb.NOSUBDIR | Lmdb.NOTLS | Lmdb.NOSYNC);
             Fsync.dir(dir);
             metaReader = new RandomAccessFile(file.toFile(), "r");
             durable = DurableCommit.open(recordFile);
             // pinned before the buckets are opened: opening one that does not exist yet commits
             syncPoint();
-            dbis.clear();
+            int[] opened = new int[Bucket.values().length];
             for (Bucket bucket : Bucket.values()) {
-                dbis.put(bucket, env.openDbi(bucket.dbName(), DbiFlags.MDB_CREATE));
+                opened[bucket.ordinal()] = env.openDbi(bucket.dbName());
             }
+            dbis = opened;
             syncPoint();
             sizes.refresh();
-        } catch (IOException | LmdbException e) {
+        } catch (IOException | LmdbError e) {
             throw new BackendException("cannot open backend file " + file + ": " + e.getMessage(), e);
         }
     }
@@ -223,7 +209,7 @@ public final class Backend implements AutoCloseable {
      */
     private void syncPoint() {
         synchronized (syncMutex) {
-            Txn<byte[]> pin;
+            LmdbTxn pin;
             MetaPages metas;
             commitLock.lock();
             try {
@@ -235,9 +221,9 @@ public final class Backend implements AutoCloseable {
                 commitLock.unlock();
             }
             try {
-                if (metas.newestTxnId() != pin.getId()) {
+                if (metas.newestTxnId() != pin.id()) {
                     throw new BackendException("backend meta pages name transaction " + metas.newestTxnId()
-                            + " but the newest commit is " + pin.getId());
+                            + " but the newest commit is " + pin.id());
                 }
                 env.sync(true);
                 durable.record(metas);
@@ -246,7 +232,7 @@ public final class Backend implements AutoCloseable {
                 throw e instanceof BackendException be ? be
                         : new BackendException("backend sync failed: " + e, e);
             }
-            Txn<byte[]> previous = durablePin;
+            LmdbTxn previous = durablePin;
             durablePin = pin;
             if (previous != null) {
                 previous.close();
@@ -283,7 +269,7 @@ public final class Backend implements AutoCloseable {
             long grown = Math.max(mapSize * 2, need + HEADROOM);
             env.setMapSize(grown);
             mapSize = grown;
-        } catch (LmdbException e) {
+        } catch (LmdbError e) {
             throw new BackendException("cannot grow the backend map to make room for " + bytes + " bytes: " + e.getMessage(), e);
         } finally {
             envLock.writeLock().unlock();
@@ -336,27 +322,23 @@ public final class Backend implements AutoCloseable {
      */
     public long sizeInUse() {
         envLock.readLock().lock();
-        try (Txn<byte[]> txn = env.txnRead()) {
-            long pages = 2 + pages(env.stat());
-            for (Dbi<byte[]> dbi : dbis.values()) {
-                pages += pages(dbi.stat(txn));
+        try (LmdbTxn txn = env.txnRead()) {
+            LmdbStat main = env.stat();
+            long pages = 2 + main.pages();
+            for (int dbi : dbis) {
+                pages += txn.stat(dbi).pages();
             }
-            return pages * env.stat().pageSize;
+            return pages * main.pageSize();
         } finally {
             envLock.readLock().unlock();
         }
-    }
-
-    private static long pages(Stat stat) {
-        return stat.branchPages + stat.leafPages + stat.overflowPages;
     }
 
     /** Bytes of the file up to its last page written: what the map must leave room beyond. */
     private long extent() {
         envLock.readLock().lock();
         try {
-            EnvInfo info = env.info();
-            return (info.lastPageNumber + 1) * (long) env.stat().pageSize;
+            return (env.lastPageNumber() + 1) * (long) env.stat().pageSize();
         } finally {
             envLock.readLock().unlock();
         }
@@ -373,9 +355,9 @@ public final class Backend implements AutoCloseable {
             Path tmp = file.resolveSibling(file.getFileName() + ".defrag");
             Files.deleteIfExists(tmp);
             syncPoint();
-            env.copy(tmp.toFile(), CopyFlags.MDB_CP_COMPACT);
+            env.copy(tmp, Lmdb.CP_COMPACT);
             swapIn(tmp);
-        } catch (IOException | LmdbException e) {
+        } catch (IOException | LmdbError e) {
             throw new BackendException("defragment failed: " + e.getMessage(), e);
         } finally {
             envLock.writeLock().unlock();
@@ -408,7 +390,7 @@ public final class Backend implements AutoCloseable {
         try {
             syncPoint();
             swapIn(source);
-        } catch (IOException | LmdbException e) {
+        } catch (IOException | LmdbError e) {
             throw new BackendException("cannot install snapshot " + source + ": " + e.getMessage(), e);
         } finally {
             envLock.writeLock().unlock();
@@ -420,8 +402,8 @@ public final class Backend implements AutoCloseable {
         envLock.readLock().lock();
         try {
             Files.deleteIfExists(target);
-            env.copy(target.toFile(), CopyFlags.MDB_CP_COMPACT);
-        } catch (IOException | LmdbException e) {
+            env.copy(target, Lmdb.CP_COMPACT);
+        } catch (IOException | LmdbError e) {
             throw new BackendException("snapshot copy failed: " + e.getMessage(), e);
         } finally {
             envLock.readLock().unlock();

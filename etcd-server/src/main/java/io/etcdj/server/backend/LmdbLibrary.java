@@ -1,101 +1,100 @@
 package io.etcdj.server.backend;
 
+import com.kenai.jffi.Library;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Locale;
 import java.util.stream.Stream;
-import org.lmdbjava.Meta;
 
 /**
- * Loads LMDB's native library without leaving a copy of it behind. lmdbjava extracts the library
- * it bundles into a new file in the temp directory at every start and removes it only when the
- * JVM exits normally, which a member stopped by a signal (it halts), killed or cut off by a power
- * loss never does: each start left a 320 KB file behind, thousands of them on a machine that runs
- * tests. Here lmdbjava extracts into a private directory of this JVM's (owner-only), removed as
- * soon as the library is loaded: the loaded library outlives its file. A user who names the
- * library ({@code lmdbjava.native.lib}) or the extraction directory ({@code lmdbjava.extract.dir})
- * keeps lmdbjava's own behaviour.
+ * Loads LMDB's native library, the one lmdbjava's jar carries for each platform, without leaving a
+ * copy of it behind. A member halted by a signal, killed or cut off by a power loss never reaches a
+ * normal JVM exit, so a copy deleted "on exit" (lmdbjava's way) stayed behind at every start: here
+ * the library is extracted into a private directory of this JVM's (owner-only), loaded, and the
+ * directory removed at once (the loaded library outlives its file).
  *
- * <p>lmdbjava binds LMDB through jnr-ffi, which by default generates the binding's class with ASM
- * at every start: about 90 ms of a member's start-up CPU and the ASM classes it loads. Its
- * reflective binding (a proxy whose methods call jffi's invokers) is used instead unless the user
- * chose ({@code jnr.ffi.asm.enabled}); it costs nothing measurable per request, an LMDB call being
- * a small part of one (docs/benchmarks.md, the tenth round). That binding opens the native library
- * on its first call, so one call is made here, before the extracted file is removed.
+ * <p>lmdbjava's two properties keep their meaning: {@code lmdbjava.native.lib} names a library file
+ * to load instead, and with {@code lmdbjava.extract.dir} the copy is made there and left for the
+ * user, under lmdbjava's name for it.
  */
 final class LmdbLibrary {
-    private static final String EXTRACT_DIR = "lmdbjava.extract.dir";
-    private static final String NATIVE_LIB = "lmdbjava.native.lib";
-    private static final String LIBRARY_CLASS = "org.lmdbjava.Library";
-    private static final String JNR_ASM = "jnr.ffi.asm.enabled";
+    static final String NATIVE_LIB = "lmdbjava.native.lib";
+    static final String EXTRACT_DIR = "lmdbjava.extract.dir";
 
     private LmdbLibrary() {
     }
 
-    /** Loads the library, once per JVM (later calls return at once). Call before the first use of lmdbjava. */
-    static void load() {
-        Once.done();
-    }
-
-    /** Its class initialisation is the one load: the JVM runs it once, and other threads wait for it. */
-    private static final class Once {
-        static {
-            if (System.getProperty(NATIVE_LIB) != null || System.getProperty(EXTRACT_DIR) != null) {
-                initialise();
-            } else {
-                extractIntoPrivateDirectory();
-            }
+    /** Opens the library; called once, by {@link Lmdb}'s initialisation. */
+    static Library load() {
+        String named = System.getProperty(NATIVE_LIB);
+        if (named != null) {
+            return open(Path.of(named));
         }
-
-        static void done() {
-        }
-
-        private static void extractIntoPrivateDirectory() {
-            Path dir;
-            try {
-                dir = Files.createTempDirectory("etcdj-lmdb-");
-            } catch (IOException e) {
-                initialise(); // lmdbjava's own extraction reports what is wrong with the temp directory
-                return;
+        String resource = "org/lmdbjava/" + platform() + ".so";
+        String extractDir = System.getProperty(EXTRACT_DIR);
+        try {
+            if (extractDir != null) {
+                Path dir = Files.createDirectories(Path.of(extractDir));
+                return open(extract(resource, Files.createTempFile(dir, "lmdbjava-native-library-", ".so")));
             }
-            System.setProperty(EXTRACT_DIR, dir.toString());
+            Path dir = Files.createTempDirectory("etcdj-lmdb-");
             try {
-                initialise();
+                return open(extract(resource, dir.resolve("liblmdb.so")));
             } finally {
-                System.clearProperty(EXTRACT_DIR);
                 deleteQuietly(dir);
             }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot extract LMDB's library (" + resource + "): " + e.getMessage(), e);
         }
+    }
 
-        private static void initialise() {
-            // jnr-ffi reads the property once, when its loader is first used (here, unless the
-            // embedding application used jnr-ffi before); it is not left set for anyone else
-            boolean chosen = System.getProperty(JNR_ASM) != null;
-            if (!chosen) {
-                System.setProperty(JNR_ASM, "false");
-            }
-            try {
-                Class.forName(LIBRARY_CLASS, true, LmdbLibrary.class.getClassLoader());
-                Meta.version(); // the reflective binding opens the library here, while its file exists
-            } catch (ClassNotFoundException e) {
-                throw new IllegalStateException("lmdbjava is not on the class path", e);
-            } finally {
-                if (!chosen) {
-                    System.clearProperty(JNR_ASM);
-                }
-            }
+    /** lmdbjava's name for this platform's library: {@code x86_64-linux-gnu}, {@code aarch64-macos-none}, ... */
+    private static String platform() {
+        String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
+        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
+        String cpu = switch (arch) {
+            case "amd64", "x86_64" -> "x86_64";
+            case "aarch64", "arm64" -> "aarch64";
+            default -> null;
+        };
+        String system = os.startsWith("linux") ? "linux-gnu" : os.startsWith("mac") ? "macos-none" : null;
+        if (cpu == null || system == null) {
+            throw new UnsatisfiedLinkError("no LMDB library is bundled for " + os + " on " + arch
+                    + "; name one with -D" + NATIVE_LIB + "=PATH");
         }
+        return cpu + "-" + system;
+    }
 
-        private static void deleteQuietly(Path dir) {
-            try (Stream<Path> files = Files.list(dir)) {
-                for (Path f : (Iterable<Path>) files::iterator) {
-                    Files.deleteIfExists(f);
-                }
-                Files.deleteIfExists(dir);
-            } catch (IOException | UncheckedIOException e) {
-                // a directory we could not remove is one empty directory or one file: not worth failing a start for
+    private static Path extract(String resource, Path target) throws IOException {
+        try (InputStream in = LmdbLibrary.class.getClassLoader().getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new UnsatisfiedLinkError("LMDB's library " + resource + " is not on the class path (lmdbjava's jar)");
             }
+            Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
+        }
+        return target;
+    }
+
+    private static Library open(Path file) {
+        Library library = Library.openLibrary(file.toAbsolutePath().toString(), Library.LAZY | Library.LOCAL);
+        if (library == null) {
+            throw new UnsatisfiedLinkError("cannot load LMDB's library " + file + ": " + Library.getLastError());
+        }
+        return library;
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                Files.deleteIfExists(f);
+            }
+            Files.deleteIfExists(dir);
+        } catch (IOException | UncheckedIOException e) {
+            // a directory we could not remove is one empty directory or one file: not worth failing a start for
         }
     }
 }

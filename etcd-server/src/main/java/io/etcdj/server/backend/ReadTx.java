@@ -1,22 +1,18 @@
 package io.etcdj.server.backend;
 
 import io.etcdj.server.metrics.BackendMetrics;
-import java.util.Map;
 import java.util.concurrent.locks.Lock;
-import org.lmdbjava.CursorIterable;
-import org.lmdbjava.Dbi;
-import org.lmdbjava.KeyRange;
-import org.lmdbjava.Txn;
 
 /** A read view of the backend. Close it promptly: an open reader pins old pages. */
 public class ReadTx implements AutoCloseable {
-    final Txn<byte[]> txn;
-    final Map<Bucket, Dbi<byte[]>> dbis;
+    final LmdbTxn txn;
+    /** Each bucket's database handle, by the bucket's ordinal. */
+    final int[] dbis;
     private final Lock envReadLock;
     final BackendMetrics metrics;
     private boolean closed;
 
-    ReadTx(Txn<byte[]> txn, Map<Bucket, Dbi<byte[]>> dbis, Lock envReadLock, BackendMetrics metrics) {
+    ReadTx(LmdbTxn txn, int[] dbis, Lock envReadLock, BackendMetrics metrics) {
         this.txn = txn;
         this.metrics = metrics;
         this.dbis = dbis;
@@ -27,22 +23,12 @@ public class ReadTx implements AutoCloseable {
     }
 
     public byte[] get(Bucket bucket, byte[] key) {
-        return dbis.get(bucket).get(txn, key);
+        return txn.get(dbis[bucket.ordinal()], key);
     }
 
     /** Visits keys in [from, to) in ascending order ({@code to == null}: to the end) until the visitor returns false. */
     public void forEach(Bucket bucket, byte[] from, byte[] to, Visitor visitor) {
-        KeyRange<byte[]> range = from == null ? KeyRange.all() : KeyRange.atLeast(from);
-        try (CursorIterable<byte[]> it = dbis.get(bucket).iterate(txn, range)) {
-            for (CursorIterable.KeyVal<byte[]> kv : it) {
-                if (to != null && Bytes.compare(kv.key(), to) >= 0) {
-                    return;
-                }
-                if (!visitor.visit(kv.key(), kv.val())) {
-                    return;
-                }
-            }
-        }
+        txn.forEach(dbis[bucket.ordinal()], from, (key, value) -> (to == null || Bytes.compare(key, to) < 0) && visitor.visit(key, value));
     }
 
     /** Receives one key-value pair; returns whether to continue. */

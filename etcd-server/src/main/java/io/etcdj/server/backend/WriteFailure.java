@@ -3,7 +3,6 @@ package io.etcdj.server.backend;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.lmdbjava.LmdbNativeException;
 
 /**
  * Names what a failed write to the backend file ran into, as etcd's log names it ("write
@@ -22,8 +21,8 @@ final class WriteFailure {
 
     /** "write FILE: REASON" for a failure of LMDB while it wrote {@code file}. */
     static String describe(Path file, RuntimeException e) {
-        if (e instanceof LmdbNativeException n) {
-            int rc = n.getResultCode();
+        if (e instanceof LmdbError n) {
+            int rc = n.resultCode();
             if (rc == ENOSPC || (rc == EIO && freeBytes(file) < FULL_BELOW)) {
                 return "write " + file + ": no space left on device";
             }

@@ -2,10 +2,7 @@ package io.etcdj.server.backend;
 
 import io.etcdj.server.metrics.BackendMetrics;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.concurrent.locks.Lock;
-import org.lmdbjava.Dbi;
-import org.lmdbjava.Txn;
 
 /** The backend's single write transaction; reads through it see its own writes. */
 public final class WriteTx extends ReadTx {
@@ -14,7 +11,7 @@ public final class WriteTx extends ReadTx {
     /** The backend file, named when a commit fails. */
     private final Path file;
 
-    WriteTx(Txn<byte[]> txn, Map<Bucket, Dbi<byte[]>> dbis, Lock envReadLock, Lock commitLock, Runnable onCommit,
+    WriteTx(LmdbTxn txn, int[] dbis, Lock envReadLock, Lock commitLock, Runnable onCommit,
             Path file, BackendMetrics metrics) {
         super(txn, dbis, envReadLock, metrics);
         this.commitLock = commitLock;
@@ -23,11 +20,11 @@ public final class WriteTx extends ReadTx {
     }
 
     public void put(Bucket bucket, byte[] key, byte[] value) {
-        dbis.get(bucket).put(txn, key, value);
+        txn.put(dbis[bucket.ordinal()], key, value);
     }
 
     public void delete(Bucket bucket, byte[] key) {
-        dbis.get(bucket).delete(txn, key);
+        txn.delete(dbis[bucket.ordinal()], key);
     }
 
     /** Makes the writes visible to new readers (durable at the next sync). */

@@ -1,15 +1,13 @@
 package io.etcdj.server.embed;
 
+import io.etcdj.server.osutil.LibC;
 import java.io.IOException;
 import java.util.Map;
-import jnr.ffi.LastError;
-import jnr.ffi.LibraryLoader;
-import jnr.ffi.annotations.SaveError;
 
 /**
  * {@code --memory-mlock}: locks every page the process has mapped, and every page it maps later,
  * in RAM ({@code mlockall(MCL_CURRENT | MCL_FUTURE)}), as etcd does before it opens its backend.
- * Through jnr-ffi, which the LMDB binding already brings.
+ * Through {@link LibC}.
  */
 final class MemoryLock {
     private static final int MCL_CURRENT = 1;
@@ -21,25 +19,18 @@ final class MemoryLock {
             12, "cannot allocate memory",
             22, "invalid argument");
 
-    /** The C library function used. */
-    public interface LibC {
-        @SaveError
-        int mlockall(int flags);
-    }
-
     private MemoryLock() {
     }
 
     /** Locks the process's memory; the error is the system's, worded as Go words it. */
     static void lockAll() throws IOException {
-        LibC libc;
+        int errno;
         try {
-            libc = LibraryLoader.create(LibC.class).load("c");
+            errno = LibC.mlockall(MCL_CURRENT | MCL_FUTURE);
         } catch (LinkageError | RuntimeException e) {
             throw new IOException("mlockall is not available on this system: " + e.getMessage(), e);
         }
-        if (libc.mlockall(MCL_CURRENT | MCL_FUTURE) != 0) {
-            int errno = LastError.getLastError(jnr.ffi.Runtime.getRuntime(libc));
+        if (errno != 0) {
             throw new IOException(GO_ERRNO.getOrDefault(errno, "errno " + errno));
         }
     }

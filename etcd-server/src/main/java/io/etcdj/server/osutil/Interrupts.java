@@ -2,7 +2,6 @@ package io.etcdj.server.osutil;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
-import jnr.ffi.LibraryLoader;
 import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
@@ -15,17 +14,12 @@ import sun.misc.SignalHandler;
  *
  * <p>{@code Signal.handle(sig, SIG_DFL)} puts the kernel's default action back (the JVM allows it for
  * the shutdown signals); the signal is then sent with the C library's kill(2) to the process itself,
- * through jnr-ffi (which the LMDB binding brings): Java's own {@code Signal.raise} refuses a signal
+ * ({@link LibC}): Java's own {@code Signal.raise} refuses a signal
  * no Java handler holds. As in etcd, a process that is PID 1 exits 0 instead (the kernel does not
  * deliver a default-action signal to init). Signals that arrive while the shutdown runs are
  * ignored: the first one decides.
  */
 public final class Interrupts {
-
-    /** The C library function used. */
-    public interface LibC {
-        int kill(int pid, int signal);
-    }
 
     /** How long to wait for the raised signal to end the process before exiting with 128+n instead. */
     private static final long RAISE_GRACE_MILLIS = 5_000;
@@ -91,7 +85,10 @@ public final class Interrupts {
         }
         Signal.handle(sig, SignalHandler.SIG_DFL);
         try {
-            LibraryLoader.create(LibC.class).load("c").kill((int) ProcessHandle.current().pid(), sig.getNumber());
+            int errno = LibC.kill(ProcessHandle.current().pid(), sig.getNumber());
+            if (errno != 0) {
+                System.err.println("etcd: cannot send " + goName(sig) + " to itself: errno " + errno);
+            }
         } catch (LinkageError | RuntimeException e) {
             System.err.println("etcd: cannot send " + goName(sig) + " to itself: " + e);
         }

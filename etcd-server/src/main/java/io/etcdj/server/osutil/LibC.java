@@ -1,0 +1,50 @@
+package io.etcdj.server.osutil;
+
+import com.kenai.jffi.CallContext;
+import com.kenai.jffi.CallingConvention;
+import com.kenai.jffi.Invoker;
+import com.kenai.jffi.LastError;
+import com.kenai.jffi.Library;
+import com.kenai.jffi.Type;
+
+/**
+ * The C library's functions a member needs and Java has no API for, called through jffi (the JNI
+ * stub the LMDB binding uses too): the symbols are the process's own, the C library being loaded
+ * by the JVM itself. Bound on first use: a member that never calls one loads nothing of this.
+ */
+public final class LibC {
+    private LibC() {
+    }
+
+    /** {@code kill(2)}: 0, or the errno it failed with. */
+    public static int kill(long pid, int signal) {
+        return Bound.errno(Invoker.getInstance().invokeI2(Bound.TWO_INTS, Bound.KILL, (int) pid, signal));
+    }
+
+    /** {@code mlockall(2)}: 0, or the errno it failed with. */
+    public static int mlockall(int flags) {
+        return Bound.errno(Invoker.getInstance().invokeI1(Bound.ONE_INT, Bound.MLOCKALL, flags));
+    }
+
+    private static final class Bound {
+        static final CallContext ONE_INT = CallContext.getCallContext(Type.SINT, new Type[] {Type.SINT},
+                CallingConvention.DEFAULT, true);
+        static final CallContext TWO_INTS = CallContext.getCallContext(Type.SINT, new Type[] {Type.SINT, Type.SINT},
+                CallingConvention.DEFAULT, true);
+        static final long KILL = symbol("kill");
+        static final long MLOCKALL = symbol("mlockall");
+
+        private static long symbol(String name) {
+            long address = Library.getDefault().getSymbolAddress(name);
+            if (address == 0) {
+                throw new UnsatisfiedLinkError("the C library has no " + name + ": " + Library.getLastError());
+            }
+            return address;
+        }
+
+        /** A function's result as 0 or the errno it set (these return -1 on failure). */
+        static int errno(int result) {
+            return result == 0 ? 0 : LastError.getInstance().get();
+        }
+    }
+}
