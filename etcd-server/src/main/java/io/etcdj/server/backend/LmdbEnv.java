@@ -1,6 +1,8 @@
 package io.etcdj.server.backend;
 
 import java.nio.file.Path;
+import java.util.function.LongFunction;
+import java.util.function.LongToIntFunction;
 
 /**
  * An open LMDB environment: one file ({@code MDB_NOSUBDIR}), its named databases, transactions on
@@ -82,23 +84,23 @@ final class LmdbEnv implements AutoCloseable {
 
     /** The number of the last page the environment has used. */
     long lastPageNumber() {
-        long info = Lmdb.MEMORY.allocateMemory(Lmdb.INFO_BYTES, true);
-        try {
-            Lmdb.check(Lmdb.envInfo(handle(), info), "mdb_env_info");
-            return Lmdb.MEMORY.getLong(info + Lmdb.INFO_LAST_PGNO);
-        } finally {
-            Lmdb.MEMORY.freeMemory(info);
-        }
+        return readStruct(Lmdb.INFO_BYTES, info -> Lmdb.envInfo(handle(), info), "mdb_env_info",
+                info -> Lmdb.MEMORY.getLong(info + Lmdb.INFO_LAST_PGNO));
     }
 
     /** The statistics of the main (unnamed) database, which holds the named ones; its page size is the file's. */
     LmdbStat stat() {
-        long stat = Lmdb.MEMORY.allocateMemory(Lmdb.STAT_BYTES, true);
+        return readStruct(Lmdb.STAT_BYTES, stat -> Lmdb.envStat(handle(), stat), "mdb_env_stat", LmdbStat::read);
+    }
+
+    /** Calls {@code call} with a zeroed native structure of {@code bytes} and reads the result out of it. */
+    private static <T> T readStruct(int bytes, LongToIntFunction call, String function, LongFunction<T> read) {
+        long struct = Lmdb.MEMORY.allocateMemory(bytes, true);
         try {
-            Lmdb.check(Lmdb.envStat(handle(), stat), "mdb_env_stat");
-            return LmdbStat.read(stat);
+            Lmdb.check(call.applyAsInt(struct), function);
+            return read.apply(struct);
         } finally {
-            Lmdb.MEMORY.freeMemory(stat);
+            Lmdb.MEMORY.freeMemory(struct);
         }
     }
 

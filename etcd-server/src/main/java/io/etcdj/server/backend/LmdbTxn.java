@@ -138,9 +138,7 @@ final class LmdbTxn implements AutoCloseable {
             Lmdb.txnAbort(t);
         }
         if (scratch != 0) {
-            if (keyBuffer != scratch + SCRATCH_BYTES) {
-                Lmdb.MEMORY.freeMemory(keyBuffer);
-            }
+            freeGrownKeyBuffer();
             Lmdb.MEMORY.freeMemory(scratch);
             scratch = 0;
             keyBuffer = 0;
@@ -157,15 +155,20 @@ final class LmdbTxn implements AutoCloseable {
     private void setKey(byte[] key) {
         if (key.length > keyCapacity) {
             long grown = Lmdb.MEMORY.allocateMemory(key.length, false);
-            if (keyBuffer != scratch + SCRATCH_BYTES) {
-                Lmdb.MEMORY.freeMemory(keyBuffer);
-            }
+            freeGrownKeyBuffer();
             keyBuffer = grown;
             keyCapacity = key.length;
         }
         Lmdb.MEMORY.putByteArray(keyBuffer, key, 0, key.length);
         Lmdb.MEMORY.putLong(scratch + KEY_VAL + Lmdb.VAL_SIZE, key.length);
         Lmdb.MEMORY.putAddress(scratch + KEY_VAL + Lmdb.VAL_DATA, keyBuffer);
+    }
+
+    /** Frees the key buffer if a long key replaced the one inside the scratch block. */
+    private void freeGrownKeyBuffer() {
+        if (keyBuffer != scratch + SCRATCH_BYTES) {
+            Lmdb.MEMORY.freeMemory(keyBuffer);
+        }
     }
 
     private static byte[] copyOut(long val) {
