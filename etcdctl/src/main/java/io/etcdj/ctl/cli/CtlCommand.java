@@ -33,6 +33,14 @@ public abstract class CtlCommand implements Callable<Integer> {
         return false;
     }
 
+    /**
+     * True for the commands that answer Ctrl-C themselves (etcdctl's lock and elect: they cancel
+     * their wait, or unlock or resign and exit 0); every other command dies by it.
+     */
+    public boolean takesInterrupt() {
+        return false;
+    }
+
     /** Runs the command; failures are thrown as {@link CliException} or client exceptions. */
     protected abstract void run();
 

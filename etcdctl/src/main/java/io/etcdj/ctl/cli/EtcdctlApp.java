@@ -152,6 +152,7 @@ public final class EtcdctlApp {
         if (!placement.runsHere(command, ctx)) {
             throw new OwnProcessRequired();
         }
+        Interruption.commandKnown(command.takesInterrupt());
         try {
             return command.call();
         } catch (CliException e) {

@@ -5,6 +5,7 @@ import io.etcdj.client.EtcdClientException;
 import io.grpc.Context;
 import io.grpc.Status;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
@@ -16,6 +17,11 @@ import java.util.function.Supplier;
 public final class Interruption {
 
     private static final InheritableThreadLocal<Stop> CURRENT = new InheritableThreadLocal<>();
+    /** How long a caller's signal waits for its command to be known before it ends the call anyway. */
+    private static final long UNKNOWN_WAIT_MILLIS = 5_000;
+    /** SIGINT in a process of its own: signals are the process's, so this is too (null until needed). */
+    private static OwnProcessInterrupt ownProcess;
+    private static sun.misc.SignalHandler ownHandler;
 
     private Interruption() {
     }
@@ -26,18 +32,83 @@ public final class Interruption {
      * answer it (unlock and exit 0, or "context canceled" and exit 1) instead of dying by it.
      */
     public static final class Stop {
-        private static final int SIGINT = 2;
         private final CountDownLatch fired = new CountDownLatch(1);
+        private final CountDownLatch known = new CountDownLatch(1);
         private final AtomicInteger takers = new AtomicInteger();
+        private volatile boolean takes;
 
         public void fire() {
             fired.countDown();
         }
 
-        /** Whether the running command answers {@code signal} itself: only SIGINT is ever taken. */
-        public boolean taken(int signal) {
-            return signal == SIGINT && takers.get() > 0;
+        /**
+         * The invocation's command takes SIGINT for the rest of the call (lock, elect) or not; also
+         * said, as not, when the invocation ends without running one. Only the first call counts.
+         */
+        public synchronized void commandKnown(boolean takesInterrupt) {
+            if (known.getCount() > 0) {
+                takes = takesInterrupt;
+                known.countDown();
+            }
         }
+
+        /**
+         * Whether the running command answers {@code signal} itself: only SIGINT is ever taken. A
+         * signal that comes while the command line is still being parsed waits until the command is
+         * known, as a Go etcdctl would already be at its command.
+         */
+        public boolean taken(int signal) {
+            if (signal != OwnProcessInterrupt.SIGINT) {
+                return false;
+            }
+            try {
+                known.await(UNKNOWN_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return takes || takers.get() > 0;
+        }
+    }
+
+    /**
+     * The first statement of main in a process of its own: until the command is known
+     * ({@link #commandKnown}), SIGINT is held rather than ending the JVM, so that lock and elect
+     * answer a Ctrl-C that came while the JVM was starting as etcdctl, up within milliseconds,
+     * answers it. Where the JVM cannot take SIGINT (-Xrs), it keeps the JVM's own handling.
+     */
+    public static void holdUntilCommandKnown() {
+        try {
+            sun.misc.Signal.handle(new sun.misc.Signal("INT"), ownHandler(false));
+        } catch (IllegalArgumentException notOurs) {
+            // the VM or the OS keeps SIGINT: nothing to hold
+        }
+    }
+
+    /** Said before the command runs: whether it takes SIGINT itself (etcdctl's lock and elect). */
+    public static void commandKnown(boolean takesInterrupt) {
+        Stop perCall = current();
+        if (perCall != null) {
+            perCall.commandKnown(takesInterrupt);
+            return;
+        }
+        OwnProcessInterrupt own = ownProcessIfAny();
+        if (own != null) {
+            own.commandKnown(takesInterrupt);
+        }
+    }
+
+    private static synchronized OwnProcessInterrupt ownProcessIfAny() {
+        return ownProcess;
+    }
+
+    /** The process's SIGINT handler, made on first use: from main's start, or by the first command that takes it. */
+    private static synchronized sun.misc.SignalHandler ownHandler(boolean commandKnown) {
+        if (ownProcess == null) {
+            OwnProcessInterrupt own = new OwnProcessInterrupt(commandKnown, System::exit);
+            ownProcess = own;
+            ownHandler = sig -> own.signalled();
+        }
+        return ownHandler;
     }
 
     /** The stop of the invocation running on this thread, or null in a process of its own. */
@@ -67,9 +138,15 @@ public final class Interruption {
                 perCall.takers.decrementAndGet();
             };
         }
+        // (re)installed while taken: the shell's line reader puts its own handler in place between lines
+        sun.misc.SignalHandler handler = ownHandler(true);
         sun.misc.Signal interrupt = new sun.misc.Signal("INT");
-        sun.misc.SignalHandler previous = sun.misc.Signal.handle(interrupt, sig -> onStop.run());
-        return () -> sun.misc.Signal.handle(interrupt, previous);
+        sun.misc.SignalHandler previous = sun.misc.Signal.handle(interrupt, handler);
+        AutoCloseable taking = ownProcessIfAny().take(onStop);
+        return () -> {
+            taking.close();
+            sun.misc.Signal.handle(interrupt, previous);
+        };
     }
 
     /**

@@ -36,6 +36,11 @@ public final class ElectCommand extends CtlCommand {
     List<String> args;
 
     @Override
+    public boolean takesInterrupt() {
+        return true;
+    }
+
+    @Override
     protected void run() {
         List<String> a = orEmpty(args);
         if (a.size() != 1 && a.size() != 2) {

@@ -39,6 +39,11 @@ public final class LockCommand extends CtlCommand {
     }
 
     @Override
+    public boolean takesInterrupt() {
+        return true;
+    }
+
+    @Override
     protected void run() {
         List<String> a = new ArrayList<>(orEmpty(args));
         if (a.isEmpty()) {

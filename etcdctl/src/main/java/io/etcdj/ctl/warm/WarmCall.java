@@ -104,6 +104,7 @@ final class WarmCall implements Runnable {
                 pe.flush();
                 code = 1;
             } finally {
+                stop.commandKnown(false); // a signal waiting for a command that never came ends the call
                 live.set(false);
             }
             finish(out, type, killedBy > 0 ? 128 + killedBy : code);
@@ -209,6 +210,7 @@ final class WarmCall implements Runnable {
                 throw new OwnProcessRequired();
             }
             release.release();
+            Interruption.commandKnown(false); // etcdutl takes no signal
             return Main.run(args, out, err);
         }
         EtcdctlApp app = new EtcdctlApp(RootCommand::tree, (command, ctx) -> {
