@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.etcdj.harness.Command;
+import io.etcdj.harness.Eventually;
+import io.etcdj.harness.StrayProcesses;
+import io.etcdj.harness.TempDirs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +14,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -20,8 +24,9 @@ import org.junit.jupiter.api.Test;
  * etcd with the real etcdctl, and the real etcd with our etcdctl. The selection covers put, get,
  * delete, txn, leases, watch, members, auth, snapshots (TestIssue6361: our member started on a data
  * dir the real etcdctl restored), TLS, the JSON and TCP gateways; docs/compatibility.md has
- * the full run and the tests that stay red by design. A failure names every failing test with the
- * suite's first error line for it.
+ * the full run and the tests that stay red by design. Our etcdctl runs as a user's shell runs it,
+ * on the warm path, and again a JVM per call for the tests that depend on how soon it is up. A
+ * failure names every failing test with the suite's first error line for it.
  */
 class EtcdE2eFastIT {
     /** Where the build script puts the suite ({@code $E2E}, else its default). */
@@ -44,7 +49,14 @@ class EtcdE2eFastIT {
             "TestCtlV3Snapshot", "TestCtlV3TxnInteractiveSuccess", "TestCtlV3Lock", "TestCtlV3AuthPrefixPerm",
             "TestV3MetricsInsecure");
 
+    /**
+     * Our etcdctl a JVM per call (ETCDJ_NO_DAEMON=1, the warm path off): lock's Ctrl-C comes about
+     * 200 ms after the start, while that JVM is still parsing its command line.
+     */
+    static final List<String> OUR_ETCDCTL_JVM_PER_CALL = List.of("TestCtlV3Lock", "TestCtlV3Put", "TestCtlV3MemberList");
+
     private final List<Path> binDirs = new ArrayList<>();
+    private Path warmDir;
 
     @AfterEach
     void removeBinDirs() throws IOException {
@@ -53,16 +65,40 @@ class EtcdE2eFastIT {
             Files.deleteIfExists(d.resolve("etcdctl"));
             Files.deleteIfExists(d);
         }
+        if (warmDir != null) {
+            StrayProcesses.stopAllUnder(warmDir);
+            TempDirs.delete(warmDir);
+        }
     }
 
     @Test
     void ourEtcdWithTheRealEtcdctl() throws Exception {
-        run("our etcd with the real etcdctl", binDir(OurMembers.ROOT.resolve("bin/etcd"), RealEtcd.ETCDCTL), OUR_ETCD);
+        run("our etcd with the real etcdctl", binDir(OurMembers.ROOT.resolve("bin/etcd"), RealEtcd.ETCDCTL), OUR_ETCD, Map.of());
+    }
+
+    /**
+     * As a user's shell runs our etcdctl: the warm path on, its server in a directory of this test's
+     * and started before the suite (a user's first call starts it), stopped after.
+     */
+    @Test
+    void theRealEtcdWithOurEtcdctl() throws Exception {
+        warmDir = TempDirs.create("etcd-e2e-warm-");
+        Map<String, String> warm = Map.of("ETCDJ_NO_DAEMON", "", "ETCDJ_WARM_DIR", warmDir.toString());
+        Path etcdctl = OurMembers.ROOT.resolve("bin/etcdctl");
+        Command.of(etcdctl.toString(), "version").env(warm).timeout(Duration.ofSeconds(60)).run();
+        // with a JVM flag that does not exist, only the warm path can answer
+        Command.Result up = Eventually.poll(Duration.ofSeconds(60), Duration.ofMillis(200),
+                () -> Command.of(etcdctl.toString(), "version").env(warm).env("JAVA_OPTS", "-XX:+ThisOptionDoesNotExist")
+                        .timeout(Duration.ofSeconds(30)).run(),
+                r -> r.exitCode() == 0);
+        assertEquals(0, up.exitCode(), "the warm server never answered: " + up.stderr());
+        run("the real etcd with our etcdctl", binDir(RealEtcd.ETCD, etcdctl), OUR_ETCDCTL, warm);
     }
 
     @Test
-    void theRealEtcdWithOurEtcdctl() throws Exception {
-        run("the real etcd with our etcdctl", binDir(RealEtcd.ETCD, OurMembers.ROOT.resolve("bin/etcdctl")), OUR_ETCDCTL);
+    void theRealEtcdWithOurEtcdctlAJvmPerCall() throws Exception {
+        run("the real etcd with our etcdctl, a JVM per call", binDir(RealEtcd.ETCD, OurMembers.ROOT.resolve("bin/etcdctl")),
+                OUR_ETCDCTL_JVM_PER_CALL, Map.of("ETCDJ_NO_DAEMON", "1"));
     }
 
     /**
@@ -83,7 +119,7 @@ class EtcdE2eFastIT {
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
     }
 
-    private static void run(String which, Path binDir, List<String> tests) throws Exception {
+    private static void run(String which, Path binDir, List<String> tests, Map<String, String> env) throws Exception {
         RealEtcd.requireInstalled();
         Path each = SUITE.resolve("bin").resolve("e2e-each");
         if (!Files.isExecutable(each)) {
@@ -94,7 +130,7 @@ class EtcdE2eFastIT {
         long bound = (Long.parseLong(PER_TEST_SECONDS) + 20) * tests.size();
         // past the bound the run fails with its output, the suite and its members killed
         String out = Command.of(each.toString(), binDir.toString(), "^(" + String.join("|", tests) + ")$")
-                .env("E2E_EACH_S", PER_TEST_SECONDS).mergeStderr().timeout(Duration.ofSeconds(bound)).run().stdout();
+                .env(env).env("E2E_EACH_S", PER_TEST_SECONDS).mergeStderr().timeout(Duration.ofSeconds(bound)).run().stdout();
         List<String> lines = out.lines().toList();
         List<String> failed = lines.stream().filter(l -> l.startsWith("FAIL ")).toList();
         assertTrue(failed.isEmpty(), failed.size() + " of " + tests.size() + " of etcd's e2e tests failed, " + which + ":\n"
