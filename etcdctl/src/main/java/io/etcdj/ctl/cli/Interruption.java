@@ -5,7 +5,6 @@ import io.etcdj.client.EtcdClientException;
 import io.grpc.Context;
 import io.grpc.Status;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
@@ -17,8 +16,6 @@ import java.util.function.Supplier;
 public final class Interruption {
 
     private static final InheritableThreadLocal<Stop> CURRENT = new InheritableThreadLocal<>();
-    /** How long a caller's signal waits for its command to be known before it ends the call anyway. */
-    private static final long UNKNOWN_WAIT_MILLIS = 5_000;
     /** SIGINT in a process of its own: signals are the process's, so this is too (null until needed). */
     private static OwnProcessInterrupt ownProcess;
     private static sun.misc.SignalHandler ownHandler;
@@ -33,9 +30,8 @@ public final class Interruption {
      */
     public static final class Stop {
         private final CountDownLatch fired = new CountDownLatch(1);
-        private final CountDownLatch known = new CountDownLatch(1);
+        private final CommandKnown command = new CommandKnown(false);
         private final AtomicInteger takers = new AtomicInteger();
-        private volatile boolean takes;
 
         public void fire() {
             fired.countDown();
@@ -45,11 +41,8 @@ public final class Interruption {
          * The invocation's command takes SIGINT for the rest of the call (lock, elect) or not; also
          * said, as not, when the invocation ends without running one. Only the first call counts.
          */
-        public synchronized void commandKnown(boolean takesInterrupt) {
-            if (known.getCount() > 0) {
-                takes = takesInterrupt;
-                known.countDown();
-            }
+        public void commandKnown(boolean takesInterrupt) {
+            command.set(takesInterrupt);
         }
 
         /**
@@ -58,15 +51,7 @@ public final class Interruption {
          * known, as a Go etcdctl would already be at its command.
          */
         public boolean taken(int signal) {
-            if (signal != OwnProcessInterrupt.SIGINT) {
-                return false;
-            }
-            try {
-                known.await(UNKNOWN_WAIT_MILLIS, TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return takes || takers.get() > 0;
+            return signal == OwnProcessInterrupt.SIGINT && (command.awaitTakes() || takers.get() > 0);
         }
     }
 

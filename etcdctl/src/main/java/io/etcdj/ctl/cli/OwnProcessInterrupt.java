@@ -1,7 +1,5 @@
 package io.etcdj.ctl.cli;
 
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
 
 /**
@@ -17,12 +15,9 @@ import java.util.function.IntConsumer;
  */
 final class OwnProcessInterrupt {
     static final int SIGINT = 2;
-    /** How long a signal waits for the command to be known before it ends the process anyway. */
-    private static final long UNKNOWN_WAIT_MILLIS = 5_000;
 
-    private final CountDownLatch known;
+    private final CommandKnown command;
     private final IntConsumer exit;
-    private boolean takes;
     private boolean pending;
     private Runnable taker;
 
@@ -32,25 +27,18 @@ final class OwnProcessInterrupt {
      * @param exit         ends the process with a code (System.exit; a test's recorder)
      */
     OwnProcessInterrupt(boolean commandKnown, IntConsumer exit) {
-        this.known = new CountDownLatch(commandKnown ? 0 : 1);
+        this.command = new CommandKnown(commandKnown);
         this.exit = exit;
     }
 
     /** The command about to run takes SIGINT for the rest of the process (lock, elect) or not. Only the first call counts. */
-    synchronized void commandKnown(boolean takesInterrupt) {
-        if (known.getCount() > 0) {
-            takes = takesInterrupt;
-            known.countDown();
-        }
+    void commandKnown(boolean takesInterrupt) {
+        command.set(takesInterrupt);
     }
 
     /** The signal handler's body: runs the taker, holds the signal for the next one, or ends the process. */
     void signalled() {
-        try {
-            known.await(UNKNOWN_WAIT_MILLIS, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        boolean takes = command.awaitTakes();
         Runnable run;
         synchronized (this) {
             run = taker;
