@@ -77,7 +77,7 @@ class OwnProcessInterruptTest {
     }
 
     @Test
-    void onlyTheFirstWordOnTheCommandCounts() throws Exception {
+    void onlyTheFirstCommandOfTheProcessCounts() throws Exception {
         OwnProcessInterrupt own = new OwnProcessInterrupt(false, exits::add);
         own.commandKnown(false); // the shell
         own.commandKnown(true); // a lock line inside it: it takes the signal only while it waits
