@@ -18,7 +18,6 @@ public final class Interruption {
     private static final InheritableThreadLocal<Stop> CURRENT = new InheritableThreadLocal<>();
     /** SIGINT in a process of its own: signals are the process's, so this is too (null until needed). */
     private static OwnProcessInterrupt ownProcess;
-    private static sun.misc.SignalHandler ownHandler;
 
     private Interruption() {
     }
@@ -63,7 +62,7 @@ public final class Interruption {
      */
     public static void holdUntilCommandKnown() {
         try {
-            sun.misc.Signal.handle(new sun.misc.Signal("INT"), ownHandler(false));
+            sun.misc.Signal.handle(new sun.misc.Signal("INT"), ownProcess(false).handler());
         } catch (IllegalArgumentException notOurs) {
             // the VM or the OS keeps SIGINT: nothing to hold
         }
@@ -76,24 +75,19 @@ public final class Interruption {
             perCall.commandKnown(takesInterrupt);
             return;
         }
-        OwnProcessInterrupt own = ownProcessIfAny();
-        if (own != null) {
-            own.commandKnown(takesInterrupt);
+        synchronized (Interruption.class) {
+            if (ownProcess != null) {
+                ownProcess.commandKnown(takesInterrupt);
+            }
         }
     }
 
-    private static synchronized OwnProcessInterrupt ownProcessIfAny() {
-        return ownProcess;
-    }
-
-    /** The process's SIGINT handler, made on first use: from main's start, or by the first command that takes it. */
-    private static synchronized sun.misc.SignalHandler ownHandler(boolean commandKnown) {
+    /** The process's SIGINT handling, made on first use: from main's start, or by the first command that takes it. */
+    private static synchronized OwnProcessInterrupt ownProcess(boolean commandKnown) {
         if (ownProcess == null) {
-            OwnProcessInterrupt own = new OwnProcessInterrupt(commandKnown, System::exit);
-            ownProcess = own;
-            ownHandler = sig -> own.signalled();
+            ownProcess = new OwnProcessInterrupt(commandKnown, System::exit);
         }
-        return ownHandler;
+        return ownProcess;
     }
 
     /** The stop of the invocation running on this thread, or null in a process of its own. */
@@ -124,10 +118,10 @@ public final class Interruption {
             };
         }
         // (re)installed while taken: the shell's line reader puts its own handler in place between lines
-        sun.misc.SignalHandler handler = ownHandler(true);
+        OwnProcessInterrupt own = ownProcess(true);
         sun.misc.Signal interrupt = new sun.misc.Signal("INT");
-        sun.misc.SignalHandler previous = sun.misc.Signal.handle(interrupt, handler);
-        AutoCloseable taking = ownProcessIfAny().take(onStop);
+        sun.misc.SignalHandler previous = sun.misc.Signal.handle(interrupt, own.handler());
+        AutoCloseable taking = own.take(onStop);
         return () -> {
             taking.close();
             sun.misc.Signal.handle(interrupt, previous);

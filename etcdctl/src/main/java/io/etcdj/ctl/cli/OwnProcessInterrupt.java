@@ -18,6 +18,7 @@ final class OwnProcessInterrupt {
 
     private final CommandKnown command;
     private final IntConsumer exit;
+    private final sun.misc.SignalHandler handler = sig -> signalled();
     private boolean pending;
     private Runnable taker;
 
@@ -29,6 +30,11 @@ final class OwnProcessInterrupt {
     OwnProcessInterrupt(boolean commandKnown, IntConsumer exit) {
         this.command = new CommandKnown(commandKnown);
         this.exit = exit;
+    }
+
+    /** The handler to install for SIGINT: {@link #signalled}. */
+    sun.misc.SignalHandler handler() {
+        return handler;
     }
 
     /** The command about to run takes SIGINT for the rest of the process (lock, elect) or not. Only the first call counts. */
