@@ -31,6 +31,7 @@ import io.etcdj.server.gateway.HttpHandler;
 import io.etcdj.server.gateway.HttpRefused;
 import io.etcdj.server.gateway.ProtocolSniffer;
 import io.etcdj.server.listen.BindFailure;
+import io.etcdj.server.listen.GrpcHttp2Connection;
 import io.etcdj.server.listen.IoLoops;
 import io.etcdj.server.listen.ListenAddress;
 import io.etcdj.server.listen.OffEventLoop;
@@ -39,6 +40,7 @@ import io.etcdj.server.log.LogSink;
 import io.etcdj.server.metrics.GrpcMetrics;
 import io.etcdj.server.slowlog.RequestStats;
 import io.etcdj.server.version.Versions;
+import io.grpc.HandlerRegistry;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
@@ -46,10 +48,12 @@ import io.grpc.ServerServiceDefinition;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.netty.NettyServerBuilder;
+import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
@@ -88,6 +92,8 @@ final class ClientListeners implements AutoCloseable {
     private static final int HTTP_BODY_FACTOR = 4;
 
     private final List<Server> servers = new ArrayList<>();
+    /** Listeners serving gRPC on Netty's HTTP/2 codec (experimental, {@code -Detcdj.clientTransport=http2}). */
+    private final List<Channel> http2Listeners = new ArrayList<>();
     /** Unix socket files to remove when the listeners close. */
     private final List<ListenAddress> unixSockets = new ArrayList<>();
     /** Runs gRPC handlers: a bounded pool (grpc-java's default grows a thread per burst); a few may block (defragment, snapshot). */
@@ -195,6 +201,11 @@ final class ClientListeners implements AutoCloseable {
                     : new HttpRefused();
             ListenAddress where = new ListenAddress(url);
             boolean secure = ListenAddress.isSecure(url);
+            if (!secure && !where.isUnix() && "http2".equals(System.getProperty("etcdj.clientTransport"))) {
+                startHttp2(where, httpOnClientPort, access, maxMessage, opts.maxConcurrentStreams(),
+                        services.registry(s -> ServerInterceptors.intercept(s, grpcMetrics, requestStats, offEventLoop)));
+                continue;
+            }
             NettyServerBuilder b = NettyServerBuilder.forAddress(where.bindAddress())
                     .channelType(loops(where).serverChannelType(where))
                     .bossEventLoopGroup(loops(where).boss())
@@ -236,6 +247,32 @@ final class ClientListeners implements AutoCloseable {
                 log.info("serving client traffic insecurely; this is strongly discouraged!", "address", where.display());
             }
         }
+    }
+
+    /** Experimental: gRPC on Netty's HTTP/2 codec for a plaintext TCP URL (docs/decisions.md). */
+    private void startHttp2(ListenAddress where, ChannelHandler httpOnClientPort, AccessControl access, int maxMessage,
+            long maxConcurrentStreams, HandlerRegistry registry) throws IOException {
+        ProtocolSniffer sniffer = new ProtocolSniffer(() -> httpOnClientPort, HTTP_BODY_FACTOR * maxMessage, null, logs)
+                .withAccessControl(access).trackingConnections(connections);
+        long maxStreams = Math.min(Integer.MAX_VALUE, maxConcurrentStreams);
+        ServerBootstrap b = new ServerBootstrap().group(loops(where).boss(), loops(where).workers())
+                .channel(loops(where).serverChannelType(where))
+                .childHandler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        ch.pipeline().addLast(sniffer.newPlaintextHandler(
+                                () -> GrpcHttp2Connection.create(registry, maxMessage, maxStreams)));
+                    }
+                });
+        try {
+            http2Listeners.add(b.bind(where.bindAddress()).sync().channel());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while binding " + where.display(), e);
+        } catch (RuntimeException e) {
+            throw BindFailure.of(false, where.display(), new IOException(e.getMessage(), e));
+        }
+        log.info("serving client traffic insecurely; this is strongly discouraged!", "address", where.display());
     }
 
     /**
@@ -357,6 +394,9 @@ final class ClientListeners implements AutoCloseable {
     public void close() {
         metricsListeners.close();
         httpListeners.close();
+        for (Channel listener : http2Listeners) {
+            listener.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
+        }
         // Stop accepting, then drop every client connection as etcd's gRPC server stops: clients
         // see UNAVAILABLE and resume their streams elsewhere (shutdownNow would cancel them).
         for (Server s : servers) {

@@ -100,6 +100,15 @@ public final class ProtocolSniffer implements InternalProtocolNegotiator.Protoco
         return connections == null ? first : new Tracked(connections, first);
     }
 
+    /**
+     * For a plaintext listener that serves gRPC with a handler of its own instead of grpc-java's
+     * server ({@code listen.GrpcHttp2Connection}): the same detection, HTTP/2 to {@code http2}.
+     */
+    public ChannelHandler newPlaintextHandler(Supplier<ChannelHandler> http2) {
+        ChannelHandler first = new Sniff(http2);
+        return connections == null ? first : new Tracked(connections, first);
+    }
+
     /** Adds the connection to the group, then steps aside for {@code first}. */
     private static final class Tracked extends ChannelHandlerAdapter {
         private final ChannelGroup group;

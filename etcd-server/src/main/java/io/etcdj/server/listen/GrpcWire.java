@@ -1,0 +1,68 @@
+package io.etcdj.server.listen;
+
+import io.grpc.InternalMetadata;
+import io.grpc.KnownLength;
+import io.grpc.Metadata;
+import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.util.AsciiString;
+import java.io.ByteArrayInputStream;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** gRPC's conventions on HTTP/2 headers: metadata both ways (binary values in base64), timeouts. */
+final class GrpcWire {
+    private static final AsciiString BINARY_SUFFIX = AsciiString.of("-bin");
+    private static final Base64.Encoder BASE64 = Base64.getEncoder().withoutPadding();
+
+    private GrpcWire() {
+    }
+
+    static Http2Headers toHeaders(Http2Headers h, Metadata md) {
+        byte[][] pairs = InternalMetadata.serialize(md);
+        for (int i = 0; i + 1 < pairs.length; i += 2) {
+            AsciiString name = new AsciiString(pairs[i], false);
+            byte[] value = name.endsWith(BINARY_SUFFIX) ? BASE64.encode(pairs[i + 1]) : pairs[i + 1];
+            h.add(name, new AsciiString(value, false));
+        }
+        return h;
+    }
+
+    static Metadata toMetadata(Http2Headers headers) {
+        int n = 0;
+        byte[][] pairs = new byte[headers.size() * 2][];
+        for (Map.Entry<CharSequence, CharSequence> e : headers) {
+            CharSequence k = e.getKey();
+            if (k.length() == 0 || k.charAt(0) == ':') {
+                continue;
+            }
+            AsciiString name = AsciiString.of(k);
+            byte[] value = AsciiString.of(e.getValue()).toByteArray();
+            pairs[n++] = name.toByteArray();
+            pairs[n++] = name.endsWith(BINARY_SUFFIX) ? Base64.getDecoder().decode(value) : value;
+        }
+        return InternalMetadata.newMetadata(n / 2, Arrays.copyOf(pairs, n));
+    }
+
+    /** grpc-timeout: up to 8 digits and a unit (H, M, S, m, u, n). */
+    static long timeoutNanos(CharSequence value) {
+        long n = Long.parseLong(value.subSequence(0, value.length() - 1).toString());
+        return switch (value.charAt(value.length() - 1)) {
+            case 'H' -> TimeUnit.HOURS.toNanos(n);
+            case 'M' -> TimeUnit.MINUTES.toNanos(n);
+            case 'S' -> TimeUnit.SECONDS.toNanos(n);
+            case 'm' -> TimeUnit.MILLISECONDS.toNanos(n);
+            case 'u' -> TimeUnit.MICROSECONDS.toNanos(n);
+            default -> n;
+        };
+    }
+
+    /** A whole request message: grpc-java's marshallers read a stream of known length at once. */
+    static final class Message extends ByteArrayInputStream implements KnownLength {
+        Message(byte[] bytes) {
+            super(bytes);
+        }
+    }
+
+}

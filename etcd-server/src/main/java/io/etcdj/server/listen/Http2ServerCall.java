@@ -1,0 +1,178 @@
+package io.etcdj.server.listen;
+
+import io.grpc.Attributes;
+import io.grpc.Context;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
+import io.grpc.ServerCall;
+import io.grpc.Status;
+import java.io.InputStream;
+import java.util.ArrayDeque;
+
+/**
+ * One gRPC call on a {@link GrpcHttp2Connection}: grpc-java's public {@link ServerCall} contract,
+ * so that the services and interceptors run unchanged, without grpc-java's server transport. Its
+ * inbound side (messages, half-close, cancel) is driven from the connection's event loop; what it
+ * sends may come from any thread and reaches the socket through the connection's outbound queue.
+ */
+final class Http2ServerCall<Q, R> extends ServerCall<Q, R> {
+    private final GrpcHttp2Connection connection;
+    private final int streamId;
+    private final MethodDescriptor<Q, R> method;
+    private final Attributes attributes;
+    private final String authority;
+    final Context context;
+    private ServerCall.Listener<Q> listener;
+    private final ArrayDeque<InputStream> inbound = new ArrayDeque<>();
+    private int demand;
+    private boolean halfClosedByClient;
+    private boolean halfCloseDelivered;
+    private volatile boolean headersSent;
+    private volatile boolean closed;
+    private volatile boolean cancelled;
+
+    Http2ServerCall(GrpcHttp2Connection connection, int streamId, MethodDescriptor<Q, R> method, Attributes attributes,
+            String authority, Context context) {
+        this.connection = connection;
+        this.streamId = streamId;
+        this.method = method;
+        this.attributes = attributes;
+        this.authority = authority;
+        this.context = context;
+    }
+
+    void start(ServerCall.Listener<Q> started) {
+        this.listener = started;
+    }
+
+    /** A whole message arrived (on the event loop). */
+    void messageArrived(InputStream message) {
+        inbound.add(message);
+        deliver();
+    }
+
+    /** The client half-closed (on the event loop). */
+    void halfClosed() {
+        halfClosedByClient = true;
+        deliver();
+    }
+
+    /** The stream was reset or the connection lost before the call closed (on the event loop). */
+    void cancelledByPeer() {
+        if (closed || cancelled) {
+            return;
+        }
+        cancelled = true;
+        Context previous = context.attach();
+        try {
+            listener.onCancel();
+        } finally {
+            context.detach(previous);
+        }
+        if (context instanceof Context.CancellableContext c) {
+            c.cancel(null);
+        }
+    }
+
+    /** The call's answer has left (on the event loop). */
+    void completed() {
+        Context previous = context.attach();
+        try {
+            listener.onComplete();
+        } finally {
+            context.detach(previous);
+        }
+        if (context instanceof Context.CancellableContext c) {
+            c.cancel(null);
+        }
+    }
+
+    void readyChanged() {
+        if (closed || cancelled || listener == null) {
+            return;
+        }
+        Context previous = context.attach();
+        try {
+            listener.onReady();
+        } finally {
+            context.detach(previous);
+        }
+    }
+
+    private void deliver() {
+        if (listener == null || cancelled) {
+            return;
+        }
+        Context previous = context.attach();
+        try {
+            while (demand > 0 && !inbound.isEmpty()) {
+                demand--;
+                listener.onMessage(method.parseRequest(inbound.poll()));
+            }
+            if (halfClosedByClient && inbound.isEmpty() && !halfCloseDelivered) {
+                halfCloseDelivered = true;
+                listener.onHalfClose();
+            }
+        } finally {
+            context.detach(previous);
+        }
+    }
+
+    @Override
+    public void request(int numMessages) {
+        if (connection.inEventLoop()) {
+            demand += numMessages;
+            deliver();
+        } else {
+            connection.execute(() -> request(numMessages));
+        }
+    }
+
+    @Override
+    public void sendHeaders(Metadata headers) {
+        headersSent = true;
+        connection.sendHeaders(streamId, headers);
+    }
+
+    @Override
+    public void sendMessage(R message) {
+        if (!headersSent) {
+            sendHeaders(new Metadata());
+        }
+        connection.sendMessage(streamId, method.streamResponse(message));
+    }
+
+    @Override
+    public void close(Status status, Metadata trailers) {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        connection.sendTrailers(this, streamId, status, trailers, !headersSent);
+    }
+
+    @Override
+    public boolean isReady() {
+        return !closed && connection.isWritable(streamId);
+    }
+
+    @Override
+    public boolean isCancelled() {
+        return cancelled;
+    }
+
+    @Override
+    public Attributes getAttributes() {
+        return attributes;
+    }
+
+    @Override
+    public String getAuthority() {
+        return authority;
+    }
+
+    @Override
+    public MethodDescriptor<Q, R> getMethodDescriptor() {
+        return method;
+    }
+}
