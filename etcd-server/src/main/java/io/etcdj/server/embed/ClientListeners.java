@@ -23,6 +23,7 @@ import io.etcdj.server.api.LeaseService;
 import io.etcdj.server.api.LockService;
 import io.etcdj.server.api.MaintenanceService;
 import io.etcdj.server.api.WatchService;
+import io.etcdj.server.config.MemberOptions;
 import io.etcdj.server.etcdserver.EtcdServer;
 import io.etcdj.server.gateway.AccessControl;
 import io.etcdj.server.gateway.GatewayRoutes;
@@ -201,9 +202,14 @@ final class ClientListeners implements AutoCloseable {
                     : new HttpRefused();
             ListenAddress where = new ListenAddress(url);
             boolean secure = ListenAddress.isSecure(url);
-            if (!secure && !where.isUnix() && "http2".equals(System.getProperty("etcdj.clientTransport"))) {
-                startHttp2(where, httpOnClientPort, access, maxMessage, opts.maxConcurrentStreams(),
-                        services.registry(s -> ServerInterceptors.intercept(s, grpcMetrics, requestStats, offEventLoop)));
+            if ("http2".equals(System.getProperty("etcdj.clientTransport"))) {
+                startHttp2(where, new ProtocolSniffer(() -> httpOnClientPort, HTTP_BODY_FACTOR * maxMessage, secure ? tls : null, logs)
+                        .withAccessControl(access).trackingConnections(connections),
+                        new GrpcHttp2Connection.Settings(maxMessage, opts.maxConcurrentStreams(), opts.grpcKeepaliveMinTime(),
+                                opts.grpcKeepaliveInterval(), opts.grpcKeepaliveTimeout()),
+                        services.registry(s -> ServerInterceptors.intercept(s, grpcMetrics, requestStats, offEventLoop)), opts);
+                log.info(secure ? "serving client traffic securely" : "serving client traffic insecurely; this is strongly discouraged!",
+                        "address", where.display());
                 continue;
             }
             NettyServerBuilder b = NettyServerBuilder.forAddress(where.bindAddress())
@@ -249,30 +255,35 @@ final class ClientListeners implements AutoCloseable {
         }
     }
 
-    /** Experimental: gRPC on Netty's HTTP/2 codec for a plaintext TCP URL (docs/decisions.md). */
-    private void startHttp2(ListenAddress where, ChannelHandler httpOnClientPort, AccessControl access, int maxMessage,
-            long maxConcurrentStreams, HandlerRegistry registry) throws IOException {
-        ProtocolSniffer sniffer = new ProtocolSniffer(() -> httpOnClientPort, HTTP_BODY_FACTOR * maxMessage, null, logs)
-                .withAccessControl(access).trackingConnections(connections);
-        long maxStreams = Math.min(Integer.MAX_VALUE, maxConcurrentStreams);
+    /** Experimental: gRPC on Netty's HTTP/2 codec instead of grpc-java's server (docs/decisions.md). */
+    private void startHttp2(ListenAddress where, ProtocolSniffer sniffer, GrpcHttp2Connection.Settings settings,
+            HandlerRegistry registry, MemberOptions opts) throws IOException {
         ServerBootstrap b = new ServerBootstrap().group(loops(where).boss(), loops(where).workers())
                 .channel(loops(where).serverChannelType(where))
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
-                        ch.pipeline().addLast(sniffer.newPlaintextHandler(
-                                () -> GrpcHttp2Connection.create(registry, maxMessage, maxStreams)));
+                        ch.pipeline().addLast(sniffer.newHandlerFor(() -> GrpcHttp2Connection.create(registry, settings, log)));
                     }
                 });
+        if (opts.socketReuseAddress() && !where.isUnix()) {
+            b.option(ChannelOption.SO_REUSEADDR, true);
+        }
+        if (opts.socketReusePort() && !where.isUnix()) {
+            b.option(NioChannelOption.of(StandardSocketOptions.SO_REUSEPORT), true);
+        }
         try {
             http2Listeners.add(b.bind(where.bindAddress()).sync().channel());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while binding " + where.display(), e);
         } catch (RuntimeException e) {
-            throw BindFailure.of(false, where.display(), new IOException(e.getMessage(), e));
+            throw BindFailure.of(where.isUnix(), where.display(), new IOException(e.getMessage(), e));
         }
-        log.info("serving client traffic insecurely; this is strongly discouraged!", "address", where.display());
+        if (where.isUnix()) {
+            where.publish();
+            unixSockets.add(where);
+        }
     }
 
     /**

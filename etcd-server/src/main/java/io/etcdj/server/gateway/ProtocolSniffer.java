@@ -101,11 +101,13 @@ public final class ProtocolSniffer implements InternalProtocolNegotiator.Protoco
     }
 
     /**
-     * For a plaintext listener that serves gRPC with a handler of its own instead of grpc-java's
-     * server ({@code listen.GrpcHttp2Connection}): the same detection, HTTP/2 to {@code http2}.
+     * For a listener that serves gRPC with a handler of its own instead of grpc-java's server
+     * ({@code listen.GrpcHttp2Connection}): the same TLS handshake and detection, HTTP/2 to
+     * {@code grpc}. With TLS, the handshake's negotiation event (addresses and TLS session) reaches
+     * that handler before the first bytes do.
      */
-    public ChannelHandler newPlaintextHandler(Supplier<ChannelHandler> http2) {
-        ChannelHandler first = new Sniff(http2);
+    public ChannelHandler newHandlerFor(Supplier<ChannelHandler> grpc) {
+        ChannelHandler first = tls == null ? new Sniff(grpc) : new TlsHandshake(tls, event -> new Sniff(grpc), handshakeLog);
         return connections == null ? first : new Tracked(connections, first);
     }
 

@@ -1,5 +1,6 @@
 package io.etcdj.server.listen;
 
+import io.etcdj.server.log.Log;
 import io.grpc.Attributes;
 import io.grpc.Context;
 import io.grpc.Deadline;
@@ -10,17 +11,17 @@ import io.grpc.Metadata;
 import io.grpc.ServerCall;
 import io.grpc.ServerMethodDefinition;
 import io.grpc.Status;
+import io.grpc.netty.InternalProtocolNegotiationEvent;
+import io.grpc.netty.ProtocolNegotiationEvent;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufOutputStream;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http2.AbstractHttp2ConnectionHandlerBuilder;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2ConnectionDecoder;
 import io.netty.handler.codec.http2.Http2ConnectionEncoder;
-import io.netty.handler.codec.http2.Http2ConnectionHandler;
 import io.netty.handler.codec.http2.Http2Error;
-import io.netty.handler.codec.http2.Http2Flags;
-import io.netty.handler.codec.http2.Http2FrameListener;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2Stream;
@@ -28,7 +29,8 @@ import io.netty.util.AsciiString;
 import io.netty.util.collection.IntObjectHashMap;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.Locale;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -41,7 +43,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * the client port's gRPC on Netty's HTTP/2 codec"). Experimental: chosen with
  * {@code -Detcdj.clientTransport=http2} for plaintext TCP client URLs.
  */
-public final class GrpcHttp2Connection extends Http2ConnectionHandler implements Http2FrameListener {
+public final class GrpcHttp2Connection extends Http2ServerHandler {
     private static final AsciiString CONTENT_TYPE = AsciiString.of("content-type");
     private static final AsciiString GRPC = AsciiString.of("application/grpc");
     private static final AsciiString TIMEOUT = AsciiString.of("grpc-timeout");
@@ -49,23 +51,55 @@ public final class GrpcHttp2Connection extends Http2ConnectionHandler implements
 
     private final HandlerRegistry registry;
     private final int maxMessageBytes;
+    private final ServerKeepAlive keepAlive;
+    private final Log log;
     private final IntObjectHashMap<Stream> streams = new IntObjectHashMap<>();
     private final Queue<Runnable> outbound = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private ChannelHandlerContext ctx;
     private Attributes attributes;
     private boolean reading;
+    /** A flush is queued behind the running task of the event loop. */
+    private boolean flushScheduled;
 
     private GrpcHttp2Connection(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder, Http2Settings settings,
-            HandlerRegistry registry, int maxMessageBytes) {
+            HandlerRegistry registry, int maxMessageBytes, ServerKeepAlive.Settings keepAlive, Log log) {
         super(decoder, encoder, settings);
+        this.log = log;
         this.registry = registry;
         this.maxMessageBytes = maxMessageBytes;
+        this.keepAlive = new ServerKeepAlive(keepAlive, new KeepAliveActions());
     }
 
-    /** A handler for one new connection. */
-    public static GrpcHttp2Connection create(HandlerRegistry registry, int maxMessageBytes, long maxConcurrentStreams) {
-        return new Builder(registry, maxMessageBytes, maxConcurrentStreams).build();
+    /**
+     * What every connection of a listener shares: the largest request message, the concurrent
+     * calls per connection, and etcd's three {@code --grpc-keepalive-*} flags (an interval or
+     * timeout of 0: the server does not ping).
+     */
+    public record Settings(int maxMessageBytes, long maxConcurrentStreams, Duration keepAliveMinTime, Duration keepAliveInterval,
+            Duration keepAliveTimeout) {
+        ServerKeepAlive.Settings keepAlive() {
+            return new ServerKeepAlive.Settings(keepAliveMinTime.toNanos(), keepAliveInterval.toNanos(), keepAliveTimeout.toNanos());
+        }
+    }
+
+    /** A handler for one new connection; {@code log} gets the failures of services' handlers. */
+    public static GrpcHttp2Connection create(HandlerRegistry registry, Settings settings, Log log) {
+        return new Builder(registry, settings, log).build();
+    }
+
+    /** With TLS, the handshake's event: the attributes it carries (the TLS session) are the calls'. */
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof ProtocolNegotiationEvent negotiated) {
+            attributes = attributes.toBuilder().setAll(InternalProtocolNegotiationEvent.getAttributes(negotiated)).build();
+            return;
+        }
+        super.userEventTriggered(ctx, evt);
+    }
+
+    void handlerFailed(String method, RuntimeException e) {
+        log.error("gRPC handler failed", e, "method", method);
     }
 
     @Override
@@ -75,11 +109,13 @@ public final class GrpcHttp2Connection extends Http2ConnectionHandler implements
                 .set(Grpc.TRANSPORT_ATTR_REMOTE_ADDR, ctx.channel().remoteAddress())
                 .set(Grpc.TRANSPORT_ATTR_LOCAL_ADDR, ctx.channel().localAddress()).build();
         super.handlerAdded(ctx);
+        keepAlive.start(ctx);
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
         reading = true;
+        keepAlive.read();
         super.channelRead(ctx, msg);
     }
 
@@ -92,9 +128,11 @@ public final class GrpcHttp2Connection extends Http2ConnectionHandler implements
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         for (Stream s : streams.values().toArray(new Stream[0])) {
-            s.call.cancelledByPeer();
+            s.deframer().release();
+            s.call().cancelledByPeer();
         }
         streams.clear();
+        keepAlive.stop();
         super.channelInactive(ctx);
     }
 
@@ -112,7 +150,7 @@ public final class GrpcHttp2Connection extends Http2ConnectionHandler implements
         super.channelWritabilityChanged(ctx);
         if (ctx.channel().isWritable()) {
             for (Stream s : streams.values().toArray(new Stream[0])) {
-                s.call.readyChanged();
+                s.call().readyChanged();
             }
         }
     }
@@ -136,12 +174,21 @@ public final class GrpcHttp2Connection extends Http2ConnectionHandler implements
         return stream != null && connection().remote().flowController().isWritable(stream);
     }
 
-    /** Runs a write on the event loop: now when on it, else queued with the others for one flush. */
+    /**
+     * Runs a write on the event loop: now when on it, else queued with the others for one flush.
+     * On the loop the flush waits too: while reading, for the end of the read; otherwise for the
+     * end of the task that wrote (an applied batch's answers, completed on the connection's loop,
+     * leave in one flush, not in three per call).
+     */
     private void write(Runnable op) {
         if (inEventLoop()) {
             op.run();
-            if (!reading) {
-                flushNow();
+            if (!reading && !flushScheduled) {
+                flushScheduled = true;
+                ctx.executor().execute(() -> {
+                    flushScheduled = false;
+                    flushNow();
+                });
             }
             return;
         }
@@ -151,13 +198,21 @@ public final class GrpcHttp2Connection extends Http2ConnectionHandler implements
         }
     }
 
+    /**
+     * Runs every queued write, then flushes once. The flag stays set while it runs, so answers
+     * completed meanwhile (an applied batch closes its calls one after another) join this flush
+     * instead of waking the loop once more each.
+     */
     private void drain() {
-        drainScheduled.set(false);
         Runnable op;
         while ((op = outbound.poll()) != null) {
             op.run();
         }
         flushNow();
+        drainScheduled.set(false);
+        if (!outbound.isEmpty() && drainScheduled.compareAndSet(false, true)) {
+            ctx.executor().execute(this::drain);
+        }
     }
 
     /** Through this handler's flush: DATA frames wait in the codec's flow controller until it runs. */
@@ -169,35 +224,45 @@ public final class GrpcHttp2Connection extends Http2ConnectionHandler implements
         }
     }
 
+    // The answer's headers and bytes are encoded on the thread that sends them (often the apply
+    // thread, for a put or a linearizable read), as grpc-java's server does: only the HTTP/2
+    // framing and HPACK run on the connection's event loop, which one connection shares among
+    // all of its clients' calls.
+
     void sendHeaders(int streamId, Metadata headers) {
-        write(() -> encoder().writeHeaders(ctx, streamId, responseHeaders(headers), 0, false, ctx.newPromise()));
+        Http2Headers h = responseHeaders(headers);
+        write(() -> {
+            keepAlive.wrote();
+            encoder().writeHeaders(ctx, streamId, h, 0, false, ctx.newPromise());
+        });
     }
 
     void sendMessage(int streamId, InputStream message) {
+        ByteBuf out;
+        try {
+            int size = message.available();
+            out = ctx.alloc().buffer(5 + size);
+            out.writeByte(0).writeInt(size);
+            message.transferTo(new ByteBufOutputStream(out));
+            out.setInt(1, out.readableBytes() - 5);
+        } catch (IOException e) {
+            throw new IllegalStateException("serializing an answer failed", e);
+        }
         write(() -> {
-            ByteBuf out;
-            try {
-                int size = message.available();
-                out = ctx.alloc().buffer(5 + size);
-                out.writeByte(0).writeInt(size);
-                message.transferTo(new ByteBufOutputStream(out));
-                out.setInt(1, out.readableBytes() - 5);
-            } catch (IOException e) {
-                throw new IllegalStateException("serializing an answer failed", e);
-            }
+            keepAlive.wrote();
             encoder().writeData(ctx, streamId, out, 0, false, ctx.newPromise());
         });
     }
 
     void sendTrailers(Http2ServerCall<?, ?> call, int streamId, Status status, Metadata trailers, boolean trailersOnly) {
+        trailers.discardAll(InternalStatus.CODE_KEY);
+        trailers.discardAll(InternalStatus.MESSAGE_KEY);
+        trailers.put(InternalStatus.CODE_KEY, status);
+        if (status.getDescription() != null) {
+            trailers.put(InternalStatus.MESSAGE_KEY, status.getDescription());
+        }
+        Http2Headers h = trailersOnly ? responseHeaders(trailers) : GrpcWire.toHeaders(new DefaultHttp2Headers(), trailers);
         write(() -> {
-            trailers.discardAll(InternalStatus.CODE_KEY);
-            trailers.discardAll(InternalStatus.MESSAGE_KEY);
-            trailers.put(InternalStatus.CODE_KEY, status);
-            if (status.getDescription() != null) {
-                trailers.put(InternalStatus.MESSAGE_KEY, status.getDescription());
-            }
-            Http2Headers h = trailersOnly ? responseHeaders(trailers) : GrpcWire.toHeaders(new DefaultHttp2Headers(), trailers);
             streams.remove(streamId);
             encoder().writeHeaders(ctx, streamId, h, 0, true, ctx.newPromise())
                     .addListener(f -> call.completed());
@@ -213,7 +278,7 @@ public final class GrpcHttp2Connection extends Http2ConnectionHandler implements
         Stream existing = streams.get(streamId);
         if (existing != null) {
             if (endOfStream) {
-                existing.call.halfClosed(); // trailers from the client
+                existing.call().halfClosed(); // trailers from the client
             }
             return;
         }
@@ -222,23 +287,26 @@ public final class GrpcHttp2Connection extends Http2ConnectionHandler implements
         CharSequence authority = headers.authority();
         ServerMethodDefinition<?, ?> def = registry.lookupMethod(name, authority == null ? null : authority.toString());
         if (def == null) {
-            Metadata none = new Metadata();
-            none.put(InternalStatus.CODE_KEY, Status.UNIMPLEMENTED);
-            none.put(InternalStatus.MESSAGE_KEY, "Method not found: " + name);
-            encoder().writeHeaders(ctx, streamId, responseHeaders(none), 0, true, ctx.newPromise());
+            refuse(ctx, streamId, Status.UNIMPLEMENTED.withDescription("Method not found: " + name));
             return;
         }
-        Metadata md = GrpcWire.toMetadata(headers);
+        Metadata md;
         Context context = Context.ROOT;
-        CharSequence timeout = headers.get(TIMEOUT);
-        if (timeout != null) {
-            context = Context.ROOT.withDeadline(Deadline.after(GrpcWire.timeoutNanos(timeout), TimeUnit.NANOSECONDS), ctx.executor());
+        try {
+            md = GrpcWire.toMetadata(headers);
+            CharSequence timeout = headers.get(TIMEOUT);
+            if (timeout != null) {
+                context = Context.ROOT.withDeadline(Deadline.after(GrpcWire.timeoutNanos(timeout), TimeUnit.NANOSECONDS), ctx.executor());
+            }
+        } catch (IllegalArgumentException e) { // a -bin value that is not base64, a grpc-timeout that is not one
+            refuse(ctx, streamId, Status.INTERNAL.withDescription("malformed request headers: " + e.getMessage()));
+            return;
         }
         start(streamId, def, md, authority == null ? null : authority.toString(), context);
         if (endOfStream) {
             Stream s = streams.get(streamId);
             if (s != null) {
-                s.call.halfClosed();
+                s.call().halfClosed();
             }
         }
     }
@@ -246,7 +314,7 @@ public final class GrpcHttp2Connection extends Http2ConnectionHandler implements
     private <Q, R> void start(int streamId, ServerMethodDefinition<Q, R> def, Metadata md, String authority, Context context) {
         Http2ServerCall<Q, R> call = new Http2ServerCall<>(this, streamId, def.getMethodDescriptor(), attributes, authority,
                 context);
-        streams.put(streamId, new Stream(call));
+        streams.put(streamId, new Stream(call, new GrpcDeframer(maxMessageBytes)));
         if (context instanceof Context.CancellableContext c) {
             c.addListener(cancelled -> {
                 if (streams.remove(streamId) != null) {
@@ -268,130 +336,90 @@ public final class GrpcHttp2Connection extends Http2ConnectionHandler implements
     }
 
     @Override
-    public void onHeadersRead(ChannelHandlerContext ctx, int streamId, Http2Headers headers, int streamDependency, short weight,
-            boolean exclusive, int padding, boolean endOfStream) {
-        onHeadersRead(ctx, streamId, headers, padding, endOfStream);
-    }
-
-    @Override
     public int onDataRead(ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding, boolean endOfStream) {
         int processed = data.readableBytes() + padding;
         Stream s = streams.get(streamId);
         if (s == null) {
             return processed;
         }
-        s.pending = s.pending == null ? ctx.alloc().buffer(data.readableBytes()) : s.pending;
-        s.pending.writeBytes(data);
-        while (s.pending.readableBytes() >= 5) {
-            int at = s.pending.readerIndex();
-            int size = s.pending.getInt(at + 1);
-            if (s.pending.getByte(at) != 0 || size < 0 || size > maxMessageBytes) {
-                String why = s.pending.getByte(at) != 0 ? "compressed messages are not accepted here"
-                        : String.format(Locale.US, "gRPC message exceeds maximum size %d: %d", maxMessageBytes, size);
-                s.release();
-                streams.remove(streamId);
-                s.call.cancelledByPeer();
-                Metadata trailers = new Metadata();
-                trailers.put(InternalStatus.CODE_KEY, Status.RESOURCE_EXHAUSTED);
-                trailers.put(InternalStatus.MESSAGE_KEY, why);
-                encoder().writeHeaders(ctx, streamId, responseHeaders(trailers), 0, true, ctx.newPromise());
-                return processed;
-            }
-            if (s.pending.readableBytes() < 5 + size) {
-                break;
-            }
-            s.pending.skipBytes(5);
-            byte[] message = new byte[size];
-            s.pending.readBytes(message);
-            s.call.messageArrived(new GrpcWire.Message(message));
-        }
-        if (!s.pending.isReadable()) {
-            s.release();
-        }
-        if (endOfStream) {
-            s.call.halfClosed();
+        Status refused = s.deframer().add(ctx.alloc(), data, s.call::messageArrived);
+        if (refused != null) {
+            streams.remove(streamId);
+            s.call().cancelledByPeer();
+            refuse(ctx, streamId, refused);
+        } else if (endOfStream) {
+            s.call().halfClosed();
         }
         return processed;
+    }
+
+    /** Ends a stream before or without its call: trailers only. */
+    private void refuse(ChannelHandlerContext ctx, int streamId, Status status) {
+        Metadata trailers = new Metadata();
+        trailers.put(InternalStatus.CODE_KEY, status);
+        trailers.put(InternalStatus.MESSAGE_KEY, status.getDescription());
+        encoder().writeHeaders(ctx, streamId, responseHeaders(trailers), 0, true, ctx.newPromise());
     }
 
     @Override
     public void onRstStreamRead(ChannelHandlerContext ctx, int streamId, long errorCode) {
         Stream s = streams.remove(streamId);
         if (s != null) {
-            s.release();
-            s.call.cancelledByPeer();
+            s.deframer().release();
+            s.call().cancelledByPeer();
         }
-    }
-
-    @Override
-    public void onPriorityRead(ChannelHandlerContext ctx, int streamId, int streamDependency, short weight, boolean exclusive) {
-    }
-
-    @Override
-    public void onSettingsAckRead(ChannelHandlerContext ctx) {
-    }
-
-    @Override
-    public void onSettingsRead(ChannelHandlerContext ctx, Http2Settings settings) {
     }
 
     @Override
     public void onPingRead(ChannelHandlerContext ctx, long data) {
-    }
-
-    @Override
-    public void onPingAckRead(ChannelHandlerContext ctx, long data) {
-    }
-
-    @Override
-    public void onPushPromiseRead(ChannelHandlerContext ctx, int streamId, int promisedStreamId, Http2Headers headers,
-            int padding) {
-    }
-
-    @Override
-    public void onGoAwayRead(ChannelHandlerContext ctx, int lastStreamId, long errorCode, ByteBuf debugData) {
+        keepAlive.pingRead();
     }
 
     @Override
     public void onWindowUpdateRead(ChannelHandlerContext ctx, int streamId, int windowSizeIncrement) {
-        if (streamId != 0) {
-            Stream s = streams.get(streamId);
-            if (s != null) {
-                s.call.readyChanged();
-            }
+        Stream s = streams.get(streamId);
+        if (s != null) {
+            s.call().readyChanged();
         }
     }
 
-    @Override
-    public void onUnknownFrame(ChannelHandlerContext ctx, byte frameType, int streamId, Http2Flags flags,
-            ByteBuf payload) {
+    /** What keep-alive does to this connection; the closes are at the socket, not waiting for open calls. */
+    private final class KeepAliveActions implements ServerKeepAlive.Connection {
+        @Override
+        public void ping(long payload) {
+            encoder().writePing(ctx, false, payload, ctx.newPromise());
+            flushNow();
+        }
+
+        @Override
+        public void tooManyPings() {
+            ByteBuf why = Unpooled.copiedBuffer("too_many_pings", StandardCharsets.US_ASCII);
+            goAway(ctx, connection().remote().lastStreamCreated(), Http2Error.ENHANCE_YOUR_CALM.code(), why, ctx.newPromise())
+                    .addListener(f -> ctx.close());
+            flushNow();
+        }
+
+        @Override
+        public void unanswered() {
+            ctx.close();
+        }
     }
 
-    /** A call and the bytes of a message not yet whole. */
-    private static final class Stream {
-        final Http2ServerCall<?, ?> call;
-        ByteBuf pending;
-
-        Stream(Http2ServerCall<?, ?> call) {
-            this.call = call;
-        }
-
-        void release() {
-            if (pending != null) {
-                pending.release();
-                pending = null;
-            }
-        }
+    /** A call and its inbound messages. */
+    private record Stream(Http2ServerCall<?, ?> call, GrpcDeframer deframer) {
     }
 
     private static final class Builder extends AbstractHttp2ConnectionHandlerBuilder<GrpcHttp2Connection, Builder> {
         private final HandlerRegistry registry;
-        private final int maxMessageBytes;
+        private final Settings settings;
+        private final Log log;
 
-        Builder(HandlerRegistry registry, int maxMessageBytes, long maxConcurrentStreams) {
+        Builder(HandlerRegistry registry, Settings settings, Log log) {
             this.registry = registry;
-            this.maxMessageBytes = maxMessageBytes;
-            initialSettings(Http2Settings.defaultSettings().maxConcurrentStreams(maxConcurrentStreams));
+            this.settings = settings;
+            this.log = log;
+            long maxStreams = Math.min(Integer.MAX_VALUE, settings.maxConcurrentStreams());
+            initialSettings(Http2Settings.defaultSettings().maxConcurrentStreams(maxStreams));
         }
 
         @Override
@@ -401,7 +429,8 @@ public final class GrpcHttp2Connection extends Http2ConnectionHandler implements
 
         @Override
         protected GrpcHttp2Connection build(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder, Http2Settings settings) {
-            GrpcHttp2Connection handler = new GrpcHttp2Connection(decoder, encoder, settings, registry, maxMessageBytes);
+            GrpcHttp2Connection handler = new GrpcHttp2Connection(decoder, encoder, settings, registry,
+                    this.settings.maxMessageBytes(), this.settings.keepAlive(), log);
             frameListener(handler);
             return handler;
         }

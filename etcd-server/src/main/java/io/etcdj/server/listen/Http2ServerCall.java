@@ -6,6 +6,7 @@ import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.ServerCall;
 import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import java.io.InputStream;
 import java.util.ArrayDeque;
 
@@ -63,12 +64,7 @@ final class Http2ServerCall<Q, R> extends ServerCall<Q, R> {
             return;
         }
         cancelled = true;
-        Context previous = context.attach();
-        try {
-            listener.onCancel();
-        } finally {
-            context.detach(previous);
-        }
+        inContext(() -> listener.onCancel());
         if (context instanceof Context.CancellableContext c) {
             c.cancel(null);
         }
@@ -76,12 +72,7 @@ final class Http2ServerCall<Q, R> extends ServerCall<Q, R> {
 
     /** The call's answer has left (on the event loop). */
     void completed() {
-        Context previous = context.attach();
-        try {
-            listener.onComplete();
-        } finally {
-            context.detach(previous);
-        }
+        inContext(() -> listener.onComplete());
         if (context instanceof Context.CancellableContext c) {
             c.cancel(null);
         }
@@ -91,28 +82,39 @@ final class Http2ServerCall<Q, R> extends ServerCall<Q, R> {
         if (closed || cancelled || listener == null) {
             return;
         }
-        Context previous = context.attach();
-        try {
-            listener.onReady();
-        } finally {
-            context.detach(previous);
-        }
+        inContext(() -> listener.onReady());
     }
 
     private void deliver() {
         if (listener == null || cancelled) {
             return;
         }
-        Context previous = context.attach();
-        try {
-            while (demand > 0 && !inbound.isEmpty()) {
+        inContext(() -> {
+            while (demand > 0 && !inbound.isEmpty() && !closed) {
                 demand--;
                 listener.onMessage(method.parseRequest(inbound.poll()));
             }
-            if (halfClosedByClient && inbound.isEmpty() && !halfCloseDelivered) {
+            if (halfClosedByClient && inbound.isEmpty() && !halfCloseDelivered && !closed) {
                 halfCloseDelivered = true;
                 listener.onHalfClose();
             }
+        });
+    }
+
+    /**
+     * Runs a listener callback in the call's context. A callback that throws ends its call as
+     * grpc-java's server ends it (UNKNOWN, "Application error processing RPC"), logged; the
+     * connection and its other calls go on. A request that does not parse ends it as INTERNAL.
+     */
+    private void inContext(Runnable callback) {
+        Context previous = context.attach();
+        try {
+            callback.run();
+        } catch (StatusRuntimeException e) {
+            close(e.getStatus(), new Metadata());
+        } catch (RuntimeException e) {
+            connection.handlerFailed(method.getFullMethodName(), e);
+            close(Status.UNKNOWN.withDescription("Application error processing RPC").withCause(e), new Metadata());
         } finally {
             context.detach(previous);
         }

@@ -2,7 +2,6 @@ package io.etcdj.server.listen;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -22,6 +21,7 @@ import io.etcdj.api.etcdserverpb.WatchProgressRequest;
 import io.etcdj.api.etcdserverpb.WatchRequest;
 import io.etcdj.api.etcdserverpb.WatchResponse;
 import io.etcdj.api.mvccpb.KeyValue;
+import io.etcdj.server.log.LogSink;
 import io.grpc.Context;
 import io.grpc.ForwardingServerCall;
 import io.grpc.ManagedChannel;
@@ -44,7 +44,10 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http2.Http2Error;
 import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -61,6 +64,12 @@ class GrpcHttp2ConnectionTest {
     private static final Metadata.Key<byte[]> TRACE = Metadata.Key.of("trace-bin", Metadata.BINARY_BYTE_MARSHALLER);
     private static final Metadata.Key<String> ANSWERED_BY = Metadata.Key.of("answered-by", Metadata.ASCII_STRING_MARSHALLER);
 
+    private static final GrpcHttp2Connection.Settings SETTINGS = new GrpcHttp2Connection.Settings(MAX_MESSAGE, 100,
+            Duration.ofMinutes(1), Duration.ZERO, Duration.ZERO);
+
+    private final List<String> logLines = new CopyOnWriteArrayList<>();
+    private final MutableHandlerRegistry registry = new MutableHandlerRegistry();
+    private final List<Channel> listeners = new ArrayList<>();
     private EventLoopGroup loops;
     private Channel listener;
     private ManagedChannel client;
@@ -71,25 +80,35 @@ class GrpcHttp2ConnectionTest {
 
     @BeforeEach
     void start() throws Exception {
-        MutableHandlerRegistry registry = new MutableHandlerRegistry();
         registry.addService(ServerInterceptors.intercept(new Kv(), new AnsweringInterceptor()));
         registry.addService(new Watch());
         loops = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
-        listener = new ServerBootstrap().group(loops).channel(NioServerSocketChannel.class)
+        listener = listen(SETTINGS);
+        client = NettyChannelBuilder.forAddress("127.0.0.1", port(listener)).usePlaintext().build();
+    }
+
+    private Channel listen(GrpcHttp2Connection.Settings settings) throws InterruptedException {
+        Channel ch = new ServerBootstrap().group(loops).channel(NioServerSocketChannel.class)
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
-                        ch.pipeline().addLast(GrpcHttp2Connection.create(registry, MAX_MESSAGE, 100));
+                        ch.pipeline().addLast(GrpcHttp2Connection.create(registry, settings, LogSink.to(logLines::add).logger("test")));
                     }
                 }).bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
-        client = NettyChannelBuilder.forAddress("127.0.0.1", ((InetSocketAddress) listener.localAddress()).getPort())
-                .usePlaintext().build();
+        listeners.add(ch);
+        return ch;
+    }
+
+    private static int port(Channel listener) {
+        return ((InetSocketAddress) listener.localAddress()).getPort();
     }
 
     @AfterEach
     void stop() throws Exception {
         client.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-        listener.close().sync();
+        for (Channel l : listeners) {
+            l.close().sync();
+        }
         loops.shutdownGracefully(0, 1, TimeUnit.SECONDS).sync();
     }
 
@@ -175,6 +194,43 @@ class GrpcHttp2ConnectionTest {
         assertTrue(watchCancelled.await(5, TimeUnit.SECONDS), "the service saw the cancel");
     }
 
+    @Test
+    void aHandlerThatThrowsEndsItsCallOnlyAndIsLogged() {
+        KVGrpc.KVBlockingStub kv = KVGrpc.newBlockingStub(client);
+        StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
+                () -> kv.range(RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("boom")).build()));
+        assertEquals(Status.Code.UNKNOWN, e.getStatus().getCode());
+        assertEquals("Application error processing RPC", e.getStatus().getDescription());
+        assertTrue(logLines.stream().anyMatch(l -> l.contains("gRPC handler failed") && l.contains("etcdserverpb.KV/Range")
+                && l.contains("no such range")), String.join("\n", logLines));
+        assertEquals("k", kv.range(RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("k")).build()).getKvs(0).getKey()
+                .toStringUtf8(), "the connection still serves");
+    }
+
+    @Test
+    void aClientPingingMoreOftenThanTheMinimumIsSentAwayWithTooManyPings() throws Exception {
+        try (RawHttp2 raw = new RawHttp2(port(listener))) {
+            for (int i = 0; i < 4; i++) {
+                raw.ping(i);
+            }
+            RawHttp2.Frame away = raw.next(f -> f.type() == RawHttp2.GOAWAY);
+            assertEquals(Http2Error.ENHANCE_YOUR_CALM.code(), away.goAwayError());
+            assertEquals("too_many_pings", away.goAwayDebug());
+            assertTrue(raw.closedByServer(), "the connection is closed after the GOAWAY");
+        }
+    }
+
+    @Test
+    void anIdleClientIsPingedAndDroppedWhenItDoesNotAnswer() throws Exception {
+        Channel pinging = listen(new GrpcHttp2Connection.Settings(MAX_MESSAGE, 100, Duration.ofMinutes(1),
+                Duration.ofMillis(200), Duration.ofMillis(300)));
+        try (RawHttp2 raw = new RawHttp2(port(pinging))) {
+            RawHttp2.Frame ping = raw.next(f -> f.type() == RawHttp2.PING);
+            assertEquals(0, ping.flags() & 1, "a ping, not an answer to one");
+            assertTrue(raw.closedByServer(), "unanswered, the connection is closed");
+        }
+    }
+
     /** Records the request's headers and adds one to the answer. */
     private final class AnsweringInterceptor implements ServerInterceptor {
         @Override
@@ -193,6 +249,9 @@ class GrpcHttp2ConnectionTest {
     private final class Kv extends KVGrpc.KVImplBase {
         @Override
         public void range(RangeRequest request, StreamObserver<RangeResponse> reply) {
+            if (request.getKey().toStringUtf8().equals("boom")) {
+                throw new IllegalStateException("no such range");
+            }
             reply.onNext(RangeResponse.newBuilder().addKvs(KeyValue.newBuilder().setKey(request.getKey()))
                     .build());
             reply.onCompleted();
