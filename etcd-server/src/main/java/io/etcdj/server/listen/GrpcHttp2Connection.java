@@ -23,6 +23,7 @@ import io.netty.handler.codec.http2.Http2ConnectionDecoder;
 import io.netty.handler.codec.http2.Http2ConnectionEncoder;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.handler.codec.http2.Http2LocalFlowController;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.util.AsciiString;
@@ -48,6 +49,8 @@ public final class GrpcHttp2Connection extends Http2ServerHandler {
     private static final AsciiString GRPC = AsciiString.of("application/grpc");
     private static final AsciiString TIMEOUT = AsciiString.of("grpc-timeout");
     private static final AsciiString OK = AsciiString.of("200");
+    /** The receive window of a stream and of the connection: grpc-java's server's default, 1 MiB. */
+    private static final int WINDOW = 1 << 20;
 
     private final HandlerRegistry registry;
     private final int maxMessageBytes;
@@ -109,6 +112,9 @@ public final class GrpcHttp2Connection extends Http2ServerHandler {
                 .set(Grpc.TRANSPORT_ATTR_REMOTE_ADDR, ctx.channel().remoteAddress())
                 .set(Grpc.TRANSPORT_ATTR_LOCAL_ADDR, ctx.channel().localAddress()).build();
         super.handlerAdded(ctx);
+        Http2Stream whole = connection().connectionStream();
+        Http2LocalFlowController inbound = connection().local().flowController();
+        inbound.incrementWindowSize(whole, WINDOW - inbound.windowSize(whole));
         keepAlive.start(ctx);
     }
 
@@ -419,7 +425,7 @@ public final class GrpcHttp2Connection extends Http2ServerHandler {
             this.settings = settings;
             this.log = log;
             long maxStreams = Math.min(Integer.MAX_VALUE, settings.maxConcurrentStreams());
-            initialSettings(Http2Settings.defaultSettings().maxConcurrentStreams(maxStreams));
+            initialSettings(Http2Settings.defaultSettings().maxConcurrentStreams(maxStreams).initialWindowSize(WINDOW));
         }
 
         @Override
