@@ -40,9 +40,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * gRPC's server side of one HTTP/2 connection on Netty's codec, with grpc-java's public call API
  * ({@link HandlerRegistry}, {@link ServerCall}) on top: the services and interceptors run as under
- * grpc-java's server, without its transport, context and executor layers (docs/decisions.md, "Next:
- * the client port's gRPC on Netty's HTTP/2 codec"). Experimental: chosen with
- * {@code -Detcdj.clientTransport=http2} for plaintext TCP client URLs.
+ * grpc-java's server, without its transport, context and executor layers (docs/decisions.md, "The
+ * client port's gRPC on Netty's HTTP/2 codec"). Experimental: chosen for every client URL with
+ * {@code -Detcdj.clientTransport=http2}.
  */
 public final class GrpcHttp2Connection extends Http2ServerHandler {
     private static final AsciiString CONTENT_TYPE = AsciiString.of("content-type");
@@ -169,15 +169,8 @@ public final class GrpcHttp2Connection extends Http2ServerHandler {
         ctx.executor().execute(task);
     }
 
-    boolean isWritable(int streamId) {
-        if (!ctx.channel().isWritable()) {
-            return false;
-        }
-        if (!inEventLoop()) {
-            return true;
-        }
-        Http2Stream stream = connection().stream(streamId);
-        return stream != null && connection().remote().flowController().isWritable(stream);
+    boolean isWritable() {
+        return ctx.channel().isWritable();
     }
 
     /**
@@ -243,7 +236,7 @@ public final class GrpcHttp2Connection extends Http2ServerHandler {
         });
     }
 
-    void sendMessage(int streamId, InputStream message) {
+    void sendMessage(Http2ServerCall<?, ?> call, int streamId, InputStream message) {
         ByteBuf out;
         try {
             int size = message.available();
@@ -254,9 +247,11 @@ public final class GrpcHttp2Connection extends Http2ServerHandler {
         } catch (IOException e) {
             throw new IllegalStateException("serializing an answer failed", e);
         }
+        int bytes = out.readableBytes();
+        call.queued(bytes);
         write(() -> {
             keepAlive.wrote();
-            encoder().writeData(ctx, streamId, out, 0, false, ctx.newPromise());
+            encoder().writeData(ctx, streamId, out, 0, false, ctx.newPromise()).addListener(f -> call.sent(bytes));
         });
     }
 
@@ -330,15 +325,7 @@ public final class GrpcHttp2Connection extends Http2ServerHandler {
                 }
             }, this.ctx.executor());
         }
-        Context previous = context.attach();
-        ServerCall.Listener<Q> listener;
-        try {
-            listener = def.getServerCallHandler().startCall(call, md);
-        } finally {
-            context.detach(previous);
-        }
-        call.start(listener);
-        call.readyChanged();
+        call.start(def.getServerCallHandler(), md);
     }
 
     @Override

@@ -5,10 +5,12 @@ import io.grpc.Context;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.io.InputStream;
 import java.util.ArrayDeque;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One gRPC call on a {@link GrpcHttp2Connection}: grpc-java's public {@link ServerCall} contract,
@@ -17,6 +19,13 @@ import java.util.ArrayDeque;
  * sends may come from any thread and reaches the socket through the connection's outbound queue.
  */
 final class Http2ServerCall<Q, R> extends ServerCall<Q, R> {
+    /**
+     * grpc-java's: a call is ready for more answers while less than this is queued for its stream
+     * (in the flow controller, waiting for the client's window, or in the socket's buffer).
+     */
+    static final int ON_READY_THRESHOLD = 32 * 1024;
+
+    private final AtomicLong queuedBytes = new AtomicLong();
     private final GrpcHttp2Connection connection;
     private final int streamId;
     private final MethodDescriptor<Q, R> method;
@@ -42,8 +51,27 @@ final class Http2ServerCall<Q, R> extends ServerCall<Q, R> {
         this.context = context;
     }
 
-    void start(ServerCall.Listener<Q> started) {
-        this.listener = started;
+    /** Starts the call through the method's handler (its interceptors first), on the event loop. */
+    void start(ServerCallHandler<Q, R> handler, Metadata headers) {
+        inContext(() -> listener = handler.startCall(this, headers));
+        if (listener == null) {
+            listener = new ServerCall.Listener<>() { // the start failed and closed the call
+            };
+        }
+        readyChanged();
+    }
+
+    /** An answer's bytes joined the connection's queue. */
+    void queued(int bytes) {
+        queuedBytes.addAndGet(bytes);
+    }
+
+    /** An answer's bytes left (or were dropped with the stream); on the event loop. */
+    void sent(int bytes) {
+        long before = queuedBytes.getAndAdd(-bytes);
+        if (before >= ON_READY_THRESHOLD && before - bytes < ON_READY_THRESHOLD) {
+            readyChanged();
+        }
     }
 
     /** A whole message arrived (on the event loop). */
@@ -141,7 +169,7 @@ final class Http2ServerCall<Q, R> extends ServerCall<Q, R> {
         if (!headersSent) {
             sendHeaders(new Metadata());
         }
-        connection.sendMessage(streamId, method.streamResponse(message));
+        connection.sendMessage(this, streamId, method.streamResponse(message));
     }
 
     @Override
@@ -155,7 +183,7 @@ final class Http2ServerCall<Q, R> extends ServerCall<Q, R> {
 
     @Override
     public boolean isReady() {
-        return !closed && connection.isWritable(streamId);
+        return !closed && queuedBytes.get() < ON_READY_THRESHOLD && connection.isWritable();
     }
 
     @Override

@@ -16,10 +16,12 @@ import io.etcdj.api.etcdserverpb.RangeResponse;
 import io.etcdj.api.etcdserverpb.ResponseHeader;
 import io.etcdj.api.etcdserverpb.TxnRequest;
 import io.etcdj.api.etcdserverpb.TxnResponse;
+import io.etcdj.api.etcdserverpb.WatchCreateRequest;
 import io.etcdj.api.etcdserverpb.WatchGrpc;
 import io.etcdj.api.etcdserverpb.WatchProgressRequest;
 import io.etcdj.api.etcdserverpb.WatchRequest;
 import io.etcdj.api.etcdserverpb.WatchResponse;
+import io.etcdj.api.mvccpb.Event;
 import io.etcdj.api.mvccpb.KeyValue;
 import io.etcdj.server.log.LogSink;
 import io.grpc.Context;
@@ -33,6 +35,8 @@ import io.grpc.ServerInterceptors;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.ClientCallStreamObserver;
+import io.grpc.stub.ClientResponseObserver;
 import io.grpc.stub.MetadataUtils;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
@@ -52,6 +56,8 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -77,6 +83,11 @@ class GrpcHttp2ConnectionTest {
     private final CountDownLatch txnCancelled = new CountDownLatch(1);
     private final CountDownLatch watchCancelled = new CountDownLatch(1);
     private final AtomicReference<Boolean> txnHadDeadline = new AtomicReference<>();
+
+    private static final int FLOOD = 100;
+    private static final WatchResponse BIG = WatchResponse.newBuilder().addEvents(Event.newBuilder().setKv(
+            KeyValue.newBuilder().setValue(ByteString.copyFrom(new byte[64 * 1024])))).build();
+    private final AtomicInteger flooded = new AtomicInteger();
 
     @BeforeEach
     void start() throws Exception {
@@ -231,6 +242,52 @@ class GrpcHttp2ConnectionTest {
         }
     }
 
+    @Test
+    void aStreamWhoseClientDoesNotReadIsNotReadyUntilItDoes() throws Exception {
+        ManagedChannel slow = NettyChannelBuilder.forAddress("127.0.0.1", port(listener)).usePlaintext()
+                .flowControlWindow(65535).build();
+        try {
+            AtomicInteger received = new AtomicInteger();
+            AtomicReference<ClientCallStreamObserver<WatchRequest>> call = new AtomicReference<>();
+            ClientResponseObserver<WatchRequest, WatchResponse> reader = new ClientResponseObserver<>() {
+                @Override
+                public void beforeStart(ClientCallStreamObserver<WatchRequest> r) {
+                    call.set(r);
+                    r.disableAutoRequestWithInitial(0);
+                }
+
+                @Override
+                public void onNext(WatchResponse r) {
+                    received.incrementAndGet();
+                }
+
+                @Override
+                public void onError(Throwable t) {
+                }
+
+                @Override
+                public void onCompleted() {
+                }
+            };
+            StreamObserver<WatchRequest> requests = WatchGrpc.newStub(slow).watch(reader);
+            requests.onNext(WatchRequest.newBuilder().setCreateRequest(WatchCreateRequest.getDefaultInstance()).build());
+            int before;
+            do { // until the service stops sending
+                before = flooded.get();
+                Thread.sleep(300);
+            } while (flooded.get() != before || before == 0);
+            assertTrue(before < FLOOD / 4, "the service stopped while the client read nothing: " + before + " of " + FLOOD + " sent");
+            call.get().request(FLOOD);
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (received.get() < FLOOD && System.nanoTime() < until) {
+                Thread.sleep(20);
+            }
+            assertEquals(FLOOD, received.get(), "once the client reads, the call is ready again and the rest arrives");
+        } finally {
+            slow.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        }
+    }
+
     /** Records the request's headers and adds one to the answer. */
     private final class AnsweringInterceptor implements ServerInterceptor {
         @Override
@@ -272,12 +329,28 @@ class GrpcHttp2ConnectionTest {
     private final class Watch extends WatchGrpc.WatchImplBase {
         @Override
         public StreamObserver<WatchRequest> watch(StreamObserver<WatchResponse> events) {
-            ((ServerCallStreamObserver<WatchResponse>) events).setOnCancelHandler(watchCancelled::countDown);
+            ServerCallStreamObserver<WatchResponse> out = (ServerCallStreamObserver<WatchResponse>) events;
+            out.setOnCancelHandler(watchCancelled::countDown);
+            AtomicBoolean flooding = new AtomicBoolean();
+            Runnable pump = () -> {
+                synchronized (out) { // as a watch's events: sent from a thread of the service's own, while the call is ready
+                    while (flooding.get() && out.isReady() && flooded.get() < FLOOD) {
+                        out.onNext(BIG);
+                        flooded.incrementAndGet();
+                    }
+                }
+            };
+            out.setOnReadyHandler(() -> new Thread(pump).start());
             return new StreamObserver<>() {
                 private long n;
 
                 @Override
                 public void onNext(WatchRequest request) {
+                    if (request.hasCreateRequest()) {
+                        flooding.set(true);
+                        new Thread(pump).start();
+                        return;
+                    }
                     events.onNext(WatchResponse.newBuilder().setHeader(
                             ResponseHeader.newBuilder().setRevision(++n)).build());
                 }
