@@ -266,7 +266,7 @@ public final class GrpcHttp2Connection extends Http2ServerHandler {
         write(() -> {
             streams.remove(streamId);
             encoder().writeHeaders(ctx, streamId, h, 0, true, ctx.newPromise())
-                    .addListener(f -> call.completed());
+                    .addListener(f -> call.ended(f.isSuccess()));
         });
     }
 

@@ -98,9 +98,20 @@ final class Http2ServerCall<Q, R> extends ServerCall<Q, R> {
         }
     }
 
-    /** The call's answer has left (on the event loop). */
-    void completed() {
-        inContext(() -> listener.onComplete());
+    /**
+     * The call's trailers were written, or could not be because the client went first (on the
+     * event loop): its listener hears onComplete or onCancel, as from grpc-java's server.
+     */
+    void ended(boolean delivered) {
+        if (cancelled) {
+            return;
+        }
+        if (delivered) {
+            inContext(() -> listener.onComplete());
+        } else {
+            cancelled = true;
+            inContext(() -> listener.onCancel());
+        }
         if (context instanceof Context.CancellableContext c) {
             c.cancel(null);
         }
