@@ -413,6 +413,7 @@ final class ClientListeners implements AutoCloseable {
         for (Server s : servers) {
             s.shutdown();
         }
+        GrpcHttp2Connection.goingAway(connections); // grpc-java's servers have sent theirs
         closeConnections();
         for (Server s : servers) {
             s.shutdownNow();

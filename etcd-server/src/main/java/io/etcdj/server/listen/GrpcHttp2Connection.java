@@ -16,12 +16,13 @@ import io.grpc.netty.ProtocolNegotiationEvent;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufOutputStream;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.http2.AbstractHttp2ConnectionHandlerBuilder;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2ConnectionDecoder;
 import io.netty.handler.codec.http2.Http2ConnectionEncoder;
 import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2LocalFlowController;
 import io.netty.handler.codec.http2.Http2Settings;
@@ -45,12 +46,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@code -Detcdj.clientTransport=http2}.
  */
 public final class GrpcHttp2Connection extends Http2ServerHandler {
-    private static final AsciiString CONTENT_TYPE = AsciiString.of("content-type");
-    private static final AsciiString GRPC = AsciiString.of("application/grpc");
     private static final AsciiString TIMEOUT = AsciiString.of("grpc-timeout");
-    private static final AsciiString OK = AsciiString.of("200");
     /** The receive window of a stream and of the connection: grpc-java's server's default, 1 MiB. */
-    private static final int WINDOW = 1 << 20;
+    static final int WINDOW = 1 << 20;
 
     private final HandlerRegistry registry;
     private final int maxMessageBytes;
@@ -65,7 +63,7 @@ public final class GrpcHttp2Connection extends Http2ServerHandler {
     /** A flush is queued behind the running task of the event loop. */
     private boolean flushScheduled;
 
-    private GrpcHttp2Connection(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder, Http2Settings settings,
+    GrpcHttp2Connection(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder, Http2Settings settings,
             HandlerRegistry registry, int maxMessageBytes, ServerKeepAlive.Settings keepAlive, Log log) {
         super(decoder, encoder, settings);
         this.log = log;
@@ -88,7 +86,7 @@ public final class GrpcHttp2Connection extends Http2ServerHandler {
 
     /** A handler for one new connection; {@code log} gets the failures of services' handlers. */
     public static GrpcHttp2Connection create(HandlerRegistry registry, Settings settings, Log log) {
-        return new Builder(registry, settings, log).build();
+        return new GrpcHttp2ConnectionBuilder(registry, settings, log).build();
     }
 
     /** With TLS, the handshake's event: the attributes it carries (the TLS session) are the calls'. */
@@ -182,13 +180,7 @@ public final class GrpcHttp2Connection extends Http2ServerHandler {
     private void write(Runnable op) {
         if (inEventLoop()) {
             op.run();
-            if (!reading && !flushScheduled) {
-                flushScheduled = true;
-                ctx.executor().execute(() -> {
-                    flushScheduled = false;
-                    flushNow();
-                });
-            }
+            flushSoon();
             return;
         }
         outbound.add(op);
@@ -214,6 +206,49 @@ public final class GrpcHttp2Connection extends Http2ServerHandler {
         }
     }
 
+    /** On the loop: a flush at the end of the read, or of the running task. */
+    private void flushSoon() {
+        if (!reading && !flushScheduled) {
+            flushScheduled = true;
+            ctx.executor().execute(() -> {
+                flushScheduled = false;
+                flushNow();
+            });
+        }
+    }
+
+    /** A call took a message (on the loop): its bytes go back to the client's window. */
+    void returnBytes(int streamId, int bytes) {
+        Http2Stream stream = connection().stream(streamId);
+        if (stream == null || bytes == 0) {
+            return;
+        }
+        try {
+            if (connection().local().flowController().consumeBytes(stream, bytes)) {
+                flushSoon(); // a WINDOW_UPDATE was written
+            }
+        } catch (Http2Exception e) {
+            onError(ctx, false, e);
+        }
+    }
+
+    /**
+     * The member stops: each lean connection of {@code connections} is told with a GOAWAY
+     * (NO_ERROR, "app_requested", as grpc-java's server at shutdown) before its socket closes.
+     */
+    public static void goingAway(Iterable<Channel> connections) {
+        for (Channel ch : connections) {
+            GrpcHttp2Connection c = ch.pipeline().get(GrpcHttp2Connection.class);
+            if (c != null) {
+                ch.eventLoop().execute(() -> {
+                    ByteBuf why = Unpooled.copiedBuffer("app_requested", StandardCharsets.US_ASCII);
+                    c.goAway(c.ctx, c.connection().remote().lastStreamCreated(), Http2Error.NO_ERROR.code(), why, c.ctx.newPromise());
+                    c.flushNow();
+                });
+            }
+        }
+    }
+
     /** Through this handler's flush: DATA frames wait in the codec's flow controller until it runs. */
     private void flushNow() {
         try {
@@ -229,7 +264,7 @@ public final class GrpcHttp2Connection extends Http2ServerHandler {
     // all of its clients' calls.
 
     void sendHeaders(int streamId, Metadata headers) {
-        Http2Headers h = responseHeaders(headers);
+        Http2Headers h = GrpcWire.answerHeaders(headers);
         write(() -> {
             keepAlive.wrote();
             encoder().writeHeaders(ctx, streamId, h, 0, false, ctx.newPromise());
@@ -262,16 +297,12 @@ public final class GrpcHttp2Connection extends Http2ServerHandler {
         if (status.getDescription() != null) {
             trailers.put(InternalStatus.MESSAGE_KEY, status.getDescription());
         }
-        Http2Headers h = trailersOnly ? responseHeaders(trailers) : GrpcWire.toHeaders(new DefaultHttp2Headers(), trailers);
+        Http2Headers h = trailersOnly ? GrpcWire.responseHeaders(trailers) : GrpcWire.toHeaders(new DefaultHttp2Headers(), trailers);
         write(() -> {
             streams.remove(streamId);
             encoder().writeHeaders(ctx, streamId, h, 0, true, ctx.newPromise())
                     .addListener(f -> call.ended(f.isSuccess()));
         });
-    }
-
-    private static Http2Headers responseHeaders(Metadata md) {
-        return GrpcWire.toHeaders(new DefaultHttp2Headers().status(OK).set(CONTENT_TYPE, GRPC), md);
     }
 
     @Override
@@ -291,6 +322,11 @@ public final class GrpcHttp2Connection extends Http2ServerHandler {
             refuse(ctx, streamId, Status.UNIMPLEMENTED.withDescription("Method not found: " + name));
             return;
         }
+        CharSequence encoding = headers.get(GrpcWire.ENCODING);
+        if (!GrpcWire.decompressible(encoding)) {
+            refuse(ctx, streamId, Status.UNIMPLEMENTED.withDescription("Can't find decompressor for " + encoding));
+            return;
+        }
         Metadata md;
         Context context = Context.ROOT;
         try {
@@ -303,7 +339,7 @@ public final class GrpcHttp2Connection extends Http2ServerHandler {
             refuse(ctx, streamId, Status.INTERNAL.withDescription("malformed request headers: " + e.getMessage()));
             return;
         }
-        start(streamId, def, md, authority == null ? null : authority.toString(), context);
+        start(streamId, def, md, authority == null ? null : authority.toString(), context, GrpcWire.gzip(encoding));
         if (endOfStream) {
             Stream s = streams.get(streamId);
             if (s != null) {
@@ -312,10 +348,11 @@ public final class GrpcHttp2Connection extends Http2ServerHandler {
         }
     }
 
-    private <Q, R> void start(int streamId, ServerMethodDefinition<Q, R> def, Metadata md, String authority, Context context) {
+    private <Q, R> void start(int streamId, ServerMethodDefinition<Q, R> def, Metadata md, String authority, Context context,
+            boolean gzip) {
         Http2ServerCall<Q, R> call = new Http2ServerCall<>(this, streamId, def.getMethodDescriptor(), attributes, authority,
                 context);
-        streams.put(streamId, new Stream(call, new GrpcDeframer(maxMessageBytes)));
+        streams.put(streamId, new Stream(call, new GrpcDeframer(maxMessageBytes, gzip)));
         if (context instanceof Context.CancellableContext c) {
             c.addListener(cancelled -> {
                 if (streams.remove(streamId) != null) {
@@ -343,7 +380,8 @@ public final class GrpcHttp2Connection extends Http2ServerHandler {
         } else if (endOfStream) {
             s.call().halfClosed();
         }
-        return processed;
+        // a whole message's bytes go back as the call takes it (or with the stream, when it closes)
+        return processed - s.deframer().heldByLastAdd();
     }
 
     /** Ends a stream before or without its call: trailers only. */
@@ -351,7 +389,7 @@ public final class GrpcHttp2Connection extends Http2ServerHandler {
         Metadata trailers = new Metadata();
         trailers.put(InternalStatus.CODE_KEY, status);
         trailers.put(InternalStatus.MESSAGE_KEY, status.getDescription());
-        encoder().writeHeaders(ctx, streamId, responseHeaders(trailers), 0, true, ctx.newPromise());
+        encoder().writeHeaders(ctx, streamId, GrpcWire.responseHeaders(trailers), 0, true, ctx.newPromise());
     }
 
     @Override
@@ -400,32 +438,5 @@ public final class GrpcHttp2Connection extends Http2ServerHandler {
 
     /** A call and its inbound messages. */
     private record Stream(Http2ServerCall<?, ?> call, GrpcDeframer deframer) {
-    }
-
-    private static final class Builder extends AbstractHttp2ConnectionHandlerBuilder<GrpcHttp2Connection, Builder> {
-        private final HandlerRegistry registry;
-        private final Settings settings;
-        private final Log log;
-
-        Builder(HandlerRegistry registry, Settings settings, Log log) {
-            this.registry = registry;
-            this.settings = settings;
-            this.log = log;
-            long maxStreams = Math.min(Integer.MAX_VALUE, settings.maxConcurrentStreams());
-            initialSettings(Http2Settings.defaultSettings().maxConcurrentStreams(maxStreams).initialWindowSize(WINDOW));
-        }
-
-        @Override
-        public GrpcHttp2Connection build() {
-            return super.build();
-        }
-
-        @Override
-        protected GrpcHttp2Connection build(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder, Http2Settings settings) {
-            GrpcHttp2Connection handler = new GrpcHttp2Connection(decoder, encoder, settings, registry,
-                    this.settings.maxMessageBytes(), this.settings.keepAlive(), log);
-            frameListener(handler);
-            return handler;
-        }
     }
 }

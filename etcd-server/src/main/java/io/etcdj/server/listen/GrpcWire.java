@@ -3,6 +3,7 @@ package io.etcdj.server.listen;
 import io.grpc.InternalMetadata;
 import io.grpc.KnownLength;
 import io.grpc.Metadata;
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.AsciiString;
 import java.io.ByteArrayInputStream;
@@ -15,6 +16,13 @@ import java.util.concurrent.TimeUnit;
 final class GrpcWire {
     private static final AsciiString BINARY_SUFFIX = AsciiString.of("-bin");
     private static final Base64.Encoder BASE64 = Base64.getEncoder().withoutPadding();
+    private static final AsciiString CONTENT_TYPE = AsciiString.of("content-type");
+    private static final AsciiString GRPC = AsciiString.of("application/grpc");
+    private static final AsciiString OK = AsciiString.of("200");
+    static final AsciiString ENCODING = AsciiString.of("grpc-encoding");
+    private static final AsciiString ACCEPT_ENCODING = AsciiString.of("grpc-accept-encoding");
+    private static final AsciiString IDENTITY = AsciiString.of("identity");
+    private static final AsciiString GZIP = AsciiString.of("gzip");
 
     private GrpcWire() {
     }
@@ -27,6 +35,25 @@ final class GrpcWire {
             h.add(name, new AsciiString(value, false));
         }
         return h;
+    }
+
+    /** An answer's or a trailers-only end's headers: status, content type, {@code md}. */
+    static Http2Headers responseHeaders(Metadata md) {
+        return toHeaders(new DefaultHttp2Headers().status(OK).set(CONTENT_TYPE, GRPC), md);
+    }
+
+    /** An answer's headers as grpc-java's server sends them: its answers are not compressed, it reads gzip. */
+    static Http2Headers answerHeaders(Metadata md) {
+        return responseHeaders(md).set(ENCODING, IDENTITY).set(ACCEPT_ENCODING, GZIP);
+    }
+
+    /** A request's {@code grpc-encoding} grpc-java's server reads: none, identity or gzip. */
+    static boolean decompressible(CharSequence encoding) {
+        return encoding == null || IDENTITY.contentEquals(encoding) || GZIP.contentEquals(encoding);
+    }
+
+    static boolean gzip(CharSequence encoding) {
+        return encoding != null && GZIP.contentEquals(encoding);
     }
 
     static Metadata toMetadata(Http2Headers headers) {
@@ -58,10 +85,16 @@ final class GrpcWire {
         };
     }
 
-    /** A whole request message: grpc-java's marshallers read a stream of known length at once. */
+    /**
+     * A whole request message: grpc-java's marshallers read a stream of known length at once.
+     * {@code heldBytes}: what of the client's flow-control window it holds until the call takes it.
+     */
     static final class Message extends ByteArrayInputStream implements KnownLength {
-        Message(byte[] bytes) {
+        final int heldBytes;
+
+        Message(byte[] bytes, int heldBytes) {
             super(bytes);
+            this.heldBytes = heldBytes;
         }
     }
 

@@ -8,7 +8,6 @@ import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import java.io.InputStream;
 import java.util.ArrayDeque;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -33,7 +32,7 @@ final class Http2ServerCall<Q, R> extends ServerCall<Q, R> {
     private final String authority;
     final Context context;
     private ServerCall.Listener<Q> listener;
-    private final ArrayDeque<InputStream> inbound = new ArrayDeque<>();
+    private final ArrayDeque<GrpcWire.Message> inbound = new ArrayDeque<>();
     private int demand;
     private boolean halfClosedByClient;
     private boolean halfCloseDelivered;
@@ -75,7 +74,7 @@ final class Http2ServerCall<Q, R> extends ServerCall<Q, R> {
     }
 
     /** A whole message arrived (on the event loop). */
-    void messageArrived(InputStream message) {
+    void messageArrived(GrpcWire.Message message) {
         inbound.add(message);
         deliver();
     }
@@ -124,14 +123,27 @@ final class Http2ServerCall<Q, R> extends ServerCall<Q, R> {
         inContext(() -> listener.onReady());
     }
 
+    /**
+     * Hands the listener what it asked for; each message taken returns its bytes to the client's
+     * window. Messages the call will never take (it ended) return theirs too.
+     */
     private void deliver() {
-        if (listener == null || cancelled) {
+        if (listener == null) {
+            return;
+        }
+        if (cancelled || closed) {
+            GrpcWire.Message dropped;
+            while ((dropped = inbound.poll()) != null) {
+                connection.returnBytes(streamId, dropped.heldBytes);
+            }
             return;
         }
         inContext(() -> {
             while (demand > 0 && !inbound.isEmpty() && !closed) {
                 demand--;
-                listener.onMessage(method.parseRequest(inbound.poll()));
+                GrpcWire.Message message = inbound.poll();
+                connection.returnBytes(streamId, message.heldBytes);
+                listener.onMessage(method.parseRequest(message));
             }
             if (halfClosedByClient && inbound.isEmpty() && !halfCloseDelivered && !closed) {
                 halfCloseDelivered = true;
