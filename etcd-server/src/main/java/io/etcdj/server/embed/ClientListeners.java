@@ -93,7 +93,12 @@ final class ClientListeners implements AutoCloseable {
     private static final int HTTP_BODY_FACTOR = 4;
 
     private final List<Server> servers = new ArrayList<>();
-    /** Listeners serving gRPC on Netty's HTTP/2 codec (experimental, {@code -Detcdj.clientTransport=http2}). */
+    /**
+     * The client port's gRPC on Netty's HTTP/2 codec ({@code listen.GrpcHttp2Connection}), the
+     * default; {@code -Detcdj.clientTransport=grpc-java} serves it with grpc-java's server instead.
+     */
+    static final String TRANSPORT_PROPERTY = "etcdj.clientTransport";
+    /** Listeners serving gRPC on Netty's HTTP/2 codec. */
     private final List<Channel> http2Listeners = new ArrayList<>();
     /** Unix socket files to remove when the listeners close. */
     private final List<ListenAddress> unixSockets = new ArrayList<>();
@@ -202,7 +207,7 @@ final class ClientListeners implements AutoCloseable {
                     : new HttpRefused();
             ListenAddress where = new ListenAddress(url);
             boolean secure = ListenAddress.isSecure(url);
-            if ("http2".equals(System.getProperty("etcdj.clientTransport"))) {
+            if (!"grpc-java".equals(System.getProperty(TRANSPORT_PROPERTY))) {
                 startHttp2(where, new ProtocolSniffer(() -> httpOnClientPort, HTTP_BODY_FACTOR * maxMessage, secure ? tls : null, logs)
                         .withAccessControl(access).trackingConnections(connections),
                         new GrpcHttp2Connection.Settings(maxMessage, opts.maxConcurrentStreams(), opts.grpcKeepaliveMinTime(),
@@ -255,7 +260,7 @@ final class ClientListeners implements AutoCloseable {
         }
     }
 
-    /** Experimental: gRPC on Netty's HTTP/2 codec instead of grpc-java's server (docs/decisions.md). */
+    /** gRPC on Netty's HTTP/2 codec instead of grpc-java's server (docs/decisions.md). */
     private void startHttp2(ListenAddress where, ProtocolSniffer sniffer, GrpcHttp2Connection.Settings settings,
             HandlerRegistry registry, MemberOptions opts) throws IOException {
         ServerBootstrap b = new ServerBootstrap().group(loops(where).boss(), loops(where).workers())

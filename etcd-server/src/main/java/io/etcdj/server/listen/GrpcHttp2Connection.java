@@ -42,8 +42,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * gRPC's server side of one HTTP/2 connection on Netty's codec, with grpc-java's public call API
  * ({@link HandlerRegistry}, {@link ServerCall}) on top: the services and interceptors run as under
  * grpc-java's server, without its transport, context and executor layers (docs/decisions.md, "The
- * client port's gRPC on Netty's HTTP/2 codec"). Experimental: chosen for every client URL with
- * {@code -Detcdj.clientTransport=http2}.
+ * client port's gRPC on Netty's HTTP/2 codec"). Every client URL's, unless the member runs with
+ * {@code -Detcdj.clientTransport=grpc-java}.
  */
 public final class GrpcHttp2Connection extends Http2ServerHandler {
     private static final AsciiString TIMEOUT = AsciiString.of("grpc-timeout");
