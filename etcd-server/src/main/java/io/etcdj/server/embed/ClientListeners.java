@@ -277,14 +277,13 @@ final class ClientListeners implements AutoCloseable {
         if (opts.socketReusePort() && !where.isUnix()) {
             b.option(NioChannelOption.of(StandardSocketOptions.SO_REUSEPORT), true);
         }
-        try {
-            http2Listeners.add(b.bind(where.bindAddress()).sync().channel());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while binding " + where.display(), e);
-        } catch (RuntimeException e) {
-            throw BindFailure.of(where.isUnix(), where.display(), new IOException(e.getMessage(), e));
+        // the bind's failure is read from its future: sync() would rethrow Netty's native
+        // IOException unchecked, past a catch of the runtime ones
+        ChannelFuture bound = b.bind(where.bindAddress()).awaitUninterruptibly();
+        if (!bound.isSuccess()) {
+            throw BindFailure.of(where.isUnix(), where.display(), bound.cause());
         }
+        http2Listeners.add(bound.channel());
         if (where.isUnix()) {
             where.publish();
             unixSockets.add(where);
