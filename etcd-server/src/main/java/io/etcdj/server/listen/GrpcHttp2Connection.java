@@ -17,6 +17,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufOutputStream;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2ConnectionDecoder;
@@ -240,13 +241,17 @@ public final class GrpcHttp2Connection extends Http2ServerHandler {
         for (Channel ch : connections) {
             GrpcHttp2Connection c = ch.pipeline().get(GrpcHttp2Connection.class);
             if (c != null) {
-                ch.eventLoop().execute(() -> {
-                    ByteBuf why = Unpooled.copiedBuffer("app_requested", StandardCharsets.US_ASCII);
-                    c.goAway(c.ctx, c.connection().remote().lastStreamCreated(), Http2Error.NO_ERROR.code(), why, c.ctx.newPromise());
-                    c.flushNow();
-                });
+                ch.eventLoop().execute(() -> c.sendGoAway(Http2Error.NO_ERROR, "app_requested"));
             }
         }
+    }
+
+    /** A GOAWAY naming the last stream the client opened, flushed now; on the loop. */
+    private ChannelFuture sendGoAway(Http2Error error, String debug) {
+        ByteBuf why = Unpooled.copiedBuffer(debug, StandardCharsets.US_ASCII);
+        ChannelFuture sent = goAway(ctx, connection().remote().lastStreamCreated(), error.code(), why, ctx.newPromise());
+        flushNow();
+        return sent;
     }
 
     /** Through this handler's flush: DATA frames wait in the codec's flow controller until it runs. */
@@ -424,10 +429,7 @@ public final class GrpcHttp2Connection extends Http2ServerHandler {
 
         @Override
         public void tooManyPings() {
-            ByteBuf why = Unpooled.copiedBuffer("too_many_pings", StandardCharsets.US_ASCII);
-            goAway(ctx, connection().remote().lastStreamCreated(), Http2Error.ENHANCE_YOUR_CALM.code(), why, ctx.newPromise())
-                    .addListener(f -> ctx.close());
-            flushNow();
+            sendGoAway(Http2Error.ENHANCE_YOUR_CALM, "too_many_pings").addListener(f -> ctx.close());
         }
 
         @Override
