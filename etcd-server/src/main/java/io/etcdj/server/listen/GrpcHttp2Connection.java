@@ -34,10 +34,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * gRPC's server side of one HTTP/2 connection on Netty's codec, with grpc-java's public call API
@@ -56,13 +53,10 @@ public final class GrpcHttp2Connection extends Http2ServerHandler {
     private final ServerKeepAlive keepAlive;
     private final Log log;
     private final IntObjectHashMap<Stream> streams = new IntObjectHashMap<>();
-    private final Queue<Runnable> outbound = new ConcurrentLinkedQueue<>();
-    private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private ChannelHandlerContext ctx;
     private Attributes attributes;
-    private boolean reading;
-    /** A flush is queued behind the running task of the event loop. */
-    private boolean flushScheduled;
+    /** The answers' frames, written on the loop in the order they were sent (from any thread). */
+    private OrderedWrites writes;
 
     GrpcHttp2Connection(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder, Http2Settings settings,
             HandlerRegistry registry, int maxMessageBytes, ServerKeepAlive.Settings keepAlive, Log log) {
@@ -107,6 +101,7 @@ public final class GrpcHttp2Connection extends Http2ServerHandler {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) throws Exception {
         this.ctx = ctx;
+        this.writes = new OrderedWrites(ctx.executor(), this::flushNow);
         this.attributes = Attributes.newBuilder()
                 .set(Grpc.TRANSPORT_ATTR_REMOTE_ADDR, ctx.channel().remoteAddress())
                 .set(Grpc.TRANSPORT_ATTR_LOCAL_ADDR, ctx.channel().localAddress()).build();
@@ -119,14 +114,14 @@ public final class GrpcHttp2Connection extends Http2ServerHandler {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
-        reading = true;
+        writes.reading(true);
         keepAlive.read();
         super.channelRead(ctx, msg);
     }
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
-        reading = false;
+        writes.reading(false);
         super.channelReadComplete(ctx);
     }
 
@@ -172,52 +167,6 @@ public final class GrpcHttp2Connection extends Http2ServerHandler {
         return ctx.channel().isWritable();
     }
 
-    /**
-     * Runs a write on the event loop: now when on it, else queued with the others for one flush.
-     * On the loop the flush waits too: while reading, for the end of the read; otherwise for the
-     * end of the task that wrote (an applied batch's answers, completed on the connection's loop,
-     * leave in one flush, not in three per call).
-     */
-    private void write(Runnable op) {
-        if (inEventLoop()) {
-            op.run();
-            flushSoon();
-            return;
-        }
-        outbound.add(op);
-        if (drainScheduled.compareAndSet(false, true)) {
-            ctx.executor().execute(this::drain);
-        }
-    }
-
-    /**
-     * Runs every queued write, then flushes once. The flag stays set while it runs, so answers
-     * completed meanwhile (an applied batch closes its calls one after another) join this flush
-     * instead of waking the loop once more each.
-     */
-    private void drain() {
-        Runnable op;
-        while ((op = outbound.poll()) != null) {
-            op.run();
-        }
-        flushNow();
-        drainScheduled.set(false);
-        if (!outbound.isEmpty() && drainScheduled.compareAndSet(false, true)) {
-            ctx.executor().execute(this::drain);
-        }
-    }
-
-    /** On the loop: a flush at the end of the read, or of the running task. */
-    private void flushSoon() {
-        if (!reading && !flushScheduled) {
-            flushScheduled = true;
-            ctx.executor().execute(() -> {
-                flushScheduled = false;
-                flushNow();
-            });
-        }
-    }
-
     /** A call took a message (on the loop): its bytes go back to the client's window. */
     void returnBytes(int streamId, int bytes) {
         Http2Stream stream = connection().stream(streamId);
@@ -226,7 +175,7 @@ public final class GrpcHttp2Connection extends Http2ServerHandler {
         }
         try {
             if (connection().local().flowController().consumeBytes(stream, bytes)) {
-                flushSoon(); // a WINDOW_UPDATE was written
+                writes.flushSoon(); // a WINDOW_UPDATE was written
             }
         } catch (Http2Exception e) {
             onError(ctx, false, e);
@@ -270,7 +219,7 @@ public final class GrpcHttp2Connection extends Http2ServerHandler {
 
     void sendHeaders(int streamId, Metadata headers) {
         Http2Headers h = GrpcWire.answerHeaders(headers);
-        write(() -> {
+        writes.write(() -> {
             keepAlive.wrote();
             encoder().writeHeaders(ctx, streamId, h, 0, false, ctx.newPromise());
         });
@@ -289,7 +238,7 @@ public final class GrpcHttp2Connection extends Http2ServerHandler {
         }
         int bytes = out.readableBytes();
         call.queued(bytes);
-        write(() -> {
+        writes.write(() -> {
             keepAlive.wrote();
             encoder().writeData(ctx, streamId, out, 0, false, ctx.newPromise()).addListener(f -> call.sent(bytes));
         });
@@ -303,7 +252,7 @@ public final class GrpcHttp2Connection extends Http2ServerHandler {
             trailers.put(InternalStatus.MESSAGE_KEY, status.getDescription());
         }
         Http2Headers h = trailersOnly ? GrpcWire.responseHeaders(trailers) : GrpcWire.toHeaders(new DefaultHttp2Headers(), trailers);
-        write(() -> {
+        writes.write(() -> {
             streams.remove(streamId);
             encoder().writeHeaders(ctx, streamId, h, 0, true, ctx.newPromise())
                     .addListener(f -> call.ended(f.isSuccess()));

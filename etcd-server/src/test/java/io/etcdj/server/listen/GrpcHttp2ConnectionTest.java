@@ -16,6 +16,7 @@ import io.etcdj.api.etcdserverpb.RangeResponse;
 import io.etcdj.api.etcdserverpb.ResponseHeader;
 import io.etcdj.api.etcdserverpb.TxnRequest;
 import io.etcdj.api.etcdserverpb.TxnResponse;
+import io.etcdj.api.etcdserverpb.WatchCancelRequest;
 import io.etcdj.api.etcdserverpb.WatchCreateRequest;
 import io.etcdj.api.etcdserverpb.WatchGrpc;
 import io.etcdj.api.etcdserverpb.WatchProgressRequest;
@@ -53,8 +54,10 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -206,6 +209,30 @@ class GrpcHttp2ConnectionTest {
     }
 
     @Test
+    void answersSentFromTwoThreadsArriveInTheOrderTheyWereSent() throws Exception {
+        BlockingQueue<Object> got = new LinkedBlockingQueue<>();
+        StreamObserver<WatchRequest> requests = WatchGrpc.newStub(client).watch(new StreamObserver<>() {
+            @Override
+            public void onNext(WatchResponse r) {
+                got.add(r.getCreated() ? "created" : "event");
+            }
+
+            @Override
+            public void onError(Throwable t) {
+                got.add(t);
+            }
+
+            @Override
+            public void onCompleted() {
+            }
+        });
+        requests.onNext(WatchRequest.newBuilder().setCancelRequest(WatchCancelRequest.getDefaultInstance()).build());
+        assertEquals("created", got.poll(5, TimeUnit.SECONDS));
+        assertEquals("event", got.poll(5, TimeUnit.SECONDS));
+        requests.onCompleted();
+    }
+
+    @Test
     void aHandlerThatThrowsEndsItsCallOnlyAndIsLogged() {
         KVGrpc.KVBlockingStub kv = KVGrpc.newBlockingStub(client);
         StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
@@ -326,6 +353,22 @@ class GrpcHttp2ConnectionTest {
         }
     }
 
+    /**
+     * The stream's first answer (and its headers) from a thread of the service's own while the
+     * loop waits for it, the second from the loop: as a watch's created answer, and the event of a
+     * put whose Raft turn the loop ran.
+     */
+    private static void answerFromAnotherThreadThenFromTheLoop(StreamObserver<WatchResponse> events) {
+        Thread handler = new Thread(() -> events.onNext(WatchResponse.newBuilder().setCreated(true).build()));
+        handler.start();
+        try {
+            handler.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        events.onNext(WatchResponse.newBuilder().addEvents(Event.getDefaultInstance()).build());
+    }
+
     private final class Watch extends WatchGrpc.WatchImplBase {
         @Override
         public StreamObserver<WatchRequest> watch(StreamObserver<WatchResponse> events) {
@@ -349,6 +392,10 @@ class GrpcHttp2ConnectionTest {
                     if (request.hasCreateRequest()) {
                         flooding.set(true);
                         new Thread(pump).start();
+                        return;
+                    }
+                    if (request.hasCancelRequest()) {
+                        answerFromAnotherThreadThenFromTheLoop(events);
                         return;
                     }
                     events.onNext(WatchResponse.newBuilder().setHeader(
