@@ -14,7 +14,7 @@ import io.grpc.Status;
 import io.grpc.netty.InternalProtocolNegotiationEvent;
 import io.grpc.netty.ProtocolNegotiationEvent;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufOutputStream;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -31,7 +31,6 @@ import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.util.AsciiString;
 import io.netty.util.collection.IntObjectHashMap;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -163,6 +162,11 @@ public final class GrpcHttp2Connection extends Http2ServerHandler {
         ctx.executor().execute(task);
     }
 
+    /** The connection's buffers (its channel's allocator). */
+    ByteBufAllocator alloc() {
+        return ctx.alloc();
+    }
+
     boolean isWritable() {
         return ctx.channel().isWritable();
     }
@@ -225,17 +229,7 @@ public final class GrpcHttp2Connection extends Http2ServerHandler {
         });
     }
 
-    void sendMessage(Http2ServerCall<?, ?> call, int streamId, InputStream message) {
-        ByteBuf out;
-        try {
-            int size = message.available();
-            out = ctx.alloc().buffer(5 + size);
-            out.writeByte(0).writeInt(size);
-            message.transferTo(new ByteBufOutputStream(out));
-            out.setInt(1, out.readableBytes() - 5);
-        } catch (IOException e) {
-            throw new IllegalStateException("serializing an answer failed", e);
-        }
+    void sendMessage(Http2ServerCall<?, ?> call, int streamId, ByteBuf out) {
         int bytes = out.readableBytes();
         call.queued(bytes);
         writes.write(() -> {

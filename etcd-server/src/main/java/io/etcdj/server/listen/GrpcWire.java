@@ -1,12 +1,22 @@
 package io.etcdj.server.listen;
 
+import com.google.protobuf.CodedOutputStream;
+import com.google.protobuf.Empty;
+import com.google.protobuf.MessageLite;
 import io.grpc.InternalMetadata;
 import io.grpc.KnownLength;
 import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
+import io.grpc.protobuf.ProtoUtils;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufOutputStream;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.AsciiString;
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Map;
@@ -14,6 +24,10 @@ import java.util.concurrent.TimeUnit;
 
 /** gRPC's conventions on HTTP/2 headers: metadata both ways (binary values in base64), timeouts. */
 final class GrpcWire {
+    /** gRPC's message prefix: a compressed flag and the length. */
+    private static final int PREFIX = 5;
+    /** The class of grpc-java's protobuf marshallers (one per message type, all of one class). */
+    private static final Class<?> PROTOBUF_MARSHALLER = ProtoUtils.marshaller(Empty.getDefaultInstance()).getClass();
     private static final AsciiString BINARY_SUFFIX = AsciiString.of("-bin");
     private static final Base64.Encoder BASE64 = Base64.getEncoder().withoutPadding();
     private static final AsciiString CONTENT_TYPE = AsciiString.of("content-type");
@@ -83,6 +97,34 @@ final class GrpcWire {
             case 'u' -> TimeUnit.MICROSECONDS.toNanos(n);
             default -> n;
         };
+    }
+
+    /**
+     * {@code message} framed for the wire (gRPC's five-byte prefix, uncompressed) in one buffer of
+     * {@code alloc}'s. A protobuf message under grpc-java's protobuf marshaller is encoded straight
+     * into the buffer: through the marshaller's stream every answer cost a copy buffer of 8 KiB (a
+     * third of what a put allocated on the event loop); another marshaller's stream is copied.
+     */
+    static <R> ByteBuf frame(ByteBufAllocator alloc, MethodDescriptor<?, R> method, R message) {
+        try {
+            if (message instanceof MessageLite m && method.getResponseMarshaller().getClass() == PROTOBUF_MARSHALLER) {
+                int size = m.getSerializedSize();
+                ByteBuf out = alloc.buffer(PREFIX + size);
+                out.writeByte(0).writeInt(size);
+                CodedOutputStream encoder = CodedOutputStream.newInstance(out.nioBuffer(PREFIX, size));
+                m.writeTo(encoder);
+                encoder.flush();
+                encoder.checkNoSpaceLeft();
+                return out.writerIndex(PREFIX + size);
+            }
+            InputStream in = method.streamResponse(message);
+            ByteBuf out = alloc.buffer(PREFIX + in.available());
+            out.writeByte(0).writeInt(0);
+            in.transferTo(new ByteBufOutputStream(out));
+            return out.setInt(1, out.readableBytes() - PREFIX);
+        } catch (IOException e) {
+            throw new IllegalStateException("serializing an answer failed", e);
+        }
     }
 
     /**

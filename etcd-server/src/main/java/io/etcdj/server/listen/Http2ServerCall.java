@@ -192,7 +192,7 @@ final class Http2ServerCall<Q, R> extends ServerCall<Q, R> {
         if (!headersSent) {
             sendHeaders(new Metadata());
         }
-        connection.sendMessage(this, streamId, method.streamResponse(message));
+        connection.sendMessage(this, streamId, GrpcWire.frame(connection.alloc(), method, message));
     }
 
     @Override
