@@ -13,7 +13,6 @@ import java.io.IOException;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 
 /** The etcd command: parses flags as etcd does, runs a member until SIGINT/SIGTERM. */
 public final class Main {
@@ -95,16 +94,11 @@ public final class Main {
         }
         CountDownLatch stop = new CountDownLatch(1);
         AtomicBoolean fatal = new AtomicBoolean();
-        // handled from before the start, as etcd: a signal during start-up ends the process by that signal too
-        AtomicReference<Member> started = new AtomicReference<>();
-        // SIGINT/SIGTERM: the orderly shutdown, then death by the same signal, as etcd;
-        // any other end of the JVM (a fatal error's exit, SIGHUP) still closes the member first
-        Interrupts.handle(signal -> LOG.info("received signal; shutting down", "signal", signal), () -> {
-            Member m = started.get();
-            if (m != null) {
-                m.close();
-            }
-        }, "shutdown");
+        // SIGINT/SIGTERM: the orderly shutdown, then death by the same signal, as etcd; handled from
+        // before the start, so a signal during start-up ends the process by that signal too. Any
+        // other end of the JVM (a fatal error's exit, SIGHUP) still closes the member first.
+        Interrupts.Shutdown shutdown = Interrupts.handleFromStart(
+                signal -> LOG.info("received signal; shutting down", "signal", signal), "shutdown");
         Member member;
         try {
             // the member writes where the flags said the process writes
@@ -129,7 +123,7 @@ public final class Main {
             LOG.error("failed to start etcd", e, "error", String.valueOf(e.getMessage()));
             return 1;
         }
-        started.set(member);
+        shutdown.closes(member::close);
         try {
             stop.await();
         } catch (InterruptedException e) {

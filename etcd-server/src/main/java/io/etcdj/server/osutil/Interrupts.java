@@ -1,6 +1,7 @@
 package io.etcdj.server.osutil;
 
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import sun.misc.Signal;
 import sun.misc.SignalHandler;
@@ -56,12 +57,44 @@ public final class Interrupts {
         Signal.handle(new Signal("TERM"), handler);
         // once a signal is being handled, the work the shutdown ended may return and its thread call
         // System.exit: the hook then holds the exit until the signal ends the process
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            if (signalled.get()) {
-                awaitDeath();
-            }
-            once.run();
-        }, hookName));
+        try {
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                if (signalled.get()) {
+                    awaitDeath();
+                }
+                once.run();
+            }, hookName));
+        } catch (IllegalStateException exiting) {
+            // a signal came before the handlers: the JVM's own handling already ends the process
+        }
+    }
+
+    /**
+     * {@link #handle} from before a start: a signal that comes while the service starts ends the
+     * process by that signal too (as Go's default handling ends etcd's), with nothing to close
+     * until the start gives the returned {@link Shutdown} what to close.
+     */
+    public static Shutdown handleFromStart(Consumer<String> announce, String hookName) {
+        Shutdown shutdown = new Shutdown();
+        handle(announce, shutdown::run, hookName);
+        return shutdown;
+    }
+
+    /** What the orderly shutdown closes, once the start has made it. */
+    public static final class Shutdown {
+        private final AtomicReference<Runnable> close = new AtomicReference<>(() -> { });
+
+        private Shutdown() {
+        }
+
+        /** From now on the shutdown runs {@code close}. */
+        public void closes(Runnable close) {
+            this.close.set(close);
+        }
+
+        private void run() {
+            close.get().run();
+        }
     }
 
     /** Go's {@code syscall.Signal.String()} for the two signals handled. */

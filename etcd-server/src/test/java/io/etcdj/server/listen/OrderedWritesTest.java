@@ -27,21 +27,22 @@ class OrderedWritesTest {
         loop.submit(() -> { }).get(5, TimeUnit.SECONDS);
     }
 
-    private void fromOtherThread(Runnable task) throws InterruptedException {
+    /** Runs {@code task} on a thread of its own and waits for it (the caller, on the loop, keeps the loop busy). */
+    private static void fromOtherThread(Runnable task) {
         Thread t = new Thread(task);
         t.start();
-        t.join();
+        try {
+            t.join();
+        } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @Test
     void aWriteOnTheLoopWaitsForTheOnesAnotherThreadQueuedBeforeIt() throws Exception {
         onLoop(() -> {
-            try {
-                // a handler thread sends the stream's headers while the loop is busy (a Raft turn)
-                fromOtherThread(() -> writes.write(() -> wire.add("headers")));
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
+            // a handler thread sends the stream's headers while the loop is busy (a Raft turn)
+            fromOtherThread(() -> writes.write(() -> wire.add("headers")));
             writes.write(() -> wire.add("event")); // the turn applies a put: its watch event
         });
         assertEquals(List.of("headers", "event", "flush"), wire);
@@ -49,17 +50,11 @@ class OrderedWritesTest {
 
     @Test
     void writesFromOtherThreadsLeaveInOrderInOneFlush() throws Exception {
-        onLoop(() -> {
-            try {
-                fromOtherThread(() -> {
-                    writes.write(() -> wire.add("headers"));
-                    writes.write(() -> wire.add("message"));
-                    writes.write(() -> wire.add("trailers"));
-                });
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        onLoop(() -> fromOtherThread(() -> {
+            writes.write(() -> wire.add("headers"));
+            writes.write(() -> wire.add("message"));
+            writes.write(() -> wire.add("trailers"));
+        }));
         assertEquals(List.of("headers", "message", "trailers", "flush"), wire);
     }
 
@@ -78,17 +73,13 @@ class OrderedWritesTest {
     @Test
     void aWriteMadeByAQueuedWriteJoinsTheEndOfTheQueue() throws Exception {
         onLoop(() -> {
-            try {
-                fromOtherThread(() -> {
-                    writes.write(() -> {
-                        wire.add("data");
-                        writes.write(() -> wire.add("ready again")); // the data's listener: the call may send more
-                    });
-                    writes.write(() -> wire.add("trailers"));
+            fromOtherThread(() -> {
+                writes.write(() -> {
+                    wire.add("data");
+                    writes.write(() -> wire.add("ready again")); // the data's listener: the call may send more
                 });
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
+                writes.write(() -> wire.add("trailers"));
+            });
             writes.write(() -> wire.add("next call"));
         });
         assertEquals(List.of("data", "trailers", "next call", "ready again", "flush"), wire);

@@ -157,6 +157,10 @@ public final class GrpcProxyCommand extends Subcommand {
                 flags.getString("cert-file"), flags.getString("key-file"), flags.getString("trusted-ca-file"),
                 (int) Math.min(Integer.MAX_VALUE, flags.getLong("max-recv-bytes")),
                 (int) Math.min(Integer.MAX_VALUE, flags.getLong("max-concurrent-streams")));
+        // SIGINT/SIGTERM end the process by that signal, as they end etcd's (which does not catch
+        // them here), from before the start: the proxy, once started, closes first; other ends of
+        // the JVM close it in the hook
+        Interrupts.Shutdown shutdown = Interrupts.handleFromStart(signal -> { }, "grpc-proxy-shutdown");
         GrpcProxy proxy;
         try {
             proxy = GrpcProxy.start(opts);
@@ -165,9 +169,7 @@ public final class GrpcProxyCommand extends Subcommand {
             err.println("etcd grpc-proxy: " + e.getMessage());
             return 1;
         }
-        // SIGINT/SIGTERM end the process by that signal, as they end etcd's (which does not catch
-        // them here): the proxy closes first; other ends of the JVM close it in the hook
-        Interrupts.handle(signal -> { }, proxy::close, "grpc-proxy-shutdown");
+        shutdown.closes(proxy::close);
         proxy.awaitTermination();
         return 0;
     }

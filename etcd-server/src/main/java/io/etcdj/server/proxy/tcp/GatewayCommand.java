@@ -98,6 +98,10 @@ public final class GatewayCommand extends Subcommand {
             out.println("no endpoints found");
             return 1;
         }
+        // SIGINT/SIGTERM end the process by that signal, as they end etcd's (which does not catch
+        // them here), from before the listener binds: the proxy, once made, closes first; other
+        // ends of the JVM close it in the hook
+        Interrupts.Shutdown shutdown = Interrupts.handleFromStart(signal -> { }, "gateway-shutdown");
         ServerSocket listener;
         try {
             listener = new ServerSocket();
@@ -109,9 +113,7 @@ public final class GatewayCommand extends Subcommand {
             return 1;
         }
         TcpProxy proxy = new TcpProxy(listener, remotes, flags.getDuration("retry-delay"));
-        // SIGINT/SIGTERM end the process by that signal, as they end etcd's (which does not catch
-        // them here): the proxy closes first; other ends of the JVM close it in the hook
-        Interrupts.handle(signal -> { }, proxy::close, "gateway-shutdown");
+        shutdown.closes(proxy::close);
         proxy.run();
         return 0;
     }
