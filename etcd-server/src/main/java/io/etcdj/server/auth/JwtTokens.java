@@ -163,7 +163,7 @@ public final class JwtTokens implements TokenProvider {
             Date exp = claims.getExpirationTime();
             Object username = claims.getClaim("username");
             Object revision = claims.getClaim("revision");
-            if (exp == null || exp.getTime() <= wallMillis.getAsLong() || !(username instanceof String u)
+            if (exp == null || expired(exp.getTime(), wallMillis.getAsLong()) || !(username instanceof String u)
                     || !(revision instanceof Number rev)) {
                 return null;
             }
@@ -171,6 +171,17 @@ public final class JwtTokens implements TokenProvider {
         } catch (ParseException | JOSEException e) {
             return null;
         }
+    }
+
+    /**
+     * etcd's check (jwt-go's): {@code exp} is whole Unix seconds, and a token is valid while the
+     * current Unix second is not past it. Signed at 12:00:00.9 with a 1 s ttl, a token has exp
+     * 12:00:01 and lasts until 12:00:02, 1.1 s (from 1 s to just under 2 s, as etcd's); compared in
+     * milliseconds it would last 0.1 s, and a client that waits a moment between its login and its
+     * next request (etcd's e2e TestCtlV3AuthAndWatchJWT, at a ttl of 1 s) would be refused.
+     */
+    static boolean expired(long expMillis, long nowMillis) {
+        return Math.floorDiv(nowMillis, 1000) > Math.floorDiv(expMillis, 1000);
     }
 
     @Override

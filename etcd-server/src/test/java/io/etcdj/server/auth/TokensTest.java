@@ -72,6 +72,23 @@ class TokensTest {
     }
 
     @Test
+    void aJwtTokenLastsUntilTheEndOfItsExpirySecondAsEtcds() throws Exception {
+        KeyPairGenerator g = KeyPairGenerator.getInstance("RSA");
+        g.initialize(2048);
+        KeyPair kp = g.generateKeyPair();
+        AtomicLong wall = new AtomicLong(1_700_000_000_900L); // 0.9 s into a second
+        JwtTokens tokens = JwtTokens.fromOptions(Map.of("sign-method", "RS256", "pub-key", pem(kp.getPublic(), "pub.pem").toString(),
+                "priv-key", pem(kp.getPrivate(), "priv.pem").toString(), "ttl", "1s"), wall::get);
+        String token = tokens.assign("alice", 4, "", 1);
+        wall.set(1_700_000_001_500L); // 0.6 s later: past "issued + ttl" in milliseconds, within exp's second
+        assertEquals(new AuthInfo("alice", 4), tokens.info(token, 4), "exp is 1 700 000 001 s: valid through that second");
+        wall.set(1_700_000_001_999L);
+        assertEquals(new AuthInfo("alice", 4), tokens.info(token, 4), "the last millisecond of exp's second");
+        wall.set(1_700_000_002_000L);
+        assertNull(tokens.info(token, 4), "the next second: expired");
+    }
+
+    @Test
     void jwtOptionsAreChecked() {
         assertThrows(IllegalArgumentException.class, () -> JwtTokens.fromOptions(Map.of("pub-key", "x"), () -> 0));
         assertThrows(IllegalArgumentException.class, () -> JwtTokens.fromOptions(
