@@ -1,5 +1,8 @@
 package io.etcdj.server.osutil;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -19,6 +22,11 @@ import sun.misc.SignalHandler;
  * no Java handler holds. As in etcd, a process that is PID 1 exits 0 instead (the kernel does not
  * deliver a default-action signal to init). Signals that arrive while the shutdown runs are
  * ignored: the first one decides.
+ *
+ * <p>A signal the process inherited as ignored is taken too, as Go's {@code signal.Notify} takes it
+ * for etcd: a script's background job starts with SIGINT ignored, and {@code etcd &} followed by
+ * {@code kill -INT} must stop the member. The JVM installs no handler for an ignored shutdown
+ * signal, so its disposition is first set back to the default through the C library.
  */
 public final class Interrupts {
 
@@ -53,8 +61,11 @@ public final class Interrupts {
                 dieBy(sig);
             }
         };
-        Signal.handle(new Signal("INT"), handler);
-        Signal.handle(new Signal("TERM"), handler);
+        for (String name : new String[] {"INT", "TERM"}) {
+            Signal sig = new Signal(name);
+            takeBackIfIgnored(sig.getNumber());
+            Signal.handle(sig, handler);
+        }
         // once a signal is being handled, the work the shutdown ended may return and its thread call
         // System.exit: the hook then holds the exit until the signal ends the process
         try {
@@ -95,6 +106,33 @@ public final class Interrupts {
         private void run() {
             close.get().run();
         }
+    }
+
+    private static void takeBackIfIgnored(int signal) {
+        String status;
+        try {
+            status = Files.readString(Path.of("/proc/self/status"));
+        } catch (IOException e) {
+            return; // no procfs: nothing known to be ignored
+        }
+        if (ignoredIn(status, signal)) {
+            try {
+                LibC.defaultAction(signal);
+            } catch (LinkageError | RuntimeException e) {
+                System.err.println("etcd: cannot take back the ignored signal " + signal + ": " + e);
+            }
+        }
+    }
+
+    /** Whether {@code /proc/<pid>/status} text shows {@code signal} ignored (its SigIgn mask). */
+    static boolean ignoredIn(String procStatus, int signal) {
+        for (String line : procStatus.split("\n")) {
+            if (line.startsWith("SigIgn:")) {
+                long mask = Long.parseUnsignedLong(line.substring("SigIgn:".length()).strip(), 16);
+                return (mask & (1L << (signal - 1))) != 0;
+            }
+        }
+        return false;
     }
 
     /** Go's {@code syscall.Signal.String()} for the two signals handled. */

@@ -13,12 +13,22 @@ import com.kenai.jffi.Type;
  * by the JVM itself. Bound on first use: a member that never calls one loads nothing of this.
  */
 public final class LibC {
+    private static final long SIG_DFL = 0;
+
     private LibC() {
     }
 
     /** {@code kill(2)}: 0, or the errno it failed with. */
     public static int kill(long pid, int signal) {
         return Bound.errno(Invoker.getInstance().invokeI2(Bound.TWO_INTS, Bound.KILL, (int) pid, signal));
+    }
+
+    /**
+     * {@code signal(2)} with {@code SIG_DFL}: the kernel's default action for {@code signal} from now
+     * on, whatever the process inherited; the JVM has no way to undo an inherited {@code SIG_IGN}.
+     */
+    public static void defaultAction(int signal) {
+        Invoker.getInstance().invokeN2(Bound.INT_AND_POINTER, Bound.SIGNAL, signal, SIG_DFL);
     }
 
     /** {@code mlockall(2)}: 0, or the errno it failed with. */
@@ -31,7 +41,10 @@ public final class LibC {
                 CallingConvention.DEFAULT, true);
         static final CallContext TWO_INTS = CallContext.getCallContext(Type.SINT, new Type[] {Type.SINT, Type.SINT},
                 CallingConvention.DEFAULT, true);
+        static final CallContext INT_AND_POINTER = CallContext.getCallContext(Type.POINTER,
+                new Type[] {Type.SINT, Type.POINTER}, CallingConvention.DEFAULT, false);
         static final long KILL = symbol("kill");
+        static final long SIGNAL = symbol("signal");
         static final long MLOCKALL = symbol("mlockall");
 
         private static long symbol(String name) {
