@@ -52,8 +52,9 @@ public abstract class ServerCommand {
     }
 
     /**
-     * Our server as bin/etcd runs it, from the packaged module (its jar, target/lib and the AppCDS
-     * archive recorded at package time, when present), plus a heap cap: the tests share a small machine.
+     * Our server as bin/etcd runs it, from the packaged module (its runtime jar, or its jar and
+     * target/lib, and the AppCDS archive recorded at package time, when present), plus a heap cap:
+     * the tests share a small machine.
      */
     public static ServerCommand ours() {
         Path target = projectRoot().resolve("etcd-server").resolve("target");
@@ -77,8 +78,10 @@ public abstract class ServerCommand {
                 if (Files.exists(archive)) {
                     cmd.addAll(List.of("-XX:SharedArchiveFile=" + archive, "-Xshare:auto"));
                 }
-                cmd.addAll(List.of("-cp", serverJar(target) + File.pathSeparator + target.resolve("lib") + "/*",
-                        "io.etcdj.server.Main"));
+                Path runtimeJar = target.resolve("etcd-server-runtime.jar");
+                String classPath = Files.exists(runtimeJar) ? runtimeJar.toString()
+                        : serverJar(target) + File.pathSeparator + target.resolve("lib") + "/*";
+                cmd.addAll(List.of("-cp", classPath, "io.etcdj.server.Main"));
                 return cmd;
             }
         };
