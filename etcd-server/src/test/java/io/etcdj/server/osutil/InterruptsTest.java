@@ -1,10 +1,10 @@
 package io.etcdj.server.osutil;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
-import java.util.concurrent.TimeUnit;
+import io.etcdj.harness.Command;
 import org.junit.jupiter.api.Test;
 
 class InterruptsTest {
@@ -16,10 +16,9 @@ class InterruptsTest {
      */
     private static String statusOfChildWith(String sigint, String sigterm) throws Exception {
         String script = "$SIG{INT} = '" + sigint + "'; $SIG{TERM} = '" + sigterm + "'; exec 'cat', '/proc/self/status'";
-        Process p = new ProcessBuilder("perl", "-e", script).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(10, TimeUnit.SECONDS));
-        return out;
+        Command.Result r = Command.of("perl", "-e", script).run();
+        assertEquals(0, r.exitCode(), r.toString());
+        return r.stdout();
     }
 
     @Test
