@@ -61,9 +61,12 @@ public final class Interrupts {
                 dieBy(sig);
             }
         };
+        String inherited = procStatus();
         for (String name : new String[] {"INT", "TERM"}) {
             Signal sig = new Signal(name);
-            takeBackIfIgnored(sig.getNumber());
+            if (ignoredIn(inherited, sig.getNumber())) {
+                takeBack(sig.getNumber());
+            }
             Signal.handle(sig, handler);
         }
         // once a signal is being handled, the work the shutdown ended may return and its thread call
@@ -108,19 +111,20 @@ public final class Interrupts {
         }
     }
 
-    private static void takeBackIfIgnored(int signal) {
-        String status;
+    /** The process's status as the kernel reports it; empty without procfs (nothing known ignored). */
+    private static String procStatus() {
         try {
-            status = Files.readString(Path.of("/proc/self/status"));
+            return Files.readString(Path.of("/proc/self/status"));
         } catch (IOException e) {
-            return; // no procfs: nothing known to be ignored
+            return "";
         }
-        if (ignoredIn(status, signal)) {
-            try {
-                LibC.defaultAction(signal);
-            } catch (LinkageError | RuntimeException e) {
-                System.err.println("etcd: cannot take back the ignored signal " + signal + ": " + e);
-            }
+    }
+
+    private static void takeBack(int signal) {
+        try {
+            LibC.defaultAction(signal);
+        } catch (LinkageError | RuntimeException e) {
+            System.err.println("etcd: cannot take back the ignored signal " + signal + ": " + e);
         }
     }
 
