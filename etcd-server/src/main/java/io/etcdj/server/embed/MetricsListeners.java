@@ -32,15 +32,22 @@ final class MetricsListeners implements AutoCloseable {
     /** The member's logger (its sink, see MemberContext). */
     private final Log log;
 
-    private final EventLoopGroup loops = new NioEventLoopGroup(1, new DefaultThreadFactory("metrics-io", true));
+    /** Made by the first listener: a member without --listen-metrics-urls spends nothing on NIO's loop (~9 ms of its start). */
+    private EventLoopGroup loops;
     private final List<Channel> channels = new ArrayList<>();
 
     MetricsListeners(LogSink logs) {
         this.log = logs.logger("embed/etcd");
     }
 
-    void start(List<URI> urls, HttpHandler.Endpoints endpoints, SslContext tls) throws IOException {
+    synchronized void start(List<URI> urls, HttpHandler.Endpoints endpoints, SslContext tls) throws IOException {
+        if (urls.isEmpty()) {
+            return;
+        }
         HttpHandler handler = new HttpHandler(null, null, endpoints);
+        if (loops == null) {
+            loops = new NioEventLoopGroup(1, new DefaultThreadFactory("metrics-io", true));
+        }
         for (URI url : urls) {
             boolean secure = TlsSides.isHttps(url);
             if (secure && tls == null) {
@@ -68,10 +75,12 @@ final class MetricsListeners implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         for (Channel c : channels) {
             c.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
         }
-        loops.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+        if (loops != null) {
+            loops.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+        }
     }
 }
