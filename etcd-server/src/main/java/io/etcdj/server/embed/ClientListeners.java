@@ -42,12 +42,9 @@ import io.etcdj.server.metrics.GrpcMetrics;
 import io.etcdj.server.slowlog.RequestStats;
 import io.etcdj.server.version.Versions;
 import io.grpc.HandlerRegistry;
-import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
-import io.grpc.inprocess.InProcessChannelBuilder;
-import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.netty.NettyServerBuilder;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -126,12 +123,11 @@ final class ClientListeners implements AutoCloseable {
     private IoLoops unixLoops;
     private final MetricsListeners metricsListeners;
     private final ClientHttpListeners httpListeners;
-    private Server inProcess;
     /** The client connections (gRPC and HTTP) of every client listener, closed first on close. */
     private final ChannelGroup connections =
             new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
     private ClientServices services;
-    private ManagedChannel gatewayChannel;
+    private GatewayChannel gatewayChannel;
 
     /** The event loops for a listener at {@code where}, created on first use (epoll for TCP where it loads). */
     private IoLoops loops(ListenAddress where) {
@@ -184,10 +180,8 @@ final class ClientListeners implements AutoCloseable {
         var requestStats = new RequestStats(opts.watchdog().warningUnaryRequestDuration(), logs);
         // etcd's gateway is a gRPC client of its member: its calls are counted (gRPC families,
         // etcd_server_client_requests_total with client_api_version "unknown") and timed as any client's
-        inProcess = InProcessServerBuilder.forName(name).maxInboundMessageSize(maxMessage)
-                .fallbackHandlerRegistry(services.registry(s -> ServerInterceptors.intercept(s, grpcMetrics, requestStats)))
-                .build().start();
-        gatewayChannel = InProcessChannelBuilder.forName(name).maxInboundMessageSize(Integer.MAX_VALUE).build();
+        gatewayChannel = new GatewayChannel(name, maxMessage,
+                services.registry(s -> ServerInterceptors.intercept(s, grpcMetrics, requestStats)));
         OffEventLoop offEventLoop = new OffEventLoop(handlers, NON_BLOCKING, logs);
         var access = new AccessControl(opts.clientHttp().cors(), opts.clientHttp().hostWhitelist(),
                 logs);
@@ -423,10 +417,7 @@ final class ClientListeners implements AutoCloseable {
             s.shutdownNow();
         }
         if (gatewayChannel != null) {
-            gatewayChannel.shutdownNow();
-        }
-        if (inProcess != null) {
-            inProcess.shutdownNow();
+            gatewayChannel.close();
         }
         handlers.shutdownNow();
         for (Server s : servers) {

@@ -5,8 +5,8 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.util.JsonFormat;
 import io.grpc.CallOptions;
+import io.grpc.Channel;
 import io.grpc.ClientCall;
-import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.Status;
@@ -49,7 +49,7 @@ public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpReque
     private static final JsonFormat.Parser PARSER = JsonFormat.parser().ignoringUnknownFields();
 
     private final GatewayRoutes routes;
-    private final ManagedChannel channel;
+    private final Channel channel;
     private final Endpoints endpoints;
     private final int maxMessage;
     private final boolean debug;
@@ -92,17 +92,17 @@ public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpReque
      * {@code routes} null serves the endpoints alone (the --listen-metrics-urls listeners, or
      * --enable-grpc-gateway=false).
      */
-    public HttpHandler(GatewayRoutes routes, ManagedChannel channel, Endpoints endpoints) {
+    public HttpHandler(GatewayRoutes routes, Channel channel, Endpoints endpoints) {
         this(routes, channel, endpoints, Integer.MAX_VALUE);
     }
 
     /** {@code maxMessage}: the largest request, as gRPC counts it (its protobuf size), the services accept. */
-    public HttpHandler(GatewayRoutes routes, ManagedChannel channel, Endpoints endpoints, int maxMessage) {
+    public HttpHandler(GatewayRoutes routes, Channel channel, Endpoints endpoints, int maxMessage) {
         this(routes, channel, endpoints, maxMessage, false);
     }
 
     /** {@code debug}: --enable-pprof, the JVM's diagnostics under /debug/jvm/ ({@link JvmDebug}). */
-    public HttpHandler(GatewayRoutes routes, ManagedChannel channel, Endpoints endpoints, int maxMessage, boolean debug) {
+    public HttpHandler(GatewayRoutes routes, Channel channel, Endpoints endpoints, int maxMessage, boolean debug) {
         this(routes, channel, endpoints, maxMessage, debug, Long.MAX_VALUE);
     }
 
@@ -110,7 +110,7 @@ public final class HttpHandler extends SimpleChannelInboundHandler<FullHttpReque
      * {@code maxStreams}: --max-concurrent-streams; gateway calls beyond it wait for one to end, as
      * etcd's gateway, a gRPC client of the member, waits for a free HTTP/2 stream.
      */
-    public HttpHandler(GatewayRoutes routes, ManagedChannel channel, Endpoints endpoints, int maxMessage, boolean debug,
+    public HttpHandler(GatewayRoutes routes, Channel channel, Endpoints endpoints, int maxMessage, boolean debug,
             long maxStreams) {
         this.maxStreams = maxStreams;
         this.slots = new StreamSlots(maxStreams);
