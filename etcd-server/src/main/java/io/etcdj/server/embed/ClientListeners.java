@@ -352,8 +352,7 @@ final class ClientListeners implements AutoCloseable {
 
         @Override
         public String version() {
-            return "{\"etcdserver\":\"" + Versions.SERVER + "\",\"etcdcluster\":\"" + server.memberStatus().clusterVersion()
-                    + "\",\"storage\":\"" + Versions.STORAGE + "\"}";
+            return Versions.json(server.memberStatus().clusterVersion());
         }
 
         @Override

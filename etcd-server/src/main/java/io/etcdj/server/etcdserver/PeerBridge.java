@@ -124,6 +124,11 @@ final class PeerBridge implements PeerHandler {
     }
 
     @Override
+    public String clusterVersion() {
+        return server.memberStatus().clusterVersion();
+    }
+
+    @Override
     public LeaseRenewResponse renewLease(long id) {
         if (!server.isLeader()) {
             return LeaseRenewResponse.newBuilder().setNotFound(true).build();

@@ -260,7 +260,8 @@ public final class Log {
         }
     }
 
-    static void quote(StringBuilder sb, String s) {
+    /** Appends {@code s} as a JSON string. */
+    public static void quote(StringBuilder sb, String s) {
         sb.append('"');
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);

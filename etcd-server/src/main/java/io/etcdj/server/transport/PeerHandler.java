@@ -54,6 +54,9 @@ public interface PeerHandler {
 
     MembersResponse members();
 
+    /** The cluster version this member reports (GET /version on the peer URLs, as on the client URLs). */
+    String clusterVersion();
+
     LeaseRenewResponse renewLease(long id);
 
     LeaseTimeToLiveResponse leaseTimeToLive(LeaseTimeToLiveRequest r);

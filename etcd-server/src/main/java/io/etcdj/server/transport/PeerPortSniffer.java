@@ -19,25 +19,31 @@ import java.util.function.Supplier;
 /**
  * The first handler of a peer-port connection after TLS: reads until the first bytes tell what the
  * peer speaks. The Raft stream's preface hands the connection to the stream's decoder and receiver,
- * which then own the rest of the pipeline; anything else is gRPC (HTTP/2), and goes on to grpc-java
+ * which then own the rest of the pipeline, and so does an HTTP/1 request line to etcd's peer
+ * endpoints ({@link PeerHttp}); anything else is gRPC (HTTP/2), and goes on to grpc-java
  * with its negotiation event, held here until then. A connection that says nothing for
  * {@code silenceMillis} is closed.
  */
 final class PeerPortSniffer extends ChannelInboundHandlerAdapter {
+    /** How many bytes tell an HTTP/1 request line ("GET ", "POST"...) from HTTP/2's preface ("PRI "). */
+    private static final int HTTP_METHOD_BYTES = 4;
     private final ChannelHandler grpc;
     private final Supplier<List<ChannelHandler>> raftStream;
+    private final Supplier<List<ChannelHandler>> http;
     private final long silenceMillis;
     private ProtocolNegotiationEvent negotiation = InternalProtocolNegotiationEvent.getDefault();
     private ByteBuf seen;
     private ScheduledFuture<?> silence;
 
     /**
-     * {@code grpc}: grpc-java's handler that takes the negotiation event; {@code raftStream}: the
-     * handlers of a Raft stream, in pipeline order.
+     * {@code grpc}: grpc-java's handler that takes the negotiation event; {@code raftStream} and
+     * {@code http}: the handlers of a Raft stream and of an HTTP/1 request, in pipeline order.
      */
-    PeerPortSniffer(ChannelHandler grpc, Supplier<List<ChannelHandler>> raftStream, long silenceMillis) {
+    PeerPortSniffer(ChannelHandler grpc, Supplier<List<ChannelHandler>> raftStream, Supplier<List<ChannelHandler>> http,
+                    long silenceMillis) {
         this.grpc = grpc;
         this.raftStream = raftStream;
+        this.http = http;
         this.silenceMillis = silenceMillis;
     }
 
@@ -76,6 +82,18 @@ final class PeerPortSniffer extends ChannelInboundHandlerAdapter {
             seen = ctx.alloc().compositeBuffer().addComponents(true, seen, in);
         }
         byte[] preface = RaftStreamFrames.PREFACE;
+        if (seen.getByte(seen.readerIndex()) != preface[0]) {
+            if (seen.readableBytes() >= HTTP_METHOD_BYTES) {
+                byte[] first = new byte[HTTP_METHOD_BYTES];
+                seen.getBytes(seen.readerIndex(), first);
+                if (PeerHttp.isRequestStart(first)) {
+                    takeOver(ctx, http.get());
+                } else {
+                    toGrpc(ctx);
+                }
+            }
+            return;
+        }
         int n = Math.min(seen.readableBytes(), preface.length);
         for (int i = 0; i < n; i++) {
             if (seen.getByte(seen.readerIndex() + i) != preface[i]) {
@@ -84,7 +102,8 @@ final class PeerPortSniffer extends ChannelInboundHandlerAdapter {
             }
         }
         if (n == preface.length) {
-            toRaftStream(ctx);
+            seen.skipBytes(preface.length);
+            takeOver(ctx, raftStream.get());
         }
     }
 
@@ -97,12 +116,13 @@ final class PeerPortSniffer extends ChannelInboundHandlerAdapter {
         ctx.fireChannelRead(bytes);
     }
 
-    private void toRaftStream(ChannelHandlerContext ctx) {
-        ByteBuf bytes = seen.skipBytes(RaftStreamFrames.PREFACE.length);
+    /** Hands the connection, and what it sent that is still unread, to {@code handlers} (a Raft stream's or HTTP/1's). */
+    private void takeOver(ChannelHandlerContext ctx, List<ChannelHandler> handlers) {
+        ByteBuf bytes = seen;
         seen = null;
         ChannelPipeline p = ctx.pipeline();
         // grpc-java's handlers behind this one wait for a negotiation that will not come (and would
-        // close the connection at grpc-java's handshake timeout): the stream owns the rest of the pipeline
+        // close the connection at grpc-java's handshake timeout): the new handlers own the rest of the pipeline
         List<String> behind = new ArrayList<>();
         boolean after = false;
         for (Map.Entry<String, ChannelHandler> e : p) {
@@ -112,11 +132,10 @@ final class PeerPortSniffer extends ChannelInboundHandlerAdapter {
             after |= e.getValue() == this;
         }
         behind.forEach(p::remove);
-        List<ChannelHandler> stream = raftStream.get();
-        for (int i = stream.size() - 1; i >= 0; i--) {
-            p.addAfter(ctx.name(), null, stream.get(i));
+        for (int i = handlers.size() - 1; i >= 0; i--) {
+            p.addAfter(ctx.name(), null, handlers.get(i));
         }
-        // from the removed context: the stream's first handler is the first to see them
+        // from the removed context: the first of the new handlers is the first to see them
         p.remove(this);
         if (bytes.isReadable()) {
             ctx.fireChannelRead(bytes);

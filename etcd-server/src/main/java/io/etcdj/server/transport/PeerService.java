@@ -13,12 +13,9 @@ import io.etcdj.peerpb.MembersResponse;
 import io.etcdj.peerpb.PeerAck;
 import io.etcdj.peerpb.PeerGrpc;
 import io.etcdj.peerpb.PeerMessage;
-import io.etcdj.peerpb.ProbeRequest;
-import io.etcdj.peerpb.ProbeResponse;
 import io.etcdj.peerpb.SnapshotChunk;
 import io.etcdj.server.error.EtcdException;
 import io.etcdj.server.metrics.Metrics;
-import io.etcdj.server.version.Versions;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import java.io.IOException;
@@ -28,7 +25,7 @@ import java.nio.file.Path;
 
 /**
  * The peer port's gRPC calls: snapshots (checked for cluster and sender, then handed over), discovery,
- * forwarded lease calls, hashes and probes. Raft messages come on a stream of their own ({@link RaftStreamReceiver}).
+ * forwarded lease calls and hashes. Raft messages come on a stream of their own ({@link RaftStreamReceiver}).
  */
 final class PeerService extends PeerGrpc.PeerImplBase {
     private final PeerHandler handler;
@@ -127,12 +124,6 @@ final class PeerService extends PeerGrpc.PeerImplBase {
     @Override
     public void members(MembersRequest r, StreamObserver<MembersResponse> out) {
         out.onNext(handler.members());
-        out.onCompleted();
-    }
-
-    @Override
-    public void probe(ProbeRequest r, StreamObserver<ProbeResponse> out) {
-        out.onNext(ProbeResponse.newBuilder().setServerVersion(Versions.SERVER).build());
         out.onCompleted();
     }
 

@@ -11,7 +11,6 @@ import io.etcdj.peerpb.LeaseRenewResponse;
 import io.etcdj.peerpb.MembersRequest;
 import io.etcdj.peerpb.MembersResponse;
 import io.etcdj.peerpb.PeerGrpc;
-import io.etcdj.peerpb.ProbeRequest;
 import io.etcdj.raftpb.Message;
 import io.etcdj.server.listen.BindFailure;
 import io.etcdj.server.listen.IoLoops;
@@ -59,16 +58,15 @@ import javax.net.ssl.SSLException;
 
 /**
  * Member-to-member traffic over the peer URLs: a server on each --listen-peer-urls address that
- * takes Raft streams ({@link RaftStreamReceiver}) and gRPC calls on the same port, and one
- * {@link PeerClient} per remote member. Also the one-shot calls a member makes before or
- * beside Raft (cluster discovery when joining, lease calls forwarded to the leader).
+ * takes Raft streams ({@link RaftStreamReceiver}), gRPC calls and etcd's HTTP endpoints ({@link
+ * PeerHttp}) on the same port, and one {@link PeerClient} per remote member. Also the one-shot calls
+ * a member makes before or beside Raft (discovery when joining, lease calls forwarded to the leader).
  */
 public final class PeerTransport implements Transporter {
     /** How long a peer-port connection may stay silent before it says what it speaks. */
     private static final long SILENCE_MILLIS = 10_000;
     /** The member's logger (its sink, see MemberContext). */
     private final Log log;
-
     private final PeerHandler handler;
     private final SenderCheck senders;
     private final RaftStreamDialer dialer;
@@ -87,6 +85,7 @@ public final class PeerTransport implements Transporter {
     private volatile SslContext serverTls;
     private volatile SslContext clientTls;
     private volatile PeerLinks links = PeerLinks.DEFAULTS;
+    private final PeerHttpClient http;
     private final Prober prober;
     /** Made on first use ({@link #unixLoops}, {@link #tcpLoops}, {@link #defaultClientTls}); guarded by this. */
     private EventLoopGroup unixLoops;
@@ -105,7 +104,8 @@ public final class PeerTransport implements Transporter {
         this.dialer = new RaftStreamDialer(() -> links, this::tcpLoops, this::unixLoops,
                 () -> clientTls != null ? clientTls : defaultClientTls());
         this.metrics = metrics;
-        this.prober = new Prober(handler, url -> dial(url).build(), metrics.peers);
+        this.http = new PeerHttpClient(dialer);
+        this.prober = new Prober(handler, http, metrics.peers);
     }
 
     /** Sets the connection settings (--raft-read-timeout, --raft-write-timeout, SetMemberLocalAddr). Call before listening. */
@@ -301,9 +301,10 @@ public final class PeerTransport implements Transporter {
         return b;
     }
 
-    /** What follows TLS on a peer-port connection: the handler that tells Raft streams from gRPC. */
+    /** What follows TLS on a peer-port connection: the handler that tells Raft streams, gRPC and HTTP/1 apart. */
     private ChannelHandler sniffer(GrpcHttp2ConnectionHandler grpc) {
-        return new PeerPortSniffer(InternalProtocolNegotiators.grpcNegotiationHandler(grpc), this::receiverHandlers, SILENCE_MILLIS);
+        var grpcHandler = InternalProtocolNegotiators.grpcNegotiationHandler(grpc);
+        return new PeerPortSniffer(grpcHandler, this::receiverHandlers, () -> PeerHttp.handlers(handler), SILENCE_MILLIS);
     }
 
     /** The handlers of an incoming Raft stream, after its preface: etcd's read deadline, the frames, the receiver. */
@@ -377,11 +378,10 @@ public final class PeerTransport implements Transporter {
         }
     }
 
-    /** A member's server version, asked on the peer port. */
+    /** A member's server version: its peer URL's {@code GET /version}, as etcd's downgrade monitor asks. */
     @Override
     public String serverVersionOf(long memberId, long timeoutMillis) {
-        return call(firstUrl(memberId), timeoutMillis, stub -> stub.probe(ProbeRequest.getDefaultInstance()))
-                .getServerVersion();
+        return http.serverVersion(firstUrl(memberId), timeoutMillis);
     }
 
     /**

@@ -9,6 +9,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
@@ -19,6 +20,7 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.URI;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLParameters;
 
@@ -26,7 +28,8 @@ import javax.net.ssl.SSLParameters;
  * Opens Raft streams for a transport: a connection of its own per peer, on the transport's event
  * loops (epoll for TCP, NIO for unix sockets), with its TLS (the peer's name checked as gRPC's
  * client checks it) and source address; a keep-alive frame when the stream has been idle for a
- * third of the read timeout, as etcd's stream writer sends one.
+ * third of the read timeout, as etcd's stream writer sends one. The HTTP/1.1 requests of {@link
+ * PeerHttpClient} connect the same way.
  */
 final class RaftStreamDialer implements PeerClient.StreamDialer {
     /** Netty's default TLS handshake timeout, on top of the dial timeout. */
@@ -52,6 +55,24 @@ final class RaftStreamDialer implements PeerClient.StreamDialer {
      */
     @Override
     public RaftStream open(String peerUrl, StreamHello hello) throws IOException {
+        RaftStream.Inbound inbound = RaftStream.inbound();
+        long keepAlive = links.get().readTimeout().toMillis() / 3;
+        Channel ch = connect(peerUrl, p -> {
+            p.addLast(RaftStreamFrames.decoder());
+            if (keepAlive > 0) {
+                p.addLast(new IdleStateHandler(0, keepAlive, 0, TimeUnit.MILLISECONDS));
+            }
+            p.addLast(inbound);
+        });
+        return new RaftStream(ch).open(inbound, hello);
+    }
+
+    /**
+     * A connection to {@code peerUrl} with this transport's loops, TLS and source address, its
+     * pipeline made by {@code handlers} behind TLS; blocks until it is connected and its TLS
+     * handshake done (at most the dial timeout, and the handshake's).
+     */
+    Channel connect(String peerUrl, Consumer<ChannelPipeline> handlers) throws IOException {
         PeerLinks links = this.links.get();
         URI u = URI.create(peerUrl);
         Bootstrap b = new Bootstrap().option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) links.dialTimeout().toMillis());
@@ -68,19 +89,13 @@ final class RaftStreamDialer implements PeerClient.StreamDialer {
             remote = new InetSocketAddress(host, u.getPort());
         }
         SslHandler ssl = ListenAddress.isSecure(u) ? tlsTo(host, u.getPort()) : null;
-        RaftStream.Inbound inbound = RaftStream.inbound();
-        long keepAlive = links.readTimeout().toMillis() / 3;
         b.handler(new ChannelInitializer<>() {
             @Override
             protected void initChannel(Channel ch) {
                 if (ssl != null) {
                     ch.pipeline().addLast(ssl);
                 }
-                ch.pipeline().addLast(RaftStreamFrames.decoder());
-                if (keepAlive > 0) {
-                    ch.pipeline().addLast(new IdleStateHandler(0, keepAlive, 0, TimeUnit.MILLISECONDS));
-                }
-                ch.pipeline().addLast(inbound);
+                handlers.accept(ch.pipeline());
             }
         });
         String local = links.localAddress();
@@ -96,7 +111,7 @@ final class RaftStreamDialer implements PeerClient.StreamDialer {
             ch.close();
             throw e;
         }
-        return new RaftStream(ch).open(inbound, hello);
+        return ch;
     }
 
     /** A TLS handler towards {@code host} (null: a unix socket, whose name no certificate carries) that checks the peer's name. */

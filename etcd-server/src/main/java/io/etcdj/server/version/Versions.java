@@ -9,6 +9,11 @@ public final class Versions {
     private Versions() {
     }
 
+    /** The body of GET /version on the client and the peer URLs (etcd 3.6's version.Versions). */
+    public static String json(String clusterVersion) {
+        return "{\"etcdserver\":\"" + SERVER + "\",\"etcdcluster\":\"" + clusterVersion + "\",\"storage\":\"" + STORAGE + "\"}";
+    }
+
     /** Whether a "major.minor[.patch]" version is at least {@code major.minor} (false if unreadable). */
     public static boolean atLeast(String version, int major, int minor) {
         String[] p = version.split("\\.");

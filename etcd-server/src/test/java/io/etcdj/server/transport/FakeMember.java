@@ -7,6 +7,7 @@ import io.etcdj.peerpb.LearnerReadyResponse;
 import io.etcdj.peerpb.LeaseRenewResponse;
 import io.etcdj.peerpb.MembersResponse;
 import io.etcdj.raftpb.Message;
+import io.etcdj.server.version.Versions;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -106,6 +107,11 @@ final class FakeMember implements PeerHandler {
     @Override
     public MembersResponse members() {
         return MembersResponse.newBuilder().setClusterId(clusterId).build();
+    }
+
+    @Override
+    public String clusterVersion() {
+        return Versions.CLUSTER;
     }
 
     @Override
