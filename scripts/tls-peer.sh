@@ -44,6 +44,21 @@ step "write on infra0, read on infra2"
 value=$("$ETCDCTL_BIN" --endpoints "https://127.0.0.1:$((PORT_BASE + 20))" "${tls[@]}" get replicated --print-value-only)
 expect_eq over-peer-tls "$value" "replicated over peer TLS"
 
+step "the peer URL answers etcd's GET /members to a certificate from the CA"
+members=$(curl -sS --http1.1 --cacert "$c/ca.pem" --cert "$c/peer-infra1.pem" --key "$c/peer-infra1-key.pem" \
+  "https://127.0.0.1:$((PORT_BASE + 1))/members")
+expect_eq 3 "$(grep -o '"peerURLs":\["https://127.0.0.1:[0-9]*"\]' <<<"$members" | wc -l)" "three members in /members"
+
+step "each member probes its peers over TLS (etcd_network_peer_round_trip_time_seconds, every 4 s)"
+probed=0
+for _ in $(seq 1 20); do
+  probed=$(curl -sS --cacert "$c/ca.pem" --cert "$c/client.pem" --key "$c/client-key.pem" \
+    "https://127.0.0.1:$PORT_BASE/metrics" | grep -c '^etcd_network_peer_round_trip_time_seconds_count{To=".*"} [1-9]' || true)
+  [ "$probed" -eq 2 ] && break
+  sleep 0.5
+done
+expect_eq 2 "$probed" "round trips recorded to both peers"
+
 step "a peer without a certificate from the CA is refused"
 "$CERTS_BIN" ca --out "$WORK/rogue" --cn rogue-ca >/dev/null
 "$CERTS_BIN" issue peer --cn rogue --hosts 127.0.0.1 --ca-cert "$WORK/rogue/ca.pem" --ca-key "$WORK/rogue/ca-key.pem" \

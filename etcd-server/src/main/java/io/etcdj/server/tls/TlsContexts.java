@@ -34,6 +34,17 @@ public final class TlsContexts {
 
     private final TlsOptions options;
 
+    /**
+     * gRPC and HTTPS share the port, so ALPN offers both. http/1.1 comes first so that a client
+     * offering both (curl, browsers) gets HTTP/1.1, which the port's HTTP side speaks; gRPC clients
+     * (and our peers) offer h2 only.
+     */
+    private static final ApplicationProtocolConfig HTTP1_AND_H2 = new ApplicationProtocolConfig(
+            ApplicationProtocolConfig.Protocol.ALPN,
+            ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
+            ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
+            ApplicationProtocolNames.HTTP_1_1, ApplicationProtocolNames.HTTP_2);
+
     public TlsContexts(TlsOptions options) {
         this.options = options;
     }
@@ -46,23 +57,15 @@ public final class TlsContexts {
         return new TlsContexts(cfg.tlsOptions()).peerClient(TlsSides.of(cfg).peer());
     }
 
-    /**
-     * The client port: gRPC and HTTPS share it, so ALPN offers both. http/1.1 comes first so that
-     * a client offering both (curl, browsers) gets the gateway's protocol; gRPC clients offer h2 only.
-     */
+    /** The client port: gRPC, the gateway and the health endpoints (ALPN: {@link #HTTP1_AND_H2}). */
     SslContext clientPort(SideTls side) throws ConfigException {
-        SslContextBuilder b = server(side).sslProvider(SslProvider.JDK)
-                .applicationProtocolConfig(new ApplicationProtocolConfig(
-                        ApplicationProtocolConfig.Protocol.ALPN,
-                        ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
-                        ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
-                        ApplicationProtocolNames.HTTP_1_1, ApplicationProtocolNames.HTTP_2));
+        SslContextBuilder b = server(side).sslProvider(SslProvider.JDK).applicationProtocolConfig(HTTP1_AND_H2);
         return build(versionsAndCiphers(b), side);
     }
 
-    /** The peer port: gRPC only. */
+    /** The peer port: Raft streams, gRPC and etcd's HTTP endpoints (ALPN: {@link #HTTP1_AND_H2}). */
     SslContext peerServer(SideTls side) throws ConfigException {
-        SslContextBuilder b = GrpcSslContexts.configure(server(side), SslProvider.JDK);
+        SslContextBuilder b = GrpcSslContexts.configure(server(side), SslProvider.JDK).applicationProtocolConfig(HTTP1_AND_H2);
         return build(versionsAndCiphers(b), side);
     }
 
