@@ -3,53 +3,41 @@ package io.etcdj.server.embed;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import com.google.protobuf.StringValue;
 import io.grpc.CallOptions;
+import io.grpc.Channel;
 import io.grpc.ManagedChannel;
 import io.grpc.MethodDescriptor;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.protobuf.ProtoUtils;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
 import io.grpc.util.MutableHandlerRegistry;
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /** The gateway's in-process channel: made at its first call, answering as a closed channel once closed. */
 class GatewayChannelTest {
-    private static final MethodDescriptor.Marshaller<String> TEXT = new MethodDescriptor.Marshaller<>() {
-        @Override
-        public InputStream stream(String value) {
-            return new ByteArrayInputStream(value.getBytes(StandardCharsets.UTF_8));
-        }
-
-        @Override
-        public String parse(InputStream stream) {
-            try {
-                return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-    };
-    private static final MethodDescriptor<String, String> ECHO = MethodDescriptor.<String, String>newBuilder()
+    private static final MethodDescriptor<StringValue, StringValue> ECHO = MethodDescriptor.<StringValue, StringValue>newBuilder()
             .setType(MethodDescriptor.MethodType.UNARY).setFullMethodName("test.Echo/Say")
-            .setRequestMarshaller(TEXT).setResponseMarshaller(TEXT).build();
+            .setRequestMarshaller(ProtoUtils.marshaller(StringValue.getDefaultInstance()))
+            .setResponseMarshaller(ProtoUtils.marshaller(StringValue.getDefaultInstance())).build();
 
     private static MutableHandlerRegistry echoService() {
         MutableHandlerRegistry registry = new MutableHandlerRegistry();
         registry.addService(ServerServiceDefinition.builder("test.Echo").addMethod(ECHO,
-                ServerCalls.asyncUnaryCall((String request, StreamObserver<String> out) -> {
-                    out.onNext("echo: " + request);
+                ServerCalls.asyncUnaryCall((StringValue request, StreamObserver<StringValue> out) -> {
+                    out.onNext(StringValue.of("echo: " + request.getValue()));
                     out.onCompleted();
                 })).build());
         return registry;
+    }
+
+    private static String say(Channel channel, String text) {
+        return ClientCalls.blockingUnaryCall(channel, ECHO, CallOptions.DEFAULT, StringValue.of(text)).getValue();
     }
 
     private static String nameFor(String test) {
@@ -63,10 +51,10 @@ class GatewayChannelTest {
             ManagedChannel outsider = InProcessChannelBuilder.forName(name).build();
             try {
                 StatusRuntimeException before = assertThrows(StatusRuntimeException.class,
-                        () -> ClientCalls.blockingUnaryCall(outsider, ECHO, CallOptions.DEFAULT, "early"));
+                        () -> say(outsider, "early"));
                 assertEquals(Status.Code.UNAVAILABLE, before.getStatus().getCode());
-                assertEquals("echo: hello", ClientCalls.blockingUnaryCall(gateway, ECHO, CallOptions.DEFAULT, "hello"));
-                assertEquals("echo: again", ClientCalls.blockingUnaryCall(gateway, ECHO, CallOptions.DEFAULT, "again"));
+                assertEquals("echo: hello", say(gateway, "hello"));
+                assertEquals("echo: again", say(gateway, "again"));
             } finally {
                 outsider.shutdownNow();
             }
@@ -78,14 +66,14 @@ class GatewayChannelTest {
         GatewayChannel unused = new GatewayChannel(nameFor("unused"), 1024, echoService());
         unused.close();
         StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
-                () -> ClientCalls.blockingUnaryCall(unused, ECHO, CallOptions.DEFAULT, "late"));
+                () -> say(unused, "late"));
         assertEquals(Status.Code.UNAVAILABLE, e.getStatus().getCode());
 
         GatewayChannel used = new GatewayChannel(nameFor("used"), 1024, echoService());
-        assertEquals("echo: once", ClientCalls.blockingUnaryCall(used, ECHO, CallOptions.DEFAULT, "once"));
+        assertEquals("echo: once", say(used, "once"));
         used.close();
         e = assertThrows(StatusRuntimeException.class,
-                () -> ClientCalls.blockingUnaryCall(used, ECHO, CallOptions.DEFAULT, "late"));
+                () -> say(used, "late"));
         assertEquals(Status.Code.UNAVAILABLE, e.getStatus().getCode());
     }
 }
