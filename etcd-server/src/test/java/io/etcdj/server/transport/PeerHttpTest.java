@@ -31,6 +31,13 @@ class PeerHttpTest {
     }
 
     @Test
+    void htmlCharactersAreEscapedAsGosEncoderEscapesThem() {
+        Member m = Member.newBuilder().setID(1).setName("<a&b>\u2028").addPeerURLs("http://h:1/?x=1&y=2").build();
+        assertEquals("[{\"id\":1,\"peerURLs\":[\"http://h:1/?x=1\\u0026y=2\"],\"name\":\"\\u003ca\\u0026b\\u003e\\u2028\"}]\n",
+                PeerHttp.membersJson(List.of(m)));
+    }
+
+    @Test
     void timesArePrintedAsGoPrintsRfc3339WithNanoseconds() {
         assertEquals("2026-11-29T11:43:55.02734563Z",
                 PeerHttp.goTime(OffsetDateTime.of(2026, 11, 29, 11, 43, 55, 27_345_630, ZoneOffset.UTC)));
