@@ -106,8 +106,8 @@ final class PeerHttpClient {
         try {
             body = get(peerUrl, "/version", timeoutMillis).join().body();
         } catch (CompletionException e) {
-            throw e.getCause() instanceof IOException io ? new UncheckedIOException(io)
-                    : new UncheckedIOException(new IOException(peerUrl + "/version: " + e.getCause(), e.getCause()));
+            Throwable cause = e.getCause();
+            throw new UncheckedIOException(cause instanceof IOException io ? io : new IOException(peerUrl + "/version: " + cause, cause));
         }
         Matcher m = SERVER_VERSION.matcher(body);
         if (!m.find()) {
