@@ -27,7 +27,7 @@ final class ClientFrames implements Http2FrameListener {
 
     private final GrpcHttp2Connection connection;
     private final DefaultHttp2FrameReader reader = new DefaultHttp2FrameReader(
-            new DefaultHttp2HeadersDecoder(true, GrpcHttp2Connection.MAX_HEADER_LIST));
+            new RepeatedHeaderBlocks(new DefaultHttp2HeadersDecoder(true, GrpcHttp2Connection.MAX_HEADER_LIST)));
     /** Bytes read that do not make a whole frame yet. */
     private ByteBuf cumulation;
     private boolean prefaceRead;
