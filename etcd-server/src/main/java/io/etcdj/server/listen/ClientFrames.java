@@ -132,12 +132,7 @@ final class ClientFrames implements Http2FrameListener {
             connection.receiveWindows.giveBack(null, bytes);
             throw Http2Exception.streamError(streamId, Http2Error.STREAM_CLOSED, "Stream %d is half-closed (remote)", streamId);
         }
-        s.receiveWindow -= bytes;
-        if (s.receiveWindow < 0) {
-            connection.receiveWindows.giveBack(null, bytes);
-            throw Http2Exception.streamError(streamId, Http2Error.FLOW_CONTROL_ERROR, "Flow control window exceeded for stream: %d",
-                    streamId);
-        }
+        connection.receiveWindows.receivedOn(s, bytes);
         connection.dataRead(s, data, bytes, endOfStream);
         return bytes;
     }
@@ -146,9 +141,7 @@ final class ClientFrames implements Http2FrameListener {
     public void onRstStreamRead(ChannelHandlerContext ctx, int streamId, long errorCode) {
         GrpcStream s = connection.streams.get(streamId);
         if (s != null) {
-            connection.forget(s);
-            connection.sendWindows.drop(s);
-            s.call.cancelledByPeer();
+            connection.abandon(s);
         }
     }
 
@@ -156,7 +149,7 @@ final class ClientFrames implements Http2FrameListener {
     public void onSettingsRead(ChannelHandlerContext ctx, Http2Settings settings) throws Http2Exception {
         Long tableSize = settings.headerTableSize();
         if (tableSize != null) {
-            connection.headerBlocks().maxTableSize(tableSize);
+            connection.headerBlocks.maxTableSize(tableSize);
         }
         Integer maxFrame = settings.maxFrameSize();
         if (maxFrame != null) {

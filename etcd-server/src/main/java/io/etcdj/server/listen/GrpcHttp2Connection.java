@@ -51,7 +51,7 @@ public final class GrpcHttp2Connection extends ChannelInboundHandlerAdapter {
     private final ServerKeepAlive keepAlive;
     private final Log log;
     final IntObjectHashMap<GrpcStream> streams = new IntObjectHashMap<>();
-    private final HeaderBlocks headerBlocks = new HeaderBlocks();
+    final HeaderBlocks headerBlocks = new HeaderBlocks();
     private ChannelHandlerContext ctx;
     private Attributes attributes;
     /** The answers' frames, written on the loop in the order they were sent (from any thread). */
@@ -165,10 +165,8 @@ public final class GrpcHttp2Connection extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         for (GrpcStream s : streams.values().toArray(new GrpcStream[0])) {
-            forget(s);
-            s.call.cancelledByPeer();
-            if (sendWindows.drop(s)) {
-                s.call.ended(false);
+            if (abandon(s)) {
+                s.call.ended(false); // its trailers never left
             }
         }
         streams.clear();
@@ -225,13 +223,24 @@ public final class GrpcHttp2Connection extends ChannelInboundHandlerAdapter {
     }
 
     /** The stream is over for the server: what it held of the connection's window goes back. */
-    void forget(GrpcStream s) {
+    private void forget(GrpcStream s) {
         streams.remove(s.id);
         s.deframer.release();
         int held = s.held;
         s.held = 0;
         s.gone = true;
         receiveWindows.giveBack(null, held);
+    }
+
+    /**
+     * The stream ends before its call did (a reset either way, a refused message, a lost
+     * connection): it is forgotten, what waited to be sent is dropped and the call cancelled. True
+     * if its trailers were among what was dropped.
+     */
+    boolean abandon(GrpcStream s) {
+        forget(s);
+        s.call.cancelledByPeer(); // first: the dropped bytes must not make a cancelled call ready
+        return sendWindows.drop(s);
     }
 
     /**
@@ -268,9 +277,7 @@ public final class GrpcHttp2Connection extends ChannelInboundHandlerAdapter {
     void reset(int streamId, Http2Error error) {
         GrpcStream s = streams.get(streamId);
         if (s != null) {
-            forget(s);
-            sendWindows.drop(s);
-            s.call.cancelledByPeer();
+            abandon(s);
         }
         out.rstStream(streamId, error.code());
         writes.flushSoon();
@@ -331,10 +338,6 @@ public final class GrpcHttp2Connection extends ChannelInboundHandlerAdapter {
     private void trailersWritten(GrpcStream s) {
         forget(s);
         s.call.ended(true);
-    }
-
-    HeaderBlocks headerBlocks() {
-        return headerBlocks;
     }
 
     /** A new stream's call, from its request headers. */
@@ -406,9 +409,7 @@ public final class GrpcHttp2Connection extends ChannelInboundHandlerAdapter {
     void dataRead(GrpcStream s, ByteBuf data, int flowControlled, boolean endOfStream) {
         Status refused = s.deframer.add(ctx.alloc(), data, s.call::messageArrived);
         if (refused != null) {
-            forget(s);
-            sendWindows.drop(s);
-            s.call.cancelledByPeer();
+            abandon(s);
             refuse(s.id, refused);
             receiveWindows.giveBack(null, flowControlled);
             return;

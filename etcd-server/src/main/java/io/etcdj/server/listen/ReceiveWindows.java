@@ -33,6 +33,15 @@ final class ReceiveWindows {
         }
     }
 
+    /** The same bytes arrived on {@code s}: its window shrinks by them; past it, the stream is reset and the bytes go back. */
+    void receivedOn(GrpcStream s, int bytes) throws Http2Exception {
+        s.receiveWindow -= bytes;
+        if (s.receiveWindow < 0) {
+            giveBack(null, bytes);
+            throw Http2Exception.streamError(s.id, Http2Error.FLOW_CONTROL_ERROR, "Flow control window exceeded for stream: %d", s.id);
+        }
+    }
+
     /**
      * Bytes that arrived go back to the client's windows: the connection's and, while the client
      * may still send on it, {@code s}'s (null: a stream that is over).
