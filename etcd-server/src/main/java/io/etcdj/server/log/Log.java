@@ -261,7 +261,7 @@ public final class Log {
     }
 
     /** Appends {@code s} as a JSON string. */
-    public static void quote(StringBuilder sb, String s) {
+    private static void quote(StringBuilder sb, String s) {
         sb.append('"');
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);

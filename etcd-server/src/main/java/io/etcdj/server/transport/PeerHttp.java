@@ -1,8 +1,8 @@
 package io.etcdj.server.transport;
 
 import io.etcdj.api.etcdserverpb.Member;
+import io.etcdj.cli.GoJsonString;
 import io.etcdj.peerpb.MembersResponse;
-import io.etcdj.server.log.Log;
 import io.etcdj.server.membership.MemberIds;
 import io.etcdj.server.version.Versions;
 import io.netty.buffer.Unpooled;
@@ -115,7 +115,7 @@ final class PeerHttp extends SimpleChannelInboundHandler<FullHttpRequest> {
             }
             if (!m.getName().isEmpty()) {
                 sb.append(",\"name\":");
-                quote(sb, m.getName());
+                GoJsonString.append(sb, m.getName());
             }
             if (m.getClientURLsCount() > 0) {
                 sb.append(",\"clientURLs\":");
@@ -132,29 +132,9 @@ final class PeerHttp extends SimpleChannelInboundHandler<FullHttpRequest> {
             if (i > 0) {
                 sb.append(',');
             }
-            quote(sb, values.get(i));
+            GoJsonString.append(sb, values.get(i));
         }
         sb.append(']');
-    }
-
-    /** A JSON string as Go's json.Encoder writes it: HTML's {@code < > &} and U+2028/2029 escaped too. */
-    private static void quote(StringBuilder sb, String s) {
-        int from = sb.length();
-        Log.quote(sb, s);
-        for (int i = from; i < sb.length(); i++) {
-            String escape = switch (sb.charAt(i)) {
-                case '<' -> "\\u003c";
-                case '>' -> "\\u003e";
-                case '&' -> "\\u0026";
-                case '\u2028' -> "\\u2028";
-                case '\u2029' -> "\\u2029";
-                default -> null;
-            };
-            if (escape != null) {
-                sb.replace(i, i + 1, escape);
-                i += escape.length() - 1;
-            }
-        }
     }
 
     /** A time as Go's RFC 3339 with nanoseconds prints it: trailing zeros of the fraction dropped, "Z" for UTC. */
