@@ -9,16 +9,14 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.epoll.EpollSocketChannel;
-import io.netty.channel.unix.FileDescriptor;
-import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.IdleStateEvent;
 import java.io.IOException;
+import java.nio.channels.SocketChannel;
 
 /**
  * The sending end of a Raft stream to one peer, on a connection of its own. Messages are framed on
  * the caller's thread (the Raft loop's) into one buffer and sent at {@link #flush()}, once per
- * batch. On a plaintext epoll connection the caller writes them to the socket itself when nothing
+ * batch. On a plaintext TCP connection the caller writes them to the socket itself when nothing
  * waits in the connection's event loop and the socket takes them whole (the common case: no
  * wake-up of the loop, no hand-off); what the socket does not take goes to the loop, and while
  * anything waits there every later batch follows it, so bytes leave in order. TLS connections and
@@ -31,22 +29,30 @@ final class RaftStream {
     private static final int KEEP_CAPACITY = 256 * 1024;
 
     private final Channel channel;
-    /** The socket, when the caller may write to it directly (plaintext epoll); null otherwise. */
-    private final FileDescriptor socket;
+    /**
+     * The socket, when the caller may write to it directly (plaintext TCP); null otherwise. The
+     * JDK's channel, not the bare descriptor: the event loop closes the socket when the peer goes,
+     * the next connection the process makes may get the same number at once, and a write to the
+     * number would land on that connection. The JDK's channel refuses writes once closed, and
+     * does not give its number up while a write is under way.
+     */
+    private final SocketChannel socket;
     /** Guards the batch, the count of buffers in the loop, and every write to the connection. */
     private final Object lock = new Object();
     private ByteBuf batch;
     /** Buffers handed to the event loop and not yet written out by it. */
     private int inLoop;
-    /** Batches (or their rests) the event loop wrote: all of them on TLS, those the socket did not take whole on epoll. */
+    /** Batches (or their rests) the event loop wrote: all of them on TLS, those the socket did not take whole on plaintext TCP. */
     private long handedToLoop;
     private volatile RuntimeException error;
 
-    /** A stream on {@code channel}, whose pipeline ends with {@link #inbound()}'s handler. */
-    RaftStream(Channel channel) {
+    /**
+     * A stream on {@code channel}, whose pipeline ends with {@link #inbound()}'s handler;
+     * {@code socket}: the channel's own JDK socket, for the caller to write to, or null.
+     */
+    RaftStream(Channel channel, SocketChannel socket) {
         this.channel = channel;
-        this.socket = channel instanceof EpollSocketChannel epoll && channel.pipeline().get(SslHandler.class) == null
-                ? epoll.fd() : null;
+        this.socket = socket;
     }
 
     /** The handler to end the connection's pipeline with (after the frame decoder and an idle-state handler). */
@@ -91,11 +97,10 @@ final class RaftStream {
             if (batch == null || !batch.isReadable()) {
                 return;
             }
-            if (socket != null && inLoop == 0 && batch.hasMemoryAddress()) {
+            if (socket != null && inLoop == 0) {
                 try {
-                    int n = socket.writeAddress(batch.memoryAddress(), batch.readerIndex(), batch.writerIndex());
-                    batch.skipBytes(n);
-                } catch (IOException e) {
+                    batch.skipBytes(socket.write(batch.internalNioBuffer(batch.readerIndex(), batch.readableBytes())));
+                } catch (IOException e) { // closed (the peer went, or the member stops) or broken
                     failed(new StatusRuntimeException(Status.UNAVAILABLE.withDescription(String.valueOf(e.getMessage())).withCause(e)));
                     channel.close();
                     batch.clear();
@@ -128,7 +133,7 @@ final class RaftStream {
         }
     }
 
-    /** Whether the caller writes to the socket itself (plaintext epoll) rather than through the event loop. */
+    /** Whether the caller writes to the socket itself (plaintext TCP) rather than through the event loop. */
     boolean writesDirectly() {
         return socket != null;
     }

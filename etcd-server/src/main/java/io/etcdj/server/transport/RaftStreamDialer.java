@@ -6,11 +6,13 @@ import io.etcdj.server.listen.ListenAddress;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelException;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.IdleStateHandler;
@@ -19,17 +21,20 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.URI;
+import java.nio.channels.SocketChannel;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLParameters;
 
 /**
  * Opens Raft streams for a transport: a connection of its own per peer, on the transport's event
- * loops (epoll for TCP, NIO for unix sockets), with its TLS (the peer's name checked as gRPC's
+ * loops (epoll for TCP over TLS, NIO for plaintext TCP and unix sockets), with its TLS (the peer's name checked as gRPC's
  * client checks it) and source address; a keep-alive frame when the stream has been idle for a
- * third of the read timeout, as etcd's stream writer sends one. The HTTP/1.1 requests of {@link
- * PeerHttpClient} connect the same way.
+ * third of the read timeout, as etcd's stream writer sends one. A plaintext TCP stream is a JDK
+ * socket channel of the dialer's own, which the stream's caller writes to ({@link RaftStream}). The
+ * HTTP/1.1 requests of {@link PeerHttpClient} connect the same way, on epoll for TCP.
  */
 final class RaftStreamDialer implements PeerClient.StreamDialer {
     /** Netty's default TLS handshake timeout, on top of the dial timeout. */
@@ -37,15 +42,15 @@ final class RaftStreamDialer implements PeerClient.StreamDialer {
 
     private final Supplier<PeerLinks> links;
     private final Supplier<IoLoops> tcpLoops;
-    private final Supplier<EventLoopGroup> unixLoops;
+    private final Supplier<EventLoopGroup> nioLoops;
     private final Supplier<SslContext> tls;
 
     /** Suppliers, read at each dial: the transport's settings may change until it listens, and its loops are made on first use. */
-    RaftStreamDialer(Supplier<PeerLinks> links, Supplier<IoLoops> tcpLoops, Supplier<EventLoopGroup> unixLoops,
+    RaftStreamDialer(Supplier<PeerLinks> links, Supplier<IoLoops> tcpLoops, Supplier<EventLoopGroup> nioLoops,
                      Supplier<SslContext> tls) {
         this.links = links;
         this.tcpLoops = tcpLoops;
-        this.unixLoops = unixLoops;
+        this.nioLoops = nioLoops;
         this.tls = tls;
     }
 
@@ -57,14 +62,16 @@ final class RaftStreamDialer implements PeerClient.StreamDialer {
     public RaftStream open(String peerUrl, StreamHello hello) throws IOException {
         RaftStream.Inbound inbound = RaftStream.inbound();
         long keepAlive = links.get().readTimeout().toMillis() / 3;
+        URI u = URI.create(peerUrl);
+        AtomicReference<SocketChannel> socket = ListenAddress.isUnix(u) || ListenAddress.isSecure(u) ? null : new AtomicReference<>();
         Channel ch = connect(peerUrl, p -> {
             p.addLast(RaftStreamFrames.decoder());
             if (keepAlive > 0) {
                 p.addLast(new IdleStateHandler(0, keepAlive, 0, TimeUnit.MILLISECONDS));
             }
             p.addLast(inbound);
-        });
-        return new RaftStream(ch).open(inbound, hello);
+        }, socket);
+        return new RaftStream(ch, socket == null ? null : socket.get()).open(inbound, hello);
     }
 
     /**
@@ -73,6 +80,12 @@ final class RaftStreamDialer implements PeerClient.StreamDialer {
      * handshake done (at most the dial timeout, and the handshake's).
      */
     Channel connect(String peerUrl, Consumer<ChannelPipeline> handlers) throws IOException {
+        return connect(peerUrl, handlers, null);
+    }
+
+    /** The same; a plaintext TCP connection on the NIO loops when {@code socket} is not null, which gets its JDK channel. */
+    private Channel connect(String peerUrl, Consumer<ChannelPipeline> handlers, AtomicReference<SocketChannel> socket)
+            throws IOException {
         PeerLinks links = this.links.get();
         URI u = URI.create(peerUrl);
         Bootstrap b = new Bootstrap().option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) links.dialTimeout().toMillis());
@@ -80,11 +93,16 @@ final class RaftStreamDialer implements PeerClient.StreamDialer {
         String host = null;
         if (ListenAddress.isUnix(u)) {
             ListenAddress where = new ListenAddress(u);
-            b.group(unixLoops.get()).channel(where.channelType());
+            b.group(nioLoops.get()).channel(where.channelType());
             remote = where.dialAddress();
         } else {
-            IoLoops loops = tcpLoops.get();
-            b.group(loops.workers()).channel(loops.channelType()).option(ChannelOption.TCP_NODELAY, true);
+            if (socket != null) {
+                b.group(nioLoops.get()).channelFactory(() -> new NioSocketChannel(socket.updateAndGet(RaftStreamDialer::openSocket)));
+            } else {
+                IoLoops loops = tcpLoops.get();
+                b.group(loops.workers()).channel(loops.channelType());
+            }
+            b.option(ChannelOption.TCP_NODELAY, true);
             host = "localhost".equals(u.getHost()) ? "127.0.0.1" : u.getHost();
             remote = new InetSocketAddress(host, u.getPort());
         }
@@ -112,6 +130,14 @@ final class RaftStreamDialer implements PeerClient.StreamDialer {
             throw e;
         }
         return ch;
+    }
+
+    private static SocketChannel openSocket(SocketChannel none) {
+        try {
+            return SocketChannel.open();
+        } catch (IOException e) {
+            throw new ChannelException(e);
+        }
     }
 
     /** A TLS handler towards {@code host} (null: a unix socket, whose name no certificate carries) that checks the peer's name. */

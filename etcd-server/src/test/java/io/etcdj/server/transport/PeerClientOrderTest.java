@@ -10,6 +10,7 @@ import io.etcdj.raftpb.MessageType;
 import io.etcdj.server.listen.IoLoops;
 import io.etcdj.server.log.LogSink;
 import io.etcdj.server.metrics.Metrics;
+import io.netty.channel.EventLoopGroup;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
@@ -35,7 +36,8 @@ class PeerClientOrderTest {
         sender.urls.put(PEER, url);
         PeerTransport server = new PeerTransport(receiver, new Metrics(), LogSink.stderr());
         IoLoops loops = IoLoops.forTcp("test-peer");
-        RaftStreamDialer streams = RaftStreamTest.plaintextDialer(PeerLinks.DEFAULTS, loops);
+        EventLoopGroup nio = RaftStreamTest.nioLoops();
+        RaftStreamDialer streams = RaftStreamTest.plaintextDialer(PeerLinks.DEFAULTS, loops, nio);
         CountDownLatch dialing = new CountDownLatch(1);
         CountDownLatch dial = new CountDownLatch(1);
         CountDownLatch dialed = new CountDownLatch(1);
@@ -84,6 +86,7 @@ class PeerClientOrderTest {
             client.close();
             server.close();
             loops.shutdown(0, 1);
+            nio.shutdownGracefully(0, 1, TimeUnit.SECONDS);
         }
         List<Message> got = receiver.received();
         assertEquals(0, sender.unreachable.get(), "the peer was never unreachable");
