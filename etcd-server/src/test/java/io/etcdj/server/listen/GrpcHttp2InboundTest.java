@@ -38,7 +38,9 @@ import io.netty.handler.codec.http2.Http2Error;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -196,6 +198,22 @@ class GrpcHttp2InboundTest {
             Thread.sleep(5);
         }
         return true;
+    }
+
+    @Test
+    void theServerSendsItsPrefaceOnceAndOpensTheConnectionsWindowToOneMebibyte() throws Exception {
+        try (RawHttp2 raw = new RawHttp2(port())) {
+            raw.ping(7);
+            List<RawHttp2.Frame> before = new ArrayList<>();
+            raw.next(f -> {
+                before.add(f);
+                return f.type() == RawHttp2.PING;
+            });
+            assertEquals(1, before.stream().filter(f -> f.type() == RawHttp2.SETTINGS && (f.flags() & 1) == 0).count());
+            long increments = before.stream().filter(f -> f.type() == RawHttp2.WINDOW_UPDATE && f.stream() == 0)
+                    .mapToLong(f -> ByteBuffer.wrap(f.payload()).getInt()).sum();
+            assertEquals(GrpcHttp2Connection.WINDOW - 65_535, increments);
+        }
     }
 
     @Test

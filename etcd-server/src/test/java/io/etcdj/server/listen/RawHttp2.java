@@ -15,6 +15,7 @@ final class RawHttp2 implements AutoCloseable {
     static final int SETTINGS = 4;
     static final int PING = 6;
     static final int GOAWAY = 7;
+    static final int WINDOW_UPDATE = 8;
     private static final byte[] PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
     private final Socket socket;
@@ -54,6 +55,15 @@ final class RawHttp2 implements AutoCloseable {
         out.flush();
     }
 
+    /** A server that has sent GOAWAY may have closed before the acknowledgement reaches it: its failure is no answer. */
+    private void acknowledge() {
+        try {
+            frame(SETTINGS, 1, new byte[0]);
+        } catch (IOException e) {
+            // the frames already read are still read
+        }
+    }
+
     /** The next frame that {@code wanted} accepts (others are skipped; a server SETTINGS is acknowledged). */
     Frame next(Predicate<Frame> wanted) throws IOException {
         while (true) {
@@ -65,7 +75,7 @@ final class RawHttp2 implements AutoCloseable {
             in.readFully(payload);
             Frame f = new Frame(type, flags, stream, payload);
             if (type == SETTINGS && (flags & 1) == 0) {
-                frame(SETTINGS, 1, new byte[0]);
+                acknowledge();
             }
             if (wanted.test(f)) {
                 return f;
