@@ -109,7 +109,7 @@ public final class GrpcHttp2Connection extends ChannelInboundHandlerAdapter {
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
         this.out = new Http2Output(ctx);
-        this.sendWindows = new SendWindows(out, this::trailersWritten);
+        this.sendWindows = new SendWindows(out, headerBlocks, this::trailersWritten);
         this.frames = new ClientFrames(this);
         this.writes = new OrderedWrites(ctx.executor(), out::flush);
         this.receiveWindows = new ReceiveWindows(WINDOW, out, writes::flushSoon);
@@ -294,7 +294,7 @@ public final class GrpcHttp2Connection extends ChannelInboundHandlerAdapter {
             keepAlive.wrote();
             GrpcStream s = streams.get(streamId);
             if (s != null) {
-                sendWindows.headers(s, h == null ? headerBlocks.plainAnswer(streamId) : headerBlocks.encode(streamId, h));
+                sendWindows.headers(s, h);
             }
         });
     }
@@ -331,7 +331,7 @@ public final class GrpcHttp2Connection extends ChannelInboundHandlerAdapter {
                 call.ended(false);
                 return;
             }
-            sendWindows.trailers(s, block == null ? headerBlocks.okTrailers(streamId) : headerBlocks.encode(streamId, block));
+            sendWindows.trailers(s, block);
         });
     }
 

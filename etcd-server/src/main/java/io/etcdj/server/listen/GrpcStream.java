@@ -17,7 +17,7 @@ final class GrpcStream {
     boolean clientDone;
     /** What the server may still send on the stream. */
     long sendWindow;
-    /** The call's DATA (a {@code ByteBuf} each) and at the end its trailers (a header block, {@code byte[]}), waiting for windows. */
+    /** The call's headers, DATA (a {@code ByteBuf} each) and at the end its trailers, waiting for windows ({@link SendWindows}). */
     final ArrayDeque<Object> waiting = new ArrayDeque<>();
     /** On the connection's list of streams that wait for a window. */
     boolean blocked;
