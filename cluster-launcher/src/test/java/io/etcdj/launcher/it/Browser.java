@@ -55,10 +55,19 @@ final class Browser implements AutoCloseable {
      * not interactable for a moment (a card being redrawn after an action), are retried.
      */
     <T> T await(String what, Function<WebDriver, T> condition) {
-        return new WebDriverWait(driver, WAIT).withMessage(what)
+        return new WebDriverWait(driver, WAIT).withMessage(() -> what + "; the page's events then: " + events())
                 .ignoring(StaleElementReferenceException.class)
                 .ignoring(ElementNotInteractableException.class)
                 .until(condition);
+    }
+
+    /** The dashboard's event list as it reads, newest first: why a wait timed out, in the failure's message. */
+    private String events() {
+        try {
+            return find("#events").map(WebElement::getText).orElse("(no event list)").replace('\n', '|');
+        } catch (RuntimeException e) {
+            return "(unreadable: " + e + ")";
+        }
     }
 
     Optional<WebElement> find(String css) {
