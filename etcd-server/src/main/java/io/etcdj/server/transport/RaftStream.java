@@ -100,8 +100,9 @@ final class RaftStream {
             if (socket != null && inLoop == 0) {
                 try {
                     batch.skipBytes(socket.write(batch.internalNioBuffer(batch.readerIndex(), batch.readableBytes())));
-                } catch (IOException e) { // closed (the peer went, or the member stops) or broken
-                    failed(new StatusRuntimeException(Status.UNAVAILABLE.withDescription(String.valueOf(e.getMessage())).withCause(e)));
+                } catch (IOException e) { // closed (the peer went, or the member stops; the JDK says so without a message) or broken
+                    String why = e.getMessage() != null ? e.getMessage() : "connection closed";
+                    failed(new StatusRuntimeException(Status.UNAVAILABLE.withDescription(why).withCause(e)));
                     channel.close();
                     batch.clear();
                     return;

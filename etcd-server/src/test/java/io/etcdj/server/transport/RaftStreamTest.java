@@ -173,6 +173,7 @@ class RaftStreamTest {
                             + HexFormat.of().formatHex(got, 0, Math.max(n, 0)));
                 }
                 assertNotNull(s.error(), "the stream knows its peer left");
+                assertTrue(s.error().getMessage().contains("connection closed"), String.valueOf(s.error()));
             } finally {
                 s.close();
             }
