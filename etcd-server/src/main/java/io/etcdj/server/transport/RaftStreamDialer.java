@@ -6,7 +6,6 @@ import io.etcdj.server.listen.ListenAddress;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelException;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
@@ -23,15 +22,14 @@ import java.net.SocketAddress;
 import java.net.URI;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLParameters;
 
 /**
  * Opens Raft streams for a transport: a connection of its own per peer, on the transport's event
- * loops (epoll for TCP over TLS, NIO for plaintext TCP and unix sockets), with its TLS (the peer's name checked as gRPC's
- * client checks it) and source address; a keep-alive frame when the stream has been idle for a
+ * loops (epoll for TCP over TLS, NIO for plaintext TCP and unix sockets), with its TLS (the peer's
+ * name checked as gRPC's client checks it) and source address; a keep-alive frame when the stream has been idle for a
  * third of the read timeout, as etcd's stream writer sends one. A plaintext TCP stream is a JDK
  * socket channel of the dialer's own, which the stream's caller writes to ({@link RaftStream}). The
  * HTTP/1.1 requests of {@link PeerHttpClient} connect the same way, on epoll for TCP.
@@ -63,15 +61,23 @@ final class RaftStreamDialer implements PeerClient.StreamDialer {
         RaftStream.Inbound inbound = RaftStream.inbound();
         long keepAlive = links.get().readTimeout().toMillis() / 3;
         URI u = URI.create(peerUrl);
-        AtomicReference<SocketChannel> socket = ListenAddress.isUnix(u) || ListenAddress.isSecure(u) ? null : new AtomicReference<>();
-        Channel ch = connect(peerUrl, p -> {
-            p.addLast(RaftStreamFrames.decoder());
-            if (keepAlive > 0) {
-                p.addLast(new IdleStateHandler(0, keepAlive, 0, TimeUnit.MILLISECONDS));
+        SocketChannel socket = ListenAddress.isUnix(u) || ListenAddress.isSecure(u) ? null : SocketChannel.open();
+        Channel ch;
+        try {
+            ch = connect(peerUrl, p -> {
+                p.addLast(RaftStreamFrames.decoder());
+                if (keepAlive > 0) {
+                    p.addLast(new IdleStateHandler(0, keepAlive, 0, TimeUnit.MILLISECONDS));
+                }
+                p.addLast(inbound);
+            }, socket);
+        } catch (IOException e) {
+            if (socket != null) {
+                socket.close(); // closed already when its channel was made; not when the dial failed before
             }
-            p.addLast(inbound);
-        }, socket);
-        return new RaftStream(ch, socket == null ? null : socket.get()).open(inbound, hello);
+            throw e;
+        }
+        return new RaftStream(ch, socket).open(inbound, hello);
     }
 
     /**
@@ -83,8 +89,8 @@ final class RaftStreamDialer implements PeerClient.StreamDialer {
         return connect(peerUrl, handlers, null);
     }
 
-    /** The same; a plaintext TCP connection on the NIO loops when {@code socket} is not null, which gets its JDK channel. */
-    private Channel connect(String peerUrl, Consumer<ChannelPipeline> handlers, AtomicReference<SocketChannel> socket)
+    /** The same; a plaintext TCP connection on {@code socket} (a JDK channel not yet connected) and the NIO loops when not null. */
+    private Channel connect(String peerUrl, Consumer<ChannelPipeline> handlers, SocketChannel socket)
             throws IOException {
         PeerLinks links = this.links.get();
         URI u = URI.create(peerUrl);
@@ -97,7 +103,7 @@ final class RaftStreamDialer implements PeerClient.StreamDialer {
             remote = where.dialAddress();
         } else {
             if (socket != null) {
-                b.group(nioLoops.get()).channelFactory(() -> new NioSocketChannel(socket.updateAndGet(RaftStreamDialer::openSocket)));
+                b.group(nioLoops.get()).channelFactory(() -> new NioSocketChannel(socket));
             } else {
                 IoLoops loops = tcpLoops.get();
                 b.group(loops.workers()).channel(loops.channelType());
@@ -130,14 +136,6 @@ final class RaftStreamDialer implements PeerClient.StreamDialer {
             throw e;
         }
         return ch;
-    }
-
-    private static SocketChannel openSocket(SocketChannel none) {
-        try {
-            return SocketChannel.open();
-        } catch (IOException e) {
-            throw new ChannelException(e);
-        }
     }
 
     /** A TLS handler towards {@code host} (null: a unix socket, whose name no certificate carries) that checks the peer's name. */
