@@ -14,6 +14,8 @@ import com.kenai.jffi.Type;
  */
 public final class LibC {
     private static final long SIG_DFL = 0;
+    /** Linux's {@code F_DUPFD_CLOEXEC} (asm-generic/fcntl.h: F_LINUX_SPECIFIC_BASE + 6). */
+    private static final int F_DUPFD_CLOEXEC = 1030;
 
     private LibC() {
     }
@@ -36,6 +38,15 @@ public final class LibC {
         return Bound.errno(Invoker.getInstance().invokeI1(Bound.ONE_INT, Bound.MLOCKALL, flags));
     }
 
+    /**
+     * {@code fcntl(fd, F_DUPFD_CLOEXEC, 0)}: a new descriptor for {@code fd}'s open file (the lowest
+     * free number), closed on exec; or the errno it failed with, negated.
+     */
+    public static int duplicate(int fd) {
+        int result = Invoker.getInstance().invokeI3(Bound.FCNTL_INTS, Bound.FCNTL, fd, F_DUPFD_CLOEXEC, 0);
+        return result >= 0 ? result : -LastError.getInstance().get();
+    }
+
     private static final class Bound {
         static final CallContext ONE_INT = CallContext.getCallContext(Type.SINT, new Type[] {Type.SINT},
                 CallingConvention.DEFAULT, true);
@@ -43,9 +54,13 @@ public final class LibC {
                 CallingConvention.DEFAULT, true);
         static final CallContext INT_AND_POINTER = CallContext.getCallContext(Type.POINTER,
                 new Type[] {Type.SINT, Type.POINTER}, CallingConvention.DEFAULT, false);
+        /** fcntl is variadic: two fixed arguments, then the int its command takes. */
+        static final CallContext FCNTL_INTS = CallContext.getCallContext(Type.SINT, 2,
+                new Type[] {Type.SINT, Type.SINT, Type.SINT}, CallingConvention.DEFAULT, true);
         static final long KILL = symbol("kill");
         static final long SIGNAL = symbol("signal");
         static final long MLOCKALL = symbol("mlockall");
+        static final long FCNTL = symbol("fcntl");
 
         private static long symbol(String name) {
             long address = Library.getDefault().getSymbolAddress(name);

@@ -87,8 +87,8 @@ public final class PeerTransport implements Transporter {
     private volatile PeerLinks links = PeerLinks.DEFAULTS;
     private final PeerHttpClient http;
     private final Prober prober;
-    /** Made on first use ({@link #nioLoops}, {@link #tcpLoops}, {@link #defaultClientTls}); guarded by this. */
-    private EventLoopGroup nioLoops;
+    /** Made on first use ({@link #unixLoops}, {@link #tcpLoops}, {@link #defaultClientTls}); guarded by this. */
+    private EventLoopGroup unixLoops;
     private IoLoops tcpLoops;
     private SslContext defaultClientTls;
     private final Metrics metrics;
@@ -101,7 +101,7 @@ public final class PeerTransport implements Transporter {
         this.offEventLoop = new OffEventLoop(handlers, Set.of(), logs);
         this.handler = handler;
         this.senders = new SenderCheck(handler, logs);
-        this.dialer = new RaftStreamDialer(() -> links, this::tcpLoops, this::nioLoops,
+        this.dialer = new RaftStreamDialer(() -> links, this::tcpLoops, this::unixLoops,
                 () -> clientTls != null ? clientTls : defaultClientTls());
         this.metrics = metrics;
         this.http = new PeerHttpClient(dialer);
@@ -148,7 +148,7 @@ public final class PeerTransport implements Transporter {
             b.protocolNegotiator(secure ? new TlsProtocolNegotiator(serverTls, links.verifyClientSan(), logs, this::sniffer)
                     : new PlaintextPeerPort(this::sniffer));
             if (where.isUnix()) {
-                b.channelType(where.serverChannelType()).bossEventLoopGroup(nioLoops()).workerEventLoopGroup(nioLoops());
+                b.channelType(where.serverChannelType()).bossEventLoopGroup(unixLoops()).workerEventLoopGroup(unixLoops());
             } else {
                 IoLoops loops = tcpLoops();
                 b.channelType(loops.serverChannelType(where)).bossEventLoopGroup(loops.boss()).workerEventLoopGroup(loops.workers());
@@ -204,17 +204,17 @@ public final class PeerTransport implements Transporter {
 
     /**
      * A channel builder for {@code peerUrl}: TLS with {@code tls} for https ({@code defaultTls}'s
-     * when null: the JDK's trust, no client certificate), on {@code nioLoops}' loops for a unix
+     * when null: the JDK's trust, no client certificate), on {@code unixLoops}' loops for a unix
      * socket and {@code tcpLoops}' for TCP (null: grpc-java's default loops).
      */
-    private static NettyChannelBuilder channelBuilder(String peerUrl, SslContext tls, Supplier<EventLoopGroup> nioLoops,
+    private static NettyChannelBuilder channelBuilder(String peerUrl, SslContext tls, Supplier<EventLoopGroup> unixLoops,
                                                       Supplier<IoLoops> tcpLoops, Supplier<SslContext> defaultTls) {
         URI u = URI.create(peerUrl);
         NettyChannelBuilder b;
         if (ListenAddress.isUnix(u)) {
             ListenAddress where = new ListenAddress(u);
             b = NettyChannelBuilder.forAddress(where.dialAddress()).channelType(where.channelType())
-                    .eventLoopGroup(nioLoops.get());
+                    .eventLoopGroup(unixLoops.get());
         } else {
             String host = "localhost".equals(u.getHost()) ? "127.0.0.1" : u.getHost();
             byte[] literal = NetUtil.createByteArrayFromIpAddressString(host);
@@ -242,15 +242,15 @@ public final class PeerTransport implements Transporter {
     }
 
     /**
-     * This transport's NIO event loops, made on first use and closed with it: for unix-socket peers
-     * (grpc-java's default loops are epoll or TCP-only) and for the plaintext TCP Raft streams this
-     * member opens, whose Raft turns write to the JDK's socket channel themselves ({@link RaftStream}).
+     * This transport's event loops for unix-socket peers, made on first use and closed with it:
+     * grpc-java's default loops are epoll or TCP-only, so a domain socket channel needs NIO loops
+     * of its own.
      */
-    private synchronized EventLoopGroup nioLoops() {
-        if (nioLoops == null) {
-            nioLoops = newNioLoops(0);
+    private synchronized EventLoopGroup unixLoops() {
+        if (unixLoops == null) {
+            unixLoops = newUnixLoops(0);
         }
-        return nioLoops;
+        return unixLoops;
     }
 
     /**
@@ -265,8 +265,8 @@ public final class PeerTransport implements Transporter {
         return tcpLoops;
     }
 
-    private static EventLoopGroup newNioLoops(int threads) {
-        return new NioEventLoopGroup(threads, new DefaultThreadFactory("peer-nio", true));
+    private static EventLoopGroup newUnixLoops(int threads) {
+        return new NioEventLoopGroup(threads, new DefaultThreadFactory("peer-unix", true));
     }
 
     /** This transport's client TLS for https peers when no --peer-* certificate is given, made on first use. */
@@ -287,7 +287,7 @@ public final class PeerTransport implements Transporter {
 
     /** A channel builder for a peer URL with this transport's TLS and source address. */
     NettyChannelBuilder dial(String peerUrl) {
-        NettyChannelBuilder b = channelBuilder(peerUrl, clientTls, this::nioLoops, this::tcpLoops, this::defaultClientTls);
+        NettyChannelBuilder b = channelBuilder(peerUrl, clientTls, this::unixLoops, this::tcpLoops, this::defaultClientTls);
         String local = links.localAddress();
         if (local != null && !ListenAddress.isUnix(URI.create(peerUrl))) {
             InetSocketAddress from = new InetSocketAddress(local, 0);
@@ -356,7 +356,7 @@ public final class PeerTransport implements Transporter {
                               Function<PeerGrpc.PeerBlockingStub, T> fn) {
         AtomicReference<EventLoopGroup> loops = new AtomicReference<>();
         ManagedChannel ch = channelBuilder(peerUrl, tls, () -> {
-            loops.set(newNioLoops(1));
+            loops.set(newUnixLoops(1));
             return loops.get();
         }, null, PeerTransport::newDefaultClientTls).build();
         try {
@@ -439,8 +439,8 @@ public final class PeerTransport implements Transporter {
         handlers.shutdownNow();
         unixSockets.forEach(ListenAddress::release);
         synchronized (this) {
-            if (nioLoops != null) {
-                nioLoops.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+            if (unixLoops != null) {
+                unixLoops.shutdownGracefully(0, 0, TimeUnit.SECONDS);
             }
             if (tcpLoops != null) {
                 tcpLoops.shutdown(0, 1);

@@ -11,7 +11,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.timeout.IdleStateEvent;
 import java.io.IOException;
-import java.nio.channels.SocketChannel;
 
 /**
  * The sending end of a Raft stream to one peer, on a connection of its own. Messages are framed on
@@ -30,14 +29,12 @@ final class RaftStream {
 
     private final Channel channel;
     /**
-     * The socket, when the caller may write to it directly (plaintext TCP); null otherwise. The
-     * JDK's channel, not the bare descriptor: the event loop closes the socket when the peer goes,
-     * the next connection the process makes may get the same number at once, and a write to the
-     * number would land on that connection. The JDK's channel refuses writes once closed, and
-     * does not give its number up while a write is under way.
+     * The socket, when the caller may write to it directly (plaintext TCP); null otherwise. Never
+     * the event loop's descriptor number ({@link DirectSocket} says why); closed under the lock
+     * once the channel closes.
      */
-    private final SocketChannel socket;
-    /** Guards the batch, the count of buffers in the loop, and every write to the connection. */
+    private final DirectSocket socket;
+    /** Guards the batch, the count of buffers in the loop, and every write to the connection and its close. */
     private final Object lock = new Object();
     private ByteBuf batch;
     /** Buffers handed to the event loop and not yet written out by it. */
@@ -48,11 +45,18 @@ final class RaftStream {
 
     /**
      * A stream on {@code channel}, whose pipeline ends with {@link #inbound()}'s handler;
-     * {@code socket}: the channel's own JDK socket, for the caller to write to, or null.
+     * {@code socket}: the channel's socket for the caller to write to, or null; closed with the channel.
      */
-    RaftStream(Channel channel, SocketChannel socket) {
+    RaftStream(Channel channel, DirectSocket socket) {
         this.channel = channel;
         this.socket = socket;
+        if (socket != null) {
+            channel.closeFuture().addListener(f -> {
+                synchronized (lock) {
+                    socket.close();
+                }
+            });
+        }
     }
 
     /** The handler to end the connection's pipeline with (after the frame decoder and an idle-state handler). */
@@ -99,8 +103,8 @@ final class RaftStream {
             }
             if (socket != null && inLoop == 0) {
                 try {
-                    batch.skipBytes(socket.write(batch.internalNioBuffer(batch.readerIndex(), batch.readableBytes())));
-                } catch (IOException e) { // closed (the peer went, or the member stops; the JDK says so without a message) or broken
+                    batch.skipBytes(socket.write(batch));
+                } catch (IOException e) { // closed (the peer went, or the member stops; said without a message) or broken
                     String why = e.getMessage() != null ? e.getMessage() : "connection closed";
                     failed(new StatusRuntimeException(Status.UNAVAILABLE.withDescription(why).withCause(e)));
                     channel.close();

@@ -11,6 +11,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
@@ -28,11 +29,12 @@ import javax.net.ssl.SSLParameters;
 
 /**
  * Opens Raft streams for a transport: a connection of its own per peer, on the transport's event
- * loops (epoll for TCP over TLS, NIO for plaintext TCP and unix sockets), with its TLS (the peer's
- * name checked as gRPC's client checks it) and source address; a keep-alive frame when the stream has been idle for a
- * third of the read timeout, as etcd's stream writer sends one. A plaintext TCP stream is a JDK
- * socket channel of the dialer's own, which the stream's caller writes to ({@link RaftStream}). The
- * HTTP/1.1 requests of {@link PeerHttpClient} connect the same way, on epoll for TCP.
+ * loops (its TCP loops, epoll where Netty's native transport loads; NIO for unix sockets), with its
+ * TLS (the peer's name checked as gRPC's client checks it) and source address; a keep-alive frame
+ * when the stream has been idle for a third of the read timeout, as etcd's stream writer sends one.
+ * A plaintext TCP stream comes with a {@link DirectSocket} made with its channel, which the
+ * stream's caller writes to ({@link RaftStream}). The HTTP/1.1 requests of {@link PeerHttpClient}
+ * connect the same way.
  */
 final class RaftStreamDialer implements PeerClient.StreamDialer {
     /** Netty's default TLS handshake timeout, on top of the dial timeout. */
@@ -40,15 +42,15 @@ final class RaftStreamDialer implements PeerClient.StreamDialer {
 
     private final Supplier<PeerLinks> links;
     private final Supplier<IoLoops> tcpLoops;
-    private final Supplier<EventLoopGroup> nioLoops;
+    private final Supplier<EventLoopGroup> unixLoops;
     private final Supplier<SslContext> tls;
 
     /** Suppliers, read at each dial: the transport's settings may change until it listens, and its loops are made on first use. */
-    RaftStreamDialer(Supplier<PeerLinks> links, Supplier<IoLoops> tcpLoops, Supplier<EventLoopGroup> nioLoops,
+    RaftStreamDialer(Supplier<PeerLinks> links, Supplier<IoLoops> tcpLoops, Supplier<EventLoopGroup> unixLoops,
                      Supplier<SslContext> tls) {
         this.links = links;
         this.tcpLoops = tcpLoops;
-        this.nioLoops = nioLoops;
+        this.unixLoops = unixLoops;
         this.tls = tls;
     }
 
@@ -61,7 +63,24 @@ final class RaftStreamDialer implements PeerClient.StreamDialer {
         RaftStream.Inbound inbound = RaftStream.inbound();
         long keepAlive = links.get().readTimeout().toMillis() / 3;
         URI u = URI.create(peerUrl);
-        SocketChannel socket = ListenAddress.isUnix(u) || ListenAddress.isSecure(u) ? null : SocketChannel.open();
+        Channel made = null;
+        DirectSocket direct = null;
+        if (!ListenAddress.isUnix(u) && !ListenAddress.isSecure(u)) {
+            if (tcpLoops.get().isNative()) {
+                EpollSocketChannel epoll = new EpollSocketChannel();
+                try {
+                    direct = DirectSocket.duplicateOf(epoll);
+                } catch (IOException | RuntimeException | LinkageError e) {
+                    epoll.unsafe().closeForcibly();
+                    throw e;
+                }
+                made = epoll;
+            } else {
+                SocketChannel jdk = SocketChannel.open();
+                made = new NioSocketChannel(jdk);
+                direct = DirectSocket.of(jdk);
+            }
+        }
         Channel ch;
         try {
             ch = connect(peerUrl, p -> {
@@ -70,14 +89,14 @@ final class RaftStreamDialer implements PeerClient.StreamDialer {
                     p.addLast(new IdleStateHandler(0, keepAlive, 0, TimeUnit.MILLISECONDS));
                 }
                 p.addLast(inbound);
-            }, socket);
+            }, made);
         } catch (IOException e) {
-            if (socket != null) {
-                socket.close(); // closed already when its channel was made; not when the dial failed before
+            if (direct != null) {
+                direct.close(); // the channel is closed; the stream's own hold on the socket goes too
             }
             throw e;
         }
-        return new RaftStream(ch, socket).open(inbound, hello);
+        return new RaftStream(ch, direct).open(inbound, hello);
     }
 
     /**
@@ -89,8 +108,8 @@ final class RaftStreamDialer implements PeerClient.StreamDialer {
         return connect(peerUrl, handlers, null);
     }
 
-    /** The same; a plaintext TCP connection on {@code socket} (a JDK channel not yet connected) and the NIO loops when not null. */
-    private Channel connect(String peerUrl, Consumer<ChannelPipeline> handlers, SocketChannel socket)
+    /** The same; on {@code made} (a TCP channel of the TCP loops' type, not yet registered) when not null. */
+    private Channel connect(String peerUrl, Consumer<ChannelPipeline> handlers, Channel made)
             throws IOException {
         PeerLinks links = this.links.get();
         URI u = URI.create(peerUrl);
@@ -99,14 +118,15 @@ final class RaftStreamDialer implements PeerClient.StreamDialer {
         String host = null;
         if (ListenAddress.isUnix(u)) {
             ListenAddress where = new ListenAddress(u);
-            b.group(nioLoops.get()).channel(where.channelType());
+            b.group(unixLoops.get()).channel(where.channelType());
             remote = where.dialAddress();
         } else {
-            if (socket != null) {
-                b.group(nioLoops.get()).channelFactory(() -> new NioSocketChannel(socket));
+            IoLoops loops = tcpLoops.get();
+            b.group(loops.workers());
+            if (made != null) {
+                b.channelFactory(() -> made);
             } else {
-                IoLoops loops = tcpLoops.get();
-                b.group(loops.workers()).channel(loops.channelType());
+                b.channel(loops.channelType());
             }
             b.option(ChannelOption.TCP_NODELAY, true);
             host = "localhost".equals(u.getHost()) ? "127.0.0.1" : u.getHost();

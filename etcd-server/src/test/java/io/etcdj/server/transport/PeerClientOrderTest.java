@@ -10,7 +10,6 @@ import io.etcdj.raftpb.MessageType;
 import io.etcdj.server.listen.IoLoops;
 import io.etcdj.server.log.LogSink;
 import io.etcdj.server.metrics.Metrics;
-import io.netty.channel.EventLoopGroup;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
@@ -36,8 +35,7 @@ class PeerClientOrderTest {
         sender.urls.put(PEER, url);
         PeerTransport server = new PeerTransport(receiver, new Metrics(), LogSink.stderr());
         IoLoops loops = IoLoops.forTcp("test-peer");
-        EventLoopGroup nio = RaftStreamTest.nioLoops();
-        RaftStreamDialer streams = RaftStreamTest.plaintextDialer(PeerLinks.DEFAULTS, loops, nio);
+        RaftStreamDialer streams = RaftStreamTest.plaintextDialer(PeerLinks.DEFAULTS, loops);
         CountDownLatch dialing = new CountDownLatch(1);
         CountDownLatch dial = new CountDownLatch(1);
         CountDownLatch dialed = new CountDownLatch(1);
@@ -86,7 +84,6 @@ class PeerClientOrderTest {
             client.close();
             server.close();
             loops.shutdown(0, 1);
-            nio.shutdownGracefully(0, 1, TimeUnit.SECONDS);
         }
         List<Message> got = receiver.received();
         assertEquals(0, sender.unreachable.get(), "the peer was never unreachable");

@@ -1,6 +1,7 @@
 package io.etcdj.server.transport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,9 +18,6 @@ import io.etcdj.server.listen.IoLoops;
 import io.etcdj.server.log.LogSink;
 import io.etcdj.server.metrics.Metrics;
 import io.grpc.Status;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -32,7 +30,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -50,13 +47,11 @@ class RaftStreamTest {
     private final String url = "http://127.0.0.1:" + FreePorts.pick();
     private final PeerTransport server = new PeerTransport(receiver, new Metrics(), LogSink.stderr());
     private final IoLoops loops = IoLoops.forTcp("test-peer");
-    private final EventLoopGroup nio = nioLoops();
 
     @AfterEach
     void stop() {
         server.close();
         loops.shutdown(0, 1);
-        nio.shutdownGracefully(0, 1, TimeUnit.SECONDS);
     }
 
     private void listen(Duration readTimeout) throws Exception {
@@ -65,18 +60,15 @@ class RaftStreamTest {
     }
 
     private RaftStream open(StreamHello hello, Duration readTimeout) throws Exception {
-        return plaintextDialer(new PeerLinks(readTimeout, Duration.ofSeconds(5), null, true, Duration.ofSeconds(2)), loops, nio)
+        return plaintextDialer(new PeerLinks(readTimeout, Duration.ofSeconds(5), null, true, Duration.ofSeconds(2)), loops)
                 .open(url, hello);
     }
 
-    /** A dialer of plaintext TCP streams on {@code nio} (Raft streams) and {@code loops} (no TLS, no unix socket in these tests). */
-    static RaftStreamDialer plaintextDialer(PeerLinks links, IoLoops loops, EventLoopGroup nio) {
-        return new RaftStreamDialer(() -> links, () -> loops, () -> nio, () -> null);
-    }
-
-    /** The NIO loop a dialer's plaintext Raft streams run on. */
-    static EventLoopGroup nioLoops() {
-        return new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    /** A dialer of plaintext TCP streams on {@code loops} (no TLS, no unix socket in these tests). */
+    static RaftStreamDialer plaintextDialer(PeerLinks links, IoLoops loops) {
+        return new RaftStreamDialer(() -> links, () -> loops, () -> {
+            throw new AssertionError("no unix socket in these tests");
+        }, () -> null);
     }
 
     private static StreamHello hello(long cluster, long from, long to) {
@@ -146,12 +138,30 @@ class RaftStreamTest {
      */
     @Test
     void aBatchAfterThePeerLeftReachesNoConnectionMadeSince() throws Exception {
+        assertTrue(loops.isNative(), "Netty's epoll transport loads here");
+        aBatchAfterThePeerLeftReachesNoConnectionMadeSince(loops);
+    }
+
+    /** The same where Netty's native transport does not load: the TCP loops are NIO ones. */
+    @Test
+    void aBatchAfterThePeerLeftReachesNoConnectionMadeSinceOnNio() throws Exception {
+        IoLoops nio = IoLoops.forUnix("test-nio");
+        try {
+            assertFalse(nio.isNative());
+            aBatchAfterThePeerLeftReachesNoConnectionMadeSince(nio);
+        } finally {
+            nio.shutdown(0, 1);
+        }
+    }
+
+    private void aBatchAfterThePeerLeftReachesNoConnectionMadeSince(IoLoops tcp) throws Exception {
         List<Socket> since = new ArrayList<>();
         try (ServerSocket peer = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
                 ServerSocket other = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-            RaftStream s = plaintextDialer(PeerLinks.DEFAULTS, loops, nio).open("http://127.0.0.1:" + peer.getLocalPort(),
+            RaftStream s = plaintextDialer(PeerLinks.DEFAULTS, tcp).open("http://127.0.0.1:" + peer.getLocalPort(),
                     hello(CLUSTER, SELF, PEER));
             try {
+                assertTrue(s.writesDirectly(), "the caller writes to the socket itself");
                 peer.accept().close();
                 Eventually.poll(Duration.ofSeconds(10), Duration.ofMillis(5), s::error, e -> e != null);
                 for (int i = 0; i < 16; i++) { // each end a new descriptor: the stream's freed number among them
@@ -204,7 +214,7 @@ class RaftStreamTest {
         sender.urls.put(PEER, url);
         PeerClient client = new PeerClient(PEER, sender, target -> {
             throw new AssertionError("no gRPC call expected");
-        }, plaintextDialer(PeerLinks.DEFAULTS, loops, nio), Duration.ZERO, new Metrics(), LogSink.stderr());
+        }, plaintextDialer(PeerLinks.DEFAULTS, loops), Duration.ZERO, new Metrics(), LogSink.stderr());
         try {
             for (int i = 1; i <= 50 && !sender.toldRemoved.get(); i++) {
                 client.send(app(i));
