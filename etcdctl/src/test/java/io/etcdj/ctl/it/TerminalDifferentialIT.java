@@ -5,12 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.etcdj.harness.Command;
 import io.etcdj.harness.RunningCommand;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -35,7 +40,10 @@ class TerminalDifferentialIT {
      * before, when given), then after {@code waitMillis}. Waiting for what the command prints keeps
      * the JVM's start-up time out of the transcript: a terminal echoes what is typed at once.
      */
-    private record Key(String prompt, long waitMillis, String text) {
+    private record Key(String prompt, long waitMillis, String text, boolean watching) {
+        Key(String prompt, long waitMillis, String text) {
+            this(prompt, waitMillis, text, false);
+        }
     }
 
     private static Key line(String s) {
@@ -46,9 +54,37 @@ class TerminalDifferentialIT {
         return new Key(prompt, 200, s + "\n");
     }
 
-    /** Ctrl-C once {@code shown} is on the terminal (null: after a pause long enough for a JVM to start). */
+    /** Ctrl-C once {@code shown} is on the terminal. */
     private static Key ctrlC(String shown) {
-        return new Key(shown, shown == null ? 5000 : 700, CTRL_C);
+        return new Key(shown, 700, CTRL_C);
+    }
+
+    /**
+     * Ctrl-C once the command watches: its etcd counts one more watcher than before it started
+     * (etcd's etcd_debugging_mvcc_watcher_total), then after as long as {@link #ctrlC} gives a
+     * printed prompt. Five seconds at most, as long as a JVM was given to start before.
+     */
+    private static Key ctrlCOnceWatching() {
+        return new Key(null, 700, CTRL_C, true);
+    }
+
+    /** The twin's watchers now (-1 if its metrics cannot be read: the wait for one more then times out). */
+    private static long watchers(RealEtcd server) {
+        try (InputStream in = URI.create("http://127.0.0.1:" + server.clientPort + "/metrics").toURL().openStream()) {
+            String metrics = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            return metrics.lines().filter(l -> l.startsWith("etcd_debugging_mvcc_watcher_total "))
+                    .mapToLong(l -> (long) Double.parseDouble(l.substring(l.indexOf(' ') + 1).strip())).findFirst().orElse(-1);
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /** Waits (at most 5 s) until the twin has more watchers than {@code before}. */
+    private static void awaitWatching(RealEtcd server, long before) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (System.nanoTime() < deadline && (before < 0 || watchers(server) <= before)) {
+            Thread.sleep(50);
+        }
     }
 
     /** Waits (at most 20 s) until {@code prompt} was shown {@code times} times; the comparison then tells. */
@@ -62,11 +98,15 @@ class TerminalDifferentialIT {
         for (String a : args) {
             cmd.append(' ').append(a.contains(" ") ? "'" + a + "'" : a);
         }
+        long watchersBefore = keys.stream().anyMatch(Key::watching) ? watchers(server) : -1;
         try (RunningCommand p = Command.atTerminal(cmd.toString()).withoutEnv("ETCDCTL").start()) {
             Map<String, Integer> prompts = new HashMap<>();
             for (Key k : keys) {
                 if (k.prompt() != null) {
                     await(p, k.prompt(), prompts.merge(k.prompt(), 1, Integer::sum));
+                }
+                if (k.watching()) {
+                    awaitWatching(server, watchersBefore);
                 }
                 Thread.sleep(k.waitMillis());
                 if (!p.type(k.text())) {
@@ -141,12 +181,12 @@ class TerminalDifferentialIT {
                 "user", "passwd", "tu1");
         same(twins, report, List.of(new Key(null, 5000, "pw3\n")), "user", "add", "tu4", "--interactive=false");
         // watch, lock and elect run until Ctrl-C
-        same(twins, report, List.of(ctrlC(null)), "watch", "tk");
-        same(twins, report, List.of(new Key(null, 5000, "watch tk\n"), ctrlC(null)), "watch", "-i");
+        same(twins, report, List.of(ctrlCOnceWatching()), "watch", "tk");
+        same(twins, report, List.of(new Key(null, 5000, "watch tk\n"), ctrlCOnceWatching()), "watch", "-i");
         same(twins, report, List.of(ctrlC("tlock/")), "lock", "tlock");
         same(twins, report, List.of(), "lock", "tlock", "echo", "held");
         same(twins, report, List.of(ctrlC("proposal")), "elect", "telect", "proposal");
-        same(twins, report, List.of(ctrlC(null)), "elect", "-l", "telect");
+        same(twins, report, List.of(ctrlCOnceWatching()), "elect", "-l", "telect");
         // a lock or campaign waits while an older key under its name exists; Ctrl-C cancels the
         // wait: "Error: context canceled", exit 1 (etcd's e2e TestCtlV3Lock and TestCtlV3Elect)
         same(twins, report, List.of(), "put", "tblocked/holder", "x");
