@@ -34,6 +34,8 @@ class TerminalDifferentialIT {
     private static final String OURS = OurMembers.ROOT.resolve("bin/etcdctl").toString();
     /** A pseudo-terminal's interrupt character: the terminal turns it into SIGINT. */
     private static final String CTRL_C = "\u0003";
+    /** {@link Key#waitMillis} of a line typed once the program has had time to start (see {@link #startUpMillis}). */
+    private static final long AFTER_START_UP = -1;
 
     /**
      * One thing typed (a line, or Ctrl-C): once the terminal shows {@code prompt} (one more time than
@@ -44,6 +46,16 @@ class TerminalDifferentialIT {
         Key(String prompt, long waitMillis, String text) {
             this(prompt, waitMillis, text, false);
         }
+    }
+
+    /** A line typed at a program that prints nothing first: after {@link #startUpMillis}. */
+    private static Key onceStarted(String s) {
+        return new Key(null, AFTER_START_UP, s + "\n");
+    }
+
+    /** Long enough for the program to start and read its terminal: 5 s for our JVM, 1 s for etcd's Go binary. */
+    private static long startUpMillis(String tool) {
+        return REAL.equals(tool) ? 1000 : 5000;
     }
 
     private static Key line(String s) {
@@ -108,7 +120,7 @@ class TerminalDifferentialIT {
                 if (k.watching()) {
                     awaitWatching(server, watchersBefore);
                 }
-                Thread.sleep(k.waitMillis());
+                Thread.sleep(k.waitMillis() == AFTER_START_UP ? startUpMillis(tool) : k.waitMillis());
                 if (!p.type(k.text())) {
                     break; // the command ended before everything was typed; what it printed says why
                 }
@@ -179,10 +191,10 @@ class TerminalDifferentialIT {
         same(twins, report, List.of(after("Password of tu3: ", "")), "user", "add", "tu3");
         same(twins, report, List.of(after("Password of tu1: ", "pw2"), after("confirmation: ", "pw2")),
                 "user", "passwd", "tu1");
-        same(twins, report, List.of(new Key(null, 5000, "pw3\n")), "user", "add", "tu4", "--interactive=false");
+        same(twins, report, List.of(onceStarted("pw3")), "user", "add", "tu4", "--interactive=false");
         // watch, lock and elect run until Ctrl-C
         same(twins, report, List.of(ctrlCOnceWatching()), "watch", "tk");
-        same(twins, report, List.of(new Key(null, 5000, "watch tk\n"), ctrlCOnceWatching()), "watch", "-i");
+        same(twins, report, List.of(onceStarted("watch tk"), ctrlCOnceWatching()), "watch", "-i");
         same(twins, report, List.of(ctrlC("tlock/")), "lock", "tlock");
         same(twins, report, List.of(), "lock", "tlock", "echo", "held");
         same(twins, report, List.of(ctrlC("proposal")), "elect", "telect", "proposal");
@@ -213,7 +225,7 @@ class TerminalDifferentialIT {
             assertTrue(run(REAL, etcd, List.of(), put.toArray(new String[0])).contains("OK"));
             List<String> watch = new ArrayList<>(etcd.tlsFlags());
             watch.addAll(List.of("watch", "-i"));
-            List<Key> keys = List.of(new Key(null, 5000, "watch tlsw --rev=1\n"), ctrlC("secret-value"));
+            List<Key> keys = List.of(onceStarted("watch tlsw --rev=1"), ctrlC("secret-value"));
             String expected = run(REAL, etcd, keys, watch.toArray(new String[0]));
             assertTrue(expected.contains("PUT\ntlsw\nsecret-value"), expected);
             assertEquals(expected, run(OURS, etcd, keys, watch.toArray(new String[0])), "watch -i over TLS at a terminal");
