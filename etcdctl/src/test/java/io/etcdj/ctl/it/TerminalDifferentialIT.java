@@ -7,8 +7,10 @@ import io.etcdj.harness.Command;
 import io.etcdj.harness.RunningCommand;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,7 +37,7 @@ class TerminalDifferentialIT {
     private static final String OURS = OurMembers.ROOT.resolve("bin/etcdctl").toString();
     /** A pseudo-terminal's interrupt character: the terminal turns it into SIGINT. */
     private static final String CTRL_C = "\u0003";
-    /** {@link Key#waitMillis} of a line typed once the program has had time to start (see {@link #startUpMillis}). */
+    /** {@link Key#waitMillis} of a line typed once the program reads its terminal (see {@link #awaitStartUp}). */
     private static final long AFTER_START_UP = -1;
 
     /**
@@ -48,14 +51,52 @@ class TerminalDifferentialIT {
         }
     }
 
-    /** A line typed at a program that prints nothing first: after {@link #startUpMillis}. */
+    /** A line typed at a program that prints nothing first: after {@link #awaitStartUp}. */
     private static Key onceStarted(String s) {
         return new Key(null, AFTER_START_UP, s + "\n");
     }
 
-    /** Long enough for the program to start and read its terminal: 5 s for our JVM, 1 s for etcd's Go binary. */
-    private static long startUpMillis(String tool) {
-        return REAL.equals(tool) ? 1000 : 5000;
+    /**
+     * Until the program reads its terminal: 1 s for etcd's Go binary; for our JVM, until one of its
+     * threads waits in read(2) on standard input (Linux's /proc, x86-64), then 200 ms as after a
+     * prompt; 5 s at most, as long as a JVM was given to start before.
+     */
+    private static void awaitStartUp(String tool, RunningCommand p) throws InterruptedException {
+        if (REAL.equals(tool)) {
+            Thread.sleep(1000);
+            return;
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (System.nanoTime() < deadline && !readingTerminal(p)) {
+            Thread.sleep(50);
+        }
+        Thread.sleep(200);
+    }
+
+    /** Whether a JVM under {@code p} has a thread in read(2) on fd 0 (syscall 0 on x86-64: "0 0x0 ..." in /proc). */
+    private static boolean readingTerminal(RunningCommand p) {
+        if (!"amd64".equals(System.getProperty("os.arch"))) {
+            return false;
+        }
+        return ProcessHandle.of(p.pid()).stream().flatMap(ProcessHandle::descendants)
+                .filter(h -> h.info().command().map(c -> c.endsWith("/java")).orElse(false))
+                .anyMatch(h -> threadSyscalls(h.pid()).stream().anyMatch(c -> c.startsWith("0 0x0 ")));
+    }
+
+    private static List<String> threadSyscalls(long pid) {
+        List<String> calls = new ArrayList<>();
+        try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path t : tasks.toList()) {
+                try {
+                    calls.add(Files.readString(t.resolve("syscall")));
+                } catch (IOException e) {
+                    // the thread ended, or its syscall cannot be read: not waiting on the terminal
+                }
+            }
+        } catch (IOException | UncheckedIOException e) {
+            // the process ended
+        }
+        return calls;
     }
 
     private static Key line(String s) {
@@ -120,7 +161,11 @@ class TerminalDifferentialIT {
                 if (k.watching()) {
                     awaitWatching(server, watchersBefore);
                 }
-                Thread.sleep(k.waitMillis() == AFTER_START_UP ? startUpMillis(tool) : k.waitMillis());
+                if (k.waitMillis() == AFTER_START_UP) {
+                    awaitStartUp(tool, p);
+                } else {
+                    Thread.sleep(k.waitMillis());
+                }
                 if (!p.type(k.text())) {
                     break; // the command ended before everything was typed; what it printed says why
                 }
