@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The performance goals, measured in one run: scripts/bench-server.sh on one member (cold, warm,
-# resident memory) and then on three members (cold, warm, failover), the real etcd and ours side
-# by side with etcd's own Go benchmark; then one table of every row against its goal:
+# resident memory, start on a busy machine) and then on three members (cold, warm, failover), the
+# real etcd and ours side by side with etcd's own Go benchmark; then one table of every row against its goal:
 #   throughput   cold >= 1.0x etcd, warm >= 1.3x etcd (medians of the rounds)
 #   CPU          server CPU per request <= etcd's
 #   latency      one client's put, p50, <= etcd's (one and three members, warm)
 #   memory       idle resident memory <= 48 MB; with --rss-keys keys <= 1.2x etcd's
-#   start        one member healthy within 2x etcd's time; three started at once within 1 s
+#   start        one member healthy within 2x etcd's time, on a quiet machine and on one whose
+#                cores are kept busy; three started at once within 1 s
 #   failover     writes resume after the leader is killed no later than with etcd
 # Builds nothing (run `mvn -q package -DskipTests` first). Needs what bench-server.sh needs.
 #
@@ -48,7 +49,7 @@ else
   mkdir -p "$out" || { echo "bench-goals: cannot create $out" >&2; exit 2; }
 
   echo "bench-goals: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, java: $(java -version 2>&1 | head -n 1)"
-  "$root/scripts/bench-server.sh" --cluster 1 --phases cold,warm,rss --rounds "$rounds" --rss-keys "$rss_keys" \
+  "$root/scripts/bench-server.sh" --cluster 1 --phases cold,warm,rss,busy --rounds "$rounds" --rss-keys "$rss_keys" \
     --results "$out/one.tsv" "${pass[@]}" | tee "$out/one.txt" || exit $?
   echo
   "$root/scripts/bench-server.sh" --cluster 3 --phases cold,warm,failover --rounds "$rounds" \
@@ -96,8 +97,9 @@ idle_o=$(line '^| idle |' "$out/one.txt" | awk -F'|' '{ gsub(/ /, "", $4); print
 keys_e=$(line '^| after ' "$out/one.txt" | awk -F'|' '{ gsub(/ /, "", $3); print $3 }')
 keys_o=$(line '^| after ' "$out/one.txt" | awk -F'|' '{ gsub(/ /, "", $4); print $4 }')
 keys_r=$(ratio "${keys_o:--}" "${keys_e:--}")
-start1=$(line '^start to healthy' "$out/one.txt" | sed -E 's/.*etcd ([0-9.-]+) ms, ours ([0-9.-]+) ms.*/\1 \2/')
-start3=$(line '^start to healthy' "$out/three.txt" | sed -E 's/.*etcd ([0-9.-]+) ms, ours ([0-9.-]+) ms.*/\1 \2/')
+start1=$(line '^start to healthy (median' "$out/one.txt" | sed -E 's/.*etcd ([0-9.-]+) ms, ours ([0-9.-]+) ms.*/\1 \2/')
+busy1=$(line '^start to healthy on a busy machine' "$out/one.txt" | sed -E 's/.*etcd ([0-9.-]+) ms, ours ([0-9.-]+) ms.*/\1 \2/')
+start3=$(line '^start to healthy (median' "$out/three.txt" | sed -E 's/.*etcd ([0-9.-]+) ms, ours ([0-9.-]+) ms.*/\1 \2/')
 fail=$(line '^writes resume' "$out/three.txt" | sed -E 's/.*etcd ([0-9.-]+) ms, ours ([0-9.-]+) ms.*/\1 \2/')
 echo "| goal | etcd | ours | met |"
 echo "|---|---:|---:|---|"
@@ -112,8 +114,11 @@ echo "| idle resident memory <= 48 MB | ${idle_e:--} MB | ${idle_o:--} MB | $(ma
 echo "| resident memory with $rss_keys keys <= 1.2x etcd | ${keys_e:--} MB | ${keys_o:--} MB ($keys_r x) | $(mark "$keys_r" '<=' 1.2) |"
 read -r s1e s1o <<<"${start1:-- -}"
 read -r s3e s3o <<<"${start3:-- -}"
+read -r b1e b1o <<<"${busy1:-- -}"
 read -r fe fo <<<"${fail:-- -}"
 s1limit=$(awk -v e="$s1e" 'BEGIN { if (e == "-" || e == "") print "-"; else print 2 * e }')
 echo "| one member serves within 2x etcd's time from start | ${s1e} ms | ${s1o} ms | $(mark "$s1o" '<=' "$s1limit") |"
+b1limit=$(awk -v e="$b1e" 'BEGIN { if (e == "-" || e == "") print "-"; else print 2 * e }')
+echo "| one member serves within 2x etcd's time from start, busy machine | ${b1e} ms | ${b1o} ms | $(mark "$b1o" '<=' "$b1limit") |"
 echo "| three members started at once serve within 1 s | ${s3e} ms | ${s3o} ms | $(mark "$s3o" '<=' 1000) |"
 echo "| writes resume after the leader is killed <= etcd | ${fe} ms | ${fo} ms | $(mark "$fo" '<=' "$fe") |"

@@ -9,6 +9,8 @@
 #             etcd and ours back to back, for each round
 #   rss       a fresh cluster per server: resident memory per member idle, and after --rss-keys
 #             distinct 256-byte keys were written
+#   busy      start to healthy on a busy machine: one spinning process per core, at the servers'
+#             priority, runs while each server starts (3 starts per round and server, alternating)
 #   failover  (3 members) one client writes without pause; the leader is killed; the time from
 #             the kill to the first write started after it that succeeds
 # Besides requests/s and latency it prints the servers' CPU per request (user+system CPU of all
@@ -20,7 +22,7 @@
 # --tool jvm); etcd's Go tool is tools/benchmark of etcd 3.4's sources, built with Go.
 #
 # Usage: scripts/bench-server.sh [options]
-#   --phases LIST     comma-separated phases: cold, warm, rss, failover (default cold,warm)
+#   --phases LIST     comma-separated phases: cold, warm, rss, busy, failover (default cold,warm)
 #   --rounds R        rounds per workload and server (default 3)
 #   --cluster N       members per server: 1 (default) or 3
 #   --scale F         multiply every workload's --total by F (default 1; 0.2 for a smoke run)
@@ -88,7 +90,7 @@ done
 [[ "$scale" =~ ^[0-9]*\.?[0-9]+$ ]] || die "--scale must be a positive number"
 [[ "$rss_keys" =~ ^[1-9][0-9]*$ ]] || die "--rss-keys must be a positive integer"
 for p in ${phases//,/ }; do
-  [[ "$p" =~ ^(cold|warm|rss|failover)$ ]] || die "unknown phase: $p (cold, warm, rss, failover)"
+  [[ "$p" =~ ^(cold|warm|rss|busy|failover)$ ]] || die "unknown phase: $p (cold, warm, rss, busy, failover)"
 done
 if [[ ",$phases," == *,failover,* ]] && [ "$cluster" != 3 ]; then die "the failover phase needs --cluster 3"; fi
 if [ -z "$tool" ]; then
@@ -427,6 +429,31 @@ leader_pid() {
   return 1
 }
 
+# phase_busy: each server started 3 times per round, alternating, while one busy loop per core runs
+# at the servers' priority (as on a machine whose cores other work keeps busy); start to healthy.
+declare -A busy_times
+busy_loops=0
+phase_busy() {
+  local round kind i burners=()
+  busy_loops=$(getconf _NPROCESSORS_ONLN)
+  for i in $(seq 1 "$busy_loops"); do
+    ( while :; do :; done ) &
+    burners+=($!); pids+=($!)
+  done
+  echo "busy: $busy_loops busy loops (load average:$(uptime | sed 's/.*load average://'))"
+  for round in $(seq 1 $(( rounds * 3 ))); do
+    for kind in "${kinds[@]}"; do
+      start_server "$kind" "$(bin_of "$kind")"
+      if wait_healthy "$kind"; then
+        busy_times[$kind]+=" ${healthy_ms[$kind]}"
+        echo "  busy  $kind start $round: healthy after ${healthy_ms[$kind]} ms"
+      fi
+      stop_server "$kind"
+    done
+  done
+  stop_pids "${burners[@]}"
+}
+
 phase_failover() {
   local kind round victim t_kill t_ok
   for round in $(seq 1 "$rounds"); do
@@ -504,6 +531,11 @@ if [ -n "${start_times[etcd]:-}${start_times[ours]:-}" ]; then
   echo
   # shellcheck disable=SC2086
   echo "start to healthy (median of $(wc -w <<<"${start_times[ours]:-}") starts): etcd $(median_of ${start_times[etcd]:-}) ms, ours $(median_of ${start_times[ours]:-}) ms"
+fi
+if [ -n "${busy_times[etcd]:-}${busy_times[ours]:-}" ]; then
+  echo
+  # shellcheck disable=SC2086
+  echo "start to healthy on a busy machine ($busy_loops busy loops; median of $(wc -w <<<"${busy_times[ours]:-}") starts): etcd $(median_of ${busy_times[etcd]:-}) ms, ours $(median_of ${busy_times[ours]:-}) ms"
 fi
 if [ -f "$work/rss.tsv" ]; then
   echo
