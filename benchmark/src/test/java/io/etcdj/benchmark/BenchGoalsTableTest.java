@@ -54,29 +54,38 @@ class BenchGoalsTableTest {
         return out;
     }
 
+    /** Runs the script on the kept run and checks that each of {@code rows} is among the lines it printed. */
+    private void assertPrints(String... rows) throws Exception {
+        String out = goals();
+        List<String> lines = out.lines().toList();
+        for (String row : rows) {
+            assertTrue(lines.contains(row), "no line " + row + " in:\n" + out);
+        }
+    }
+
     @Test
     void eachRequestRowIsTheRatioOfTheMediansAgainstItsPhasesGoal() throws Exception {
-        String out = goals();
-        // cold: medians 1050 / 1000; CPU medians 250 against 300
-        assertTrue(out.contains("| 1 | put-1 | cold | 1.05 | 1.0 | yes | 300 / 250 | yes |"), out);
-        // warm: medians 2540 / 2000 = 1.27, short of 1.3; CPU 220 against 200
-        assertTrue(out.contains("| 1 | put-1 | warm | 1.27 | 1.3 | no | 200 / 220 | no |"), out);
-        assertTrue(out.contains("| 3 | range-l-1 | warm | 1.50 | 1.3 | yes | 500 / 450 | yes |"), out);
+        assertPrints(
+                // cold: medians 1050 / 1000; CPU medians 250 against 300
+                "| 1 | put-1 | cold | 1.05 | 1.0 | yes | 300 / 250 | yes |",
+                // warm: medians 2540 / 2000 = 1.27, short of 1.3; CPU 220 against 200
+                "| 1 | put-1 | warm | 1.27 | 1.3 | no | 200 / 220 | no |",
+                "| 3 | range-l-1 | warm | 1.50 | 1.3 | yes | 500 / 450 | yes |");
     }
 
     @Test
     void theStartIsHeldTo2xEtcdsOnAQuietAndOnABusyMachine() throws Exception {
-        String out = goals();
-        assertTrue(out.contains("| one member serves within 2x etcd's time from start | 500 ms | 900 ms | yes |"), out);
-        assertTrue(out.contains("| one member serves within 2x etcd's time from start, busy machine | 400 ms | 850 ms | no |"), out);
-        assertTrue(out.contains("| three members started at once serve within 1 s | 800 ms | 1100 ms | no |"), out);
+        assertPrints(
+                "| one member serves within 2x etcd's time from start | 500 ms | 900 ms | yes |",
+                "| one member serves within 2x etcd's time from start, busy machine | 400 ms | 850 ms | no |",
+                "| three members started at once serve within 1 s | 800 ms | 1100 ms | no |");
     }
 
     @Test
     void memoryAndFailoverRows() throws Exception {
-        String out = goals();
-        assertTrue(out.contains("| idle resident memory <= 48 MB | 25 MB | 60 MB | no |"), out);
-        assertTrue(out.contains("| resident memory with 1000 keys <= 1.2x etcd | 100 MB | 110 MB (1.10 x) | yes |"), out);
-        assertTrue(out.contains("| writes resume after the leader is killed <= etcd | 2000 ms | 1500 ms | yes |"), out);
+        assertPrints(
+                "| idle resident memory <= 48 MB | 25 MB | 60 MB | no |",
+                "| resident memory with 1000 keys <= 1.2x etcd | 100 MB | 110 MB (1.10 x) | yes |",
+                "| writes resume after the leader is killed <= etcd | 2000 ms | 1500 ms | yes |");
     }
 }
