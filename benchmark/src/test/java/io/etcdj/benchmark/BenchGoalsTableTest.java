@@ -3,12 +3,10 @@ package io.etcdj.benchmark;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import io.etcdj.harness.Command;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,7 +26,7 @@ class BenchGoalsTableTest {
                 Integer.toString(cpu));
     }
 
-    private String goals() throws IOException, InterruptedException {
+    private String goals() throws Exception {
         Files.write(run.resolve("one.tsv"), List.of(
                 row("cold", "etcd", "put-1", 1, 1000, 300), row("cold", "ours", "put-1", 1, 950, 260),
                 row("cold", "etcd", "put-1", 2, 1000, 300), row("cold", "ours", "put-1", 2, 1100, 250),
@@ -47,10 +45,9 @@ class BenchGoalsTableTest {
         Files.write(run.resolve("three.txt"), List.of(
                 "start to healthy (median of 7 starts): etcd 800 ms, ours 1100 ms",
                 "writes resume after the leader is killed (median of rounds): etcd 2000 ms, ours 1500 ms"));
-        Process p = new ProcessBuilder("bash", SCRIPT.toString(), "--from", run.toString()).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "bench-goals.sh --from ended");
-        assertEquals(0, p.exitValue(), out);
+        Command.Result r = Command.of("bash", SCRIPT.toString(), "--from", run.toString()).mergeStderr().run();
+        String out = r.output();
+        assertEquals(0, r.exitCode(), out);
         return out;
     }
 
