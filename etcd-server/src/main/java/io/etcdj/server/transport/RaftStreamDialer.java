@@ -63,24 +63,7 @@ final class RaftStreamDialer implements PeerClient.StreamDialer {
         RaftStream.Inbound inbound = RaftStream.inbound();
         long keepAlive = links.get().readTimeout().toMillis() / 3;
         URI u = URI.create(peerUrl);
-        Channel made = null;
-        DirectSocket direct = null;
-        if (!ListenAddress.isUnix(u) && !ListenAddress.isSecure(u)) {
-            if (tcpLoops.get().isNative()) {
-                EpollSocketChannel epoll = new EpollSocketChannel();
-                try {
-                    direct = DirectSocket.duplicateOf(epoll);
-                } catch (IOException | RuntimeException | LinkageError e) {
-                    epoll.unsafe().closeForcibly();
-                    throw e;
-                }
-                made = epoll;
-            } else {
-                SocketChannel jdk = SocketChannel.open();
-                made = new NioSocketChannel(jdk);
-                direct = DirectSocket.of(jdk);
-            }
-        }
+        Writable plaintext = ListenAddress.isUnix(u) || ListenAddress.isSecure(u) ? null : writable(tcpLoops.get());
         Channel ch;
         try {
             ch = connect(peerUrl, p -> {
@@ -89,14 +72,32 @@ final class RaftStreamDialer implements PeerClient.StreamDialer {
                     p.addLast(new IdleStateHandler(0, keepAlive, 0, TimeUnit.MILLISECONDS));
                 }
                 p.addLast(inbound);
-            }, made);
+            }, plaintext != null ? plaintext.channel() : null);
         } catch (IOException e) {
-            if (direct != null) {
-                direct.close(); // the channel is closed; the stream's own hold on the socket goes too
+            if (plaintext != null) {
+                plaintext.socket().close(); // the channel is closed; the stream's own hold on the socket goes too
             }
             throw e;
         }
-        return new RaftStream(ch, direct).open(inbound, hello);
+        return new RaftStream(ch, plaintext != null ? plaintext.socket() : null).open(inbound, hello);
+    }
+
+    /** A plaintext TCP channel of {@code loops}' type, not yet registered, and the socket its Raft turns write to. */
+    private record Writable(Channel channel, DirectSocket socket) {
+    }
+
+    private static Writable writable(IoLoops loops) throws IOException {
+        if (!loops.isNative()) {
+            SocketChannel jdk = SocketChannel.open();
+            return new Writable(new NioSocketChannel(jdk), DirectSocket.of(jdk));
+        }
+        EpollSocketChannel epoll = new EpollSocketChannel();
+        try {
+            return new Writable(epoll, DirectSocket.duplicateOf(epoll));
+        } catch (IOException | RuntimeException | LinkageError e) {
+            epoll.unsafe().closeForcibly();
+            throw e;
+        }
     }
 
     /**
