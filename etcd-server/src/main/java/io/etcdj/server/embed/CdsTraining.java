@@ -20,11 +20,13 @@ import java.util.stream.Stream;
  *
  * <p>It trains on exactly what a fresh member does until it serves: the etcd command's own path
  * (flag parsing, logging set-up, start), then the {@code /health} probes a supervisor or a script
- * makes over HTTP on the client port; then it halts. The archive should hold what every member
- * loads and nothing else: a class that is archived but not loaded still sits among the archived
- * ones and is mapped in with them (archiving the classes of a member that had also served the
- * common requests cost 16 MB of resident memory), and a class loaded but not archived is parsed
- * into metaspace at each start. Halting instead of closing the member keeps the shutdown path's
+ * makes over HTTP on the client port, then a client's first unary KV and lease calls
+ * ({@link CdsGrpcCalls}); then it halts. The archive should hold what every member loads and
+ * nothing else: a class that is archived but not loaded still sits among the archived ones and is
+ * mapped in with them (an early training that also served the common requests, on the client port
+ * of the time, cost 16 MB of resident memory), and
+ * a class loaded but not archived is parsed and verified from the jar at each start, or at a
+ * member's first requests. Halting instead of closing the member keeps the shutdown path's
  * classes out; the JVM writes the archive on halt too.
  */
 public final class CdsTraining {
@@ -32,6 +34,8 @@ public final class CdsTraining {
     private static final long HEALTHY_WITHIN_MILLIS = 120_000;
     /** Probes after the first healthy one, as a supervisor's first checks would come. */
     private static final int PROBES = 5;
+    /** How long one of the training's gRPC calls may take (a loaded build machine). */
+    private static final int CALL_TIMEOUT_MILLIS = 30_000;
 
     private CdsTraining() {
     }
@@ -70,6 +74,11 @@ public final class CdsTraining {
             }
             for (int i = 0; i < PROBES; i++) {
                 healthy(client);
+            }
+            // A client's first calls: the request path's classes are archived, not verified from
+            // the jar by every fresh member while it serves its first requests.
+            try (CdsGrpcCalls calls = CdsGrpcCalls.connect(client, CALL_TIMEOUT_MILLIS)) {
+                calls.trainKvAndLease();
             }
             // A member starting beside running peers asks them for their cluster (the conflicting
             // cluster check): the gRPC client's call path, which the two members started together
