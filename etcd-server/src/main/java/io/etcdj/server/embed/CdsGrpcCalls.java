@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -98,12 +99,8 @@ final class CdsGrpcCalls implements AutoCloseable {
         header(headers, "te", "trailers");
         frame(HEADERS, END_HEADERS, stream, headers.toByteArray());
         byte[] message = request.toByteArray();
-        byte[] data = new byte[5 + message.length];
-        data[1] = (byte) (message.length >>> 24);
-        data[2] = (byte) (message.length >>> 16);
-        data[3] = (byte) (message.length >>> 8);
-        data[4] = (byte) message.length;
-        System.arraycopy(message, 0, data, 5, message.length);
+        // gRPC's prefix: not compressed, the message's length
+        byte[] data = ByteBuffer.allocate(5 + message.length).put((byte) 0).putInt(message.length).put(message).array();
         frame(DATA, END_STREAM, stream, data);
         out.flush();
         boolean answered = false;
