@@ -151,7 +151,7 @@ selected() {
   local o; for o in "${only[@]}"; do [[ "$1" == "$o" ]] && return 0; done; return 1
 }
 
-declare -A endpoints first_pid member_pids started_ms healthy_ms client_urls
+declare -A endpoints first_pid member_pids started_ms healthy_ms client_urls pid_of_endpoint
 # start_server KIND BIN: starts $cluster members in a fresh directory; sets endpoints[KIND],
 # member_pids[KIND], first_pid[KIND] and started_ms[KIND].
 start_server() {
@@ -176,6 +176,7 @@ start_server() {
     pids+=($!)
     member_pids[$kind]+=" $!"
     [ "$i" -eq 0 ] && first_pid[$kind]=$!
+    pid_of_endpoint["127.0.0.1:${clients[$i]}"]=$!
     eps+="${eps:+,}127.0.0.1:${clients[$i]}"
   done
   endpoints[$kind]="$eps"
@@ -417,6 +418,12 @@ phase_rss() {
   done
 }
 
+# is_leader ENDPOINT: the member at ENDPOINT reports itself leader (its /v3 status through etcdctl).
+is_leader() {
+  ETCDCTL_API=3 timeout 5 "$etcdctl_bin" --endpoints "$1" endpoint status -w json 2>/dev/null \
+    | grep -qE '"leader":([0-9]+).*"member_id":\1[,}]|"member_id":([0-9]+).*"leader":\2[,}]'
+}
+
 # leader_first KIND: puts KIND's leader first in endpoints[KIND]. etcd's benchmark sends every
 # request of a run to the first endpoint, so a run measures the leader or a follower as the
 # election fell (a linearizable read from a follower costs a round trip more: 1.3-1.4x apart on
@@ -426,8 +433,7 @@ leader_first() {
   local kind="$1" ep first="" rest=""
   [ "$cluster" -gt 1 ] || return 0
   for ep in ${endpoints[$kind]//,/ }; do
-    if [ -z "$first" ] && ETCDCTL_API=3 timeout 5 "$etcdctl_bin" --endpoints "$ep" endpoint status -w json 2>/dev/null \
-        | grep -qE '"leader":([0-9]+).*"member_id":\1[,}]|"member_id":([0-9]+).*"leader":\2[,}]'; then
+    if [ -z "$first" ] && is_leader "$ep"; then
       first="$ep"
     else
       rest+=",$ep"
@@ -440,16 +446,13 @@ leader_first() {
   endpoints[$kind]="$first$rest"
 }
 
-# leader_pid KIND: the PID of KIND's leader (from each member's /v3 status through etcdctl).
+# leader_pid KIND: the PID of KIND's leader, whatever the order of endpoints[KIND].
 leader_pid() {
-  local kind="$1" i=0 pid ep
-  local pid_list=(${member_pids[$kind]})
-  for ep in ${endpoints[$kind]//,/ }; do
-    if ETCDCTL_API=3 timeout 5 "$etcdctl_bin" --endpoints "$ep" endpoint status -w json 2>/dev/null \
-        | grep -qE '"leader":([0-9]+).*"member_id":\1[,}]|"member_id":([0-9]+).*"leader":\2[,}]'; then
-      echo "${pid_list[$i]}"; return 0
+  local ep
+  for ep in ${endpoints[$1]//,/ }; do
+    if is_leader "$ep"; then
+      echo "${pid_of_endpoint[$ep]}"; return 0
     fi
-    i=$(( i + 1 ))
   done
   return 1
 }

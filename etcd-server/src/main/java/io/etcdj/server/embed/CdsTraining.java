@@ -24,10 +24,9 @@ import java.util.stream.Stream;
  * ({@link CdsGrpcCalls}); then it halts. The archive should hold what every member loads and
  * nothing else: a class that is archived but not loaded still sits among the archived ones and is
  * mapped in with them (an early training that also served the common requests, on the client port
- * of the time, cost 16 MB of resident memory), and
- * a class loaded but not archived is parsed and verified from the jar at each start, or at a
- * member's first requests. Halting instead of closing the member keeps the shutdown path's
- * classes out; the JVM writes the archive on halt too.
+ * of the time, cost 16 MB of resident memory), and a class loaded but not archived is parsed and
+ * verified from the jar at each start, or at a member's first requests. Halting instead of closing
+ * the member keeps the shutdown path's classes out; the JVM writes the archive on halt too.
  */
 public final class CdsTraining {
     /** How long the throwaway member may take to report healthy (a loaded build machine). */
