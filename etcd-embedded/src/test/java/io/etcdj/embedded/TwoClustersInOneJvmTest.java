@@ -97,7 +97,7 @@ class TwoClustersInOneJvmTest {
     /** A member's threads and event loops are its own: closing the clusters ends them all. */
     @Test
     void closedClustersLeaveNoThreadOfTheirMembersBehind() throws Exception {
-        List<String> memberThreads = List.of("raft", "apply", "peer-io", "peer-accept", "client-io", "client-accept");
+        List<String> memberThreads = List.of("raft", "apply", "member-io", "member-accept");
         try (EtcdCluster a = EtcdCluster.builder().name("threads-a").members(3).build().start();
                 EtcdCluster b = EtcdCluster.builder().name("threads-b").build().start()) {
             a.waitForLeader(Duration.ofSeconds(15));

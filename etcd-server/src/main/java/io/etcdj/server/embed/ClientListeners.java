@@ -36,6 +36,7 @@ import io.etcdj.server.listen.GrpcHttp2Connection;
 import io.etcdj.server.listen.IoLoops;
 import io.etcdj.server.listen.ListenAddress;
 import io.etcdj.server.listen.OffEventLoop;
+import io.etcdj.server.listen.SharedTcpLoops;
 import io.etcdj.server.log.Log;
 import io.etcdj.server.log.LogSink;
 import io.etcdj.server.metrics.GrpcMetrics;
@@ -119,7 +120,8 @@ final class ClientListeners implements AutoCloseable {
      * loop, and on grpc-java's shared loops that wait would also stall the peer connections the
      * read depends on (a follower's ReadIndex to the leader), so it timed out.
      */
-    private IoLoops tcpLoops;
+    /** The member's TCP loops, shared with its peer port; the member shuts them down. */
+    private final SharedTcpLoops tcpLoops;
     private IoLoops unixLoops;
     private final MetricsListeners metricsListeners;
     private final ClientHttpListeners httpListeners;
@@ -137,14 +139,12 @@ final class ClientListeners implements AutoCloseable {
             }
             return unixLoops;
         }
-        if (tcpLoops == null) {
-            tcpLoops = IoLoops.forTcp("client");
-        }
-        return tcpLoops;
+        return tcpLoops.get();
     }
 
-    ClientListeners(LogSink logs) {
+    ClientListeners(LogSink logs, SharedTcpLoops tcpLoops) {
         this.logs = logs;
+        this.tcpLoops = tcpLoops;
         this.log = logs.logger("embed/serve");
         this.metricsListeners = new MetricsListeners(logs);
         this.httpListeners = new ClientHttpListeners(logs);
@@ -425,9 +425,6 @@ final class ClientListeners implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-        }
-        if (tcpLoops != null) {
-            tcpLoops.shutdown(0, 2);
         }
         if (unixLoops != null) {
             unixLoops.shutdown(0, 2);

@@ -5,11 +5,13 @@ import io.etcdj.server.config.ServerConfig;
 import io.etcdj.server.etcdserver.EtcdServer;
 import io.etcdj.server.etcdserver.Failpoints;
 import io.etcdj.server.etcdserver.MemberContext;
+import io.etcdj.server.listen.SharedTcpLoops;
 import io.etcdj.server.log.Log;
 import io.etcdj.server.log.LogSink;
 import io.etcdj.server.metrics.Metrics;
 import io.etcdj.server.tls.MemberTls;
 import io.etcdj.server.tls.TlsStartupCheck;
+import io.etcdj.server.transport.PeerHandler;
 import io.etcdj.server.transport.PeerLinks;
 import io.etcdj.server.transport.PeerTransport;
 import io.etcdj.server.version.Versions;
@@ -28,12 +30,14 @@ public final class Member implements AutoCloseable {
 
     private final ServerConfig config;
     private EtcdServer server;
+    /** The event loops of the client port, the peer port and the connections to the peers. */
+    private final SharedTcpLoops loops = new SharedTcpLoops("member");
     private final ClientListeners clients;
 
     private Member(ServerConfig config, MemberContext context) {
         this.config = config;
         this.log = context.log("embed/etcd");
-        this.clients = new ClientListeners(context.logs());
+        this.clients = new ClientListeners(context.logs(), loops);
     }
 
     /**
@@ -79,22 +83,15 @@ public final class Member implements AutoCloseable {
         }
         // as etcd's bootstrap: the cluster is looked up once the member is starting, not while flags are read
         ServerConfig bootstrap = ClusterDiscovery.resolve(config, context.logs());
-        m.server = EtcdServer.open(bootstrap, context, onFatal, handler -> {
-            PeerTransport peers = new PeerTransport(handler, context.metrics(), context.logs());
-            try {
-                peers.useTls(tls.peerServer(), tls.peerClient());
-                var tuning = config.options().tuning();
-                peers.useLinks(new PeerLinks(tuning.raftReadTimeout(), tuning.raftWriteTimeout(),
-                        tuning.setMemberLocalAddr() ? inferLocalAddr(config, log) : null, !tuning.peerSkipClientSanVerification(),
-                        Duration.ofMillis(1000 + config.electionMillis())));
-                peers.listen(config.listenPeerUrls());
-                peers.connect();
-            } catch (IOException | RuntimeException e) {
-                peers.close();
-                throw e;
+        boolean opened = false;
+        try {
+            m.server = EtcdServer.open(bootstrap, context, onFatal, handler -> m.listenToPeers(handler, context, tls));
+            opened = true;
+        } finally {
+            if (!opened) {
+                m.loops.close(); // the peer port may have made them
             }
-            return peers;
-        });
+        }
         try {
             if (config.options().initialCorruptCheck()) {
                 m.server.initialCorruptCheck();
@@ -111,6 +108,24 @@ public final class Member implements AutoCloseable {
         }
         log.info("ready to serve client requests");
         return m;
+    }
+
+    /** The member's peer network: its peer port listening, its peers dialled, on the member's loops. */
+    private PeerTransport listenToPeers(PeerHandler handler, MemberContext context, MemberTls tls) throws IOException {
+        PeerTransport peers = new PeerTransport(handler, context.metrics(), context.logs(), loops);
+        try {
+            peers.useTls(tls.peerServer(), tls.peerClient());
+            var tuning = config.options().tuning();
+            peers.useLinks(new PeerLinks(tuning.raftReadTimeout(), tuning.raftWriteTimeout(),
+                    tuning.setMemberLocalAddr() ? inferLocalAddr(config, log) : null, !tuning.peerSkipClientSanVerification(),
+                    Duration.ofMillis(1000 + config.electionMillis())));
+            peers.listen(config.listenPeerUrls());
+            peers.connect();
+        } catch (IOException | RuntimeException e) {
+            peers.close();
+            throw e;
+        }
+        return peers;
     }
 
     /**
@@ -174,6 +189,7 @@ public final class Member implements AutoCloseable {
         if (server != null) {
             server.close();
         }
+        loops.close();
         log.info("closed etcd server", "name", config.name());
     }
 }

@@ -16,6 +16,7 @@ import io.etcdj.server.listen.BindFailure;
 import io.etcdj.server.listen.IoLoops;
 import io.etcdj.server.listen.ListenAddress;
 import io.etcdj.server.listen.OffEventLoop;
+import io.etcdj.server.listen.SharedTcpLoops;
 import io.etcdj.server.log.Log;
 import io.etcdj.server.log.LogSink;
 import io.etcdj.server.metrics.Metrics;
@@ -87,21 +88,30 @@ public final class PeerTransport implements Transporter {
     private volatile PeerLinks links = PeerLinks.DEFAULTS;
     private final PeerHttpClient http;
     private final Prober prober;
-    /** Made on first use ({@link #unixLoops}, {@link #tcpLoops}, {@link #defaultClientTls}); guarded by this. */
+    /** Made on first use ({@link #unixLoops}, {@link #defaultClientTls}); guarded by this. */
     private EventLoopGroup unixLoops;
-    private IoLoops tcpLoops;
+    /** The member's TCP loops (shared with its client port), or this transport's own. */
+    private final SharedTcpLoops tcpLoops;
+    private final boolean ownsTcpLoops;
     private SslContext defaultClientTls;
     private final Metrics metrics;
     private final LogSink logs;
 
-    /** The peer network of the member {@code handler} serves, counting into the member's {@code metrics}. */
+    /** The peer network of the member {@code handler} serves, counting into the member's {@code metrics}, on TCP loops of its own. */
     public PeerTransport(PeerHandler handler, Metrics metrics, LogSink logs) {
+        this(handler, metrics, logs, null);
+    }
+
+    /** As above, on the member's TCP loops {@code memberLoops} (which the member shuts down after closing this), or on its own (null). */
+    public PeerTransport(PeerHandler handler, Metrics metrics, LogSink logs, SharedTcpLoops memberLoops) {
+        this.ownsTcpLoops = memberLoops == null;
+        this.tcpLoops = ownsTcpLoops ? new SharedTcpLoops("peer") : memberLoops;
         this.log = logs.logger("rafthttp/transport");
         this.logs = logs;
         this.offEventLoop = new OffEventLoop(handlers, Set.of(), logs);
         this.handler = handler;
         this.senders = new SenderCheck(handler, logs);
-        this.dialer = new RaftStreamDialer(() -> links, this::tcpLoops, this::unixLoops,
+        this.dialer = new RaftStreamDialer(() -> links, tcpLoops, this::unixLoops,
                 () -> clientTls != null ? clientTls : defaultClientTls());
         this.metrics = metrics;
         this.http = new PeerHttpClient(dialer);
@@ -150,7 +160,7 @@ public final class PeerTransport implements Transporter {
             if (where.isUnix()) {
                 b.channelType(where.serverChannelType()).bossEventLoopGroup(unixLoops()).workerEventLoopGroup(unixLoops());
             } else {
-                IoLoops loops = tcpLoops();
+                IoLoops loops = tcpLoops.get();
                 b.channelType(loops.serverChannelType(where)).bossEventLoopGroup(loops.boss()).workerEventLoopGroup(loops.workers());
             }
             try {
@@ -253,18 +263,6 @@ public final class PeerTransport implements Transporter {
         return unixLoops;
     }
 
-    /**
-     * This transport's event loops for TCP peers (the peer port's server and the member's
-     * connections to its peers), made on first use and closed with it: the member's own, not
-     * grpc-java's default loops, which every gRPC user of the JVM shares.
-     */
-    private synchronized IoLoops tcpLoops() {
-        if (tcpLoops == null) {
-            tcpLoops = IoLoops.forTcp("peer");
-        }
-        return tcpLoops;
-    }
-
     private static EventLoopGroup newUnixLoops(int threads) {
         return new NioEventLoopGroup(threads, new DefaultThreadFactory("peer-unix", true));
     }
@@ -287,7 +285,7 @@ public final class PeerTransport implements Transporter {
 
     /** A channel builder for a peer URL with this transport's TLS and source address. */
     NettyChannelBuilder dial(String peerUrl) {
-        NettyChannelBuilder b = channelBuilder(peerUrl, clientTls, this::unixLoops, this::tcpLoops, this::defaultClientTls);
+        NettyChannelBuilder b = channelBuilder(peerUrl, clientTls, this::unixLoops, tcpLoops, this::defaultClientTls);
         String local = links.localAddress();
         if (local != null && !ListenAddress.isUnix(URI.create(peerUrl))) {
             InetSocketAddress from = new InetSocketAddress(local, 0);
@@ -442,8 +440,8 @@ public final class PeerTransport implements Transporter {
             if (unixLoops != null) {
                 unixLoops.shutdownGracefully(0, 0, TimeUnit.SECONDS);
             }
-            if (tcpLoops != null) {
-                tcpLoops.shutdown(0, 1);
+            if (ownsTcpLoops) {
+                tcpLoops.close();
             }
         }
     }
