@@ -31,11 +31,15 @@ public final class Member implements AutoCloseable {
     private final ServerConfig config;
     private EtcdServer server;
     /** The event loops of the client port, the peer port and the connections to the peers. */
-    private final SharedTcpLoops loops = new SharedTcpLoops("member");
+    private final SharedTcpLoops loops;
     private final ClientListeners clients;
 
     private Member(ServerConfig config, MemberContext context) {
         this.config = config;
+        // the host's loops (one per core unless io.netty.eventLoopThreads says), shared by the members on it
+        int hostLoops = Integer.getInteger("io.netty.eventLoopThreads", Runtime.getRuntime().availableProcessors());
+        this.loops = new SharedTcpLoops("member",
+                EventLoopBudget.loopsFor(config.initialCluster(), config.initialAdvertisePeerUrls(), hostLoops));
         this.log = context.log("embed/etcd");
         this.clients = new ClientListeners(context.logs(), loops);
     }

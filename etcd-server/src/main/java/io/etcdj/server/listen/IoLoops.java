@@ -26,21 +26,21 @@ public final class IoLoops {
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
 
-    private IoLoops(boolean epoll, String name) {
+    private IoLoops(boolean epoll, String name, int threads) {
         this.epoll = epoll;
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         this.boss = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory(name + "-accept", true), io);
-        this.workers = new MultiThreadIoEventLoopGroup(0, new DefaultThreadFactory(name + "-io", true), io);
+        this.workers = new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory(name + "-io", true), io);
     }
 
-    /** Loops for TCP listeners: epoll when the native transport is available. */
-    public static IoLoops forTcp(String name) {
-        return new IoLoops(Epoll.isAvailable(), name);
+    /** {@code threads} loops (0: Netty's default number) for TCP listeners: epoll when the native transport is available. */
+    public static IoLoops forTcp(String name, int threads) {
+        return new IoLoops(Epoll.isAvailable(), name, threads);
     }
 
     /** Loops for unix socket listeners (NIO). */
     public static IoLoops forUnix(String name) {
-        return new IoLoops(false, name + "-unix");
+        return new IoLoops(false, name + "-unix", 0);
     }
 
     public EventLoopGroup boss() {

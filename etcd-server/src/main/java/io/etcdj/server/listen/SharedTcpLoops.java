@@ -15,13 +15,15 @@ import java.util.function.Supplier;
  */
 public final class SharedTcpLoops implements Supplier<IoLoops>, AutoCloseable {
     private final String name;
+    private final int threads;
     /** Made on first use; guarded by this. */
     private IoLoops loops;
     private boolean closed;
 
-    /** Loops whose threads are named {@code name-io-*} and {@code name-accept-*}. */
-    public SharedTcpLoops(String name) {
+    /** {@code threads} loops (0: Netty's default number) whose threads are named {@code name-io-*} and {@code name-accept-*}. */
+    public SharedTcpLoops(String name, int threads) {
         this.name = name;
+        this.threads = threads;
     }
 
     /** The loops, made now if this is the first use. */
@@ -31,7 +33,7 @@ public final class SharedTcpLoops implements Supplier<IoLoops>, AutoCloseable {
             throw new IllegalStateException("the member's event loops are shut down");
         }
         if (loops == null) {
-            loops = IoLoops.forTcp(name);
+            loops = IoLoops.forTcp(name, threads);
         }
         return loops;
     }

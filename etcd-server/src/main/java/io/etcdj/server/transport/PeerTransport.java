@@ -105,7 +105,7 @@ public final class PeerTransport implements Transporter {
     /** As above, on the member's TCP loops {@code memberLoops} (which the member shuts down after closing this), or on its own (null). */
     public PeerTransport(PeerHandler handler, Metrics metrics, LogSink logs, SharedTcpLoops memberLoops) {
         this.ownsTcpLoops = memberLoops == null;
-        this.tcpLoops = ownsTcpLoops ? new SharedTcpLoops("peer") : memberLoops;
+        this.tcpLoops = ownsTcpLoops ? new SharedTcpLoops("peer", 0) : memberLoops;
         this.log = logs.logger("rafthttp/transport");
         this.logs = logs;
         this.offEventLoop = new OffEventLoop(handlers, Set.of(), logs);

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
 class DirectSocketTest {
     private static final byte[] HELLO = "hello".getBytes(US_ASCII);
 
-    private final IoLoops loops = IoLoops.forTcp("test-direct");
+    private final IoLoops loops = IoLoops.forTcp("test-direct", 0);
     private final List<Socket> sockets = new ArrayList<>();
 
     @AfterEach

@@ -34,7 +34,7 @@ class PeerClientOrderTest {
         String url = "http://127.0.0.1:" + FreePorts.pick();
         sender.urls.put(PEER, url);
         PeerTransport server = new PeerTransport(receiver, new Metrics(), LogSink.stderr());
-        IoLoops loops = IoLoops.forTcp("test-peer");
+        IoLoops loops = IoLoops.forTcp("test-peer", 0);
         RaftStreamDialer streams = RaftStreamTest.plaintextDialer(PeerLinks.DEFAULTS, loops);
         CountDownLatch dialing = new CountDownLatch(1);
         CountDownLatch dial = new CountDownLatch(1);

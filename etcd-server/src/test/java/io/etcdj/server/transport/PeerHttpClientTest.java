@@ -29,7 +29,7 @@ class PeerHttpClientTest {
     private static final long CLUSTER = 7;
 
     private final String peerUrl = "http://127.0.0.1:" + FreePorts.pick();
-    private final IoLoops loops = IoLoops.forTcp("http-client-test");
+    private final IoLoops loops = IoLoops.forTcp("http-client-test", 0);
     private final PeerHttpClient client = new PeerHttpClient(
             new RaftStreamDialer(() -> PeerLinks.DEFAULTS, () -> loops, () -> null, () -> null));
     private PeerTransport peer;

@@ -46,7 +46,7 @@ class RaftStreamTest {
     private final FakeMember receiver = new FakeMember(PEER, CLUSTER);
     private final String url = "http://127.0.0.1:" + FreePorts.pick();
     private final PeerTransport server = new PeerTransport(receiver, new Metrics(), LogSink.stderr());
-    private final IoLoops loops = IoLoops.forTcp("test-peer");
+    private final IoLoops loops = IoLoops.forTcp("test-peer", 0);
 
     @AfterEach
     void stop() {
