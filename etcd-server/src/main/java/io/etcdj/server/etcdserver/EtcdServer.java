@@ -102,17 +102,18 @@ public final class EtcdServer implements AutoCloseable {
         this.log = logs.logger("etcdserver/server");
         this.failpoints = context.failpoints();
         SlowApplies slowApplies = new SlowApplies(metrics, logs);
-        ReadBarrier barrier = new ReadBarrier(responders, ThreadExecutorMap::currentExecutor, metrics.slowReadIndexes::inc);
         // a call made on a connection's event loop is answered there (see Waiters)
         this.waiters = new Waiters<>(responders, clock::nanoTime, ThreadExecutorMap::currentExecutor);
         this.sm = opened.stateMachines();
         sm.auth.setTokenProvider(tokens);
         this.memberId = opened.memberId();
+        this.ids = new IdGenerator(memberId, System.currentTimeMillis());
+        // a read's ReadIndex context is a request ID of this member's, unique in the cluster as etcd's
+        ReadBarrier barrier = new ReadBarrier(responders, ThreadExecutorMap::currentExecutor, metrics.slowReadIndexes::inc, ids::next);
         this.lifecycle = new Lifecycle(onFatal, logs);
         this.dataDirLock = opened.lock();
         this.hub = new WatchHub(sm.store);
         this.progress = new ProgressNotifier(Math.max(1, config.watchProgressNotifyInterval().toMillis()));
-        this.ids = new IdGenerator(memberId, System.currentTimeMillis());
         this.requestTimeoutMillis = 5000 + 2 * config.electionMillis();
         ReadDeadlines readDeadlines = new ReadDeadlines(TimeUnit.MILLISECONDS.toNanos(2L * config.electionMillis()),
                 TimeUnit.MILLISECONDS.toNanos(requestTimeoutMillis), clock::nanoTime, metrics.readIndexesFailed::inc);

@@ -336,7 +336,7 @@ final class RaftLoop implements AutoCloseable {
             parked.retry();
         }
         long ctx = reads.nextRequest(now, parkLimitNanos / 2);
-        if (ctx > 0) {
+        if (ctx != ReadBarrier.NO_REQUEST) {
             try {
                 node.readIndex(ByteBuffer.allocate(8).putLong(ctx).array());
             } catch (ProposalDroppedException e) {

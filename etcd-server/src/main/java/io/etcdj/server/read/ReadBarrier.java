@@ -8,6 +8,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -20,6 +22,9 @@ import java.util.function.Supplier;
  * the reads of one release cost one task per executor.
  */
 public final class ReadBarrier {
+    /** What {@link #nextRequest} returns when no request is to be issued: never a context. */
+    public static final long NO_REQUEST = 0;
+
     /** A read and the executor it is released on. */
     private record Waiting(CompletableFuture<Void> read, Executor on) {
     }
@@ -37,23 +42,34 @@ public final class ReadBarrier {
     private final Map<Long, List<Waiting>> inFlight = new HashMap<>();
     private List<Waiting> latest;
     private long latestSinceNanos;
-    private long nextCtx = 1;
+    /**
+     * The contexts of this member's requests, never {@link #NO_REQUEST}. They must differ from
+     * every other member's: the leader keeps one pending request per context and drops a second
+     * one that arrives with the same (etcd's raft alike), so two members counting from 1 lost one
+     * of two concurrent reads until the retry, a second later.
+     */
+    private final LongSupplier contexts;
     private final TreeMap<Long, List<Waiting>> byIndex = new TreeMap<>();
     private long applied;
 
+    /** A barrier whose request contexts count from 1 (one member alone: tests). */
     public ReadBarrier(Executor completer) {
         this(completer, () -> null);
     }
 
     public ReadBarrier(Executor completer, Supplier<Executor> callerLoop) {
-        this(completer, callerLoop, () -> { });
+        this(completer, callerLoop, () -> { }, new AtomicLong()::incrementAndGet);
     }
 
-    /** {@code onStaleBatch} counts each batch answered by a stale confirmation (etcd_server_slow_read_indexes_total). */
-    public ReadBarrier(Executor completer, Supplier<Executor> callerLoop, Runnable onStaleBatch) {
+    /**
+     * {@code onStaleBatch} counts each batch answered by a stale confirmation (etcd_server_slow_read_indexes_total);
+     * {@code contexts} gives request contexts unique in the cluster (the member's request IDs, as etcd's).
+     */
+    public ReadBarrier(Executor completer, Supplier<Executor> callerLoop, Runnable onStaleBatch, LongSupplier contexts) {
         this.completer = completer;
         this.callerLoop = callerLoop;
         this.onStaleBatch = onStaleBatch;
+        this.contexts = contexts;
     }
 
     public CompletableFuture<Void> enqueue() {
@@ -67,14 +83,14 @@ public final class ReadBarrier {
     }
 
     /**
-     * Called by the raft loop: returns the context of a new ReadIndex request to issue, or -1.
+     * Called by the raft loop: returns the context of a new ReadIndex request to issue, or {@link #NO_REQUEST}.
      * Reads waiting while a request is unanswered join the next one; a request unanswered for
      * {@code retryNanos} (no leader, lost message) is asked again with everything waiting.
      */
     public synchronized long nextRequest(long nowNanos, long retryNanos) {
         boolean stale = latest != null && nowNanos - latestSinceNanos > retryNanos;
         if (latest != null && !stale) {
-            return -1;
+            return NO_REQUEST;
         }
         List<Waiting> batch = new ArrayList<>(waiting);
         if (stale) {
@@ -87,9 +103,9 @@ public final class ReadBarrier {
         waiting = new ArrayList<>();
         if (batch.isEmpty()) {
             latest = null;
-            return -1;
+            return NO_REQUEST;
         }
-        long ctx = nextCtx++;
+        long ctx = contexts.getAsLong();
         inFlight.put(ctx, batch);
         latest = batch;
         latestSinceNanos = nowNanos;

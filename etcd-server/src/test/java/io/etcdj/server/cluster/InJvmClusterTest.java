@@ -97,6 +97,27 @@ class InJvmClusterTest {
     }
 
     /**
+     * Linearizable reads asked of every member at once are all confirmed in one heartbeat round:
+     * each member's ReadIndex request carries a context of its own. With contexts counted from 1
+     * on every member, the leader kept the first request of a context and dropped the others, so
+     * those reads waited for the retry after an election timeout.
+     */
+    @Test
+    void linearizableReadsAskedOfEveryMemberAtOnceAreConfirmedWithoutARetry() throws Exception {
+        try (InJvmCluster c = InJvmCluster.start(3)) {
+            c.leader();
+            List<CompletableFuture<RangeResponse>> reads = c.nodes().stream().map(n -> range(n, "k", false)).toList();
+            int ticks = c.tickAndWaitUntil("every read answered", 2 * ELECTION_TICKS,
+                    () -> reads.stream().allMatch(CompletableFuture::isDone));
+            assertTrue(ticks <= 1, "answered after " + ticks + " heartbeat intervals, not within one");
+            for (Node n : c.nodes()) {
+                String text = n.server.metrics().render(n.server.memberStatus().metricsGauges());
+                assertEquals(0, sample(text, "etcd_server_slow_read_indexes_total"), n.name);
+            }
+        }
+    }
+
+    /**
      * Three members in one JVM each own their registry: a put asked of one member is counted on
      * that member's /metrics alone, and only the leader says it leads (with one registry per JVM,
      * every member showed the sum of all and the last leader gauge written).

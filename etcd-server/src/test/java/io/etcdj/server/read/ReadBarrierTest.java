@@ -2,6 +2,7 @@ package io.etcdj.server.read;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -27,8 +28,8 @@ class ReadBarrierTest {
         CompletableFuture<Void> a = barrier.enqueue();
         CompletableFuture<Void> b = barrier.enqueue();
         long ctx = barrier.nextRequest(0, 1_000);
-        assertTrue(ctx > 0);
-        assertEquals(-1, barrier.nextRequest(1, 1_000), "one request in flight at a time");
+        assertNotEquals(ReadBarrier.NO_REQUEST, ctx);
+        assertEquals(ReadBarrier.NO_REQUEST, barrier.nextRequest(1, 1_000), "one request in flight at a time");
         CompletableFuture<Void> c = barrier.enqueue();
         barrier.confirmed(ctx, 10);
         barrier.applied(9);
@@ -40,7 +41,8 @@ class ReadBarrierTest {
         assertTrue(a.isDone() && b.isDone());
         assertFalse(c.isDone(), "a read that came after the request needs a request of its own");
         long next = barrier.nextRequest(2, 1_000);
-        assertTrue(next > ctx);
+        assertNotEquals(ReadBarrier.NO_REQUEST, next);
+        assertNotEquals(ctx, next, "a new request, a new context");
         barrier.confirmed(next, 10);
         runReleased();
         assertTrue(c.isDone(), "confirmed at an index already applied: released at once");
@@ -75,11 +77,23 @@ class ReadBarrierTest {
         CompletableFuture<Void> a = barrier.enqueue();
         long first = barrier.nextRequest(0, 100);
         long second = barrier.nextRequest(200, 100);
-        assertTrue(second > first, "asked again after the retry interval");
+        assertNotEquals(ReadBarrier.NO_REQUEST, second, "asked again after the retry interval");
+        assertNotEquals(first, second);
         barrier.applied(5);
         barrier.confirmed(first, 5);
         runReleased();
         assertTrue(a.isDone(), "the late answer to the first request is good too");
+    }
+
+    /** The contexts are the caller's (the member's request IDs, negative ones among them). */
+    @Test
+    void requestContextsComeFromTheMembersIds() {
+        long[] ids = {-5_000_000_000L, 42};
+        int[] next = {0};
+        ReadBarrier b = new ReadBarrier(released::add, () -> null, () -> { }, () -> ids[next[0]++]);
+        b.enqueue();
+        assertEquals(-5_000_000_000L, b.nextRequest(0, 100));
+        assertEquals(42, b.nextRequest(200, 100), "asked again after the retry interval, under the next ID");
     }
 
     @Test
