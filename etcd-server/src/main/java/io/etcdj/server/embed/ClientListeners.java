@@ -116,11 +116,11 @@ final class ClientListeners implements AutoCloseable {
             "etcdserverpb.KV/Range", "etcdserverpb.KV/Put", "etcdserverpb.KV/DeleteRange", "etcdserverpb.KV/Txn",
             "etcdserverpb.Lease/LeaseGrant", "etcdserverpb.Lease/LeaseRevoke");
     /**
-     * Event loops of their own: /health waits for a linearizable read on the connection's event
-     * loop, and on grpc-java's shared loops that wait would also stall the peer connections the
-     * read depends on (a follower's ReadIndex to the leader), so it timed out.
+     * The member's TCP loops, shared with its peer port; the member shuts them down. Nothing may
+     * wait on them: a client's call that waited there for a linearizable read would also hold the
+     * peer connection that brings the read's confirmation (once, on grpc-java's shared loops,
+     * /health did and timed out). Every such wait completes from a future (docs/CONCURRENCY.md).
      */
-    /** The member's TCP loops, shared with its peer port; the member shuts them down. */
     private final SharedTcpLoops tcpLoops;
     private IoLoops unixLoops;
     private final MetricsListeners metricsListeners;
