@@ -14,6 +14,8 @@ final class SegmentScanner {
 
     /** Disk sector size assumed by the torn-write rule: a sector is written whole or not at all. */
     static final int SECTOR_BYTES = 512;
+    /** Page size assumed by the torn-write rule: the page cache writes a page whole or not at all. */
+    static final int PAGE_BYTES = 4096;
 
     /**
      * Receives every intact record; CRC records arrive with an empty payload, their checksum
@@ -30,7 +32,7 @@ final class SegmentScanner {
      * and {@code problem} says what was wrong with the frame at {@code end}.
      */
     record Stop(long end, long dirtyEnd, String problem, boolean followedByIntactRecord,
-            boolean hasZeroSector) {
+            boolean hasLostBlock) {
 
         boolean clean() {
             return dirtyEnd <= end;
@@ -38,7 +40,7 @@ final class SegmentScanner {
 
         /** A torn write: nothing intact follows, or the damage has the shape of an interrupted write. */
         boolean looksTorn() {
-            return !followedByIntactRecord || hasZeroSector;
+            return !followedByIntactRecord || hasLostBlock;
         }
     }
 
@@ -153,8 +155,8 @@ final class SegmentScanner {
                 break;
             }
         }
-        boolean zeroSector = follower >= 0 && hasZeroSector(off, follower);
-        return new Stop(off, lastNonZero + 1L, problem, follower >= 0, zeroSector);
+        boolean lostBlock = follower >= 0 && (hasZeroSector(off, follower) || zeroToPageEnd(off, follower));
+        return new Stop(off, lastNonZero + 1L, problem, follower >= 0, lostBlock);
     }
 
     private boolean hasZeroSector(int from, int to) {
@@ -165,6 +167,17 @@ final class SegmentScanner {
             }
         }
         return false;
+    }
+
+    /**
+     * Zeros from {@code from} to the end of its page, and {@code follower} beyond it: the page as it
+     * was synced (the preallocated tail reads as zeros) while a later page of the same unsynced
+     * writes reached the disk. A write that began less than a sector before a page's end leaves no
+     * whole zero sector to see.
+     */
+    private boolean zeroToPageEnd(int from, int follower) {
+        int pageEnd = (from / PAGE_BYTES + 1) * PAGE_BYTES;
+        return follower >= pageEnd && isZero(from, pageEnd - from);
     }
 
     private boolean isZero(int from, int length) {

@@ -190,4 +190,46 @@ class WalRecoveryTest {
             assertTrue(r.tornTail().isPresent());
         }
     }
+
+    /**
+     * A power cut that lost the page holding the start of the last write (back to its synced
+     * bytes: zeros from where the write began) and kept the next one. The write began 16 to 400
+     * bytes before a page's end, so no whole zero sector separates the gap from the records after
+     * it; seen in the power-loss suite ("no record header, and intact records follow it").
+     */
+    @Test
+    void aLostPageBeforeAKeptOneCountsAsTornWhereTheWriteBeganNearThePageEnd() throws IOException {
+        Path dir = tmp.resolve("wal");
+        int page = SegmentScanner.PAGE_BYTES;
+        byte[] before;
+        long i = 0;
+        try (Wal wal = Wal.create(dir, metadata(), WalOptions.builder().segmentSizeBytes(1 << 16).build())) {
+            int end;
+            do {
+                i++;
+                wal.save(state(1, 1, i - 1), List.of(entry(i, 1, "p".repeat((int) (i * 7 % 90) + 1))));
+                before = Files.readAllBytes(dir.resolve(FIRST));
+                end = before.length;
+                while (before[end - 1] == 0) {
+                    end--;
+                }
+                end = (end + 7) / 8 * 8;
+            } while (page - end % page < 16 || page - end % page > 400);
+            wal.save(state(1, 1, i), range(i + 1, i + 20, 1));
+        }
+        byte[] after = Files.readAllBytes(dir.resolve(FIRST));
+        int from = 0;
+        while (before[from] == after[from]) {
+            from++;
+        }
+        int pageEnd = (from / page + 1) * page;
+        byte[] torn = after.clone();
+        System.arraycopy(before, from, torn, from, pageEnd - from); // that page as it was synced
+        Files.write(dir.resolve(FIRST), torn);
+        try (Wal wal = Wal.open(dir, WalSnapshot.NONE, WalOptions.builder().segmentSizeBytes(1 << 16).build())) {
+            WalReadResult r = wal.readAll();
+            assertEquals(i, r.entries().get(r.entries().size() - 1).getIndex(), "the synced entries, not the torn write's");
+            assertEquals(Optional.of(new WalPosition(dir.resolve(FIRST), from)), r.tornTail());
+        }
+    }
 }
