@@ -1,5 +1,6 @@
 package io.etcdj.server.embed;
 
+import java.net.InetAddress;
 import java.net.URI;
 import java.util.HashSet;
 import java.util.List;
@@ -40,13 +41,13 @@ final class EventLoopBudget {
         return Math.max(1, n);
     }
 
-    /** The URL's host, with every loopback name and address as "loopback". */
+    /** The URL's host: an IP literal as its address, every loopback name and address as "loopback". */
     private static String host(URI u) {
         String h = u.getHost() == null ? "" : u.getHost().toLowerCase(Locale.ROOT);
-        if (h.startsWith("[") && h.endsWith("]")) {
-            h = h.substring(1, h.length() - 1);
+        InetAddress ip = Member.ipLiteral(h);
+        if (h.equals("localhost") || ip != null && ip.isLoopbackAddress()) {
+            return "loopback";
         }
-        boolean loopback = h.equals("localhost") || h.startsWith("127.") || h.equals("::1") || h.equals("0:0:0:0:0:0:0:1");
-        return loopback ? "loopback" : h;
+        return ip != null ? ip.getHostAddress() : h;
     }
 }

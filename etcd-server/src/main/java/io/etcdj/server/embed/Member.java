@@ -151,8 +151,8 @@ public final class Member implements AutoCloseable {
         return null;
     }
 
-    /** The address an IP literal names, null for a host name (never resolved). */
-    private static InetAddress ipLiteral(String host) {
+    /** The address an IP literal names (IPv6 in brackets or not), null for a host name (never resolved). */
+    static InetAddress ipLiteral(String host) {
         if (host == null || host.isEmpty()) {
             return null;
         }
