@@ -37,7 +37,8 @@ import java.util.function.Function;
  * work (proposals, peer messages, calls), ticks once a heartbeat interval has passed on the
  * member's {@link Clock} (the loop's thread only; it waits through the clock, so a test's manual
  * clock decides when it ticks), and handles every Ready in the order the raft package requires:
- * persist (one WAL fsync for the batch), send, hand committed entries to the apply loop, advance.
+ * persist (one WAL fsync for the batch), send, hand committed entries to the apply loop, advance
+ * (see {@link ReadyOrder} for where a Ready leaves that order).
  * The node runs with asynchronous apply: the apply loop reports what it applied
  * ({@link #appliedTo}) and applies conf changes through the turns, in log order, so
  * Raft never campaigns on a membership the server has not reached. Proposals made while there
@@ -356,6 +357,11 @@ final class RaftLoop implements AutoCloseable {
     }
 
     private void handle(Ready rd) throws IOException {
+        boolean applyFirst = ReadyOrder.onlyCommits(rd, term);
+        if (applyFirst) {
+            commitIndex = rd.hardState() != null ? rd.hardState().getCommit() : commitIndex;
+            listener.committed(rd.committedEntries(), term);
+        }
         if (rd.softState() != null) {
             long newLead = rd.softState().lead();
             role = rd.softState().role();
@@ -374,13 +380,7 @@ final class RaftLoop implements AutoCloseable {
             storage.applySnapshot(rd.snapshot());
             listener.snapshotInstalled(rd.snapshot());
         }
-        // A leader sends before its own fsync, so followers write the entries while it does (etcd
-        // does the same; Raft allows it). Its messages may not announce what is not durable here:
-        // not a new term, not a snapshot, not a commit index past the log already saved (a lone
-        // voter commits at append; its learners must not hear of that before the fsync).
-        boolean sendFirst = role == RaftRole.LEADER && rd.snapshot() == null
-                && (rd.hardState() == null
-                        || rd.hardState().getTerm() == term && rd.hardState().getCommit() <= lastIndex);
+        boolean sendFirst = ReadyOrder.sendsFirst(rd, role, term, lastIndex);
         if (sendFirst) {
             peers.send(rd.messages());
         }
@@ -412,7 +412,7 @@ final class RaftLoop implements AutoCloseable {
                 reads.confirmed(ByteBuffer.wrap(c).getLong(), rs.index());
             }
         }
-        if (!rd.committedEntries().isEmpty()) {
+        if (!applyFirst && !rd.committedEntries().isEmpty()) {
             listener.committed(rd.committedEntries(), term);
         }
         node.advance(rd);

@@ -30,7 +30,7 @@ public final class IoLoops {
         this.epoll = epoll;
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         this.boss = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory(name + "-accept", true), io);
-        this.workers = new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory(name + "-io", true), io);
+        this.workers = AnsweringLoop.group(threads, new DefaultThreadFactory(name + "-io", true), io);
     }
 
     /** {@code threads} loops (0: Netty's default number) for TCP listeners: epoll when the native transport is available. */

@@ -15,9 +15,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * thread queued: a grpc-java client that sees DATA before HEADERS fails the stream, and at the
  * late HEADERS ("Received headers on closed stream") drops the whole connection.
  *
- * <p>The flush waits: on the loop, for the end of the read (whose end flushes) or of the running
- * task (an applied batch's answers, completed on the connection's loop, leave in one flush, not
- * in three per call); off it, for the queued writes to run, however many joined meanwhile.
+ * <p>The flush waits: on the loop, for the end of the read (whose end flushes), of the batch of
+ * answers running now, or of the running task (an applied batch's answers, completed on the
+ * connection's loop, leave in one flush, not in three per call); off it, for the queued writes to
+ * run, however many joined meanwhile.
  */
 final class OrderedWrites {
     private final EventExecutor loop;
@@ -61,14 +62,20 @@ final class OrderedWrites {
         }
     }
 
-    /** On the loop: a flush at the end of the read, or of the running task. */
+    /**
+     * On the loop: a flush at the end of the read, of the batch of answers running now (see
+     * {@link AnsweringLoop}), or of the running task.
+     */
     void flushSoon() {
         if (!reading && !flushScheduled) {
             flushScheduled = true;
-            loop.execute(() -> {
+            Runnable scheduled = () -> {
                 flushScheduled = false;
                 flush.run();
-            });
+            };
+            if (!(loop instanceof AnsweringLoop answering) || !answering.flushAfterBatch(scheduled)) {
+                loop.execute(scheduled);
+            }
         }
     }
 

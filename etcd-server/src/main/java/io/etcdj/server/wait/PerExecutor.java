@@ -11,13 +11,26 @@ import java.util.function.Function;
 /**
  * Hands work on many items to the executors they belong to with one task per executor (each in
  * the items' order): the answers of an applied batch, or the reads one confirmation releases, cost
- * one hand-off per event loop, not one per call.
+ * one hand-off per event loop, not one per call. {@link #answer} runs the share of the calling
+ * thread's own loop at once instead ({@link InlineExecutor}).
  */
 public final class PerExecutor {
     private PerExecutor() {
     }
 
     public static <T> void run(List<T> items, Function<T, Executor> executorOf, Consumer<T> work) {
+        dispatch(items, executorOf, work, false);
+    }
+
+    /**
+     * As {@link #run}, but the items of an {@link InlineExecutor} whose own thread this is are
+     * worked on now, on this thread, before this returns.
+     */
+    public static <T> void answer(List<T> items, Function<T, Executor> executorOf, Consumer<T> work) {
+        dispatch(items, executorOf, work, true);
+    }
+
+    private static <T> void dispatch(List<T> items, Function<T, Executor> executorOf, Consumer<T> work, boolean inline) {
         if (items.isEmpty()) {
             return;
         }
@@ -29,16 +42,19 @@ public final class PerExecutor {
             }
         }
         if (byExecutor == null) {
-            runOn(first, items, work);
+            runOn(first, items, work, inline);
             return;
         }
         for (T item : items) {
             byExecutor.computeIfAbsent(executorOf.apply(item), e -> new ArrayList<>()).add(item);
         }
-        byExecutor.forEach((on, mine) -> runOn(on, mine, work));
+        byExecutor.forEach((on, mine) -> runOn(on, mine, work, inline));
     }
 
-    private static <T> void runOn(Executor on, List<T> items, Consumer<T> work) {
+    private static <T> void runOn(Executor on, List<T> items, Consumer<T> work, boolean inline) {
+        if (inline && on instanceof InlineExecutor here && here.runIfOwnThread(() -> items.forEach(work))) {
+            return;
+        }
         if (items.size() == 1) {
             T only = items.get(0);
             on.execute(() -> work.accept(only));

@@ -17,7 +17,9 @@ import java.util.function.Supplier;
  * goes through; the calls of one applied batch are completed by one task, so a batch of a hundred
  * writes costs one hand-off, not a hundred. A call registered on a thread that runs tasks of its
  * own (a connection's event loop, where a client's request arrives and where its response is
- * written anyway) is completed there instead: one hand-off fewer per write.
+ * written anyway) is completed there instead: one hand-off fewer per write. When the batch was
+ * applied on that very loop (a Raft turn that a peer's acknowledgement brought there), its calls
+ * are answered at once, before the turn's remaining work ({@link InlineExecutor}).
  *
  * <p>A call that is not answered within its timeout fails with a {@link TimeoutException} when
  * {@link #expire()} next runs (the server runs it on a timer). One sweep over the pending calls
@@ -91,7 +93,7 @@ public final class Waiters<R> {
                 answers.add(new Answer<>(p, d.result()));
             }
         }
-        PerExecutor.run(answers, a -> a.call().answerOn(), a -> a.call().future().complete(a.result()));
+        PerExecutor.answer(answers, a -> a.call().answerOn(), a -> a.call().future().complete(a.result()));
     }
 
     private record Answer<R>(Pending<R> call, R result) {

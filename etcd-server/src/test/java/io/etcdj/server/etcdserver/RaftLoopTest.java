@@ -46,6 +46,8 @@ class RaftLoopTest {
     private final List<String> violations = new CopyOnWriteArrayList<>();
     private final LinkedBlockingQueue<Message> sent = new LinkedBlockingQueue<>();
     private final LinkedBlockingQueue<List<Entry>> committed = new LinkedBlockingQueue<>();
+    /** What the loop did, in order: "applied I" (entries up to I handed to apply), "announced C" (a message carrying commit C). */
+    private final List<String> steps = new CopyOnWriteArrayList<>();
     /** The thread that first sent each entry (by its data) to a peer. */
     private final Map<String, String> sentOn = new ConcurrentHashMap<>();
     /** The member the peer network cannot reach now (its stream closed), 0 for none. */
@@ -89,6 +91,9 @@ class RaftLoopTest {
                         violations.add("append announcing commit " + m.getCommit() + " sent before the leader's log held it (last "
                                 + storage.lastIndex() + ")");
                     }
+                    if (m.getCommit() > 0) {
+                        steps.add("announced " + m.getCommit());
+                    }
                     sent.add(m);
                     for (Entry e : m.getEntriesList()) {
                         sentOn.putIfAbsent(e.getData().toStringUtf8(), Thread.currentThread().getName());
@@ -108,6 +113,7 @@ class RaftLoopTest {
                     violations.add("entries up to " + last + " handed to apply before they were durable (last " + storage.lastIndex()
                             + ")");
                 }
+                steps.add("applied " + last);
                 committed.add(entries);
             }
 
@@ -164,6 +170,48 @@ class RaftLoopTest {
                 .setTerm(vote.getTerm()).setIndex(index).build()));
         List<Entry> proposal = committed.poll(10, TimeUnit.SECONDS);
         assertEquals("x", proposal.get(proposal.size() - 1).getData().toStringUtf8());
+        assertTrue(violations.isEmpty(), String.join("\n", violations));
+    }
+
+    /**
+     * The Ready a follower's acknowledgement brings only commits: its entries go to the apply loop
+     * (which answers the client) before the commit notices leave for the followers.
+     */
+    @Test
+    void aReadyThatOnlyCommitsIsAppliedBeforeItsMessagesLeave() throws Exception {
+        MemoryRaftStorage storage = new MemoryRaftStorage();
+        loop = start(storage);
+        committed.poll(10, TimeUnit.SECONDS);
+        loop.appliedTo(3, true);
+        Message vote = next(MessageType.MsgVote);
+        loop.step(List.of(Message.newBuilder().setType(MessageType.MsgVoteResp).setFrom(2).setTo(1).setTerm(vote.getTerm()).build()));
+        long emptyEntry = next(MessageType.MsgApp).getEntries(0).getIndex();
+        loop.step(List.of(Message.newBuilder().setType(MessageType.MsgAppResp).setFrom(2).setTo(1).setTerm(vote.getTerm())
+                .setIndex(emptyEntry).build()));
+        committed.poll(10, TimeUnit.SECONDS);
+
+        loop.propose(ByteString.copyFromUtf8("y"), new CompletableFuture<>(), true);
+        Message append = next(MessageType.MsgApp);
+        while (append.getEntriesCount() == 0 || !append.getEntries(append.getEntriesCount() - 1).getData().toStringUtf8().equals("y")) {
+            append = next(MessageType.MsgApp);
+        }
+        long index = append.getEntries(append.getEntriesCount() - 1).getIndex();
+        loop.step(List.of(Message.newBuilder().setType(MessageType.MsgAppResp).setFrom(append.getTo()).setTo(1)
+                .setTerm(vote.getTerm()).setIndex(index).build()));
+        assertEquals("y", committed.poll(10, TimeUnit.SECONDS).get(0).getData().toStringUtf8());
+        Message notice = next(MessageType.MsgApp);
+        while (notice.getCommit() < index) {
+            notice = next(MessageType.MsgApp);
+        }
+        List<String> order = List.copyOf(steps);
+        int applied = order.indexOf("applied " + index);
+        int announced = -1;
+        for (int i = 0; i < order.size() && announced < 0; i++) {
+            if (order.get(i).startsWith("announced ") && Long.parseLong(order.get(i).substring(10)) >= index) {
+                announced = i;
+            }
+        }
+        assertTrue(applied >= 0 && announced > applied, "applied before the commit of " + index + " was announced: " + order);
         assertTrue(violations.isEmpty(), String.join("\n", violations));
     }
 

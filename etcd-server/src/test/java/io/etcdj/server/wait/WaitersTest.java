@@ -102,4 +102,49 @@ class WaitersTest {
         w.failAll(new IllegalStateException("stopped"));
         assertTrue(f.isCompletedExceptionally());
     }
+
+    /** An executor that takes tasks into a list, and runs a batch at once when told it is on its own thread. */
+    private static final class FakeLoop implements InlineExecutor {
+        final List<Runnable> queued = new ArrayList<>();
+        boolean ownThread;
+
+        @Override
+        public void execute(Runnable task) {
+            queued.add(task);
+        }
+
+        @Override
+        public boolean runIfOwnThread(Runnable batch) {
+            if (!ownThread) {
+                return false;
+            }
+            batch.run();
+            return true;
+        }
+    }
+
+    @Test
+    void aBatchAppliedOnTheCallsOwnLoopIsAnsweredBeforeCompleteAllReturns() {
+        FakeLoop here = new FakeLoop();
+        FakeLoop other = new FakeLoop();
+        Executor[] registering = {here};
+        Waiters<ApplyResult> w = new Waiters<>(Runnable::run, System::nanoTime, () -> registering[0]);
+        CompletableFuture<ApplyResult> mine = w.register(1);
+        CompletableFuture<ApplyResult> alsoMine = w.register(2);
+        registering[0] = other;
+        CompletableFuture<ApplyResult> theirs = w.register(3);
+
+        here.ownThread = true; // the apply runs on loop "here" (a Raft turn a peer's message brought there)
+        List<Long> answered = new ArrayList<>();
+        mine.thenAccept(r -> answered.add(r.revision()));
+        alsoMine.thenAccept(r -> answered.add(r.revision()));
+        w.completeAll(List.of(new Waiters.Done<>(1, ApplyResult.ok(null, 1)), new Waiters.Done<>(3, ApplyResult.ok(null, 3)),
+                new Waiters.Done<>(2, ApplyResult.ok(null, 2))));
+        assertEquals(List.of(1L, 2L), answered, "this loop's calls answered at once, in order");
+        assertTrue(here.queued.isEmpty(), "no task queued on the loop that answered at once");
+        assertFalse(theirs.isDone(), "another loop's call waits for that loop");
+        assertEquals(1, other.queued.size());
+        other.queued.get(0).run();
+        assertEquals(3, theirs.join().revision());
+    }
 }
