@@ -205,7 +205,8 @@ public final class Backend implements AutoCloseable {
      * The caller holds {@code envLock}. Pins the newest commit and reads its meta pages (no commit
      * in between), fsyncs the file, records the meta pages durably, and only then lets go of the
      * previous pin: at every moment the newest valid record names a commit whose pages are all
-     * on disk and not reused.
+     * on disk and not reused. When the newest commit is the one already recorded, there is
+     * nothing to do (etcd's backend, too, commits its batch only when it holds writes).
      */
     private void syncPoint() {
         synchronized (syncMutex) {
@@ -219,6 +220,10 @@ public final class Backend implements AutoCloseable {
                 throw new BackendException("cannot read the backend's meta pages: " + e.getMessage(), e);
             } finally {
                 commitLock.unlock();
+            }
+            if (durablePin != null && durablePin.id() == pin.id()) {
+                pin.close(); // nothing committed since the last sync: an idle member touches no disk
+                return;
             }
             try {
                 if (metas.newestTxnId() != pin.id()) {

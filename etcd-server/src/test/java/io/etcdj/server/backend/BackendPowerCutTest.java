@@ -11,7 +11,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
 import java.util.Set;
@@ -70,6 +72,31 @@ class BackendPowerCutTest {
             TreeMap<String, String> expected = new TreeMap<>(synced);
             expected.put("after", "cut");
             assertEquals(expected, contents(reopened));
+        }
+    }
+
+    @Test
+    void aSyncWithNothingCommittedSinceTheLastRewritesNoRecord() throws Exception {
+        Path file = dir.resolve("db");
+        Path record = dir.resolve("db" + DurableCommit.SUFFIX);
+        try (Backend b = Backend.open(file, 64L << 20)) {
+            WriteTx tx = b.beginWrite();
+            tx.put(Bucket.KEY, bytes("a"), bytes("1"));
+            tx.commit();
+            b.sync();
+            FileTime recorded = Files.getLastModifiedTime(record);
+            Thread.sleep(50); // past the file system's timestamp granularity
+            b.sync(); // an idle member's timer: every 100 ms
+            b.sync();
+            assertEquals(recorded, Files.getLastModifiedTime(record), "an idle sync wrote the record again");
+            tx = b.beginWrite();
+            tx.put(Bucket.KEY, bytes("b"), bytes("2"));
+            tx.commit();
+            b.sync();
+            assertTrue(Files.getLastModifiedTime(record).compareTo(recorded) > 0, "a sync after a commit records it");
+        }
+        try (Backend b = Backend.open(file, 64L << 20)) {
+            assertEquals(new TreeMap<>(Map.of("a", "1", "b", "2")), contents(b));
         }
     }
 
