@@ -19,7 +19,9 @@ import java.util.function.Supplier;
  * does next (the range, the response) must never run on the raft or the apply thread: a read
  * enqueued on a thread that runs tasks of its own (a connection's event loop, where the request
  * arrived and where its answer is written) is released there, the others on {@code completer};
- * the reads of one release cost one task per executor.
+ * the reads of one release cost one task per executor. A release made on the reads' own loop (the
+ * Raft turn that a follower's heartbeat response brought there) runs them at once, and their
+ * answers leave when it returns ({@code wait.InlineExecutor}).
  */
 public final class ReadBarrier {
     /** What {@link #nextRequest} returns when no request is to be issued: never a context. */
@@ -116,19 +118,22 @@ public final class ReadBarrier {
     }
 
     /** The leader confirmed {@code index} for request {@code ctx}. */
-    public synchronized void confirmed(long ctx, long index) {
-        List<Waiting> batch = inFlight.remove(ctx);
-        if (batch == null) {
-            return;
+    public void confirmed(long ctx, long index) {
+        List<Waiting> batch;
+        synchronized (this) {
+            batch = inFlight.remove(ctx);
+            if (batch == null) {
+                return;
+            }
+            if (batch == latest) {
+                latest = null;
+            }
+            if (index > applied) {
+                byIndex.computeIfAbsent(index, k -> new ArrayList<>()).addAll(batch);
+                return;
+            }
         }
-        if (batch == latest) {
-            latest = null;
-        }
-        if (index <= applied) {
-            release(batch);
-        } else {
-            byIndex.computeIfAbsent(index, k -> new ArrayList<>()).addAll(batch);
-        }
+        release(batch); // outside the monitor: a read released on its own loop runs here and now
     }
 
     /** The apply loop reached {@code index}. */
@@ -146,7 +151,7 @@ public final class ReadBarrier {
     }
 
     private void release(List<Waiting> batch) {
-        PerExecutor.run(batch, Waiting::on, w -> w.read().complete(null));
+        PerExecutor.answer(batch, Waiting::on, w -> w.read().complete(null));
     }
 
     public synchronized void failAll(Throwable t) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.etcdj.server.wait.InlineExecutor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -70,6 +71,43 @@ class ReadBarrierTest {
         assertFalse(other.isDone());
         runReleased();
         assertTrue(other.isDone());
+    }
+
+    @Test
+    void aReadConfirmedOnItsOwnLoopRunsAtOnceOutsideTheBarriersMonitor() {
+        List<Runnable> queued = new ArrayList<>();
+        boolean[] ownThread = {false};
+        InlineExecutor loop = new InlineExecutor() {
+            @Override
+            public void execute(Runnable task) {
+                queued.add(task);
+            }
+
+            @Override
+            public boolean runIfOwnThread(Runnable batch) {
+                if (ownThread[0]) {
+                    batch.run();
+                }
+                return ownThread[0];
+            }
+        };
+        ReadBarrier b = new ReadBarrier(released::add, () -> loop);
+        List<String> ran = new ArrayList<>();
+        b.enqueue().thenRun(() -> ran.add(Thread.holdsLock(b) ? "under the barrier's monitor" : "read"));
+        long ctx = b.nextRequest(0, 1_000);
+        b.applied(5);
+        ownThread[0] = true; // the heartbeat response that confirms it is read on the read's loop
+        b.confirmed(ctx, 5);
+        assertEquals(List.of("read"), ran, "ran before confirmed returned, and not under the monitor");
+        assertTrue(queued.isEmpty() && released.isEmpty());
+
+        ownThread[0] = false; // applied by another thread: queued on the loop as before
+        b.enqueue().thenRun(() -> ran.add("second"));
+        b.confirmed(b.nextRequest(1, 1_000), 6);
+        b.applied(6);
+        assertEquals(1, queued.size());
+        queued.get(0).run();
+        assertEquals(List.of("read", "second"), ran);
     }
 
     @Test
