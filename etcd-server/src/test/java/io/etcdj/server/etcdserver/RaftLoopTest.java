@@ -144,6 +144,29 @@ class RaftLoopTest {
         throw new AssertionError("no " + type + " sent");
     }
 
+    /** The term member 1 leads in and the index of its term's empty entry. */
+    private record Elected(long term, long emptyEntry) {
+    }
+
+    /**
+     * Starts member 1, has member 2 vote for it and {@code acknowledging} acknowledge its term's
+     * empty entry (so the leader streams appends to them), and waits for that entry's commit.
+     */
+    private Elected elect(MemoryRaftStorage storage, long... acknowledging) throws Exception {
+        loop = start(storage);
+        committed.poll(10, TimeUnit.SECONDS); // the bootstrap's conf changes
+        loop.appliedTo(3, true);
+        Message vote = next(MessageType.MsgVote);
+        loop.step(List.of(Message.newBuilder().setType(MessageType.MsgVoteResp).setFrom(2).setTo(1).setTerm(vote.getTerm()).build()));
+        long emptyEntry = next(MessageType.MsgApp).getEntries(0).getIndex();
+        for (long follower : acknowledging) {
+            loop.step(List.of(Message.newBuilder().setType(MessageType.MsgAppResp).setFrom(follower).setTo(1).setTerm(vote.getTerm())
+                    .setIndex(emptyEntry).build()));
+        }
+        committed.poll(10, TimeUnit.SECONDS);
+        return new Elected(vote.getTerm(), emptyEntry);
+    }
+
     @Test
     void persistsBeforeSendingAndAppliesAfterCommitting() throws Exception {
         MemoryRaftStorage storage = new MemoryRaftStorage();
@@ -179,17 +202,7 @@ class RaftLoopTest {
      */
     @Test
     void aReadyThatOnlyCommitsIsAppliedBeforeItsMessagesLeave() throws Exception {
-        MemoryRaftStorage storage = new MemoryRaftStorage();
-        loop = start(storage);
-        committed.poll(10, TimeUnit.SECONDS);
-        loop.appliedTo(3, true);
-        Message vote = next(MessageType.MsgVote);
-        loop.step(List.of(Message.newBuilder().setType(MessageType.MsgVoteResp).setFrom(2).setTo(1).setTerm(vote.getTerm()).build()));
-        long emptyEntry = next(MessageType.MsgApp).getEntries(0).getIndex();
-        loop.step(List.of(Message.newBuilder().setType(MessageType.MsgAppResp).setFrom(2).setTo(1).setTerm(vote.getTerm())
-                .setIndex(emptyEntry).build()));
-        committed.poll(10, TimeUnit.SECONDS);
-
+        Elected leader = elect(new MemoryRaftStorage(), 2);
         loop.propose(ByteString.copyFromUtf8("y"), new CompletableFuture<>(), true);
         Message append = next(MessageType.MsgApp);
         while (append.getEntriesCount() == 0 || !append.getEntries(append.getEntriesCount() - 1).getData().toStringUtf8().equals("y")) {
@@ -197,7 +210,7 @@ class RaftLoopTest {
         }
         long index = append.getEntries(append.getEntriesCount() - 1).getIndex();
         loop.step(List.of(Message.newBuilder().setType(MessageType.MsgAppResp).setFrom(append.getTo()).setTo(1)
-                .setTerm(vote.getTerm()).setIndex(index).build()));
+                .setTerm(leader.term()).setIndex(index).build()));
         assertEquals("y", committed.poll(10, TimeUnit.SECONDS).get(0).getData().toStringUtf8());
         Message notice = next(MessageType.MsgApp);
         while (notice.getCommit() < index) {
@@ -222,17 +235,7 @@ class RaftLoopTest {
      */
     @Test
     void workBroughtWhileTheLoopWaitsRunsOnTheCallersThread() throws Exception {
-        MemoryRaftStorage storage = new MemoryRaftStorage();
-        loop = start(storage);
-        committed.poll(10, TimeUnit.SECONDS);
-        loop.appliedTo(3, true);
-        Message vote = next(MessageType.MsgVote);
-        loop.step(List.of(Message.newBuilder().setType(MessageType.MsgVoteResp).setFrom(2).setTo(1).setTerm(vote.getTerm()).build()));
-        long emptyEntry = next(MessageType.MsgApp).getEntries(0).getIndex();
-        for (long follower : new long[] {2, 3}) { // acknowledged, so the leader streams appends to them
-            loop.step(List.of(Message.newBuilder().setType(MessageType.MsgAppResp).setFrom(follower).setTo(1).setTerm(vote.getTerm())
-                    .setIndex(emptyEntry).build()));
-        }
+        elect(new MemoryRaftStorage(), 2, 3);
         String caller = Thread.currentThread().getName();
         for (int i = 0; i < 20; i++) {
             loop.propose(ByteString.copyFromUtf8("here-" + i), new CompletableFuture<>(), true);
