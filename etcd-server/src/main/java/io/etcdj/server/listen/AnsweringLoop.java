@@ -21,8 +21,10 @@ import java.util.concurrent.ThreadFactory;
  * batch returns ({@link OrderedWrites}): the batch's answers still share one flush per connection.
  */
 final class AnsweringLoop extends SingleThreadIoEventLoop implements InlineExecutor {
-    /** The flushes asked for by the batch running now, or null when none runs. The loop's thread only. */
-    private List<Runnable> flushes;
+    /** The flushes asked for by the batch running now. The loop's thread only. */
+    private final List<Runnable> flushes = new ArrayList<>();
+    /** A batch runs now. The loop's thread only. */
+    private boolean inBatch;
 
     private AnsweringLoop(IoEventLoopGroup parent, Executor executor, IoHandlerFactory io) {
         super(parent, executor, io);
@@ -43,18 +45,21 @@ final class AnsweringLoop extends SingleThreadIoEventLoop implements InlineExecu
         if (!inEventLoop()) {
             return false;
         }
-        if (flushes != null) {
+        if (inBatch) {
             batch.run(); // a batch answered by another's answers: its flushes join the outer batch's
             return true;
         }
-        List<Runnable> mine = new ArrayList<>();
-        flushes = mine;
+        inBatch = true;
         try {
             batch.run();
         } finally {
-            flushes = null;
-            for (Runnable flush : mine) {
-                flush.run();
+            inBatch = false; // a write a flush's listener makes is flushed by a task, as outside a batch
+            try {
+                for (Runnable flush : flushes) {
+                    flush.run();
+                }
+            } finally {
+                flushes.clear();
             }
         }
         return true;
@@ -65,7 +70,7 @@ final class AnsweringLoop extends SingleThreadIoEventLoop implements InlineExecu
      * returns true; returns false when no batch runs (the caller queues its flush as a task).
      */
     boolean flushAfterBatch(Runnable flush) {
-        if (flushes == null) {
+        if (!inBatch) {
             return false;
         }
         flushes.add(flush);

@@ -24,6 +24,8 @@ final class OrderedWrites {
     private final EventExecutor loop;
     private final Runnable flush;
     private final Queue<Runnable> queued = new ConcurrentLinkedQueue<>();
+    /** The flush a write on the loop asks for, run at the end of the batch or task that wrote. */
+    private final Runnable scheduledFlush;
     /** A task that runs the queued writes is on the loop's queue, or running. */
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     /** On the loop: a read runs, and the read's end flushes. */
@@ -37,6 +39,10 @@ final class OrderedWrites {
     OrderedWrites(EventExecutor loop, Runnable flush) {
         this.loop = loop;
         this.flush = flush;
+        this.scheduledFlush = () -> {
+            flushScheduled = false;
+            flush.run();
+        };
     }
 
     /** On the loop: a read started (true) or ended (false). */
@@ -69,12 +75,8 @@ final class OrderedWrites {
     void flushSoon() {
         if (!reading && !flushScheduled) {
             flushScheduled = true;
-            Runnable scheduled = () -> {
-                flushScheduled = false;
-                flush.run();
-            };
-            if (!(loop instanceof AnsweringLoop answering) || !answering.flushAfterBatch(scheduled)) {
-                loop.execute(scheduled);
+            if (!(loop instanceof AnsweringLoop answering) || !answering.flushAfterBatch(scheduledFlush)) {
+                loop.execute(scheduledFlush);
             }
         }
     }
