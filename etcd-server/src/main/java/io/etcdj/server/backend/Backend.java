@@ -215,15 +215,13 @@ public final class Backend implements AutoCloseable {
             commitLock.lock();
             try {
                 pin = env.txnRead();
-                metas = MetaPages.read(metaReader, 0);
-            } catch (IOException e) {
-                throw new BackendException("cannot read the backend's meta pages: " + e.getMessage(), e);
+                if (durablePin != null && durablePin.id() == pin.id()) {
+                    pin.close(); // nothing committed since the last sync: an idle member touches no disk
+                    return;
+                }
+                metas = metaPagesOf(pin);
             } finally {
                 commitLock.unlock();
-            }
-            if (durablePin != null && durablePin.id() == pin.id()) {
-                pin.close(); // nothing committed since the last sync: an idle member touches no disk
-                return;
             }
             try {
                 if (metas.newestTxnId() != pin.id()) {
@@ -242,6 +240,16 @@ public final class Backend implements AutoCloseable {
             if (previous != null) {
                 previous.close();
             }
+        }
+    }
+
+    /** The meta pages as they stand for {@code pin}, the newest commit (the caller holds {@code commitLock}); closes it on failure. */
+    private MetaPages metaPagesOf(LmdbTxn pin) {
+        try {
+            return MetaPages.read(metaReader, 0);
+        } catch (IOException e) {
+            pin.close();
+            throw new BackendException("cannot read the backend's meta pages: " + e.getMessage(), e);
         }
     }
 

@@ -359,7 +359,9 @@ final class RaftLoop implements AutoCloseable {
     private void handle(Ready rd) throws IOException {
         boolean applyFirst = ReadyOrder.onlyCommits(rd, term);
         if (applyFirst) {
-            commitIndex = rd.hardState() != null ? rd.hardState().getCommit() : commitIndex;
+            if (rd.hardState() != null) {
+                commitIndex = rd.hardState().getCommit(); // never behind what the apply reports
+            }
             listener.committed(rd.committedEntries(), term);
         }
         if (rd.softState() != null) {

@@ -11,26 +11,14 @@ import java.util.function.Function;
 /**
  * Hands work on many items to the executors they belong to with one task per executor (each in
  * the items' order): the answers of an applied batch, or the reads one confirmation releases, cost
- * one hand-off per event loop, not one per call. {@link #answer} runs the share of the calling
- * thread's own loop at once instead ({@link InlineExecutor}).
+ * one hand-off per event loop, not one per call. The share of an {@link InlineExecutor} whose own
+ * thread this is runs at once instead, before {@link #answer} returns.
  */
 public final class PerExecutor {
     private PerExecutor() {
     }
 
-    public static <T> void run(List<T> items, Function<T, Executor> executorOf, Consumer<T> work) {
-        dispatch(items, executorOf, work, false);
-    }
-
-    /**
-     * As {@link #run}, but the items of an {@link InlineExecutor} whose own thread this is are
-     * worked on now, on this thread, before this returns.
-     */
     public static <T> void answer(List<T> items, Function<T, Executor> executorOf, Consumer<T> work) {
-        dispatch(items, executorOf, work, true);
-    }
-
-    private static <T> void dispatch(List<T> items, Function<T, Executor> executorOf, Consumer<T> work, boolean inline) {
         if (items.isEmpty()) {
             return;
         }
@@ -42,17 +30,17 @@ public final class PerExecutor {
             }
         }
         if (byExecutor == null) {
-            runOn(first, items, work, inline);
+            runOn(first, items, work);
             return;
         }
         for (T item : items) {
             byExecutor.computeIfAbsent(executorOf.apply(item), e -> new ArrayList<>()).add(item);
         }
-        byExecutor.forEach((on, mine) -> runOn(on, mine, work, inline));
+        byExecutor.forEach((on, mine) -> runOn(on, mine, work));
     }
 
-    private static <T> void runOn(Executor on, List<T> items, Consumer<T> work, boolean inline) {
-        if (inline && on instanceof InlineExecutor here && here.runIfOwnThread(() -> items.forEach(work))) {
+    private static <T> void runOn(Executor on, List<T> items, Consumer<T> work) {
+        if (on instanceof InlineExecutor here && here.runIfOwnThread(() -> items.forEach(work))) {
             return;
         }
         if (items.size() == 1) {

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.etcdj.server.wait.InlineExecutor;
+import io.etcdj.server.wait.FakeLoop;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -75,33 +75,19 @@ class ReadBarrierTest {
 
     @Test
     void aReadConfirmedOnItsOwnLoopRunsAtOnceOutsideTheBarriersMonitor() {
-        List<Runnable> queued = new ArrayList<>();
-        boolean[] ownThread = {false};
-        InlineExecutor loop = new InlineExecutor() {
-            @Override
-            public void execute(Runnable task) {
-                queued.add(task);
-            }
-
-            @Override
-            public boolean runIfOwnThread(Runnable batch) {
-                if (ownThread[0]) {
-                    batch.run();
-                }
-                return ownThread[0];
-            }
-        };
+        FakeLoop loop = new FakeLoop();
+        List<Runnable> queued = loop.queued;
         ReadBarrier b = new ReadBarrier(released::add, () -> loop);
         List<String> ran = new ArrayList<>();
         b.enqueue().thenRun(() -> ran.add(Thread.holdsLock(b) ? "under the barrier's monitor" : "read"));
         long ctx = b.nextRequest(0, 1_000);
         b.applied(5);
-        ownThread[0] = true; // the heartbeat response that confirms it is read on the read's loop
+        loop.ownThread = true; // the heartbeat response that confirms it is read on the read's loop
         b.confirmed(ctx, 5);
         assertEquals(List.of("read"), ran, "ran before confirmed returned, and not under the monitor");
         assertTrue(queued.isEmpty() && released.isEmpty());
 
-        ownThread[0] = false; // applied by another thread: queued on the loop as before
+        loop.ownThread = false; // applied by another thread: queued on the loop as before
         b.enqueue().thenRun(() -> ran.add("second"));
         b.confirmed(b.nextRequest(1, 1_000), 6);
         b.applied(6);

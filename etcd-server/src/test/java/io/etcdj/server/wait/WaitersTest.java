@@ -103,26 +103,6 @@ class WaitersTest {
         assertTrue(f.isCompletedExceptionally());
     }
 
-    /** An executor that takes tasks into a list, and runs a batch at once when told it is on its own thread. */
-    private static final class FakeLoop implements InlineExecutor {
-        final List<Runnable> queued = new ArrayList<>();
-        boolean ownThread;
-
-        @Override
-        public void execute(Runnable task) {
-            queued.add(task);
-        }
-
-        @Override
-        public boolean runIfOwnThread(Runnable batch) {
-            if (!ownThread) {
-                return false;
-            }
-            batch.run();
-            return true;
-        }
-    }
-
     @Test
     void aBatchAppliedOnTheCallsOwnLoopIsAnsweredBeforeCompleteAllReturns() {
         FakeLoop here = new FakeLoop();
